@@ -1,0 +1,79 @@
+"""The Dou Dizhu rules engine: pure Python, the source of truth for legality and scores.
+
+Imports only the standard library (a test enforces it). Rule ids (R-…) refer to RULES.md.
+The public API:
+
+- notation: ``parse_cards``, ``format_cards`` (R-NOTE), ``NotationError``;
+- rule sets: ``RuleSet.from_spec`` (presets and options, RULES.md §7);
+- combinations: ``classify``, ``beats``, ``Reading`` (R-T1 … R-T13b, R-CMP, R-AMBIG);
+- legal plays: ``legal_plays``, ``Move``;
+- deals, bidding and play: ``Deal``, ``deal_random``, ``Bidding``, ``GameState``;
+- scoring: ``settle``, ``Contract`` (RULES.md §4);
+- records: ``read_record``, ``Record``, ``record_to_text``, ``record_from_text``;
+- verification: ``replay``, ``Outcome`` (R-VERIFY, R-CLAIM).
+"""
+
+from __future__ import annotations
+
+from .bidding import Bidding
+from .cards import RANKS, format_cards, parse_cards, parse_play
+from .combos import Reading, beats, classify
+from .deal import Deal, deal_random
+from .errors import (
+    DealError,
+    EngineError,
+    IllegalBidError,
+    IllegalPlayError,
+    NotationError,
+    RecordError,
+    RulesError,
+)
+from .moves import Move, legal_moves
+from .play import GameState, parse_hand
+from .record import Record, RecordSyntaxError, read_record, record_from_text, record_to_text
+from .replay import Outcome, check_deal, replay
+from .rules import RuleSet
+from .scoring import Contract, Settlement, settle
+from .search import ClaimVerdict, prove_claim
+
+__all__ = [
+    "RANKS", "Bidding", "ClaimVerdict", "Contract", "Deal", "DealError", "EngineError",
+    "GameState", "IllegalBidError", "IllegalPlayError", "Move", "NotationError", "Outcome",
+    "Reading", "Record", "RecordError", "RecordSyntaxError", "RuleSet", "RulesError",
+    "Settlement", "beats", "check_deal", "classify", "deal_random", "format_cards",
+    "legal_plays", "parse_cards", "parse_hand", "parse_play", "prove_claim", "read_record",
+    "record_from_text", "record_to_text", "replay", "settle",
+]
+
+
+def legal_plays(hand: str, previous: str | None = None, rules: RuleSet | None = None
+                ) -> list[Move]:
+    """Every distinct legal play of ``hand`` (R-LEAD, R-CMP, R-AMBIG), in a deterministic order.
+
+    Args:
+        hand: the cards held (R-NOTE or suited).
+        previous: the play to follow, every reading of it open; None when leading.
+        rules: the rule set; None means ``classic``.
+
+    Returns:
+        ``Move`` values; when following, ``pass`` comes last; when leading, no pass.
+
+    Raises:
+        NotationError: bad notation in ``hand`` or ``previous``.
+
+    >>> [str(m) for m in legal_plays("3345")]
+    ['3', '4', '5', '33']
+    >>> [str(m) for m in legal_plays("33BR", "44")]
+    ['BR', 'pass']
+    """
+    rs = rules or None
+    open_readings = None
+    if previous is not None:
+        open_readings = classify(previous, rs)
+        if not open_readings:
+            from .combos import why_not_a_combination
+
+            rule, why = why_not_a_combination(parse_cards(previous), rs)
+            raise IllegalPlayError(f"the previous play is not a combination: {why}", rule=rule,
+                                   cards=previous)
+    return legal_moves(parse_hand(hand), open_readings, rs)

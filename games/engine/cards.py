@@ -1,0 +1,240 @@
+"""Cards and their notation (R-RANK, R-DECK, R-NOTE, R-SUIT).
+
+Vocabulary:
+
+- *rank*: one of ``3 4 5 6 7 8 9 T J Q K A 2 B R`` (R-RANK), low to high; ``B`` is the small
+  joker and ``R`` the big joker. Internally a rank is its index 0..14 in that order.
+- *counts* (``Counts``): a tuple of 15 ints, how many cards of each rank; the engine's value for
+  a hand, a play or a deck. Suits never matter in play (R-RANK).
+- *canonical text*: ranks ascending, no separators (``333444TJ``); formatting then parsing is
+  the identity (R-NOTE).
+- *suited card*: a physical card of a deal (R-SUIT): suit letter ``S H D C`` and a rank
+  (``S3``, ``HT``), or a joker ``BJ`` / ``RJ``; written separated by single spaces.
+
+Invariant: a ``Counts`` value never has a negative entry; a one-deck value has at most 4 of each
+rank 3..2 and at most one of each joker.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable
+
+from .errors import NotationError
+
+__all__ = [
+    "RANKS",
+    "NRANKS",
+    "Counts",
+    "ONE_DECK",
+    "EMPTY",
+    "parse_cards",
+    "format_cards",
+    "parse_play",
+    "is_pass_text",
+    "card_count",
+    "contains",
+    "subtract",
+    "add",
+    "rank_index",
+    "SUITED_DECK",
+    "parse_suited",
+    "format_suited",
+    "suited_to_counts",
+    "looks_suited",
+    "shuffled_deck",
+]
+
+RANKS = "3456789TJQKA2BR"
+NRANKS = 15
+TWO, SMALL_JOKER, BIG_JOKER = 12, 13, 14
+ACE = 11
+
+Counts = tuple[int, ...]
+EMPTY: Counts = (0,) * NRANKS
+ONE_DECK: Counts = (4,) * 13 + (1, 1)
+
+# Single characters accepted for each rank (R-NOTE), upper-cased before lookup.
+_CHAR_RANK: dict[str, int] = {c: i for i, c in enumerate(RANKS)}
+_CHAR_RANK.update({"X": SMALL_JOKER, "☆": SMALL_JOKER, "D": BIG_JOKER, "★": BIG_JOKER})
+_WORD_RANK: dict[str, int] = {"10": 8, "小王": SMALL_JOKER, "小怪": SMALL_JOKER,
+                              "大王": BIG_JOKER, "大怪": BIG_JOKER}
+_SEPARATORS = frozenset(" ,-\t")
+_PASS_WORDS = frozenset({"pass", "p", "-", "不要", "过", "不出"})
+
+_PARSE_CACHE: dict[str, Counts] = {}
+_FORMAT_CACHE: dict[Counts, str] = {}
+
+
+def rank_index(char: str) -> int:
+    """Index 0..14 of a rank character (any R-NOTE alias). Raises NotationError."""
+    r = _CHAR_RANK.get(char.upper())
+    if r is None:
+        r = _WORD_RANK.get(char)
+    if r is None:
+        raise NotationError(char, 1, char[:1], what="rank")
+    return r
+
+
+def parse_cards(text: str) -> Counts:
+    """Parse card notation (R-NOTE) into counts per rank.
+
+    Accepts every alias: ``10`` for ``T``, lower case, separators (space, comma, ``-``),
+    ``X ☆ 小王 小怪`` for the small joker and ``D ★ 大王 大怪`` for the big one. A set the deck
+    cannot hold (``BB``) parses; it simply has no reading later.
+
+    Raises:
+        NotationError: naming the first bad character and its 1-based position.
+
+    >>> format_cards(parse_cards("3-3-3-9"))
+    '3339'
+    >>> format_cards(parse_cards("10 j q k a"))
+    'TJQKA'
+    >>> format_cards(parse_cards("小王大王"))
+    'BR'
+    """
+    cached = _PARSE_CACHE.get(text)
+    if cached is not None:
+        return cached
+    counts = [0] * NRANKS
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        r = _CHAR_RANK.get(ch.upper()) if ch.isascii() or ch in "☆★" else None
+        if r is not None:
+            counts[r] += 1
+            i += 1
+            continue
+        pair = text[i : i + 2]
+        r = _WORD_RANK.get(pair)
+        if r is not None:
+            counts[r] += 1
+            i += 2
+            continue
+        if ch in _SEPARATORS:
+            i += 1
+            continue
+        raise NotationError(text, i + 1, ch)
+    result = tuple(counts)
+    if len(_PARSE_CACHE) < 500_000:
+        _PARSE_CACHE[text] = result
+    return result
+
+
+def format_cards(counts: Iterable[int]) -> str:
+    """Canonical text of counts: ranks ascending, no separators (R-NOTE).
+
+    >>> format_cards((3, 3) + (0,) * 5 + (1, 1) + (0,) * 6)
+    '333444TJ'
+    """
+    key = tuple(counts)
+    cached = _FORMAT_CACHE.get(key)
+    if cached is not None:
+        return cached
+    text = "".join(RANKS[r] * c for r, c in enumerate(key))
+    if len(_FORMAT_CACHE) < 500_000:
+        _FORMAT_CACHE[key] = text
+    return text
+
+
+def is_pass_text(text: str) -> bool:
+    """True when ``text`` is one of R-NOTE's words for a pass (``pass p - 不要 过 不出``)."""
+    return text.strip().lower() in _PASS_WORDS
+
+
+def parse_play(text: str) -> Counts | None:
+    """Parse a turn: None for a pass (R-NOTE's pass words), else the counts of the cards.
+
+    Raises:
+        NotationError: bad character, or an empty play.
+    """
+    if is_pass_text(text):
+        return None
+    counts = parse_cards(text)
+    if not any(counts):
+        raise NotationError(text, 1, text[:1] or " ", what="play (no cards)")
+    return counts
+
+
+def card_count(counts: Counts) -> int:
+    """Number of cards."""
+    return sum(counts)
+
+
+def contains(hand: Counts, part: Counts) -> bool:
+    """True when ``part`` is a sub-multiset of ``hand``."""
+    return all(p <= h for p, h in zip(part, hand, strict=True))
+
+
+def subtract(hand: Counts, part: Counts) -> Counts:
+    """``hand`` minus ``part`` (caller checks ``contains`` first)."""
+    return tuple(h - p for h, p in zip(hand, part, strict=True))
+
+
+def add(a: Counts, b: Counts) -> Counts:
+    """Sum of two multisets."""
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+# ---------------------------------------------------------------------------------------------
+# Suited cards (R-SUIT)
+
+SUITS = "SHDC"
+SUITED_DECK: tuple[str, ...] = tuple(s + r for r in RANKS[:13] for s in SUITS) + ("BJ", "RJ")
+_SUITED_TOKEN = re.compile(r"(?:[SHDC](?:10|[3-9TJQKA2])|BJ|RJ)")
+_SUITED_TEXT = re.compile(r"\s*(?:[SHDC](?:10|[3-9TJQKA2])|BJ|RJ)(?:[\s,]+(?:[SHDC](?:10|[3-9TJQKA2])|BJ|RJ))*\s*")
+
+
+def looks_suited(text: str) -> bool:
+    """True when ``text`` is written as suited cards: two or more tokens like ``S3 HT BJ``.
+
+    A lone token is read as rank notation; ``BJ`` alone is therefore small joker + jack.
+    """
+    return bool(_SUITED_TEXT.fullmatch(text)) and len(text.split()) > 1
+
+
+def parse_suited(text: str) -> list[str]:
+    """Split suited text into canonical card tokens (``10`` becomes ``T``).
+
+    Raises:
+        NotationError: a token that is not a suited card, with its 1-based position.
+    """
+    tokens: list[str] = []
+    for m in re.finditer(r"[^\s,]+", text):
+        tok = m.group(0)
+        if not _SUITED_TOKEN.fullmatch(tok):
+            raise NotationError(text, m.start() + 1, tok[:1], what="suited cards")
+        tokens.append(tok.replace("10", "T"))
+    return tokens
+
+
+def suited_to_counts(tokens: Iterable[str]) -> Counts:
+    """Counts per rank of suited card tokens."""
+    counts = [0] * NRANKS
+    for tok in tokens:
+        if tok == "BJ":
+            counts[SMALL_JOKER] += 1
+        elif tok == "RJ":
+            counts[BIG_JOKER] += 1
+        else:
+            counts[_CHAR_RANK[tok[1]]] += 1
+    return tuple(counts)
+
+
+def _suited_key(tok: str) -> tuple[int, int]:
+    if tok in ("BJ", "RJ"):
+        return (_CHAR_RANK["B" if tok == "BJ" else "R"], 0)
+    return (_CHAR_RANK[tok[1]], SUITS.index(tok[0]))
+
+
+def format_suited(tokens: Iterable[str]) -> str:
+    """Suited cards sorted by rank then suit (S H D C), separated by single spaces."""
+    return " ".join(sorted(tokens, key=_suited_key))
+
+
+def shuffled_deck(rng: random.Random) -> list[str]:
+    """The 54 suited cards in an order drawn from ``rng`` (an unbiased Fisher–Yates shuffle)."""
+    deck = list(SUITED_DECK)
+    rng.shuffle(deck)
+    return deck

@@ -1,0 +1,322 @@
+"""Combinations (牌型) and their comparison: R-T1 … R-T13b, R-KICK, R-SHUTTLE, R-CMP, R-4W2, R-AMBIG.
+
+Vocabulary:
+
+- *play*: a multiset of cards (``Counts``); its *body* is the part compared, its *kickers*
+  (带牌, wings) ride along.
+- *reading*: one way to read a play as a combination: ``Reading(type, length, rank)`` where
+  ``type`` is a RULES.md type name, ``length`` the number of units of a chain (1 otherwise) and
+  ``rank`` the rank compared. A play may have several readings (R-AMBIG): ``classify`` returns
+  the set; an empty set means the cards are not a combination.
+- *open readings*: the readings of the last play of a trick that are still possible; a response
+  is legal iff one of its readings beats one of them (R-CMP), and the open set narrows to the
+  response's readings that do.
+
+Classification is cached per rule set, so classifying a play seen before costs a dict lookup.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .cards import ACE, BIG_JOKER, NRANKS, RANKS, SMALL_JOKER, TWO, Counts, parse_cards
+from .rules import CLASSIC, RuleSet
+
+__all__ = [
+    "Reading",
+    "TYPES",
+    "TYPE_ORDER",
+    "classify",
+    "classify_counts",
+    "beats",
+    "beating_readings",
+    "why_not_a_combination",
+    "MAX_PLAY",
+]
+
+MAX_PLAY = 20  # R-MAX: the largest hand at a three-player table
+
+TYPES = (
+    "solo",  # R-T1
+    "pair",  # R-T2
+    "trio",  # R-T3
+    "trio_with_solo",  # R-T4
+    "trio_with_pair",  # R-T5
+    "chain_of_solos",  # R-T6
+    "chain_of_pairs",  # R-T7
+    "chain_of_trios",  # R-T8
+    "airplane_with_solos",  # R-T9
+    "airplane_with_pairs",  # R-T10
+    "four_with_two_solos",  # R-T13a
+    "four_with_two_pairs",  # R-T13b
+    "space_shuttle",  # R-SHUTTLE
+    "space_shuttle_with_solos",  # R-SHUTTLE
+    "space_shuttle_with_pairs",  # R-SHUTTLE
+    "bomb",  # R-T11
+    "rocket",  # R-T12
+)
+TYPE_ORDER = {t: i for i, t in enumerate(TYPES)}
+RANK_VALUE = {c: i for i, c in enumerate(RANKS)}
+
+
+class Reading(NamedTuple):
+    """One reading of a play: ``type`` (RULES.md name), ``length`` (units of a chain, else 1),
+    ``rank`` (the rank compared, one character of R-RANK).
+
+    >>> Reading("airplane_with_solos", 2, "4")
+    Reading(type='airplane_with_solos', length=2, rank='4')
+    """
+
+    type: str
+    length: int
+    rank: str
+
+    @property
+    def value(self) -> int:
+        """The compared rank as an index 0..14."""
+        return RANK_VALUE[self.rank]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"type": self.type, "length": self.length, "rank": self.rank}
+
+
+def _one_deck(c: Counts) -> bool:
+    # R-DECK: a set the deck cannot hold has no reading (R-NOTE).
+    return all(x <= 4 for x in c[:13]) and c[SMALL_JOKER] <= 1 and c[BIG_JOKER] <= 1
+
+
+def _solo_kickers_ok(rest: Counts, rules: RuleSet) -> bool:
+    """R-KICK 2, 3, 6 for solo kickers ``rest`` (body ranks already removed)."""
+    if rest[SMALL_JOKER] and rest[BIG_JOKER] and not rules.rocket_in_kickers:
+        return False
+    for x in rest:
+        if x == 4 and not rules.bomb_in_kickers:
+            return False
+        if x > 1 and not rules.solo_kickers_may_pair:
+            return False
+    return True
+
+
+def _pair_kickers_ok(rest: Counts, rules: RuleSet) -> bool:
+    """R-KICK 3, 4, 5 for pair kickers ``rest``: real pairs only, two of a rank only as option."""
+    if rest[SMALL_JOKER] or rest[BIG_JOKER]:
+        return False
+    for x in rest[:13]:
+        if x in (1, 3):
+            return False
+        if x == 4 and not rules.bomb_in_kickers:
+            return False
+    return True
+
+
+def _without(c: Counts, lo: int, hi: int) -> Counts:
+    return c[:lo] + (0,) * (hi - lo + 1) + c[hi + 1 :]
+
+
+def _classify(c: Counts, rules: RuleSet) -> frozenset[Reading]:
+    n = sum(c)
+    if n == 0 or n > MAX_PLAY or not _one_deck(c):
+        return frozenset()
+    out: set[Reading] = set()
+    ranks = [r for r in range(NRANKS) if c[r]]
+    distinct = len(ranks)
+    if n == 1:
+        return frozenset({Reading("solo", 1, RANKS[ranks[0]])})  # R-T1
+    if n == 2 and c[SMALL_JOKER] and c[BIG_JOKER]:
+        return frozenset({Reading("rocket", 1, "R")})  # R-T12
+    if distinct == 1:
+        r = ranks[0]
+        kind = {2: "pair", 3: "trio", 4: "bomb"}.get(n)  # R-T2, R-T3, R-T11
+        return frozenset({Reading(kind, 1, RANKS[r])}) if kind else frozenset()
+
+    # Chains (R-T6, R-T7, R-T8; space shuttle R-SHUTTLE): one count repeated over consecutive
+    # ranks within 3..A.
+    lo, hi = ranks[0], ranks[-1]
+    if hi <= ACE and hi - lo + 1 == distinct:
+        k = c[lo]
+        if all(c[r] == k for r in ranks):
+            if (k == 1 and distinct >= 5) or (k == 2 and distinct >= 3) or (k == 3):
+                kind = ("chain_of_solos", "chain_of_pairs", "chain_of_trios")[k - 1]
+                out.add(Reading(kind, distinct, RANKS[hi]))
+            elif k == 4 and rules.space_shuttle:
+                out.add(Reading("space_shuttle", distinct, RANKS[hi]))
+
+    # Trio with kickers (R-T4, R-T5).
+    if n == 4 or n == 5:
+        for t in ranks:
+            if c[t] == 3:
+                if n == 4:
+                    out.add(Reading("trio_with_solo", 1, RANKS[t]))
+                else:
+                    other = [r for r in ranks if r != t]
+                    if len(other) == 1 and c[other[0]] == 2 and other[0] <= TWO:
+                        out.add(Reading("trio_with_pair", 1, RANKS[t]))
+
+    # Airplanes with wings (R-T9, R-T10): k consecutive trios, exactly three of each body rank
+    # (R-KICK 1), and k solo or k pair kickers.
+    for per, kind, kmax in ((4, "airplane_with_solos", 5), (5, "airplane_with_pairs", 4)):
+        if n % per == 0 and 2 <= n // per <= kmax:
+            k = n // per
+            for start in range(0, ACE - k + 2):
+                end = start + k - 1
+                if all(c[r] == 3 for r in range(start, end + 1)):
+                    rest = _without(c, start, end)
+                    ok = (
+                        _solo_kickers_ok(rest, rules)
+                        if per == 4
+                        else _pair_kickers_ok(rest, rules)
+                    )
+                    if ok:
+                        out.add(Reading(kind, k, RANKS[end]))
+
+    # Four with two (R-T13a, R-T13b; R-4W2: not a bomb).
+    if n == 6 or n == 8:
+        for f in ranks:
+            if c[f] == 4 and f <= TWO:
+                rest = c[:f] + (0,) + c[f + 1 :]
+                if n == 6 and _solo_kickers_ok(rest, rules):
+                    out.add(Reading("four_with_two_solos", 1, RANKS[f]))
+                elif n == 8 and _pair_kickers_ok(rest, rules):
+                    out.add(Reading("four_with_two_pairs", 1, RANKS[f]))
+
+    # Space shuttle with wings (R-SHUTTLE, option): k consecutive fours, 2k solos or 2k pairs.
+    if rules.space_shuttle:
+        for per, kind in ((6, "space_shuttle_with_solos"), (8, "space_shuttle_with_pairs")):
+            if n % per == 0 and n // per >= 2:
+                k = n // per
+                for start in range(0, ACE - k + 2):
+                    end = start + k - 1
+                    if all(c[r] == 4 for r in range(start, end + 1)):
+                        rest = _without(c, start, end)
+                        ok = (
+                            _solo_kickers_ok(rest, rules)
+                            if per == 6
+                            else _pair_kickers_ok(rest, rules)
+                        )
+                        if ok:
+                            out.add(Reading(kind, k, RANKS[end]))
+    return frozenset(out)
+
+
+def classify_counts(counts: Counts, rules: RuleSet | None = None) -> frozenset[Reading]:
+    """The set of readings of a play given as counts (R-AMBIG); empty when not a combination.
+
+    Cached per rule set.
+    """
+    rs = rules or CLASSIC
+    cache = rs._cache
+    found: frozenset[Reading] | None = cache.get(counts)
+    if found is None:
+        found = _classify(counts, rs)
+        cache[counts] = found
+    return found
+
+
+def classify(cards: str, rules: RuleSet | None = None) -> frozenset[Reading]:
+    """The set of readings of a play (R-T1 … R-T13b, R-KICK, R-SHUTTLE, R-AMBIG).
+
+    Args:
+        cards: card notation (R-NOTE), any alias.
+        rules: the rule set (options of R-KICK and R-SHUTTLE); None means ``classic``.
+
+    Returns:
+        A frozenset of ``Reading``; empty when the cards are not a combination (or the deck
+        cannot hold them).
+
+    Raises:
+        NotationError: a character that is not card notation.
+
+    >>> sorted(classify("333444TJ"))
+    [Reading(type='airplane_with_solos', length=2, rank='4')]
+    >>> sorted(r.type for r in classify("333444555666"))
+    ['airplane_with_solos', 'airplane_with_solos', 'chain_of_trios']
+    >>> classify("333444677")
+    frozenset()
+    """
+    rs = rules or CLASSIC
+    cache = rs._cache
+    found: frozenset[Reading] | None = cache.get(cards)
+    if found is None:
+        found = classify_counts(parse_cards(cards), rs)
+        cache[cards] = found
+    return found
+
+
+def beating_readings(
+    play: frozenset[Reading], open_readings: frozenset[Reading]
+) -> frozenset[Reading]:
+    """The readings of ``play`` that beat at least one open reading (R-CMP, R-4W2, R-AMBIG).
+
+    The rocket beats everything; a bomb beats every non-bomb and every lower bomb; otherwise a
+    reading beats one of the same type and length with a lower rank. Four-with-two is not a
+    bomb, so any bomb beats it and the two four-with-two types never meet.
+    """
+    out = []
+    for p in play:
+        pt = p.type
+        if pt == "rocket":
+            if any(o.type != "rocket" for o in open_readings):
+                out.append(p)
+        elif pt == "bomb":
+            pv = RANK_VALUE[p.rank]
+            for o in open_readings:
+                if o.type == "rocket":
+                    continue
+                if o.type != "bomb" or RANK_VALUE[o.rank] < pv:
+                    out.append(p)
+                    break
+        else:
+            pv = RANK_VALUE[p.rank]
+            for o in open_readings:
+                if o.type == pt and o.length == p.length and RANK_VALUE[o.rank] < pv:
+                    out.append(p)
+                    break
+    return frozenset(out)
+
+
+def beats(play: str, previous: str, rules: RuleSet | None = None) -> bool:
+    """True when ``play`` beats ``previous`` (R-CMP), every reading of ``previous`` open.
+
+    Raises:
+        NotationError: bad notation in either argument.
+
+    >>> beats("9993", "888A")
+    True
+    >>> beats("QQQ66", "TTTKK")
+    True
+    >>> beats("3333", "BR")
+    False
+    >>> beats("666678", "JJJJ9Q")
+    False
+    """
+    return bool(beating_readings(classify(play, rules), classify(previous, rules)))
+
+
+def why_not_a_combination(counts: Counts, rules: RuleSet | None = None) -> tuple[str, str]:
+    """Explain why a card set with no reading is not a combination: ``(rule id, message)``."""
+    n = sum(counts)
+    text = "".join(RANKS[r] * x for r, x in enumerate(counts))
+    if n > MAX_PLAY:
+        return "R-MAX", f"{text} has {n} cards; no play has more than {MAX_PLAY}"
+    if not _one_deck(counts):
+        return "R-DECK", f"{text} is more cards of a rank than one deck holds"
+    if n == 2 and counts[SMALL_JOKER] == 1 and counts[BIG_JOKER] == 0:
+        return "R-T2", f"{text} is not a pair"
+    if max(counts) >= 3:
+        return (
+            "R-KICK",
+            f"{text} is not a combination: its kickers do not fit a trio, airplane or "
+            "four-with-two (wings all solos or all pairs, as many as the body's units, no "
+            "kicker of a body rank, no bomb or rocket among them)",
+        )
+    if max(counts) == 2:
+        return (
+            "R-T7",
+            f"{text} is not a combination: a chain_of_pairs needs 3 or more consecutive pairs "
+            "within 3..A (no 2, no jokers)",
+        )
+    return (
+        "R-T6",
+        f"{text} is not a combination: a chain_of_solos needs 5 or more consecutive ranks "
+        "within 3..A (no 2, no jokers)",
+    )

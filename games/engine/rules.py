@@ -1,0 +1,198 @@
+"""Rule sets: presets and named options (RULES.md §7).
+
+Vocabulary:
+
+- *preset*: a named rule set of RULES.md §7 (``classic``, ``classic_once``, ``rob``,
+  ``competition``, ``cn2016``); this engine plays the three-player presets.
+- *option*: a named override of a preset (``all_pass``, ``spring_multiplier``,
+  ``solo_kickers_may_pair``, ``bomb_in_kickers``, ``rocket_in_kickers``, ``space_shuttle``,
+  ``max_additions``, ``base``, ``show_multiplier``, ``bidding``, ``scoring``). An unknown name or
+  an impossible value is a ``RulesError``, never ignored.
+- *spec*: how a record names its rules: a preset name, or ``{"preset": NAME, "options": {…}}``.
+
+A ``RuleSet`` is immutable and hashable; it owns the classification cache of its options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import RulesError
+
+__all__ = ["RuleSet", "PRESETS", "OPTION_NAMES", "BIDDING_SYSTEMS", "SCORING_SYSTEMS"]
+
+BIDDING_SYSTEMS = ("auction", "once", "rob", "competition")
+SCORING_SYSTEMS = ("multiply", "rob", "additive", "cn2016")
+
+# preset -> (bidding system, scoring system, option defaults that differ from the base)
+PRESETS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "classic": ("auction", "multiply", {}),  # seed 000: R-BID-AUCTION, R-SC-MULT
+    "classic_once": ("once", "multiply", {}),  # seeds 002, 004: R-BID-ONCE, R-SC-MULT
+    "rob": ("rob", "rob", {"spring_multiplier": 3}),  # seed 004: R-BID-ROB, R-SC-ROB
+    "competition": ("competition", "additive", {}),  # seed 001: R-BID-COMP, R-SC-ADD
+    "cn2016": ("once", "cn2016", {"spring_multiplier": 2}),  # national rules 2016
+}
+OTHER_TABLE_SIZES = ("two_player", "four_player", "five_player")
+
+
+def _bool(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no"):
+        return value.lower() in ("true", "1", "yes")
+    raise RulesError(f"option {name} must be true or false, not {value!r}")
+
+
+def _int_at_least(low: int) -> Callable[[str, Any], int]:
+    def parse(name: str, value: Any) -> int:
+        if isinstance(value, bool):
+            raise RulesError(f"option {name} must be a whole number, not {value!r}")
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise RulesError(f"option {name} must be a whole number, not {value!r}") from None
+        if isinstance(value, float) and value != number:
+            raise RulesError(f"option {name} must be a whole number, not {value!r}")
+        if number < low:
+            raise RulesError(f"option {name} must be at least {low}, not {number}")
+        return number
+
+    return parse
+
+
+def _optional_int(name: str, value: Any) -> int | None:
+    if value is None or (isinstance(value, str) and value.lower() in ("none", "null", "")):
+        return None
+    return _int_at_least(0)(name, value)
+
+
+def _choice(*choices: str) -> Callable[[str, Any], str]:
+    def parse(name: str, value: Any) -> str:
+        if value not in choices:
+            raise RulesError(f"option {name} must be one of {', '.join(choices)}, not {value!r}")
+        return str(value)
+
+    return parse
+
+
+# name -> (parser, base default)
+_OPTIONS: dict[str, tuple[Callable[[str, Any], Any], Any]] = {
+    "all_pass": (_choice("zero", "redeal"), "zero"),  # R-PASSOUT
+    "spring_multiplier": (_int_at_least(1), 1),  # R-SC-MULT, R-SC-ROB, R-SC-CN2016
+    "solo_kickers_may_pair": (_bool, True),  # R-KICK 2
+    "bomb_in_kickers": (_bool, False),  # R-KICK 3
+    "rocket_in_kickers": (_bool, False),  # R-KICK 3
+    "space_shuttle": (_bool, False),  # R-SHUTTLE
+    "max_additions": (_optional_int, None),  # R-SC-ADD
+    "base": (_int_at_least(1), 1),  # R-SC-ROB
+    "show_multiplier": (_int_at_least(1), 2),  # R-SC-ROB (明牌)
+    "bidding": (_choice(*BIDDING_SYSTEMS), None),  # RULES.md §3, option `bidding`
+    "scoring": (_choice(*SCORING_SYSTEMS), None),  # RULES.md §4, option `scoring`
+}
+OPTION_NAMES = tuple(_OPTIONS)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A preset with its options resolved.
+
+    Attributes: ``preset`` (str), ``bidding`` and ``scoring`` (systems), ``seats`` (turn order,
+    R-SEAT), ``overrides`` (the options the spec set explicitly, as sorted pairs), and one
+    attribute per option with its effective value.
+    """
+
+    preset: str
+    overrides: tuple[tuple[str, Any], ...] = ()
+    seats: tuple[str, ...] = ("S", "E", "W")
+    all_pass: str = "zero"
+    spring_multiplier: int = 1
+    solo_kickers_may_pair: bool = True
+    bomb_in_kickers: bool = False
+    rocket_in_kickers: bool = False
+    space_shuttle: bool = False
+    max_additions: int | None = None
+    base: int = 1
+    show_multiplier: int = 2
+    bidding: str = "auction"
+    scoring: str = "multiply"
+    _cache: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @classmethod
+    def from_spec(cls, spec: str | Mapping[str, Any] | RuleSet | None) -> RuleSet:
+        """Build a rule set from a preset name or ``{"preset": NAME, "options": {…}}``.
+
+        Raises:
+            RulesError: unknown preset, unknown option name, impossible value (RULES.md §7).
+
+        >>> RuleSet.from_spec("classic").bidding
+        'auction'
+        >>> RuleSet.from_spec({"preset": "classic", "options": {"space_shuttle": True}}).space_shuttle
+        True
+        """
+        if isinstance(spec, RuleSet):
+            return spec
+        if spec is None:
+            return CLASSIC
+        if isinstance(spec, str):
+            return _preset(spec, ())
+        if not isinstance(spec, Mapping):
+            raise RulesError(f"rules must be a preset name or an object, not {spec!r}")
+        unknown_keys = set(spec) - {"preset", "options"}
+        if unknown_keys:
+            raise RulesError(f"unknown key(s) in rules: {', '.join(sorted(unknown_keys))}")
+        preset = spec.get("preset")
+        if not isinstance(preset, str):
+            raise RulesError(f"rules need a preset name, not {preset!r}")
+        options = spec.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise RulesError(f"rules options must be an object, not {options!r}")
+        parsed = []
+        for name, value in options.items():
+            if name not in _OPTIONS:
+                raise RulesError(
+                    f"unknown option {name!r}; known options: {', '.join(OPTION_NAMES)}"
+                )
+            parser, _ = _OPTIONS[name]
+            parsed.append((name, parser(name, value)))
+        return _preset(preset, tuple(sorted(parsed)))
+
+    def to_spec(self) -> str | dict[str, Any]:
+        """The spec this rule set came from: the preset name, or preset with its overrides."""
+        if not self.overrides:
+            return self.preset
+        return {"preset": self.preset, "options": dict(self.overrides)}
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option with its effective value."""
+        return {name: getattr(self, name) for name in OPTION_NAMES}
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def __repr__(self) -> str:
+        return f"RuleSet.from_spec({self.to_spec()!r})"
+
+
+def _preset(name: str, overrides: tuple[tuple[str, Any], ...]) -> RuleSet:
+    if name in OTHER_TABLE_SIZES:
+        raise RulesError(f"preset {name!r} (two, four or five players) is not supported yet")
+    if name not in PRESETS:
+        raise RulesError(f"unknown preset {name!r}; known presets: {', '.join(PRESETS)}")
+    bidding, scoring, defaults = PRESETS[name]
+    values: dict[str, Any] = {k: default for k, (_, default) in _OPTIONS.items()}
+    values.update(defaults)
+    values["bidding"], values["scoring"] = bidding, scoring
+    for key, value in overrides:
+        values[key] = value
+    if values["bidding"] is None:
+        values["bidding"] = bidding
+    if values["scoring"] is None:
+        values["scoring"] = scoring
+    return RuleSet(preset=name, overrides=overrides, **values)
+
+
+CLASSIC = _preset("classic", ())

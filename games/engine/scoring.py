@@ -1,0 +1,157 @@
+"""Scoring (记分): the table score of each seat (RULES.md §4).
+
+Vocabulary:
+
+- *unit* (u): what each farmer wins or loses against the landlord; the landlord wins or loses
+  u per farmer. Scores are zero-sum.
+- *multiplier*: the doubling factor applied to the contract: 2^(bombs + rockets) × spring
+  (R-SC-MULT, R-SC-CN2016), also × show (R-SC-ROB); under the additive scoring (R-SC-ADD) the
+  multiplier is the unit itself (seed 001 calls each +1 a 倍).
+- *contract*: landlord, contract value (``bid``), doubles, redouble, show, surrender.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rules import RuleSet
+
+__all__ = ["Contract", "Settlement", "settle", "SCORING_RULE"]
+
+SCORING_RULE = {
+    "multiply": "R-SC-MULT",
+    "rob": "R-SC-ROB",
+    "additive": "R-SC-ADD",
+    "cn2016": "R-SC-CN2016",
+}
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What the bidding settled: ``landlord`` seat, ``bid`` (contract value), ``doubles``
+    (farmer seats that doubled), ``redoubled``, ``shown`` (明牌), ``surrendered``."""
+
+    landlord: str
+    bid: int
+    doubles: tuple[str, ...] = ()
+    redoubled: bool = False
+    shown: bool = False
+    surrendered: bool = False
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The scored result: ``winner`` (``landlord``/``farmers``), ``unit``, ``multiplier``,
+    ``score`` per seat (ints summing to zero), ``explanation`` (English, for mismatch messages).
+    """
+
+    winner: str
+    unit: int
+    multiplier: int
+    score: dict[str, int]
+    explanation: str
+
+
+def settle(
+    rules: RuleSet,
+    contract: Contract,
+    *,
+    winner: str,
+    bombs: int,
+    rockets: int,
+    spring: bool,
+    anti_spring: bool,
+) -> Settlement:
+    """Score one game.
+
+    Args:
+        rules: the rule set (its ``scoring`` system and options).
+        contract: the bidding's result.
+        winner: ``"landlord"`` or ``"farmers"``.
+        bombs, rockets: how many were played alone (R-KICK 3).
+        spring, anti_spring: R-SPRING.
+
+    Returns:
+        A ``Settlement``; per-seat scores sum to zero.
+
+    Rules: R-SC-MULT, R-SC-ROB, R-SC-ADD (with ``max_additions``), R-SURRENDER, R-SC-CN2016.
+
+    >>> from games.engine.rules import RuleSet
+    >>> s = settle(RuleSet.from_spec("classic"), Contract("S", 3), winner="landlord",
+    ...            bombs=2, rockets=1, spring=False, anti_spring=False)
+    >>> s.score
+    {'S': 48, 'E': -24, 'W': -24}
+    """
+    seats = rules.seats
+    farmers = [s for s in seats if s != contract.landlord]
+    sign = 1 if winner == "landlord" else -1
+    doublings = bombs + rockets
+    springish = spring or anti_spring
+    notes = [f"bid {contract.bid}"]
+    if bombs:
+        notes.append(f"{bombs} bomb{'s' if bombs > 1 else ''}")
+    if rockets:
+        notes.append(f"{rockets} rocket")
+    if spring:
+        notes.append("spring")
+    if anti_spring:
+        notes.append("anti-spring")
+    stakes: dict[str, int]
+    scoring = rules.scoring
+    if scoring == "additive":
+        # R-SC-ADD: u = value + doubles + one per bomb or rocket + 1 for (anti-)spring,
+        # additions capped by max_additions; R-SURRENDER: the landlord concedes u − 1.
+        additions = len(contract.doubles) + doublings + (1 if springish else 0)
+        if rules.max_additions is not None:
+            additions = min(additions, rules.max_additions)
+        unit = contract.bid + additions
+        if contract.doubles:
+            notes.append(f"{len(contract.doubles)} double{'s' if len(contract.doubles) > 1 else ''}")
+        if contract.surrendered:
+            unit = contract.bid + min(len(contract.doubles), rules.max_additions
+                                      if rules.max_additions is not None else 99) - 1
+            notes.append("surrender")
+            sign = -1
+        multiplier = unit
+        stakes = {f: unit for f in farmers}
+    else:
+        multiplier = 2**doublings
+        if springish:
+            multiplier *= rules.spring_multiplier
+        if scoring == "rob":
+            # R-SC-ROB: u = base × 3 × 2^robs (the contract value) × 2^(bombs+rockets) ×
+            # spring × show.
+            if contract.shown:
+                multiplier *= rules.show_multiplier
+                notes.append("show")
+            unit = rules.base * contract.bid * multiplier
+            stakes = {f: unit for f in farmers}
+        elif scoring == "cn2016":
+            # R-SC-CN2016: each farmer's own stake, ×2 if he doubled, ×2 again if redoubled.
+            unit = contract.bid * multiplier
+            stakes = {}
+            for f in farmers:
+                stake = unit
+                if f in contract.doubles:
+                    stake *= 2
+                    if contract.redoubled:
+                        stake *= 2
+                stakes[f] = stake
+            if contract.doubles:
+                notes.append("doubled by " + " ".join(contract.doubles))
+            if contract.redoubled:
+                notes.append("redoubled")
+        else:
+            unit = contract.bid * multiplier  # R-SC-MULT
+            stakes = {f: unit for f in farmers}
+    score = {s: 0 for s in seats}
+    for f, stake in stakes.items():
+        score[f] = -sign * stake
+        score[contract.landlord] += sign * stake
+    return Settlement(
+        winner="farmers" if sign < 0 else "landlord",
+        unit=unit,
+        multiplier=multiplier,
+        score=score,
+        explanation=", ".join(notes),
+    )
