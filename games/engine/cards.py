@@ -58,7 +58,7 @@ ONE_DECK: Counts = (4,) * 13 + (1, 1)
 # Single characters accepted for each rank (R-NOTE), upper-cased before lookup.
 _CHAR_RANK: dict[str, int] = {c: i for i, c in enumerate(RANKS)}
 _CHAR_RANK.update({"X": SMALL_JOKER, "☆": SMALL_JOKER, "D": BIG_JOKER, "★": BIG_JOKER})
-_WORD_RANK: dict[str, int] = {"10": 8, "小王": SMALL_JOKER, "小怪": SMALL_JOKER,
+_WORD_RANK: dict[str, int] = {"10": 7, "小王": SMALL_JOKER, "小怪": SMALL_JOKER,
                               "大王": BIG_JOKER, "大怪": BIG_JOKER}
 _SEPARATORS = frozenset(" ,-\t")
 _PASS_WORDS = frozenset({"pass", "p", "-", "不要", "过", "不出"})
