@@ -1,0 +1,144 @@
+"""The one settings module of the site; every value comes from the environment.
+
+`.env.example` lists every variable. With none set the site runs embedded: an SQLite file
+database and Celery tasks executed eagerly in the web process, so `make demo` works on a fresh
+machine. `DATABASE_URL` (postgres://…, through psycopg 3) and `CELERY_BROKER_URL` (redis://…)
+select the production services. A malformed value stops start-up with a clear message
+(ddz_site.env).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+from ddz_site.env import env_bool, env_choice, env_int, env_list, env_str, env_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEBUG = env_bool("DJANGO_DEBUG", True)
+
+_DEV_SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", _DEV_SECRET_KEY if DEBUG else "")
+if not SECRET_KEY:
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is false")
+if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY is the development key; set a real secret")
+
+ALLOWED_HOSTS = env_list(
+    "DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else []
+)
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "games",
+    "tournaments",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "ddz_site.urls"
+WSGI_APPLICATION = "ddz_site.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# Database: SQLite file by default (embedded); DATABASE_URL=postgres://… in production and tests.
+_database_url = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
+if _database_url is None:
+    _sqlite_path = env_str("DDZ_SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
+    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": _sqlite_path}}
+else:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            _database_url, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0)
+        )
+    }
+_test_database_name = env_str("DDZ_TEST_DATABASE_NAME", "")
+if _test_database_name:
+    DATABASES["default"]["TEST"] = {"NAME": _test_database_name}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = env_choice("DJANGO_LANGUAGE_CODE", "en", ("en", "zh-hans"))
+LANGUAGES = [("en", _("English")), ("zh-hans", _("Simplified Chinese"))]
+LOCALE_PATHS = [BASE_DIR / "ddz_site" / "locale"]
+TIME_ZONE = env_str("DJANGO_TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = env_str("DJANGO_STATIC_ROOT", str(BASE_DIR / "var" / "static"))
+
+# Security: strict by default whenever DEBUG is off, so `manage.py check --deploy` is clean.
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {
+        "handlers": ["console"],
+        "level": env_choice(
+            "DJANGO_LOG_LEVEL", "WARNING", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+        ),
+    },
+}
+
+# Celery: eager in the web process unless a broker is configured (embedded default).
+_broker_url = env_url("CELERY_BROKER_URL", ("redis", "rediss"))
+CELERY_TASK_ALWAYS_EAGER = _broker_url is None
+# Eager mode never reaches a broker; "memory://" keeps Celery from guessing one.
+CELERY_BROKER_URL = _broker_url or "memory://"
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "ddz")
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True

@@ -1,0 +1,21 @@
+"""Settings for the test suite: the production settings on the project's test services.
+
+Only what tests need changes: the suite runs on PostgreSQL and a Redis broker (the services of
+`make test`, started by scripts/services.sh) unless DATABASE_URL / CELERY_BROKER_URL say
+otherwise, and the Celery queue is private to this test run (tests/conftest.py starts a worker
+process on it), so a worker of another run never takes our tasks.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ddz")
+os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
+os.environ.setdefault("CELERY_TASK_DEFAULT_QUEUE", f"ddz-test-{os.getpid()}")
+os.environ.setdefault("DDZ_TEST_DATABASE_NAME", "test_ddz")
+os.environ.setdefault("DJANGO_DEBUG", "true")
+
+from ddz_site.settings import *  # noqa: E402, F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,98 @@
+"""Admin of boards and games. A game added here goes through games.services.game_submit,
+the one write path; its verification fields are read-only (the engine writes them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from ddz_site.errors import DomainError
+from games.models import Board, Game
+
+
+@admin.register(Board)
+class BoardAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "event", "round", "number", "first_bidder"]
+    list_filter = ["event"]
+    readonly_fields = ["deal_key"]
+    search_fields = ["event__name"]
+
+
+class GameAddForm(forms.ModelForm):
+    class Meta:
+        model = Game
+        fields = ["table", "board", "record"]
+
+    def clean(self) -> dict[str, Any]:
+        from games.services import _check_record
+
+        data = super().clean() or {}
+        table, board, record = data.get("table"), data.get("board"), data.get("record")
+        if table is not None and board is not None:
+            try:
+                _check_record(table=table, board=board, record=record)
+            except DomainError as exc:
+                raise forms.ValidationError(exc.message) from None
+        return data
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "record_id", "status", "landlord", "multiplier", "submitted_at"]
+    list_filter = ["status", "board__event"]
+    search_fields = ["record_id", "board__event__name"]
+    actions = ["reverify"]
+    _verification_fields = [
+        "status",
+        "landlord",
+        "winner",
+        "multiplier",
+        "score",
+        "error",
+        "declared",
+        "declared_winner",
+        "record_id",
+        "submitted_at",
+        "verified_at",
+        "replaced_at",
+    ]
+
+    def get_form(self, request: HttpRequest, obj: Game | None = None, **kwargs: Any) -> Any:
+        if obj is None:
+            kwargs["form"] = GameAddForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> Any:
+        if obj is None:
+            return []
+        return ["table", "board", "record", *self._verification_fields]
+
+    def get_fields(self, request: HttpRequest, obj: Game | None = None) -> Any:
+        if obj is None:
+            return ["table", "board", "record"]
+        return ["table", "board", "record", *self._verification_fields]
+
+    def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
+        from games.services import game_submit
+
+        if change:
+            return
+        game = game_submit(table=obj.table, board=obj.board, record=obj.record)
+        obj.pk = game.pk
+        obj.refresh_from_db()
+
+    @admin.action(description=_("Verify again with the engine"))
+    def reverify(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        from games.services import game_reverify
+
+        count = sum(game_reverify(game_id=pk) for pk in queryset.values_list("pk", flat=True))
+        self.message_user(
+            request,
+            _("%(count)d games queued for verification.") % {"count": count},
+            messages.SUCCESS,
+        )

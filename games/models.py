@@ -1,0 +1,96 @@
+"""Board and Game: the deals of an event and the games played on them.
+
+Vocabulary (DESIGN.md): a *Board* is one deal (each seat's hand, the bottom cards, the first
+bidder), played at many tables; hands are stored as entered, with suits when the deal was
+generated (R-SUIT) or by rank for imported records. `deal_key` identifies the deal by rank (the
+same deal met twice is the same board). A *Game* is one board played at one table: the record
+(R-REC, RECORDS.md §1) exactly as submitted, the declared result, and what the engine computed
+on replay (R-VERIFY): status, landlord, winner, multiplier, score per seat and error.
+
+Invariants held by the database: one current game per table and board (a corrected game
+replaces the old one, which is kept with `replaced_at` set); a status is one of Status.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Event, Round, Table
+
+
+class Board(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="boards")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="boards", null=True, blank=True
+    )
+    number = models.PositiveIntegerField(_("number"))
+    hands = models.JSONField(_("hands"), help_text=_("Seat to cards, with suits when known."))
+    bottom = models.CharField(_("bottom cards"), max_length=80)
+    first_bidder = models.CharField(_("first bidder"), max_length=2, blank=True)
+    deal_key = models.CharField(max_length=64, editable=False)
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("board")
+        verbose_name_plural = _("boards")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="board_number_unique"),
+            models.UniqueConstraint(fields=["event", "deal_key"], name="board_deal_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} B{self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("public:traveller", kwargs={"slug": self.event.slug, "number": self.number})
+
+
+class Status(models.TextChoices):
+    PENDING = "pending", _("pending")
+    VERIFIED = "verified", _("verified")
+    MISMATCH = "mismatch", _("mismatch")
+    ILLEGAL = "illegal", _("illegal")
+    INCOMPLETE = "incomplete", _("incomplete")
+
+
+class Game(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="games")
+    record = models.JSONField(_("record"))
+    record_id = models.CharField(_("record id"), max_length=200, blank=True, db_index=True)
+    declared = models.JSONField(_("declared score"), null=True, blank=True)
+    declared_winner = models.CharField(_("declared winner"), max_length=10, blank=True)
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
+    landlord = models.CharField(_("landlord"), max_length=2, blank=True)
+    winner = models.CharField(_("winner"), max_length=10, blank=True)
+    multiplier = models.IntegerField(_("multiplier"), null=True, blank=True)
+    score = models.JSONField(_("score"), null=True, blank=True)
+    error = models.JSONField(_("error"), null=True, blank=True)
+    submitted_at = models.DateTimeField(_("submitted"), auto_now_add=True)
+    verified_at = models.DateTimeField(_("verified"), null=True, blank=True)
+    replaced_at = models.DateTimeField(_("replaced"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["board", "table"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "board"],
+                condition=models.Q(replaced_at__isnull=True),
+                name="one_current_game_per_table_and_board",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=Status.values), name="game_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.board} @ T{self.table.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("public:game", kwargs={"pk": self.pk})

@@ -1,0 +1,251 @@
+"""The one write path of a game, whatever the door (form, import, admin, demo).
+
+validate → store → enqueue `verify_game` after commit → the task replays the record through
+the engine (games.engine.replay, the source of truth for legality and scores) and stores its
+result with a conditional UPDATE → when that changed something, `recompute_standings` is
+enqueued. Each step is idempotent: verifying a game twice, or recomputing standings twice,
+changes nothing the second time.
+
+Refused at the door (GameRejected, nothing stored): input that is not a record at all, a
+record of another deal than its board, a record under other rules than its event's, a second
+current game for one table and board. Stored and flagged by the verifier: illegal plays, bad
+notation inside the record, a declared score the engine does not reach (status illegal,
+mismatch or incomplete, with the engine's error).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ddz_site.errors import DomainError
+from games.deals import deal_key, rank_cards
+from games.engine import EngineError, RecordError, RuleSet, read_record, replay
+from games.models import Board, Game, Status
+from tournaments.models import Event, Round, Table
+
+logger = logging.getLogger(__name__)
+
+
+class GameRejected(DomainError):
+    """A submission refused at the door; nothing of it was stored."""
+
+
+class BoardRejected(DomainError):
+    """A deal that cannot be stored as a board."""
+
+
+def _rules_spec(spec: object) -> Any:
+    return RuleSet.from_spec(spec).to_spec()  # type: ignore[arg-type]
+
+
+def board_create(
+    *,
+    event: Event,
+    hands: Mapping[str, str],
+    bottom: str,
+    first_bidder: str = "",
+    round: Round | None = None,
+    number: int | None = None,
+) -> Board:
+    """Store a deal as the next board of `event` (or board `number`).
+
+    `hands` maps each seat to its cards, by rank or with suits (games.deals).
+
+    Raises:
+        BoardRejected: cards that are not notation, or the same deal or number already stored.
+    """
+    try:
+        key = deal_key(hands=hands, bottom=bottom, first_bidder=first_bidder)
+    except EngineError as exc:
+        raise BoardRejected(
+            _("The deal is not card notation: %(error)s") % {"error": exc}
+        ) from None
+    try:
+        with transaction.atomic():
+            if number is None:
+                number = (event.boards.aggregate(n=Max("number"))["n"] or 0) + 1
+            return Board.objects.create(
+                event=event,
+                round=round,
+                number=number,
+                hands=dict(hands),
+                bottom=bottom,
+                first_bidder=first_bidder or "",
+                deal_key=key,
+            )
+    except IntegrityError:
+        raise BoardRejected(
+            _("Event %(event)s already has this deal or board number %(number)s.")
+            % {"event": event, "number": number}
+        ) from None
+
+
+def _check_record(*, table: Table, board: Board, record: object) -> dict[str, Any]:
+    """The record as a dict if it may be stored for `board` at `table`; else GameRejected."""
+    if not isinstance(record, dict):
+        raise GameRejected(_("A game record must be a JSON object."))
+    try:
+        read_record(record)
+    except RecordError as exc:
+        raise GameRejected(_("This is not a game record: %(error)s") % {"error": exc}) from None
+    except EngineError:
+        # A record whose content the engine refuses (bad notation, a deal that is not the
+        # deck) is still a record: it is stored and the verifier flags it.
+        pass
+    if table.round.event_id != board.event_id:
+        raise GameRejected(_("The table and the board belong to different events."))
+    if board.round_id is not None and board.round_id != table.round_id:
+        raise GameRejected(
+            _("Board %(board)s is not played in round %(round)s.")
+            % {"board": board.number, "round": table.round.number}
+        )
+    event = board.event
+    if event.rules is not None:
+        try:
+            same_rules = _rules_spec(record.get("rules")) == _rules_spec(event.rules)
+        except EngineError:
+            same_rules = False
+        if not same_rules:
+            raise GameRejected(
+                _("The record's rules are not the rules of event %(event)s.") % {"event": event}
+            )
+    hands = record.get("hands")
+    try:
+        assert isinstance(hands, dict)
+        same_deal = {s: rank_cards(c) for s, c in hands.items()} == {
+            s: rank_cards(c) for s, c in board.hands.items()
+        } and rank_cards(str(record.get("bottom"))) == rank_cards(board.bottom)
+    except (AssertionError, EngineError, TypeError, AttributeError):
+        same_deal = False
+    if not same_deal:
+        raise GameRejected(
+            _("The record's hands and bottom cards are not the deal of board %(board)s.")
+            % {"board": board.number}
+        )
+    first = record.get("first_bidder")
+    if first and board.first_bidder and first != board.first_bidder:
+        raise GameRejected(
+            _("Board %(board)s has %(seat)s as first bidder.")
+            % {"board": board.number, "seat": board.first_bidder}
+        )
+    return record
+
+
+def game_submit(*, table: Table, board: Board, record: object, replace: bool = False) -> Game:
+    """Validate and store one game; enqueue its verification once the transaction commits.
+
+    `record` is a RECORDS.md §1 object. With `replace`, the table's current game of this board
+    (if any) is kept as replaced and the new one becomes current.
+
+    Raises:
+        GameRejected: not a record, another deal or rule set, or a current game already
+            stored for this table and board (see the module docstring); nothing is stored.
+    """
+    from games.tasks import verify_game
+    from tournaments.tasks import recompute_standings
+
+    checked = _check_record(table=table, board=board, record=record)
+    declared = checked.get("declared")
+    with transaction.atomic():
+        replaced = 0
+        if replace:
+            replaced = Game.objects.filter(
+                table=table, board=board, replaced_at__isnull=True
+            ).update(replaced_at=timezone.now())
+        try:
+            with transaction.atomic():
+                game = Game.objects.create(
+                    table=table,
+                    board=board,
+                    record=checked,
+                    record_id=str(checked.get("id") or "")[:200],
+                    declared=declared if isinstance(declared, dict) else None,
+                    declared_winner=str(checked.get("declared_winner") or "")[:10],
+                )
+        except IntegrityError:
+            raise GameRejected(
+                _("Table %(table)s already has a game for board %(board)s.")
+                % {"table": table.number, "board": board.number}
+            ) from None
+        game_id, event_id = game.pk, board.event_id
+        transaction.on_commit(lambda: verify_game.delay(game_id))
+        if replaced:
+            transaction.on_commit(lambda: recompute_standings.delay(event_id))
+    return game
+
+
+def replay_fields(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Replay a record through the engine: the Game fields of its outcome (R-VERIFY).
+
+    Never raises for a bad record: an engine error becomes status `illegal` with its error.
+    """
+    try:
+        outcome = replay(dict(record)).to_dict()
+    except EngineError as exc:
+        return {
+            "status": Status.ILLEGAL,
+            "landlord": "",
+            "winner": "",
+            "multiplier": None,
+            "score": None,
+            "error": exc.to_dict(),
+        }
+    status = outcome.get("status")
+    if status not in Status.values or status == Status.PENDING:
+        raise ValueError(f"the engine returned an unknown status {status!r}")
+    return {
+        "status": status,
+        "landlord": outcome.get("landlord") or "",
+        "winner": outcome.get("winner") or "",
+        "multiplier": outcome.get("multiplier"),
+        "score": outcome.get("score"),
+        "error": outcome.get("error") if status != Status.VERIFIED else None,
+    }
+
+
+def game_verify(*, game_id: int) -> bool:
+    """Replay a pending game and store the engine's result; True when this call stored it.
+
+    Idempotent: the result is written by a conditional UPDATE of a game still pending, so a
+    second run (a redelivered task, a second worker) changes nothing and returns False. A
+    current game that changed enqueues the standings of its event after commit.
+    """
+    from tournaments.tasks import recompute_standings
+
+    game = Game.objects.filter(pk=game_id).select_related("board").first()
+    if game is None or game.status != Status.PENDING:
+        return False
+    fields = replay_fields(game.record)
+    with transaction.atomic():
+        updated = Game.objects.filter(pk=game_id, status=Status.PENDING).update(
+            verified_at=timezone.now(), **fields
+        )
+        if updated and game.replaced_at is None:
+            event_id = game.board.event_id
+            transaction.on_commit(lambda: recompute_standings.delay(event_id))
+    return bool(updated)
+
+
+def game_reverify(*, game_id: int) -> bool:
+    """Put a verified or flagged game back to pending and enqueue its verification.
+
+    Used after an engine fix. Returns False when the game is already pending or absent.
+    """
+    from games.tasks import verify_game
+
+    with transaction.atomic():
+        updated = (
+            Game.objects.filter(pk=game_id)
+            .exclude(status=Status.PENDING)
+            .update(status=Status.PENDING, verified_at=None)
+        )
+        if updated:
+            transaction.on_commit(lambda: verify_game.delay(game_id))
+    return bool(updated)

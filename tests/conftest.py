@@ -1,0 +1,109 @@
+"""Fixtures of the Django side: model factories, a real Celery worker process, helpers.
+
+The suite runs on PostgreSQL with a Redis broker (ddz_site.settings_test). Tests that exercise
+Celery use `celery_worker`: a real `celery -A ddz_site worker` subprocess on the test database
+and on a queue private to this test run. Such tests must be `django_db(transaction=True)` so
+that what they write is committed and visible to the worker.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def wait_for(predicate: Callable[[], Any], *, timeout: float = 60.0, what: str = "") -> Any:
+    """Poll `predicate` until it returns something truthy; fail the test after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout:.0f}s waiting for {what or predicate}")
+        time.sleep(0.1)
+
+
+class Worker:
+    """A running Celery worker subprocess; `log()` is its output so far."""
+
+    def __init__(self, process: subprocess.Popen[bytes], log_path: Path, name: str) -> None:
+        self.process = process
+        self.log_path = log_path
+        self.name = name
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+def _database_url() -> str:
+    from django.db import connection
+
+    s = connection.settings_dict
+    user = s.get("USER") or "postgres"
+    password = f":{s['PASSWORD']}" if s.get("PASSWORD") else ""
+    return (
+        f"postgres://{user}{password}@{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/"
+        f"{s['NAME']}"
+    )
+
+
+@pytest.fixture(scope="session")
+def celery_worker(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Worker]:
+    """A real Celery worker process on the test database (PostgreSQL) and Redis."""
+    from django.conf import settings
+
+    from ddz_site.celery import app
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        pytest.fail("the worker tests need CELERY_BROKER_URL (Redis); eager mode is not allowed")
+    with django_db_blocker.unblock():
+        database_url = _database_url()
+    name = f"ddz-test-{os.getpid()}@localhost"
+    log_path = tmp_path_factory.mktemp("celery") / "worker.log"
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="ddz_site.settings_test",
+        DATABASE_URL=database_url,
+        CELERY_TASK_DEFAULT_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
+        PYTHONUNBUFFERED="1",
+    )
+    app.control.purge()
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [
+                sys.executable, "-m", "celery", "-A", "ddz_site", "worker",
+                "--pool=solo", "--loglevel=INFO", "--without-gossip", "--without-mingle",
+                "-Q", settings.CELERY_TASK_DEFAULT_QUEUE, "-n", name,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    worker = Worker(process, log_path, name)
+    try:
+        deadline = time.monotonic() + 60
+        while not app.control.ping(destination=[name], timeout=0.5):
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the Celery worker did not start:\n{worker.log()[-3000:]}")
+        yield worker
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        app.control.purge()

@@ -1,0 +1,99 @@
+"""factory_boy factories for the models, and builders of small duplicate events."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import factory
+
+from games.bot import play_record
+from games.engine import RuleSet, deal_random
+from games.models import Board
+from games.services import board_create
+from tournaments.models import Event, Player, Round, Seat, Table
+from tournaments.services import round_seat
+
+
+class PlayerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    name = factory.Sequence(lambda n: f"Player {n}")
+
+
+class EventFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Event
+
+    name = factory.Sequence(lambda n: f"Event {n}")
+    slug = factory.Sequence(lambda n: f"event-{n}")
+    rules = "classic"
+    scoring_method = "matchpoints"
+
+
+class RoundFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Round
+
+    event = factory.SubFactory(EventFactory)
+    number = factory.Sequence(lambda n: n + 1)
+
+
+class TableFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Table
+
+    round = factory.SubFactory(RoundFactory)
+    number = factory.Sequence(lambda n: n + 1)
+
+
+class SeatFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Seat
+
+    table = factory.SubFactory(TableFactory)
+    seat = "S"
+    player = factory.SubFactory(PlayerFactory)
+
+
+def duplicate_round(
+    *, tables: int = 3, boards: int = 1, seed: str = "test", event: Event | None = None,
+    scoring_method: str = "matchpoints",
+) -> tuple[Event, Round, list[Table], list[Board]]:
+    """An event (classic rules) with one round of `tables` tables of three new players each and
+    `boards` seeded boards with suits."""
+    event = event or EventFactory(scoring_method=scoring_method)
+    players = [PlayerFactory() for _ in range(3 * tables)]
+    round_ = round_seat(
+        event=event,
+        number=event.rounds.count() + 1,
+        tables=[players[3 * t : 3 * t + 3] for t in range(tables)],
+    )
+    rng = random.Random(seed)
+    rules = RuleSet.from_spec("classic")
+    made = []
+    for b in range(boards):
+        first = "SEW"[b % 3]
+        deal = deal_random(rules, rng, first_bidder=first)
+        made.append(
+            board_create(
+                event=event, round=round_, hands=deal.hands, bottom=deal.bottom,
+                first_bidder=first,
+            )
+        )
+    return event, round_, list(round_.tables.order_by("number")), made
+
+
+def bot_record(board: Board, table: Table, *, seed: str = "test") -> dict[str, Any]:
+    """A full legal record of `board` at `table`, bid and played by the demo bot."""
+    from games.deals import rank_cards
+
+    return play_record(
+        rules=RuleSet.from_spec(board.event.rules or "classic"),
+        hands={s: rank_cards(c) for s, c in board.hands.items()},
+        bottom=rank_cards(board.bottom),
+        first_bidder=board.first_bidder or "S",
+        seed=f"{seed}:{board.number}:{table.number}",
+        record_id=f"B{board.number}-T{table.number}",
+    )

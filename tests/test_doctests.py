@@ -1,0 +1,17 @@
+"""Run the `>>>` examples of the Django side's pure modules (testpaths collect only the engine's)."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+import games.deals
+import tournaments.scoring
+import tournaments.seating
+
+
+@pytest.mark.parametrize("module", [tournaments.scoring, tournaments.seating, games.deals])
+def test_docstring_examples(module: object) -> None:
+    failures, tried = doctest.testmod(module)  # type: ignore[arg-type]
+    assert tried > 0 and failures == 0

@@ -1,0 +1,1 @@
+"""Players, events, rounds, tables, seating, duplicate scoring and standings."""

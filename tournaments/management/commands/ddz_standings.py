@@ -1,0 +1,56 @@
+"""`manage.py ddz_standings EVENT [--format json|csv]`: the stored standings of an event."""
+
+from __future__ import annotations
+
+import csv
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournaments.models import Event
+from tournaments.selectors import event_standings
+
+FIELDS = ["rank", "player", "total", "top", "percentage", "boards"]
+
+
+def standings_rows(event: Event) -> list[dict[str, Any]]:
+    """The stored standing rows of `event` as plain dicts (exact values as fraction text)."""
+    return [
+        {
+            "rank": row.rank,
+            "player": row.player.name,
+            "total": row.total,
+            "top": row.top or None,
+            "percentage": row.percentage or None,
+            "boards": row.boards,
+        }
+        for row in event_standings(event=event)
+    ]
+
+
+class Command(BaseCommand):
+    help = "Print the stored standings of an event (by name or slug)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("event", help="event name or slug")
+        parser.add_argument("--format", choices=["json", "csv"], default="json")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        name = options["event"]
+        event = Event.objects.filter(name=name).first() or Event.objects.filter(slug=name).first()
+        if event is None:
+            raise CommandError(f"no event named {name!r}", returncode=2)
+        rows = standings_rows(event)
+        if options["format"] == "csv":
+            writer = csv.DictWriter(self.stdout, fieldnames=FIELDS, lineterminator="\n")
+            writer.writeheader()
+            for row in rows:
+                writer.writerow({k: "" if v is None else v for k, v in row.items()})
+            return
+        self.stdout.write(
+            json.dumps(
+                {"event": event.name, "method": event.scoring_method, "rows": rows},
+                ensure_ascii=False,
+            )
+        )

@@ -1,0 +1,139 @@
+"""Writes of tournaments: events, rounds, tables and seats, players, stored standings.
+
+Every function here is a use case in one transaction with keyword-only arguments. Standings
+are written only by standings_recompute, which Celery runs after a game's verification.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from ddz_site.errors import DomainError
+from games.engine import EngineError, RuleSet
+from tournaments import scoring
+from tournaments.models import Event, Player, Round, ScoringMethod, Seat, Standing, Table
+from tournaments.selectors import SEATS, event_computed_standings
+
+
+class EventRejected(DomainError):
+    """An event, round or seating that cannot be stored."""
+
+
+def player_get_or_create(*, name: str) -> Player:
+    """The player of this name, created when new.
+
+    Raises:
+        EventRejected: an empty name.
+    """
+    name = name.strip()
+    if not name:
+        raise EventRejected(_("A player needs a name."))
+    player, _created = Player.objects.get_or_create(name=name)
+    return player
+
+
+def event_create(
+    *, name: str, rules: Any, scoring_method: str = ScoringMethod.MATCHPOINTS
+) -> Event:
+    """Create an event. `rules` is an engine spec (a preset name or {"preset", "options"}),
+    or None for an archive whose records carry their own rules.
+
+    Raises:
+        EventRejected: an empty or taken name, unknown rules or scoring method.
+    """
+    name = name.strip()
+    if not name:
+        raise EventRejected(_("An event needs a name."))
+    if scoring_method not in ScoringMethod.values:
+        raise EventRejected(_("Unknown scoring method %(method)s.") % {"method": scoring_method})
+    spec = None
+    if rules is not None:
+        try:
+            spec = RuleSet.from_spec(rules).to_spec()
+        except EngineError as exc:
+            raise EventRejected(_("Unknown rules: %(error)s") % {"error": exc}) from None
+    slug = slugify(name, allow_unicode=True) or "event"
+    try:
+        with transaction.atomic():
+            return Event.objects.create(
+                name=name, slug=slug, rules=spec, scoring_method=scoring_method
+            )
+    except IntegrityError:
+        raise EventRejected(_("An event named %(name)s already exists.") % {"name": name}) from None
+
+
+def round_seat(*, event: Event, number: int, tables: Sequence[Sequence[Player]]) -> Round:
+    """Create round `number` of `event` with one table per entry of `tables`, each a sequence
+    of players in seat order S, E, W (R-SEAT).
+
+    Raises:
+        EventRejected: the round exists, a table has not 3 players, or a player sits twice.
+    """
+    seen: set[int] = set()
+    for players in tables:
+        if len(players) != len(SEATS):
+            raise EventRejected(_("A table seats exactly three players."))
+        for player in players:
+            if player.pk in seen:
+                raise EventRejected(
+                    _("%(player)s is seated twice in one round.") % {"player": player}
+                )
+            seen.add(player.pk)
+    try:
+        with transaction.atomic():
+            round_ = Round.objects.create(event=event, number=number)
+            for t, players in enumerate(tables, start=1):
+                table = Table.objects.create(round=round_, number=t)
+                Seat.objects.bulk_create(
+                    Seat(table=table, seat=seat, player=player)
+                    for seat, player in zip(SEATS, players, strict=True)
+                )
+    except IntegrityError:
+        raise EventRejected(
+            _("Event %(event)s already has round %(number)s.") % {"event": event, "number": number}
+        ) from None
+    return round_
+
+
+def _rows(event: Event) -> list[dict[str, Any]]:
+    return [
+        {
+            "player_id": row.player,
+            "method": event.scoring_method,
+            "position": row.position,
+            "rank": row.rank,
+            "total": scoring.format_fraction(row.total),
+            "top": "" if row.top is None else scoring.format_fraction(row.top),
+            "percentage": "" if row.percentage is None else scoring.format_fraction(row.percentage),
+            "boards": row.boards,
+        }
+        for row in event_computed_standings(event=event)
+    ]
+
+
+def standings_recompute(*, event_id: int) -> bool:
+    """Recompute and store the standings of an event; True when they changed.
+
+    Idempotent: the rows are computed from the verified games and written only when they
+    differ from the stored ones. The event row is locked first so that two workers recompute
+    one event in turn, never interleaved.
+    """
+    with transaction.atomic():
+        event = Event.objects.select_for_update().filter(pk=event_id).first()
+        if event is None:
+            return False
+        new = _rows(event)
+        fields = ["player_id", "method", "position", "rank", "total", "top", "percentage", "boards"]
+        old = list(event.standings.order_by("position").values(*fields))
+        if old == new:
+            return False
+        event.standings.all().delete()
+        Standing.objects.bulk_create(Standing(event=event, **row) for row in new)
+        Event.objects.filter(pk=event_id).update(standings_updated_at=timezone.now())
+    return True

@@ -1,0 +1,55 @@
+"""Template filters for exact values and cards.
+
+`frac` shows an exact value (a Fraction or its text "37/2") to two decimals for people; the
+exact value stays in the database and in the command-line output. `cards` shows suited cards
+with suit symbols.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+from django import template
+
+register = template.Library()
+
+_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+@register.filter
+def frac(value: object) -> str:
+    """'37/2' → '18.5', '12' → '12', '-3/5' → '-0.6'; '' and None → ''."""
+    if value is None or value == "":
+        return ""
+    try:
+        number = Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        return str(value)
+    if number.denominator == 1:
+        return str(number.numerator)
+    text = (Decimal(number.numerator) / Decimal(number.denominator)).quantize(
+        Decimal("0.01"), rounding=ROUND_HALF_UP
+    )
+    return str(text).rstrip("0").rstrip(".")
+
+
+@register.filter
+def cards(value: object) -> str:
+    """Suited tokens get suit symbols ('S3 H3 BJ' → '♠3 ♥3 BJ'); rank text is unchanged."""
+    text = "" if value is None else str(value)
+    out = []
+    for token in text.split(" "):
+        if len(token) >= 2 and token[0] in _SUITS and token[1:] not in ("J",):
+            out.append(_SUITS[token[0]] + token[1:])
+        else:
+            out.append(token)
+    return " ".join(out)
+
+
+@register.filter
+def get(mapping: object, key: object) -> object:
+    """mapping[key] in a template, or None."""
+    if isinstance(mapping, dict):
+        return mapping.get(key)
+    return None
