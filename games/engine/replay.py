@@ -129,7 +129,7 @@ def _fail(rec_id: Any, exc: EngineError, status: str = "illegal", **kw: Any) -> 
     return Outcome(id=rec_id, status=status, error=exc, **kw)
 
 
-def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 200_000) -> Outcome:
+def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) -> Outcome:
     """Replay a record through the engine and verify it (R-VERIFY).
 
     Args:
