@@ -37,17 +37,45 @@ from .scoring import Contract, Settlement, settle
 from .search import ClaimVerdict, prove_claim
 
 __all__ = [
-    "RANKS", "Bidding", "ClaimVerdict", "Contract", "Deal", "DealError", "EngineError",
-    "GameState", "IllegalBidError", "IllegalPlayError", "Move", "NotationError", "Outcome",
-    "Reading", "Record", "RecordError", "RecordSyntaxError", "RuleSet", "RulesError",
-    "Settlement", "beats", "check_deal", "classify", "deal_random", "format_cards",
-    "legal_plays", "parse_cards", "parse_hand", "parse_play", "prove_claim", "read_record",
-    "record_from_text", "record_to_text", "replay", "settle",
+    "RANKS",
+    "Bidding",
+    "ClaimVerdict",
+    "Contract",
+    "Deal",
+    "DealError",
+    "EngineError",
+    "GameState",
+    "IllegalBidError",
+    "IllegalPlayError",
+    "Move",
+    "NotationError",
+    "Outcome",
+    "Reading",
+    "Record",
+    "RecordError",
+    "RecordSyntaxError",
+    "RuleSet",
+    "RulesError",
+    "Settlement",
+    "beats",
+    "check_deal",
+    "classify",
+    "deal_random",
+    "format_cards",
+    "legal_plays",
+    "parse_cards",
+    "parse_hand",
+    "parse_play",
+    "prove_claim",
+    "read_record",
+    "record_from_text",
+    "record_to_text",
+    "replay",
+    "settle",
 ]
 
 
-def legal_plays(hand: str, previous: str | None = None, rules: RuleSet | None = None
-                ) -> list[Move]:
+def legal_plays(hand: str, previous: str | None = None, rules: RuleSet | None = None) -> list[Move]:
     """Every distinct legal play of ``hand`` (R-LEAD, R-CMP, R-AMBIG), in a deterministic order.
 
     Args:
@@ -74,6 +102,7 @@ def legal_plays(hand: str, previous: str | None = None, rules: RuleSet | None = 
             from .combos import why_not_a_combination
 
             rule, why = why_not_a_combination(parse_cards(previous), rs)
-            raise IllegalPlayError(f"the previous play is not a combination: {why}", rule=rule,
-                                   cards=previous)
+            raise IllegalPlayError(
+                f"the previous play is not a combination: {why}", rule=rule, cards=previous
+            )
     return legal_moves(parse_hand(hand), open_readings, rs)

@@ -1,4 +1,6 @@
-"""The engine's command line (RECORDS.md §2): ``python -m games.engine classify|beats|moves|replay``.
+"""The engine's command line (RECORDS.md §2).
+
+``python -m games.engine classify|beats|moves|replay|convert``.
 
 Every command prints JSON on stdout; a usage error exits 2 with a one-line message on stderr.
 ``classify -`` and ``moves -`` answer one JSON line per input line; ``replay`` streams one line
@@ -39,8 +41,11 @@ def _rules(args: argparse.Namespace) -> RuleSet:
         if "=" not in item:
             raise _UsageError(f"--option takes NAME=VALUE, not {item!r}")
         name, value = item.split("=", 1)
-        options[name] = json.loads(value) if value.lower() in ("true", "false", "null") or \
-            value.lstrip("-").isdigit() else value
+        options[name] = (
+            json.loads(value)
+            if value.lower() in ("true", "false", "null") or value.lstrip("-").isdigit()
+            else value
+        )
     try:
         return RuleSet.from_spec({"preset": args.rules, "options": options})
     except EngineError as exc:
@@ -74,8 +79,12 @@ def moves_line(hand: str, previous: str | None, rules: RuleSet) -> dict[str, Any
         if previous is not None:
             open_readings = classify(previous, rules)
             if not open_readings:
-                return {"hand": hand, "previous": previous, "moves": [],
-                        "error": f"the previous play {previous!r} is not a combination"}
+                return {
+                    "hand": hand,
+                    "previous": previous,
+                    "moves": [],
+                    "error": f"the previous play {previous!r} is not a combination",
+                }
     except EngineError as exc:
         return {"hand": hand, "moves": [], "error": str(exc)}
     return {"moves": [str(m) for m in legal_moves(counts, open_readings, rules)]}
@@ -94,7 +103,8 @@ def _replay_stream(paths: Sequence[str], out: TextIO, summary: bool, text_form: 
             if text_form:
                 chunks = stream.read().split("\n\n[")  # records separated by a blank line
                 items: Iterable[tuple[int, str]] = (
-                    (i + 1, c if i == 0 else "[" + c) for i, c in enumerate(chunks) if c.strip())
+                    (i + 1, c if i == 0 else "[" + c) for i, c in enumerate(chunks) if c.strip()
+                )
             else:
                 items = enumerate(stream, start=1)
             for lineno, line in items:
@@ -104,8 +114,16 @@ def _replay_stream(paths: Sequence[str], out: TextIO, summary: bool, text_form: 
                     rec = record_from_text(line) if text_form else read_record(line)
                 except EngineError as exc:
                     statuses["not a record"] += 1
-                    _emit({"id": None, "status": "not a record", "line": lineno,
-                           "file": path, "error": {"message": str(exc), "rule": exc.rule}}, out)
+                    _emit(
+                        {
+                            "id": None,
+                            "status": "not a record",
+                            "line": lineno,
+                            "file": path,
+                            "error": {"message": str(exc), "rule": exc.rule},
+                        },
+                        out,
+                    )
                     continue
                 outcome = replay(rec)
                 statuses[outcome.status] += 1
@@ -121,8 +139,11 @@ def _replay_stream(paths: Sequence[str], out: TextIO, summary: bool, text_form: 
         parts = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
         print(f"replayed {total} records: {parts}", file=sys.stderr)
         if agree:
-            print(f"agree with the source's own judge: {agree['True']} of "
-                  f"{agree['True'] + agree['False']}", file=sys.stderr)
+            print(
+                f"agree with the source's own judge: {agree['True']} of "
+                f"{agree['True'] + agree['False']}",
+                file=sys.stderr,
+            )
     return 0
 
 
@@ -133,18 +154,22 @@ def _agrees(outcome: dict[str, Any], expected: dict[str, Any]) -> bool:
         return bool(outcome["winner"] == expected.get("winner"))
     if expected["status"] == "illegal":
         err = outcome.get("error") or {}
-        return bool(err.get("index") == expected.get("error_index")
-                    and err.get("seat") == expected.get("error_seat"))
+        return bool(
+            err.get("index") == expected.get("error_index")
+            and err.get("seat") == expected.get("error_seat")
+        )
     return True
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _Parser(prog="python -m games.engine",
-                     description="Dou Dizhu rules engine (RECORDS.md §2).")
-    common = argparse.ArgumentParser(add_help=False)
+    parser = _Parser(
+        prog="python -m games.engine", description="Dou Dizhu rules engine (RECORDS.md §2)."
+    )
+    common = _Parser(add_help=False)
     common.add_argument("--rules", default="classic", help="preset (default classic)")
-    common.add_argument("--option", action="append", metavar="NAME=VALUE",
-                        help="rule option override, repeatable")
+    common.add_argument(
+        "--option", action="append", metavar="NAME=VALUE", help="rule option override, repeatable"
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     p = sub.add_parser("classify", parents=[common], help="readings of a play ('-': stdin)")
     p.add_argument("cards")
@@ -189,8 +214,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             elif beating_readings(play, prev):
                 _emit({"beats": True}, out)
             else:
-                _emit({"beats": False, "reason": _why_not_beats(args.play, args.previous,
-                                                                 rules)}, out)
+                _emit(
+                    {"beats": False, "reason": _why_not_beats(args.play, args.previous, rules)}, out
+                )
             return 0
         if args.command == "moves":
             if args.hand == "-":
@@ -199,8 +225,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     if not parts:
                         _emit({"moves": [], "error": "empty line"}, out)
                     else:
-                        _emit(moves_line(parts[0], parts[1] if len(parts) > 1 else None, rules),
-                              out)
+                        _emit(
+                            moves_line(parts[0], parts[1] if len(parts) > 1 else None, rules), out
+                        )
                     out.flush()
                 return 0
             answer = moves_line(args.hand, args.previous, rules)
@@ -225,8 +252,10 @@ def _why_not_beats(play: str, previous: str, rules: RuleSet) -> str:
     same = [r for r in p if any(o.type == r.type and o.length == r.length for o in q)]
     if same:
         return f"{format_cards(parse_cards(play))} is not higher (R-CMP)"
-    return ("a play beats only the same type and number of cards, unless it is a bomb or the "
-            f"rocket (R-CMP): {p[0].type} against {q[0].type}")
+    return (
+        "a play beats only the same type and number of cards, unless it is a bomb or the "
+        f"rocket (R-CMP): {p[0].type} against {q[0].type}"
+    )
 
 
 def _convert(path: str, to: str, out: TextIO) -> int:

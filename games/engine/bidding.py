@@ -185,8 +185,7 @@ class Bidding:
         legal = self.legal_calls()
         if word not in legal:
             raise IllegalBidError(
-                f"{seat} cannot call {call!r} now; allowed: {', '.join(legal)}"
-                + self._why(word),
+                f"{seat} cannot call {call!r} now; allowed: {', '.join(legal)}" + self._why(word),
                 rule=self.rule,
                 seat=seat,
                 cards=str(call),
@@ -195,8 +194,9 @@ class Bidding:
         if self.phase == "double":
             return self._after_double(seat, word)
         if self.phase == "redouble":
-            return self._finish_auction(self._record(seat, word, redoubled=word == "redouble"),
-                                        doubling_done=True)
+            return self._finish_auction(
+                self._record(seat, word, redoubled=word == "redouble"), doubling_done=True
+            )
         system = self.rules.bidding
         if system == "auction":
             return self._auction(i, seat, word)
@@ -261,8 +261,14 @@ class Bidding:
             new = self._record(seat, word, first_caller=i, high=i, held=tuple(held), bid=3)
         else:
             held[i] += 1
-            new = self._record(seat, word, high=i, held=tuple(held), robs=self.robs + 1,
-                               bid=3 * 2 ** (self.robs + 1))
+            new = self._record(
+                seat,
+                word,
+                high=i,
+                held=tuple(held),
+                robs=self.robs + 1,
+                bid=3 * 2 ** (self.robs + 1),
+            )
             if held[i] == 2:
                 return new._won(i)
         if new.first_caller is None:
@@ -296,13 +302,15 @@ class Bidding:
             return new._competition_next()
         if i == self.first_caller:  # the final rob
             if word == "rob":
-                return self._record(seat, word, high=i, bid=self.bid + 1,
-                                    robs=self.robs + 1)._won(i)
+                return self._record(seat, word, high=i, bid=self.bid + 1, robs=self.robs + 1)._won(
+                    i
+                )
             assert self.high is not None
             return self._record(seat, word)._won(self.high)
         if word == "rob":
-            new = self._record(seat, word, high=i, bid=self.bid + 1, robs=self.robs + 1,
-                               later=self.later[1:])
+            new = self._record(
+                seat, word, high=i, bid=self.bid + 1, robs=self.robs + 1, later=self.later[1:]
+            )
         else:
             new = self._record(seat, word, later=self.later[1:])
         return new._competition_next()

@@ -58,8 +58,13 @@ ONE_DECK: Counts = (4,) * 13 + (1, 1)
 # Single characters accepted for each rank (R-NOTE), upper-cased before lookup.
 _CHAR_RANK: dict[str, int] = {c: i for i, c in enumerate(RANKS)}
 _CHAR_RANK.update({"X": SMALL_JOKER, "☆": SMALL_JOKER, "D": BIG_JOKER, "★": BIG_JOKER})
-_WORD_RANK: dict[str, int] = {"10": 7, "小王": SMALL_JOKER, "小怪": SMALL_JOKER,
-                              "大王": BIG_JOKER, "大怪": BIG_JOKER}
+_WORD_RANK: dict[str, int] = {
+    "10": 7,
+    "小王": SMALL_JOKER,
+    "小怪": SMALL_JOKER,
+    "大王": BIG_JOKER,
+    "大怪": BIG_JOKER,
+}
 _SEPARATORS = frozenset(" ,-\t")
 _PASS_WORDS = frozenset({"pass", "p", "-", "不要", "过", "不出"})
 
@@ -183,7 +188,9 @@ def add(a: Counts, b: Counts) -> Counts:
 SUITS = "SHDC"
 SUITED_DECK: tuple[str, ...] = tuple(s + r for r in RANKS[:13] for s in SUITS) + ("BJ", "RJ")
 _SUITED_TOKEN = re.compile(r"(?:[SHDC](?:10|[3-9TJQKA2])|BJ|RJ)")
-_SUITED_TEXT = re.compile(r"\s*(?:[SHDC](?:10|[3-9TJQKA2])|BJ|RJ)(?:[\s,]+(?:[SHDC](?:10|[3-9TJQKA2])|BJ|RJ))*\s*")
+_SUITED_TEXT = re.compile(
+    r"\s*(?:[SHDC](?:10|[3-9TJQKA2])|BJ|RJ)(?:[\s,]+(?:[SHDC](?:10|[3-9TJQKA2])|BJ|RJ))*\s*"
+)
 
 
 def looks_suited(text: str) -> bool:

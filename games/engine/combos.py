@@ -1,4 +1,6 @@
-"""Combinations (牌型) and their comparison: R-T1 … R-T13b, R-KICK, R-SHUTTLE, R-CMP, R-4W2, R-AMBIG.
+"""Combinations (牌型) and their comparison.
+
+Rules: R-T1 … R-T13b, R-KICK, R-SHUTTLE, R-CMP, R-4W2, R-AMBIG.
 
 Vocabulary:
 
@@ -162,9 +164,7 @@ def _classify(c: Counts, rules: RuleSet) -> frozenset[Reading]:
                 if all(c[r] == 3 for r in range(start, end + 1)):
                     rest = _without(c, start, end)
                     ok = (
-                        _solo_kickers_ok(rest, rules)
-                        if per == 4
-                        else _pair_kickers_ok(rest, rules)
+                        _solo_kickers_ok(rest, rules) if per == 4 else _pair_kickers_ok(rest, rules)
                     )
                     if ok:
                         out.add(Reading(kind, k, RANKS[end]))

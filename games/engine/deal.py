@@ -35,8 +35,7 @@ class Deal:
         return format_cards(suited_to_counts(parse_suited(self.bottom)))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"hands": dict(self.hands), "bottom": self.bottom,
-                "first_bidder": self.first_bidder}
+        return {"hands": dict(self.hands), "bottom": self.bottom, "first_bidder": self.first_bidder}
 
 
 def deal_from_order(rules: RuleSet | None, cards: list[str], first_bidder: str = "S") -> Deal:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .cards import ACE, BIG_JOKER, NRANKS, RANKS, SMALL_JOKER, TWO, Counts, format_cards
+from .cards import ACE, BIG_JOKER, NRANKS, SMALL_JOKER, TWO, Counts, format_cards
 from .combos import (
     MAX_PLAY,
     RANK_VALUE,
@@ -103,16 +103,18 @@ def _pair_ranks(h: Counts, lo: int, hi: int, rules: RuleSet) -> list[int]:
     return out
 
 
-def _with_solos(body: list[int], h: Counts, lo: int, hi: int, n: int, rules: RuleSet
-                ) -> Iterator[Counts]:
+def _with_solos(
+    body: list[int], h: Counts, lo: int, hi: int, n: int, rules: RuleSet
+) -> Iterator[Counts]:
     for kick in _multisets(_solo_avail(h, lo, hi, rules), n):
         if kick[SMALL_JOKER] and kick[BIG_JOKER] and not rules.rocket_in_kickers:
             continue
         yield tuple(b + k for b, k in zip(body, kick, strict=True))
 
 
-def _with_pairs(body: list[int], h: Counts, lo: int, hi: int, n: int, rules: RuleSet
-                ) -> Iterator[Counts]:
+def _with_pairs(
+    body: list[int], h: Counts, lo: int, hi: int, n: int, rules: RuleSet
+) -> Iterator[Counts]:
     seen = set()
     for combo in combinations(_pair_ranks(h, lo, hi, rules), n):
         if combo in seen:
@@ -124,8 +126,7 @@ def _with_pairs(body: list[int], h: Counts, lo: int, hi: int, n: int, rules: Rul
         yield tuple(c)
 
 
-def _candidates(h: Counts, kind: str, length: int, above: int, rules: RuleSet
-                ) -> Iterator[Counts]:
+def _candidates(h: Counts, kind: str, length: int, above: int, rules: RuleSet) -> Iterator[Counts]:
     """Plays of ``kind`` and ``length`` whose compared rank is above ``above`` (an index)."""
     if kind == "solo":
         for r in range(above + 1, NRANKS):
@@ -160,9 +161,14 @@ def _candidates(h: Counts, kind: str, length: int, above: int, rules: RuleSet
                     yield from _with_pairs(body, h, f, f, 2, rules)
     else:
         per_unit = {
-            "chain_of_solos": 1, "chain_of_pairs": 2, "chain_of_trios": 3,
-            "airplane_with_solos": 3, "airplane_with_pairs": 3,
-            "space_shuttle": 4, "space_shuttle_with_solos": 4, "space_shuttle_with_pairs": 4,
+            "chain_of_solos": 1,
+            "chain_of_pairs": 2,
+            "chain_of_trios": 3,
+            "airplane_with_solos": 3,
+            "airplane_with_pairs": 3,
+            "space_shuttle": 4,
+            "space_shuttle_with_solos": 4,
+            "space_shuttle_with_pairs": 4,
         }[kind]
         for hi in range(max(above + 1, length - 1), ACE + 1):
             lo = hi - length + 1
@@ -183,17 +189,34 @@ def _candidates(h: Counts, kind: str, length: int, above: int, rules: RuleSet
 
 def _lead_shapes(n: int, rules: RuleSet) -> Iterator[tuple[str, int]]:
     """Every (type, length) a hand of ``n`` cards might lead (R-MAX bounds)."""
-    for kind in ("solo", "pair", "trio", "bomb", "rocket", "trio_with_solo", "trio_with_pair",
-                 "four_with_two_solos", "four_with_two_pairs"):
+    for kind in (
+        "solo",
+        "pair",
+        "trio",
+        "bomb",
+        "rocket",
+        "trio_with_solo",
+        "trio_with_pair",
+        "four_with_two_solos",
+        "four_with_two_pairs",
+    ):
         yield kind, 1
-    limits = (("chain_of_solos", 5, 1), ("chain_of_pairs", 3, 2), ("chain_of_trios", 2, 3),
-              ("airplane_with_solos", 2, 4), ("airplane_with_pairs", 2, 5))
+    limits = (
+        ("chain_of_solos", 5, 1),
+        ("chain_of_pairs", 3, 2),
+        ("chain_of_trios", 2, 3),
+        ("airplane_with_solos", 2, 4),
+        ("airplane_with_pairs", 2, 5),
+    )
     for kind, least, size in limits:
         for length in range(least, min(ACE + 1, MAX_PLAY // size, n // size) + 1):
             yield kind, length
     if rules.space_shuttle:
-        for kind, size in (("space_shuttle", 4), ("space_shuttle_with_solos", 6),
-                           ("space_shuttle_with_pairs", 8)):
+        for kind, size in (
+            ("space_shuttle", 4),
+            ("space_shuttle_with_solos", 6),
+            ("space_shuttle_with_pairs", 8),
+        ):
             for length in range(2, min(ACE + 1, MAX_PLAY // size, n // size) + 1):
                 yield kind, length
 
@@ -264,4 +287,3 @@ def legal_moves(
     if open_readings is not None:
         moves.append(PASS)
     return moves
-

@@ -90,12 +90,18 @@ class GameState:
         if landlord not in rs.seats:
             raise IllegalPlayError(f"landlord {landlord!r} is not a seat", rule="R-SEAT")
         li = rs.seats.index(landlord)
-        counts = [h if isinstance(h, tuple) else parse_hand(h) for h in
-                  (hands[s] for s in rs.seats)]
+        counts = [
+            h if isinstance(h, tuple) else parse_hand(h) for h in (hands[s] for s in rs.seats)
+        ]
         bottom_counts = bottom if isinstance(bottom, tuple) else parse_hand(bottom)
         counts[li] = add(counts[li], bottom_counts)
-        return cls(rules=rs, hands_counts=tuple(counts), landlord_index=li, turn=li,
-                   played=(0,) * rs.players)
+        return cls(
+            rules=rs,
+            hands_counts=tuple(counts),
+            landlord_index=li,
+            turn=li,
+            played=(0,) * rs.players,
+        )
 
     # -- queries ------------------------------------------------------------------------------
 
@@ -166,16 +172,20 @@ class GameState:
         """
         if self.finished:
             raise IllegalPlayError(
-                f"{seat} cannot play {cards!r}: the game ended when {self.seats[self.winner_index or 0]}"
-                " went out (R-END)",
-                rule="R-END", seat=seat, cards=cards,
+                f"{seat} cannot play {cards!r}: the game ended when "
+                f"{self.seats[self.winner_index or 0]} went out (R-END)",
+                rule="R-END",
+                seat=seat,
+                cards=cards,
             )
         expected = self.seats[self.turn]
         if seat != expected:
             raise IllegalPlayError(
                 f"it is {expected}'s turn to play, not {seat}'s (turn order "
                 f"{'→'.join(self.seats)})",
-                rule="R-LEAD", seat=seat, cards=cards,
+                rule="R-LEAD",
+                seat=seat,
+                cards=cards,
             )
         play = parse_play(cards)
         n = self.rules.players
@@ -183,37 +193,44 @@ class GameState:
             if self.open is None:
                 raise IllegalPlayError(
                     f"{seat} must lead: the leader of a trick may not pass",
-                    rule="R-LEAD", seat=seat, cards=cards,
+                    rule="R-LEAD",
+                    seat=seat,
+                    cards=cards,
                 )
             passes = self.passes + 1
             nxt = (self.turn + 1) % n
             if passes == n - 1:  # R-TRICK: all others passed; the last player leads.
                 assert self.last is not None
-                return replace(self, open=None, passes=0, turn=self.last,
-                               plays=self.plays + ((seat, "pass"),))
+                return replace(
+                    self, open=None, passes=0, turn=self.last, plays=self.plays + ((seat, "pass"),)
+                )
             return replace(self, passes=passes, turn=nxt, plays=self.plays + ((seat, "pass"),))
         hand = self.hands_counts[self.turn]
         text = format_cards(play)
         if not contains(hand, play):
             raise IllegalPlayError(
                 f"{seat} does not hold {text} (holds {format_cards(hand)})",
-                rule="R-VERIFY", seat=seat, cards=cards,
+                rule="R-VERIFY",
+                seat=seat,
+                cards=cards,
             )
         readings = classify_counts(play, self.rules)
         if not readings:
             rule, why = why_not_a_combination(play, self.rules)
-            raise IllegalPlayError(f"{seat} plays {text}: {why}", rule=rule, seat=seat,
-                                   cards=cards)
+            raise IllegalPlayError(f"{seat} plays {text}: {why}", rule=rule, seat=seat, cards=cards)
         if reading is not None:
             if reading not in TYPES:
-                raise IllegalPlayError(f"unknown declared reading {reading!r}", rule="R-AMBIG",
-                                       seat=seat, cards=cards)
+                raise IllegalPlayError(
+                    f"unknown declared reading {reading!r}", rule="R-AMBIG", seat=seat, cards=cards
+                )
             narrowed = frozenset(r for r in readings if r.type == reading)
             if not narrowed:
                 raise IllegalPlayError(
                     f"{text} cannot be read as {reading}; it reads as "
                     + ", ".join(sorted({r.type for r in readings})),
-                    rule="R-AMBIG", seat=seat, cards=cards,
+                    rule="R-AMBIG",
+                    seat=seat,
+                    cards=cards,
                 )
             readings = narrowed
         if self.open is not None:
@@ -224,7 +241,9 @@ class GameState:
                 raise IllegalPlayError(
                     f"{seat} plays {text}, which does not beat {self.seats[self.last]}'s "
                     f"{self._last_cards()} ({shown})",
-                    rule="R-CMP", seat=seat, cards=cards,
+                    rule="R-CMP",
+                    seat=seat,
+                    cards=cards,
                 )
             readings = taken
         new_hand = subtract(hand, play)
@@ -252,11 +271,13 @@ class GameState:
         )
 
     def _last_cards(self) -> str:
-        for seat, text in reversed(self.plays):
+        for _seat, text in reversed(self.plays):
             if text != "pass":
                 return text
         return ""
 
     def __repr__(self) -> str:
-        return (f"GameState(landlord={self.landlord!r}, to_move={self.to_move!r}, "
-                f"hands={self.hands!r}, plays={len(self.plays)})")
+        return (
+            f"GameState(landlord={self.landlord!r}, to_move={self.to_move!r}, "
+            f"hands={self.hands!r}, plays={len(self.plays)})"
+        )

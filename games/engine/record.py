@@ -43,8 +43,20 @@ from .errors import RecordError
 
 __all__ = ["Record", "read_record", "RecordSyntaxError", "record_to_text", "record_from_text"]
 
-_KNOWN = ("id", "rules", "hands", "bottom", "first_bidder", "bidding", "landlord", "bid",
-          "plays", "end", "declared", "declared_winner")
+_KNOWN = (
+    "id",
+    "rules",
+    "hands",
+    "bottom",
+    "first_bidder",
+    "bidding",
+    "landlord",
+    "bid",
+    "plays",
+    "end",
+    "declared",
+    "declared_winner",
+)
 
 
 @dataclass(frozen=True)
@@ -108,17 +120,22 @@ def read_record(obj: Mapping[str, Any] | str) -> Record:
         try:
             obj = json.loads(obj)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+            raise RecordError(
+                f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+            ) from None
     _need(isinstance(obj, Mapping), f"a record is a JSON object, not {type(obj).__name__}")
     assert isinstance(obj, Mapping)
     for key in ("hands", "plays"):
         _need(key in obj, f"a record needs the field {key!r}")
     hands = obj["hands"]
-    _need(isinstance(hands, Mapping) and len(hands) > 0,
-          "'hands' must be an object of seat → cards")
+    _need(
+        isinstance(hands, Mapping) and len(hands) > 0, "'hands' must be an object of seat → cards"
+    )
     for seat, cards in hands.items():
-        _need(isinstance(seat, str) and isinstance(cards, str),
-              f"'hands' must map seats to card text; got {seat!r}: {cards!r}")
+        _need(
+            isinstance(seat, str) and isinstance(cards, str),
+            f"'hands' must map seats to card text; got {seat!r}: {cards!r}",
+        )
     bottom = obj.get("bottom", "")
     _need(isinstance(bottom, str), "'bottom' must be card text")
     first = obj.get("first_bidder")
@@ -131,48 +148,72 @@ def read_record(obj: Mapping[str, Any] | str) -> Record:
         _need(isinstance(bidding_raw, list), "'bidding' must be a list of [seat, call] or null")
         bidding = []
         for i, call in enumerate(bidding_raw):
-            _need(isinstance(call, list) and len(call) == 2
-                  and all(isinstance(x, str) for x in call),
-                  f"bidding[{i}] must be [seat, call], got {call!r}")
+            _need(
+                isinstance(call, list) and len(call) == 2 and all(isinstance(x, str) for x in call),
+                f"bidding[{i}] must be [seat, call], got {call!r}",
+            )
             bidding.append((call[0], call[1]))
     landlord = obj.get("landlord")
     _need(landlord is None or isinstance(landlord, str), "'landlord' must be a seat or null")
     bid = obj.get("bid")
-    _need(bid is None or (isinstance(bid, int) and not isinstance(bid, bool)),
-          "'bid' must be a whole number or null")
+    _need(
+        bid is None or (isinstance(bid, int) and not isinstance(bid, bool)),
+        "'bid' must be a whole number or null",
+    )
     if bidding is None:
-        _need(landlord is not None and bid is not None,
-              "a record without 'bidding' must give 'landlord' and 'bid'")
+        _need(
+            landlord is not None and bid is not None,
+            "a record without 'bidding' must give 'landlord' and 'bid'",
+        )
     plays_raw = obj["plays"]
     _need(isinstance(plays_raw, list), "'plays' must be a list of [seat, cards]")
     plays: list[tuple[str, ...]] = []
     for i, turn in enumerate(plays_raw):
-        _need(isinstance(turn, list) and len(turn) in (2, 3)
-              and all(isinstance(x, str) for x in turn),
-              f"plays[{i}] must be [seat, cards] or [seat, cards, reading], got {turn!r}")
+        _need(
+            isinstance(turn, list)
+            and len(turn) in (2, 3)
+            and all(isinstance(x, str) for x in turn),
+            f"plays[{i}] must be [seat, cards] or [seat, cards, reading], got {turn!r}",
+        )
         plays.append(tuple(turn))
     end = obj.get("end")
     if end is not None:
-        _need(isinstance(end, Mapping) and len(end) == 1
-              and next(iter(end)) in ("claim", "concede")
-              and isinstance(next(iter(end.values())), str),
-              "'end' must be null, {\"claim\": SEAT} or {\"concede\": SEAT}")
+        _need(
+            isinstance(end, Mapping)
+            and len(end) == 1
+            and next(iter(end)) in ("claim", "concede")
+            and isinstance(next(iter(end.values())), str),
+            '\'end\' must be null, {"claim": SEAT} or {"concede": SEAT}',
+        )
         end = dict(end)
     declared = obj.get("declared")
     if declared is not None:
-        _need(isinstance(declared, Mapping)
-              and all(isinstance(v, int) and not isinstance(v, bool) for v in declared.values()),
-              "'declared' must map seats to whole-number scores")
+        _need(
+            isinstance(declared, Mapping)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in declared.values()),
+            "'declared' must map seats to whole-number scores",
+        )
         declared = dict(declared)
     dw = obj.get("declared_winner")
-    _need(dw in (None, "landlord", "farmers"),
-          "'declared_winner' must be 'landlord', 'farmers' or null")
+    _need(
+        dw in (None, "landlord", "farmers"),
+        "'declared_winner' must be 'landlord', 'farmers' or null",
+    )
     extra = {k: v for k, v in obj.items() if k not in _KNOWN}
     return Record(
-        id=obj.get("id"), rules=rules if isinstance(rules, str) else dict(rules),
-        hands=dict(hands), bottom=bottom, first_bidder=first, bidding=bidding,
-        landlord=landlord, bid=bid, plays=plays, end=end, declared=declared,
-        declared_winner=dw, extra=extra,
+        id=obj.get("id"),
+        rules=rules if isinstance(rules, str) else dict(rules),
+        hands=dict(hands),
+        bottom=bottom,
+        first_bidder=first,
+        bidding=bidding,
+        landlord=landlord,
+        bid=bid,
+        plays=plays,
+        end=end,
+        declared=declared,
+        declared_winner=dw,
+        extra=extra,
     )
 
 
@@ -278,8 +319,9 @@ def record_to_text(record: Record | Mapping[str, Any]) -> str:
         kind, seat = next(iter(rec.end.items()))
         lines.append(f"[End {_quote(kind + ' ' + seat)}]")
     if rec.declared is not None:
-        lines.append("[Declared " + _quote(" ".join(f"{s}={v}" for s, v in rec.declared.items()))
-                     + "]")
+        lines.append(
+            "[Declared " + _quote(" ".join(f"{s}={v}" for s, v in rec.declared.items())) + "]"
+        )
     if rec.declared_winner is not None:
         lines.append(f"[DeclaredWinner {_quote(rec.declared_winner)}]")
     if rec.extra:
@@ -351,9 +393,24 @@ def record_from_text(text: str) -> Record:
         if stripped:
             in_header = False
         body_lines.append(line)
-    seat_tags = [k for k in tags if k not in {"Id", "IdJson", "Rules", "Bottom", "FirstBidder",
-                                               "Landlord", "Bid", "End", "Declared",
-                                               "DeclaredWinner", "Extra"}]
+    seat_tags = [
+        k
+        for k in tags
+        if k
+        not in {
+            "Id",
+            "IdJson",
+            "Rules",
+            "Bottom",
+            "FirstBidder",
+            "Landlord",
+            "Bid",
+            "End",
+            "Declared",
+            "DeclaredWinner",
+            "Extra",
+        }
+    ]
     for k in seat_tags:
         if not re.fullmatch(r"[A-Z][A-Z0-9]?", k):
             raise RecordSyntaxError(f"unknown tag {k}", _line_of(text, k), 1)
@@ -362,7 +419,9 @@ def record_from_text(text: str) -> Record:
         try:
             rules = json.loads(rules)
         except json.JSONDecodeError as exc:
-            raise RecordSyntaxError(f"Rules is not JSON: {exc.msg}", _line_of(text, "Rules"), 1)
+            raise RecordSyntaxError(
+                f"Rules is not JSON: {exc.msg}", _line_of(text, "Rules"), 1
+            ) from None
     hands = {k: tags[k] for k in seat_tags}
     landlord = tags.get("Landlord")
     bid: int | None = None
@@ -374,8 +433,9 @@ def record_from_text(text: str) -> Record:
     if "End" in tags:
         parts = tags["End"].split()
         if len(parts) != 2 or parts[0] not in ("claim", "concede"):
-            raise RecordSyntaxError('End is "claim SEAT" or "concede SEAT"',
-                                    _line_of(text, "End"), 1)
+            raise RecordSyntaxError(
+                'End is "claim SEAT" or "concede SEAT"', _line_of(text, "End"), 1
+            )
         end = {parts[0]: parts[1]}
     declared = None
     if "Declared" in tags:
@@ -383,15 +443,18 @@ def record_from_text(text: str) -> Record:
         for item in tags["Declared"].split():
             m = re.fullmatch(r"([A-Z][A-Z0-9]?)=(-?\d+)", item)
             if not m:
-                raise RecordSyntaxError(f"Declared item {item!r} is not SEAT=score",
-                                        _line_of(text, "Declared"), 1)
+                raise RecordSyntaxError(
+                    f"Declared item {item!r} is not SEAT=score", _line_of(text, "Declared"), 1
+                )
             declared[m.group(1)] = int(m.group(2))
     extra = {}
     if "Extra" in tags:
         try:
             extra = json.loads(tags["Extra"])
         except json.JSONDecodeError as exc:
-            raise RecordSyntaxError(f"Extra is not JSON: {exc.msg}", _line_of(text, "Extra"), 1)
+            raise RecordSyntaxError(
+                f"Extra is not JSON: {exc.msg}", _line_of(text, "Extra"), 1
+            ) from None
     rec_id: Any = tags.get("Id")
     if "IdJson" in tags:
         rec_id = json.loads(tags["IdJson"])
@@ -418,9 +481,10 @@ def record_from_text(text: str) -> Record:
         if landlord is None:
             guide.landlord = guide.bidding_landlord()
     elif landlord is None or bid is None:
-        line = toks[0][1] if toks else len(text.splitlines()) or 1
+        where = toks[0][1] if toks else max(len(text.splitlines()), 1)
         raise RecordSyntaxError(
-            "no bidding ('*' after the calls) and no Landlord and Bid tags", line, 1)
+            "no bidding ('*' after the calls) and no Landlord and Bid tags", where, 1
+        )
     plays: list[tuple[str, ...]] = []
     for tok, ln, col in toks[start:]:
         seat, word = _split_seat(tok, ln, col)
@@ -436,9 +500,19 @@ def record_from_text(text: str) -> Record:
         plays.append((seat, cards) if reading is None else (seat, cards, reading))
         guide.took_play(seat)
     return Record(
-        id=rec_id, rules=rules, hands=hands, bottom=tags.get("Bottom", ""), first_bidder=first,
-        bidding=bidding, landlord=landlord, bid=bid, plays=plays, end=end, declared=declared,
-        declared_winner=tags.get("DeclaredWinner"), extra=extra,
+        id=rec_id,
+        rules=rules,
+        hands=hands,
+        bottom=tags.get("Bottom", ""),
+        first_bidder=first,
+        bidding=bidding,
+        landlord=landlord,
+        bid=bid,
+        plays=plays,
+        end=end,
+        declared=declared,
+        declared_winner=tags.get("DeclaredWinner"),
+        extra=extra,
     )
 
 

@@ -72,13 +72,20 @@ class Outcome:
         }
         if self.error is not None and self.status != "verified":
             out["error"] = self.error.to_dict()
-        out.update(bid=self.bid, unit=self.unit, bombs=self.bombs, rockets=self.rockets,
-                   spring=self.spring, anti_spring=self.anti_spring)
+        out.update(
+            bid=self.bid,
+            unit=self.unit,
+            bombs=self.bombs,
+            rockets=self.rockets,
+            spring=self.spring,
+            anti_spring=self.anti_spring,
+        )
         return out
 
 
-def check_deal(rules: RuleSet, hands: Mapping[str, str], bottom: str
-               ) -> tuple[dict[str, Counts], Counts]:
+def check_deal(
+    rules: RuleSet, hands: Mapping[str, str], bottom: str
+) -> tuple[dict[str, Counts], Counts]:
     """Parse and check a deal: the seats of the table, 17 cards each and 3 bottom cards, the
     union exactly one deck (R-DEAL, R-DECK).
 
@@ -91,7 +98,9 @@ def check_deal(rules: RuleSet, hands: Mapping[str, str], bottom: str
     if set(hands) != set(rules.seats):
         raise DealError(
             f"the deal must give hands for {' '.join(rules.seats)}, not {' '.join(hands)}",
-            rule="R-SEAT", stage="deal")
+            rule="R-SEAT",
+            stage="deal",
+        )
     counts: dict[str, Counts] = {}
     for seat in rules.seats:
         try:
@@ -101,27 +110,44 @@ def check_deal(rules: RuleSet, hands: Mapping[str, str], bottom: str
             exc.stage = "deal"
             raise
         if sum(c) != HAND_SIZE:
-            raise DealError(f"{seat} holds {sum(c)} cards at the deal; each hand has {HAND_SIZE}",
-                            rule="R-DEAL", stage="deal", seat=seat, cards=hands[seat])
+            raise DealError(
+                f"{seat} holds {sum(c)} cards at the deal; each hand has {HAND_SIZE}",
+                rule="R-DEAL",
+                stage="deal",
+                seat=seat,
+                cards=hands[seat],
+            )
         counts[seat] = c
     b = parse_hand(bottom)
     if sum(b) != BOTTOM_SIZE:
-        raise DealError(f"the bottom has {sum(b)} cards; it has {BOTTOM_SIZE}", rule="R-DEAL",
-                        stage="deal", cards=bottom)
+        raise DealError(
+            f"the bottom has {sum(b)} cards; it has {BOTTOM_SIZE}",
+            rule="R-DEAL",
+            stage="deal",
+            cards=bottom,
+        )
     total = b
     for c in counts.values():
         total = add(total, c)
     if total != ONE_DECK:
-        extra = [f"{'3456789TJQKA2BR'[r]}×{t - d}" for r, (t, d) in
-                 enumerate(zip(total, ONE_DECK, strict=True)) if t > d]
-        missing = [f"{'3456789TJQKA2BR'[r]}×{d - t}" for r, (t, d) in
-                   enumerate(zip(total, ONE_DECK, strict=True)) if t < d]
+        extra = [
+            f"{'3456789TJQKA2BR'[r]}×{t - d}"
+            for r, (t, d) in enumerate(zip(total, ONE_DECK, strict=True))
+            if t > d
+        ]
+        missing = [
+            f"{'3456789TJQKA2BR'[r]}×{d - t}"
+            for r, (t, d) in enumerate(zip(total, ONE_DECK, strict=True))
+            if t < d
+        ]
         raise DealError(
             "the deal is not exactly one deck: "
             + (f"duplicate {' '.join(extra)}" if extra else "")
             + ("; " if extra and missing else "")
             + (f"missing {' '.join(missing)}" if missing else ""),
-            rule="R-DECK", stage="deal")
+            rule="R-DECK",
+            stage="deal",
+        )
     return counts, b
 
 
@@ -161,8 +187,15 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
     bidding: Bidding | None = None
     if rec.bidding is not None:
         if rec.first_bidder is None:
-            return _fail(rid, EngineError("the record has bidding but no first_bidder",
-                                          rule="R-DEAL", stage="bidding", index=0))
+            return _fail(
+                rid,
+                EngineError(
+                    "the record has bidding but no first_bidder",
+                    rule="R-DEAL",
+                    stage="bidding",
+                    index=0,
+                ),
+            )
         try:
             bidding = Bidding.start(rules, rec.first_bidder)
         except EngineError as exc:
@@ -173,43 +206,95 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
             except EngineError as exc:
                 return _fail(rid, exc.located(stage="bidding", index=i, seat=seat))
         if not bidding.done:
-            return Outcome(id=rid, status="incomplete", error=EngineError(
-                f"the bidding stops with {bidding.to_move} to call "
-                f"({', '.join(bidding.legal_calls())})",
-                rule=bidding.rule, stage="bidding", index=len(rec.bidding),
-                seat=bidding.to_move))
+            return Outcome(
+                id=rid,
+                status="incomplete",
+                error=EngineError(
+                    f"the bidding stops with {bidding.to_move} to call "
+                    f"({', '.join(bidding.legal_calls())})",
+                    rule=bidding.rule,
+                    stage="bidding",
+                    index=len(rec.bidding),
+                    seat=bidding.to_move,
+                ),
+            )
         if bidding.passed_out:
             # R-PASSOUT: a passed-out board scores 0 for every seat (all_pass zero or redeal).
             if rec.plays:
                 seat = rec.plays[0][0]
-                return _fail(rid, IllegalPlayError(
-                    "the deal was passed out (R-PASSOUT); no card may be played",
-                    rule="R-PASSOUT", stage="play", index=0, seat=seat, cards=rec.plays[0][1]))
-            return _compare(rec, Outcome(id=rid, status="verified", multiplier=0, bid=0, unit=0,
-                                         score={s: 0 for s in rules.seats}), rules)
+                return _fail(
+                    rid,
+                    IllegalPlayError(
+                        "the deal was passed out (R-PASSOUT); no card may be played",
+                        rule="R-PASSOUT",
+                        stage="play",
+                        index=0,
+                        seat=seat,
+                        cards=rec.plays[0][1],
+                    ),
+                )
+            return _compare(
+                rec,
+                Outcome(
+                    id=rid,
+                    status="verified",
+                    multiplier=0,
+                    bid=0,
+                    unit=0,
+                    score={s: 0 for s in rules.seats},
+                ),
+                rules,
+            )
         assert bidding.landlord is not None
-        contract = Contract(landlord=bidding.landlord, bid=bidding.bid,
-                            doubles=bidding.doubles, redoubled=bidding.redoubled,
-                            shown=bidding.shown, surrendered=bidding.surrendered)
+        contract = Contract(
+            landlord=bidding.landlord,
+            bid=bidding.bid,
+            doubles=bidding.doubles,
+            redoubled=bidding.redoubled,
+            shown=bidding.shown,
+            surrendered=bidding.surrendered,
+        )
     else:
         assert rec.landlord is not None and rec.bid is not None
         if rec.landlord not in rules.seats:
-            return _fail(rid, EngineError(f"landlord {rec.landlord!r} is not a seat",
-                                          rule="R-SEAT", stage="bidding", seat=rec.landlord))
+            return _fail(
+                rid,
+                EngineError(
+                    f"landlord {rec.landlord!r} is not a seat",
+                    rule="R-SEAT",
+                    stage="bidding",
+                    seat=rec.landlord,
+                ),
+            )
         if not _plausible_bid(rules, rec.bid):
-            return _fail(rid, EngineError(
-                f"bid {rec.bid} is impossible under the {rules.bidding} bidding",
-                rule=_bid_rule(rules), stage="bidding", seat=rec.landlord, cards=str(rec.bid)))
+            return _fail(
+                rid,
+                EngineError(
+                    f"bid {rec.bid} is impossible under the {rules.bidding} bidding",
+                    rule=_bid_rule(rules),
+                    stage="bidding",
+                    seat=rec.landlord,
+                    cards=str(rec.bid),
+                ),
+            )
         contract = Contract(landlord=rec.landlord, bid=rec.bid)
 
     # 3. The play (R-LEAD, R-TRICK, R-CMP, R-END).
     state = GameState.start(rules, hands, bottom, contract.landlord)
     if contract.surrendered:
         if rec.plays:
-            return _fail(rid, IllegalPlayError(
-                "the landlord surrendered (R-SURRENDER); no card may be played",
-                rule="R-SURRENDER", stage="play", index=0, seat=rec.plays[0][0],
-                cards=rec.plays[0][1]), landlord=contract.landlord)
+            return _fail(
+                rid,
+                IllegalPlayError(
+                    "the landlord surrendered (R-SURRENDER); no card may be played",
+                    rule="R-SURRENDER",
+                    stage="play",
+                    index=0,
+                    seat=rec.plays[0][0],
+                    cards=rec.plays[0][1],
+                ),
+                landlord=contract.landlord,
+            )
         return _scored(rec, rules, contract, state, "farmers")
     for i, turn in enumerate(rec.plays):
         seat, cards = turn[0], turn[1]
@@ -217,39 +302,74 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
         try:
             state = state.apply(seat, cards, reading)
         except EngineError as exc:
-            return _fail(rid, exc.located(stage="play", index=i, seat=seat),
-                         landlord=contract.landlord, state=state)
+            return _fail(
+                rid,
+                exc.located(stage="play", index=i, seat=seat),
+                landlord=contract.landlord,
+                state=state,
+            )
 
     # 4. The end: played out, a claim or a concession (R-END, R-CLAIM).
     winner = state.winner
     if rec.end is not None:
         kind, seat = next(iter(rec.end.items()))
-        where = dict(stage="play", index=len(rec.plays), seat=seat)
+        where: dict[str, Any] = dict(stage="play", index=len(rec.plays), seat=seat)
         if state.finished:
-            return _fail(rid, IllegalPlayError(
-                f"the game ended when a seat went out; no {kind} may follow (R-END)",
-                rule="R-END", **where), landlord=contract.landlord, state=state)
+            return _fail(
+                rid,
+                IllegalPlayError(
+                    f"the game ended when a seat went out; no {kind} may follow (R-END)",
+                    rule="R-END",
+                    **where,
+                ),
+                landlord=contract.landlord,
+                state=state,
+            )
         if seat not in rules.seats:
-            return _fail(rid, EngineError(f"{kind} by {seat!r}, not a seat", rule="R-CLAIM",
-                                          **where), landlord=contract.landlord, state=state)
+            return _fail(
+                rid,
+                EngineError(f"{kind} by {seat!r}, not a seat", rule="R-CLAIM", **where),
+                landlord=contract.landlord,
+                state=state,
+            )
         side = "landlord" if seat == contract.landlord else "farmers"
         if kind == "concede":
             winner = "farmers" if side == "landlord" else "landlord"
         else:
             verdict = prove_claim(state, side, budget=claim_budget)
             if verdict is not ClaimVerdict.PROVEN:
-                why = ("a defence beats it" if verdict is ClaimVerdict.REFUTED else
-                       f"the search gave up after {claim_budget} positions")
-                return Outcome(id=rid, status="flagged", landlord=contract.landlord,
-                               state=state, error=EngineError(
-                                   f"{seat}'s claim for the {side} is not proven: {why}; the "
-                                   "referee decides (R-CLAIM)", rule="R-CLAIM", **where))
+                why = (
+                    "a defence beats it"
+                    if verdict is ClaimVerdict.REFUTED
+                    else f"the search gave up after {claim_budget} positions"
+                )
+                return Outcome(
+                    id=rid,
+                    status="flagged",
+                    landlord=contract.landlord,
+                    state=state,
+                    error=EngineError(
+                        f"{seat}'s claim for the {side} is not proven: {why}; the "
+                        "referee decides (R-CLAIM)",
+                        rule="R-CLAIM",
+                        **where,
+                    ),
+                )
             winner = side
     elif winner is None:
-        return Outcome(id=rid, status="incomplete", landlord=contract.landlord, state=state,
-                       error=EngineError("the record stops before any seat is out and has no "
-                                         "claim or concession", rule="R-END", stage="play",
-                                         index=len(rec.plays), seat=state.to_move))
+        return Outcome(
+            id=rid,
+            status="incomplete",
+            landlord=contract.landlord,
+            state=state,
+            error=EngineError(
+                "the record stops before any seat is out and has no claim or concession",
+                rule="R-END",
+                stage="play",
+                index=len(rec.plays),
+                seat=state.to_move,
+            ),
+        )
     return _scored(rec, rules, contract, state, winner)
 
 
@@ -267,40 +387,63 @@ def _plausible_bid(rules: RuleSet, bid: int) -> bool:
     return bid >= 1
 
 
-def _scored(rec: Record, rules: RuleSet, contract: Contract, state: GameState, winner: str
-            ) -> Outcome:
+def _scored(
+    rec: Record, rules: RuleSet, contract: Contract, state: GameState, winner: str
+) -> Outcome:
     # A claim or concession settles on the plays made: the opponents of the winning side play
     # no more cards, so spring and anti-spring read off the plays so far (R-SPRING, R-CLAIM).
     li = state.landlord_index
     farmers_played = sum(n for i, n in enumerate(state.played) if i != li)
     spring = winner == "landlord" and farmers_played == 0 and not contract.surrendered
     anti = winner == "farmers" and state.played[li] == 1
-    s = settle(rules, contract, winner=winner, bombs=state.bombs, rockets=state.rockets,
-               spring=spring, anti_spring=anti)
-    out = Outcome(id=rec.id, status="verified", landlord=contract.landlord, winner=s.winner,
-                  multiplier=s.multiplier, score=s.score, bid=contract.bid, unit=s.unit,
-                  bombs=state.bombs, rockets=state.rockets, spring=spring, anti_spring=anti,
-                  state=state)
+    s = settle(
+        rules,
+        contract,
+        winner=winner,
+        bombs=state.bombs,
+        rockets=state.rockets,
+        spring=spring,
+        anti_spring=anti,
+    )
+    out = Outcome(
+        id=rec.id,
+        status="verified",
+        landlord=contract.landlord,
+        winner=s.winner,
+        multiplier=s.multiplier,
+        score=s.score,
+        bid=contract.bid,
+        unit=s.unit,
+        bombs=state.bombs,
+        rockets=state.rockets,
+        spring=spring,
+        anti_spring=anti,
+        state=state,
+    )
     return _compare(rec, out, rules, s.explanation)
 
 
-def _compare(rec: Record, out: Outcome, rules: RuleSet, explanation: str = "passed out"
-             ) -> Outcome:
+def _compare(rec: Record, out: Outcome, rules: RuleSet, explanation: str = "passed out") -> Outcome:
     """R-VERIFY's last step: the declared score and winner against the engine's."""
     rule = SCORING_RULE[rules.scoring] if out.landlord else "R-PASSOUT"
     if rec.declared is not None and out.score is not None and rec.declared != out.score:
         out.status = "mismatch"
         out.error = EngineError(
             f"declared {_fmt(rec.declared)}; the engine scores {_fmt(out.score)} ({explanation})",
-            rule=rule, stage="result", index=None)
+            rule=rule,
+            stage="result",
+            index=None,
+        )
     elif rec.declared_winner is not None and rec.declared_winner != out.winner:
         out.status = "mismatch"
         out.error = EngineError(
             f"declared winner {rec.declared_winner}; the engine finds {out.winner or 'none'}",
-            rule="R-END", stage="result", index=None)
+            rule="R-END",
+            stage="result",
+            index=None,
+        )
     return out
 
 
 def _fmt(score: Mapping[str, int]) -> str:
     return ", ".join(f"{s} {v:+d}" if v else f"{s} 0" for s, v in score.items())
-

@@ -128,7 +128,8 @@ class RuleSet:
 
         >>> RuleSet.from_spec("classic").bidding
         'auction'
-        >>> RuleSet.from_spec({"preset": "classic", "options": {"space_shuttle": True}}).space_shuttle
+        >>> spec = {"preset": "classic", "options": {"space_shuttle": True}}
+        >>> RuleSet.from_spec(spec).space_shuttle
         True
         """
         if isinstance(spec, RuleSet):

@@ -106,10 +106,18 @@ def settle(
             additions = min(additions, rules.max_additions)
         unit = contract.bid + additions
         if contract.doubles:
-            notes.append(f"{len(contract.doubles)} double{'s' if len(contract.doubles) > 1 else ''}")
+            notes.append(
+                f"{len(contract.doubles)} double{'s' if len(contract.doubles) > 1 else ''}"
+            )
         if contract.surrendered:
-            unit = contract.bid + min(len(contract.doubles), rules.max_additions
-                                      if rules.max_additions is not None else 99) - 1
+            unit = (
+                contract.bid
+                + min(
+                    len(contract.doubles),
+                    rules.max_additions if rules.max_additions is not None else 99,
+                )
+                - 1
+            )
             notes.append("surrender")
             sign = -1
         multiplier = unit

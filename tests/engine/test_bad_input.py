@@ -11,8 +11,8 @@ from games.engine import (
     IllegalPlayError,
     NotationError,
     RecordError,
-    RuleSet,
     RulesError,
+    RuleSet,
     parse_cards,
     read_record,
     replay,
@@ -65,10 +65,19 @@ def test_r_lead_pass_on_lead() -> None:
 
 
 def test_r_end_play_after_the_end() -> None:
-    rec = {"id": "x", "rules": "classic", "hands": DEAL, "bottom": "2BR", "first_bidder": None,
-           "bidding": None, "landlord": "S", "bid": 1,
-           "plays": [*OUT_PLAYS, ["E", "7"]],
-           "end": None, "declared": None}
+    rec = {
+        "id": "x",
+        "rules": "classic",
+        "hands": DEAL,
+        "bottom": "2BR",
+        "first_bidder": None,
+        "bidding": None,
+        "landlord": "S",
+        "bid": 1,
+        "plays": [*OUT_PLAYS, ["E", "7"]],
+        "end": None,
+        "declared": None,
+    }
     out = replay(rec)
     assert out.status == "illegal" and out.error is not None
     assert (out.error.rule, out.error.index, out.error.seat) == ("R-END", len(OUT_PLAYS), "E")
@@ -98,8 +107,17 @@ def test_r_kick_not_a_combination() -> None:
     ],
 )
 def test_r_deck_bad_deals(hands: dict[str, str], bottom: str, rule: str) -> None:
-    rec = {"id": "d", "rules": "classic", "hands": hands, "bottom": bottom,
-           "first_bidder": "S", "bidding": [], "plays": [], "end": None, "declared": None}
+    rec = {
+        "id": "d",
+        "rules": "classic",
+        "hands": hands,
+        "bottom": bottom,
+        "first_bidder": "S",
+        "bidding": [],
+        "plays": [],
+        "end": None,
+        "declared": None,
+    }
     out = replay(rec)
     assert out.status == "illegal" and out.error is not None
     assert out.error.stage == "deal" and out.error.rule == rule, out.to_dict()
@@ -113,8 +131,11 @@ def test_r_deck_bad_deals(hands: dict[str, str], bottom: str, rule: str) -> None
         ("classic", [("E", "1")], "R-BID-AUCTION"),  # wrong seat
         ("classic_once", [("S", "1"), ("E", "1")], "R-BID-ONCE"),
         ("rob", [("S", "rob")], "R-BID-ROB"),  # rob before any call
-        ("competition", [("S", "pass"), ("E", "call"), ("W", "rob"), ("S", "rob")],
-         "R-BID-COMP"),  # S passed the call and may not rob; E's final rob is due
+        (
+            "competition",
+            [("S", "pass"), ("E", "call"), ("W", "rob"), ("S", "rob")],
+            "R-BID-COMP",
+        ),  # S passed the call and may not rob; E's final rob is due
         ("cn2016", [("S", "3"), ("E", "redouble")], "R-DOUBLE-ORDER"),
     ],
 )
@@ -127,8 +148,17 @@ def test_r_bid_illegal_bids(preset: str, calls: list[tuple[str, str]], rule: str
 
 
 def test_illegal_bid_in_a_record_is_located() -> None:
-    rec = {"id": "b", "rules": "classic", "hands": DEAL, "bottom": "2BR", "first_bidder": "S",
-           "bidding": [["S", "2"], ["E", "2"]], "plays": [], "end": None, "declared": None}
+    rec = {
+        "id": "b",
+        "rules": "classic",
+        "hands": DEAL,
+        "bottom": "2BR",
+        "first_bidder": "S",
+        "bidding": [["S", "2"], ["E", "2"]],
+        "plays": [],
+        "end": None,
+        "declared": None,
+    }
     out = replay(rec)
     assert out.status == "illegal" and out.error is not None
     assert (out.error.stage, out.error.index, out.error.seat) == ("bidding", 1, "E")
@@ -136,11 +166,14 @@ def test_illegal_bid_in_a_record_is_located() -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    ["poker", {"preset": "classic", "options": {"jokers_wild": True}},
-     {"preset": "classic", "options": {"space_shuttle": "maybe"}},
-     {"preset": "classic", "options": {"spring_multiplier": 0}},
-     {"preset": "competition", "options": {"max_additions": -1}},
-     {"preset": "classic", "options": {"all_pass": "replay"}}],
+    [
+        "poker",
+        {"preset": "classic", "options": {"jokers_wild": True}},
+        {"preset": "classic", "options": {"space_shuttle": "maybe"}},
+        {"preset": "classic", "options": {"spring_multiplier": 0}},
+        {"preset": "competition", "options": {"max_additions": -1}},
+        {"preset": "classic", "options": {"all_pass": "replay"}},
+    ],
 )
 def test_rules_unknown_or_impossible_options_are_errors(spec: object) -> None:
     with pytest.raises(RulesError):
@@ -149,9 +182,14 @@ def test_rules_unknown_or_impossible_options_are_errors(spec: object) -> None:
 
 @pytest.mark.parametrize(
     "obj",
-    [[], "not json", {"plays": []}, {"hands": {"S": "3"}, "plays": "S 3"},
-     {"hands": {"S": 3}, "plays": []},
-     {"hands": {"S": "3"}, "plays": [], "bidding": None}],
+    [
+        [],
+        "not json",
+        {"plays": []},
+        {"hands": {"S": "3"}, "plays": "S 3"},
+        {"hands": {"S": 3}, "plays": []},
+        {"hands": {"S": "3"}, "plays": [], "bidding": None},
+    ],
 )
 def test_not_a_record_is_refused(obj: object) -> None:
     with pytest.raises(RecordError):
@@ -159,10 +197,19 @@ def test_not_a_record_is_refused(obj: object) -> None:
 
 
 def test_a_wrong_declared_score_is_a_mismatch() -> None:
-    rec = {"id": "m", "rules": "classic", "hands": DEAL, "bottom": "2BR", "first_bidder": None,
-           "bidding": None, "landlord": "S", "bid": 2,
-           "plays": OUT_PLAYS,
-           "end": None, "declared": {"S": 4, "E": -2, "W": -2}}
+    rec = {
+        "id": "m",
+        "rules": "classic",
+        "hands": DEAL,
+        "bottom": "2BR",
+        "first_bidder": None,
+        "bidding": None,
+        "landlord": "S",
+        "bid": 2,
+        "plays": OUT_PLAYS,
+        "end": None,
+        "declared": {"S": 4, "E": -2, "W": -2},
+    }
     out = replay(rec)
     assert out.status == "mismatch" and out.error is not None
     assert out.error.stage == "result" and out.error.rule == "R-SC-MULT"

@@ -15,18 +15,27 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "games.engine", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "games.engine", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_engine_imports_nothing_from_django_or_the_project() -> None:
-    code = ("import sys, games.engine, games.engine.__main__; "
-            "bad = [m for m in sys.modules if m.split('.')[0] in "
-            "('django', 'celery', 'tournaments', 'ddz_site', 'rest_framework') "
-            "or (m.startswith('games.') and not m.startswith('games.engine'))]; "
-            "print(bad); sys.exit(1 if bad else 0)")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60)
+    code = (
+        "import sys, games.engine, games.engine.__main__; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in "
+        "('django', 'celery', 'tournaments', 'ddz_site', 'rest_framework') "
+        "or (m.startswith('games.') and not m.startswith('games.engine'))]; "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -75,8 +84,14 @@ def test_cli_batch_classify_and_moves_stream_one_line_each() -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [("classify",), ("frobnicate",), ("moves", "3Z"), ("classify", "3", "--rules", "poker"),
-     ("classify", "3", "--option", "nonsense=1"), ("replay", "no-such-file.jsonl")],
+    [
+        ("classify",),
+        ("frobnicate",),
+        ("moves", "3Z"),
+        ("classify", "3", "--rules", "poker"),
+        ("classify", "3", "--option", "nonsense=1"),
+        ("replay", "no-such-file.jsonl"),
+    ],
 )
 def test_cli_usage_errors_exit_2_with_a_message(args: tuple[str, ...]) -> None:
     done = run(*args)
@@ -108,8 +123,9 @@ def _cut_game(keep_last: int) -> dict[str, object]:
 def test_r_claim_proven_when_every_defence_loses() -> None:
     """At the last turn of a real game the seat to move goes out at once: its claim is proven."""
     rec = _cut_game(1)
-    seat = json.loads((ROOT / "tests/data/rlcard_rule_agents.jsonl").read_text(
-        encoding="utf-8").splitlines()[0])["plays"][-1][0]
+    seat = json.loads(
+        (ROOT / "tests/data/rlcard_rule_agents.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    )["plays"][-1][0]
     rec["end"] = {"claim": seat}
     out = replay(rec)
     assert out.status == "verified", out.to_dict()
@@ -142,8 +158,18 @@ def test_r_claim_search_is_bounded() -> None:
 
 
 def test_r_claim_concession() -> None:
-    rec = {"id": "c", "rules": "classic", "hands": DEAL, "bottom": "2BR", "first_bidder": None,
-           "bidding": None, "landlord": "S", "bid": 2, "plays": [["S", "7"], ["E", "8"]],
-           "end": {"concede": "S"}, "declared": {"S": -4, "E": 2, "W": 2}}
+    rec = {
+        "id": "c",
+        "rules": "classic",
+        "hands": DEAL,
+        "bottom": "2BR",
+        "first_bidder": None,
+        "bidding": None,
+        "landlord": "S",
+        "bid": 2,
+        "plays": [["S", "7"], ["E", "8"]],
+        "end": {"concede": "S"},
+        "declared": {"S": -4, "E": 2, "W": 2},
+    }
     out = replay(rec)
     assert out.status == "verified" and out.winner == "farmers"

@@ -57,9 +57,15 @@ def play_random_game(seed: int, spec: Any, check_agreement: bool = True) -> dict
         assert bidding.landlord is not None
         bidding = bidding.apply(bidding.landlord, rng.choice(bidding.optional_calls()))
     record: dict[str, Any] = {
-        "id": f"random-{seed}", "rules": spec, "hands": deal.hands, "bottom": deal.bottom,
-        "first_bidder": first, "bidding": [list(c) for c in bidding.calls], "plays": [],
-        "end": None, "declared": None,
+        "id": f"random-{seed}",
+        "rules": spec,
+        "hands": deal.hands,
+        "bottom": deal.bottom,
+        "first_bidder": first,
+        "bidding": [list(c) for c in bidding.calls],
+        "plays": [],
+        "end": None,
+        "declared": None,
     }
     if bidding.passed_out or bidding.surrendered:
         return record

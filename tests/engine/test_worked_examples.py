@@ -6,6 +6,7 @@ import pytest
 
 from games.engine import Bidding, Contract, GameState, RuleSet, replay, settle
 
+
 def test_r_trick_seed000_worked_trick() -> None:
     """Seed 000: A leads 333+9, B passes, C 555+7, A KKK+J, B AAA+3, C and A pass, B leads a 4."""
     # A full deck: S holds K K and the third K comes with the bottom, so the landlord has KKK.
@@ -29,11 +30,25 @@ def test_r_trick_seed000_worked_trick() -> None:
 def test_r_sc_mult_seed000_bid3_two_bombs_rocket() -> None:
     """Seed 000: bid 3, two bombs and a rocket: each farmer −24, landlord +48 (either way)."""
     rules = RuleSet.from_spec("classic")
-    won = settle(rules, Contract("S", 3), winner="landlord", bombs=2, rockets=1,
-                 spring=False, anti_spring=False)
+    won = settle(
+        rules,
+        Contract("S", 3),
+        winner="landlord",
+        bombs=2,
+        rockets=1,
+        spring=False,
+        anti_spring=False,
+    )
     assert won.score == {"S": 48, "E": -24, "W": -24}
-    lost = settle(rules, Contract("S", 3), winner="farmers", bombs=2, rockets=1,
-                  spring=False, anti_spring=False)
+    lost = settle(
+        rules,
+        Contract("S", 3),
+        winner="farmers",
+        bombs=2,
+        rockets=1,
+        spring=False,
+        anti_spring=False,
+    )
     assert lost.score == {"S": -48, "E": 24, "W": 24}
 
 
@@ -51,8 +66,15 @@ def test_r_bid_comp_seed001_first_example() -> None:
     assert b.to_move == "E" and b.legal_calls() == ["double", "pass"]  # R-DOUBLE-ORDER
     b = b.apply("E", "double").apply("W", "pass")
     assert b.done and b.doubles == ("E",)
-    s = settle(b.rules, Contract("S", b.bid, doubles=b.doubles), winner="landlord", bombs=0,
-               rockets=0, spring=False, anti_spring=False)
+    s = settle(
+        b.rules,
+        Contract("S", b.bid, doubles=b.doubles),
+        winner="landlord",
+        bombs=0,
+        rockets=0,
+        spring=False,
+        anti_spring=False,
+    )
     assert s.unit == 5
 
 
@@ -63,8 +85,15 @@ def test_r_bid_comp_seed001_second_example() -> None:
     b = b.apply("E", "rob")
     assert b.landlord == "E" and b.bid == 3
     b = b.apply("W", "pass").apply("S", "double")
-    s = settle(b.rules, Contract("E", b.bid, doubles=b.doubles), winner="farmers", bombs=0,
-               rockets=0, spring=False, anti_spring=False)
+    s = settle(
+        b.rules,
+        Contract("E", b.bid, doubles=b.doubles),
+        winner="farmers",
+        bombs=0,
+        rockets=0,
+        spring=False,
+        anti_spring=False,
+    )
     assert s.unit == 4
     assert s.score == {"S": 4, "E": -8, "W": 4}
 
@@ -72,19 +101,40 @@ def test_r_bid_comp_seed001_second_example() -> None:
 def test_r_sc_add_seed001_scoring_example() -> None:
     """Seed 001: value 3, one bomb, one double: u = (3+1+1) = 5, the landlord wins or loses 10."""
     rules = RuleSet.from_spec("competition")
-    s = settle(rules, Contract("S", 3, doubles=("E",)), winner="landlord", bombs=1, rockets=0,
-               spring=False, anti_spring=False)
+    s = settle(
+        rules,
+        Contract("S", 3, doubles=("E",)),
+        winner="landlord",
+        bombs=1,
+        rockets=0,
+        spring=False,
+        anti_spring=False,
+    )
     assert s.unit == 5 and s.score == {"S": 10, "E": -5, "W": -5}
-    s = settle(rules, Contract("S", 3, doubles=("E",)), winner="farmers", bombs=1, rockets=0,
-               spring=False, anti_spring=False)
+    s = settle(
+        rules,
+        Contract("S", 3, doubles=("E",)),
+        winner="farmers",
+        bombs=1,
+        rockets=0,
+        spring=False,
+        anti_spring=False,
+    )
     assert s.score == {"S": -10, "E": 5, "W": 5}
 
 
 def test_r_sc_add_max_additions_caps() -> None:
     """Seed 001: casual play caps the additions at 3 (option max_additions)."""
     rules = RuleSet.from_spec({"preset": "competition", "options": {"max_additions": 3}})
-    s = settle(rules, Contract("S", 2, doubles=("E", "W")), winner="landlord", bombs=3,
-               rockets=1, spring=True, anti_spring=False)
+    s = settle(
+        rules,
+        Contract("S", 2, doubles=("E", "W")),
+        winner="landlord",
+        bombs=3,
+        rockets=1,
+        spring=True,
+        anti_spring=False,
+    )
     assert s.unit == 2 + 3
 
 
@@ -96,11 +146,23 @@ def test_r_surrender_seed001_example_via_replay() -> None:
     """Seed 001: final value 2, one farmer doubles (3); the landlord surrenders and still loses
     2 to each farmer (u − 1)."""
     record = {
-        "id": "surrender", "rules": "competition", "hands": _full_deal(), "bottom": "2BR",
+        "id": "surrender",
+        "rules": "competition",
+        "hands": _full_deal(),
+        "bottom": "2BR",
         "first_bidder": "S",
-        "bidding": [["S", "pass"], ["E", "call"], ["W", "rob"], ["E", "pass"],
-                    ["S", "double"], ["E", "pass"], ["W", "surrender"]],
-        "plays": [], "end": None, "declared": {"S": 2, "E": 2, "W": -4},
+        "bidding": [
+            ["S", "pass"],
+            ["E", "call"],
+            ["W", "rob"],
+            ["E", "pass"],
+            ["S", "double"],
+            ["E", "pass"],
+            ["W", "surrender"],
+        ],
+        "plays": [],
+        "end": None,
+        "declared": {"S": 2, "E": 2, "W": -4},
     }
     out = replay(record)
     assert out.status == "verified", out.to_dict()
@@ -111,8 +173,15 @@ def test_r_sc_cn2016_example() -> None:
     """2016 rules: bid 3, one bomb and the rocket, anti-spring, farmer 1 doubled and the
     landlord redoubled: farmer 1 +96, farmer 2 +24, landlord −120."""
     rules = RuleSet.from_spec("cn2016")
-    s = settle(rules, Contract("S", 3, doubles=("E",), redoubled=True), winner="farmers",
-               bombs=1, rockets=1, spring=False, anti_spring=True)
+    s = settle(
+        rules,
+        Contract("S", 3, doubles=("E",), redoubled=True),
+        winner="farmers",
+        bombs=1,
+        rockets=1,
+        spring=False,
+        anti_spring=True,
+    )
     assert s.score == {"S": -120, "E": 96, "W": 24}
 
 
@@ -125,8 +194,7 @@ def test_r_sc_cn2016_bidding_order() -> None:
     assert b.to_move == "W" and b.legal_calls() == ["redouble", "pass"]
     b = b.apply("W", "redouble")
     assert b.done and b.redoubled and b.doubles == ("S",)
-    b2 = _bid("cn2016", "S", [("S", "1"), ("E", "pass"), ("W", "3"), ("S", "pass"),
-                              ("E", "pass")])
+    b2 = _bid("cn2016", "S", [("S", "1"), ("E", "pass"), ("W", "3"), ("S", "pass"), ("E", "pass")])
     assert b2.done and not b2.redoubled
 
 
@@ -176,15 +244,30 @@ def test_r_bid_rob(calls: list[tuple[str, str]], landlord: str, stake: int) -> N
 def test_r_sc_rob_spring_multiplier() -> None:
     """R-SC-ROB: u = base × 3 × 2^robs × 2^(bombs+rockets) × spring (3)."""
     rules = RuleSet.from_spec("rob")
-    s = settle(rules, Contract("S", 6), winner="landlord", bombs=1, rockets=0, spring=True,
-               anti_spring=False)
+    s = settle(
+        rules,
+        Contract("S", 6),
+        winner="landlord",
+        bombs=1,
+        rockets=0,
+        spring=True,
+        anti_spring=False,
+    )
     assert s.unit == 6 * 2 * 3 and s.score == {"S": 72, "E": -36, "W": -36}
 
 
 def test_r_passout_scores_zero() -> None:
-    record = {"id": "po", "rules": "classic", "hands": _full_deal(), "bottom": "2BR",
-              "first_bidder": "S", "bidding": [["S", "pass"], ["E", "pass"], ["W", "pass"]],
-              "plays": [], "end": None, "declared": None}
+    record = {
+        "id": "po",
+        "rules": "classic",
+        "hands": _full_deal(),
+        "bottom": "2BR",
+        "first_bidder": "S",
+        "bidding": [["S", "pass"], ["E", "pass"], ["W", "pass"]],
+        "plays": [],
+        "end": None,
+        "declared": None,
+    }
     out = replay(record)
     assert out.status == "verified" and out.score == {"S": 0, "E": 0, "W": 0}
     assert out.landlord is None
@@ -196,32 +279,66 @@ SPRING_RULES = {"preset": "classic", "options": {"spring_multiplier": 2}}
 
 def test_r_spring_landlord_out_before_any_farmer_plays() -> None:
     """R-SPRING with option spring_multiplier 2: rocket and bomb double too (R-SC-MULT)."""
-    rec = {"id": "spring", "rules": SPRING_RULES, "hands": SPRING_DEAL, "bottom": "2BR",
-           "first_bidder": None, "bidding": None, "landlord": "S", "bid": 1,
-           "plays": [["S", "3456789TJQKA"], ["E", "pass"], ["W", "pass"], ["S", "BR"],
-                     ["E", "pass"], ["W", "pass"], ["S", "2222"], ["E", "pass"], ["W", "pass"],
-                     ["S", "33"]],
-           "end": None, "declared": {"S": 16, "E": -8, "W": -8}}
+    rec = {
+        "id": "spring",
+        "rules": SPRING_RULES,
+        "hands": SPRING_DEAL,
+        "bottom": "2BR",
+        "first_bidder": None,
+        "bidding": None,
+        "landlord": "S",
+        "bid": 1,
+        "plays": [
+            ["S", "3456789TJQKA"],
+            ["E", "pass"],
+            ["W", "pass"],
+            ["S", "BR"],
+            ["E", "pass"],
+            ["W", "pass"],
+            ["S", "2222"],
+            ["E", "pass"],
+            ["W", "pass"],
+            ["S", "33"],
+        ],
+        "end": None,
+        "declared": {"S": 16, "E": -8, "W": -8},
+    }
     out = replay(rec)
     assert out.status == "verified", out.to_dict()
     assert out.spring and out.bombs == 1 and out.rockets == 1 and out.multiplier == 8
 
 
 def test_r_spring_anti_spring_landlord_made_one_play() -> None:
-    rec = {"id": "anti", "rules": SPRING_RULES, "hands": SPRING_DEAL, "bottom": "2BR",
-           "first_bidder": None, "bidding": None, "landlord": "S", "bid": 1,
-           "plays": [["S", "3"], ["E", "4"], ["W", "pass"], ["S", "pass"],
-                     ["E", "3445556667778889"]],
-           "end": None, "declared": {"S": -4, "E": 2, "W": 2}}
+    rec = {
+        "id": "anti",
+        "rules": SPRING_RULES,
+        "hands": SPRING_DEAL,
+        "bottom": "2BR",
+        "first_bidder": None,
+        "bidding": None,
+        "landlord": "S",
+        "bid": 1,
+        "plays": [["S", "3"], ["E", "4"], ["W", "pass"], ["S", "pass"], ["E", "3445556667778889"]],
+        "end": None,
+        "declared": {"S": -4, "E": 2, "W": 2},
+    }
     out = replay(rec)
     assert out.status == "verified", out.to_dict()
     assert out.anti_spring and out.winner == "farmers"
 
 
 def test_r_spring_no_effect_by_default_in_classic() -> None:
-    rec = {"id": "anti", "rules": "classic", "hands": SPRING_DEAL, "bottom": "2BR",
-           "first_bidder": None, "bidding": None, "landlord": "S", "bid": 2,
-           "plays": [["S", "3"], ["E", "4"], ["W", "pass"], ["S", "pass"],
-                     ["E", "3445556667778889"]],
-           "end": None, "declared": None}
+    rec = {
+        "id": "anti",
+        "rules": "classic",
+        "hands": SPRING_DEAL,
+        "bottom": "2BR",
+        "first_bidder": None,
+        "bidding": None,
+        "landlord": "S",
+        "bid": 2,
+        "plays": [["S", "3"], ["E", "4"], ["W", "pass"], ["S", "pass"], ["E", "3445556667778889"]],
+        "end": None,
+        "declared": None,
+    }
     assert replay(rec).score == {"S": -4, "E": 2, "W": 2}
