@@ -5,7 +5,8 @@ bidder), played at many tables; hands are stored as entered, with suits when the
 generated (R-SUIT) or by rank for imported records. `deal_key` identifies the deal by rank (the
 same deal met twice is the same board). A *Game* is one board played at one table: the record
 (R-REC, RECORDS.md §1) exactly as submitted, the declared result, and what the engine computed
-on replay (R-VERIFY): status, landlord, winner, multiplier, score per seat and error.
+on replay (R-VERIFY): status, landlord, winner, multiplier, score per seat, error, and the
+facts behind the score (bid, bombs, rockets, spring).
 
 Invariants held by the database: one current game per table and board (a corrected game
 replaces the old one, which is kept with `replaced_at` set); a status is one of Status.
@@ -70,6 +71,12 @@ class Game(models.Model):
     multiplier = models.IntegerField(_("multiplier"), null=True, blank=True)
     score = models.JSONField(_("score"), null=True, blank=True)
     error = models.JSONField(_("error"), null=True, blank=True)
+    facts = models.JSONField(
+        _("facts"),
+        null=True,
+        blank=True,
+        help_text=_("The engine's bid, unit, bombs, rockets, spring and anti-spring."),
+    )
     submitted_at = models.DateTimeField(_("submitted"), auto_now_add=True)
     verified_at = models.DateTimeField(_("verified"), null=True, blank=True)
     replaced_at = models.DateTimeField(_("replaced"), null=True, blank=True)

@@ -181,6 +181,9 @@ def game_submit(*, table: Table, board: Board, record: object, replace: bool = F
     return game
 
 
+_FACTS = ("bid", "unit", "bombs", "rockets", "spring", "anti_spring")
+
+
 def replay_fields(record: Mapping[str, Any]) -> dict[str, Any]:
     """Replay a record through the engine: the Game fields of its outcome (R-VERIFY).
 
@@ -196,6 +199,7 @@ def replay_fields(record: Mapping[str, Any]) -> dict[str, Any]:
             "multiplier": None,
             "score": None,
             "error": exc.to_dict(),
+            "facts": None,
         }
     status = outcome.get("status")
     if status not in Status.values or status == Status.PENDING:
@@ -207,6 +211,7 @@ def replay_fields(record: Mapping[str, Any]) -> dict[str, Any]:
         "multiplier": outcome.get("multiplier"),
         "score": outcome.get("score"),
         "error": outcome.get("error") if status != Status.VERIFIED else None,
+        "facts": {k: outcome.get(k) for k in _FACTS if outcome.get(k) is not None} or None,
     }
 
 

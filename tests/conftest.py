@@ -83,9 +83,20 @@ def celery_worker(
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             [
-                sys.executable, "-m", "celery", "-A", "ddz_site", "worker",
-                "--pool=solo", "--loglevel=INFO", "--without-gossip", "--without-mingle",
-                "-Q", settings.CELERY_TASK_DEFAULT_QUEUE, "-n", name,
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "ddz_site",
+                "worker",
+                "--pool=solo",
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "-Q",
+                settings.CELERY_TASK_DEFAULT_QUEUE,
+                "-n",
+                name,
             ],
             cwd=ROOT,
             env=env,

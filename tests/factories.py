@@ -58,7 +58,11 @@ class SeatFactory(factory.django.DjangoModelFactory):
 
 
 def duplicate_round(
-    *, tables: int = 3, boards: int = 1, seed: str = "test", event: Event | None = None,
+    *,
+    tables: int = 3,
+    boards: int = 1,
+    seed: str = "test",
+    event: Event | None = None,
     scoring_method: str = "matchpoints",
 ) -> tuple[Event, Round, list[Table], list[Board]]:
     """An event (classic rules) with one round of `tables` tables of three new players each and
@@ -78,7 +82,10 @@ def duplicate_round(
         deal = deal_random(rules, rng, first_bidder=first)
         made.append(
             board_create(
-                event=event, round=round_, hands=deal.hands, bottom=deal.bottom,
+                event=event,
+                round=round_,
+                hands=deal.hands,
+                bottom=deal.bottom,
                 first_bidder=first,
             )
         )

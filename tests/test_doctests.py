@@ -1,4 +1,4 @@
-"""Run the `>>>` examples of the Django side's pure modules (testpaths collect only the engine's)."""
+"""Run the `>>>` examples of the pure modules of the Django side."""
 
 from __future__ import annotations
 

@@ -15,7 +15,9 @@ from tournaments.scoring import SeatResult
 F = Fraction
 
 
-def results(board: str, seat: str, scores: list[int], players: str = "abcdefgh") -> list[SeatResult]:
+def results(
+    board: str, seat: str, scores: list[int], players: str = "abcdefgh"
+) -> list[SeatResult]:
     return [SeatResult(board, t + 1, seat, players[t], F(s)) for t, s in enumerate(scores)]
 
 
@@ -29,9 +31,12 @@ def test_design_example_four_tables_matchpoints_4_1_1_6() -> None:
 def test_compares_by_seat_held_not_by_role() -> None:
     # Table 1: S was landlord (+48); table 2: S was a farmer (-24). Same cards, so compared.
     rs = [
-        SeatResult("1", 1, "S", "a", F(48)), SeatResult("1", 1, "E", "b", F(-24)),
-        SeatResult("1", 1, "W", "c", F(-24)), SeatResult("1", 2, "S", "d", F(-24)),
-        SeatResult("1", 2, "E", "e", F(48)), SeatResult("1", 2, "W", "f", F(-24)),
+        SeatResult("1", 1, "S", "a", F(48)),
+        SeatResult("1", 1, "E", "b", F(-24)),
+        SeatResult("1", 1, "W", "c", F(-24)),
+        SeatResult("1", 2, "S", "d", F(-24)),
+        SeatResult("1", 2, "E", "e", F(48)),
+        SeatResult("1", 2, "W", "f", F(-24)),
     ]
     mp = {p.player: p.points for p in scoring.matchpoints(rs)}
     assert mp == {"a": 2, "d": 0, "b": 0, "e": 2, "c": 1, "f": 1}
@@ -60,7 +65,10 @@ def test_adjusted_results_take_part_in_no_comparison() -> None:
 
 def test_datum_difference_trimmed_from_five_tables() -> None:
     assert [p.points for p in scoring.datum_differences(results("1", "S", [12, -4, -4, 15]))] == [
-        F(29, 4), F(-35, 4), F(-35, 4), F(41, 4)
+        F(29, 4),
+        F(-35, 4),
+        F(-35, 4),
+        F(41, 4),
     ]
     five = scoring.datum_differences(results("1", "S", [100, 1, 2, 3, -50]))
     assert [p.points for p in five] == [98, -1, 0, 1, -52]
@@ -101,7 +109,9 @@ def _cli(tmp_path, lines: list[object], *args: str) -> subprocess.CompletedProce
     path.write_text("\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n")
     return subprocess.run(
         [sys.executable, "-m", "tournaments.scoring", str(path), *args],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -114,7 +124,9 @@ def test_command_line_prints_exact_fractions(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)["rows"]
     assert [(r["rank"], r["player"], r["total"], r["percentage"]) for r in rows] == [
-        ("1", "d", "6", "100"), ("2", "a", "4", "200/3"), ("3=", "b", "1", "50/3"),
+        ("1", "d", "6", "100"),
+        ("2", "a", "4", "200/3"),
+        ("3=", "b", "1", "50/3"),
         ("3=", "c", "1", "50/3"),
     ]
     datum = json.loads(_cli(tmp_path, lines, "--method", "datum").stdout)["rows"]

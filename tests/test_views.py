@@ -1,0 +1,105 @@
+"""Public pages: what a person sees, in English and in Chinese, with the embargo."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.models import Status
+from games.services import game_submit, game_verify
+from tests.factories import bot_record, duplicate_round
+from tournaments.services import standings_recompute
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played():
+    """One round of three tables; board 1 played everywhere, board 2 at table 1 only."""
+    event, _round, tables, boards = duplicate_round(tables=3, boards=2, seed="views")
+    games = []
+    for table in tables:
+        game = game_submit(table=table, board=boards[0], record=bot_record(boards[0], table))
+        game_verify(game_id=game.pk)
+        games.append(game)
+    late = game_submit(table=tables[0], board=boards[1], record=bot_record(boards[1], tables[0]))
+    standings_recompute(event_id=event.pk)
+    return event, tables, boards, games, late
+
+
+def test_event_list_and_event_page_show_the_standings(client, played) -> None:
+    event, tables, *_ = played
+    html = client.get(reverse("public:events")).content.decode()
+    assert event.name in html and event.get_absolute_url() in html
+    html = client.get(event.get_absolute_url()).content.decode()
+    assert 'id="standings"' in html
+    for seat in tables[0].seats.all():
+        assert seat.player.name in html
+    assert 'name="viewport"' in html
+
+
+def test_standings_page_query_budget(client, played, django_assert_max_num_queries) -> None:
+    event = played[0]
+    with django_assert_max_num_queries(8):
+        assert client.get(event.get_absolute_url()).status_code == 200
+
+
+def test_traveller_shows_every_table_side_by_side(client, played) -> None:
+    event, tables, boards, games, _late = played
+    html = client.get(boards[0].get_absolute_url()).content.decode()
+    assert 'id="traveller"' in html
+    for game in games:
+        game.refresh_from_db()
+        assert game.get_absolute_url() in html
+        assert f">{game.score['S']}<" in html
+    assert "♠" in html or "♥" in html  # the deal is shown with suits
+
+
+def test_traveller_is_embargoed_until_every_table_has_played(client, played, admin_client) -> None:
+    _event, _tables, boards, _games, late = played
+    html = client.get(boards[1].get_absolute_url()).content.decode()
+    assert "still being played" in html and 'id="traveller"' not in html
+    assert "still being played" in client.get(late.get_absolute_url()).content.decode()
+    assert 'id="traveller"' in admin_client.get(boards[1].get_absolute_url()).content.decode()
+
+
+def test_scorecard_lists_the_players_boards(client, played) -> None:
+    event, tables, boards, _games, _late = played
+    seat = tables[1].seats.get(seat="E")
+    url = reverse("public:scorecard", kwargs={"slug": event.slug, "player_id": seat.player_id})
+    html = client.get(url).content.decode()
+    assert seat.player.name in html and 'id="scorecard"' in html
+    assert boards[0].get_absolute_url() in html
+
+
+def test_game_page_shows_record_status_and_error(client, played) -> None:
+    event, tables, boards, games, _late = played
+    html = client.get(games[0].get_absolute_url()).content.decode()
+    assert 'id="status"' in html and "verified" in html and 'id="engine-error"' not in html
+    record = bot_record(boards[0], tables[1])
+    record["declared"] = {"S": 1, "E": 1, "W": -2}
+    bad = game_submit(table=tables[1], board=boards[0], record=record, replace=True)
+    game_verify(game_id=bad.pk)
+    bad.refresh_from_db()
+    assert bad.status == Status.MISMATCH
+    html = client.get(bad.get_absolute_url()).content.decode()
+    assert 'id="engine-error"' in html and "mismatch" in html
+
+
+def test_pages_in_chinese(client, played) -> None:
+    event, _tables, boards, games, _late = played
+    zh = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
+    html = client.get(event.get_absolute_url(), **zh).content.decode()
+    assert "排名" in html and "复式" in html
+    for game in games:
+        game.refresh_from_db()
+    game = next(g for g in games if g.landlord)
+    html = client.get(game.get_absolute_url(), **zh).content.decode()
+    assert "地主" in html and "农民" in html and "底牌" in html and "叫分" in html
+    assert "积分" in html and "炸弹" in html and "火箭" in html
+    assert "已校验" in html
+
+
+def test_unknown_pages_are_404(client) -> None:
+    assert client.get("/events/nope/").status_code == 404
+    assert client.get("/games/999999/").status_code == 404
