@@ -43,7 +43,7 @@ def parse_hand(text: str) -> Counts:
     Raises:
         NotationError: bad character or token, with its position.
     """
-    if looks_suited(text):
+    if " " in text and looks_suited(text):
         return suited_to_counts(parse_suited(text))
     return parse_cards(text)
 

@@ -178,7 +178,19 @@ class RuleSet:
         return f"RuleSet.from_spec({self.to_spec()!r})"
 
 
+_PRESET_CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], RuleSet] = {}
+
+
 def _preset(name: str, overrides: tuple[tuple[str, Any], ...]) -> RuleSet:
+    # One RuleSet per distinct spec, so that its classification cache is shared by every game.
+    key = (name, overrides)
+    found = _PRESET_CACHE.get(key)
+    if found is None:
+        found = _PRESET_CACHE[key] = _build_preset(name, overrides)
+    return found
+
+
+def _build_preset(name: str, overrides: tuple[tuple[str, Any], ...]) -> RuleSet:
     if name in OTHER_TABLE_SIZES:
         raise RulesError(f"preset {name!r} (two, four or five players) is not supported yet")
     if name not in PRESETS:
