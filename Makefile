@@ -15,13 +15,27 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# The embedded default (no DATABASE_URL, no CELERY_BROKER_URL): SQLite file, eager Celery.
+EMBEDDED := env -u DATABASE_URL -u CELERY_BROKER_URL -u DJANGO_SETTINGS_MODULE
+SITE := http://127.0.0.1:8000
+
 demo: $(STAMP)
-	$(PY) -m games.engine replay tests/data/rlcard_rule_agents.jsonl tests/data/botzone_ftl1.jsonl --summary
+	$(EMBEDDED) $(PY) manage.py migrate --noinput -v 0
+	$(EMBEDDED) $(PY) manage.py ddz_demo
+	@echo ""
+	@echo "Open in a browser (Ctrl-C stops the server):"
+	@echo "  $(SITE)/                                  events"
+	@echo "  $(SITE)/events/demo-duplicate/            standings of the demo event"
+	@echo "  $(SITE)/events/demo-duplicate/boards/1/   traveller of board 1"
+	@echo "  $(SITE)/events/archive-of-real-games/     the imported real games"
+	@echo ""
+	$(EMBEDDED) $(PY) manage.py runserver 127.0.0.1:8000
 
 services:
 	scripts/services.sh
 
 test: $(STAMP) services
+	@scripts/browser.sh
 	$(PY) -m pytest
 
 check: $(STAMP)

@@ -78,7 +78,15 @@ TEMPLATES = [
 _database_url = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
 if _database_url is None:
     _sqlite_path = env_str("DDZ_SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
-    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": _sqlite_path}}
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": _sqlite_path,
+            # WAL lets the web process read while a command writes; NORMAL syncs at checkpoints,
+            # which is safe with WAL and spares a disk flush per game in the demo.
+            "OPTIONS": {"init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"},
+        }
+    }
 else:
     DATABASES = {
         "default": dj_database_url.parse(

@@ -60,20 +60,34 @@ def _expected_tables(event: Event) -> dict[int, int]:
 
 
 def event_seat_results(*, event: Event) -> list[scoring.SeatResult]:
-    """The seat results of `event` (see the module docstring); board and table are ids."""
+    """The seat results of `event` (see the module docstring); board and table are ids.
+
+    Two flat queries (seats, then verified games without their records), since the standings
+    are recomputed after every verification.
+    """
+    players: dict[int, dict[str, int]] = {}
+    for table_id, seat, player_id in Seat.objects.filter(table__round__event=event).values_list(
+        "table_id", "seat", "player_id"
+    ):
+        players.setdefault(table_id, {})[seat] = player_id
+    if not players:
+        return []
     results = []
-    for game in _current_games(event).filter(status=Status.VERIFIED):
-        for seat in game.table.seats.all():
-            score = (game.score or {}).get(seat.seat)
-            if score is None:
+    games = Game.objects.filter(
+        board__event=event, replaced_at__isnull=True, status=Status.VERIFIED
+    ).values_list("board_id", "table_id", "score")
+    for board_id, table_id, score in games:
+        for seat, player_id in players.get(table_id, {}).items():
+            value = (score or {}).get(seat)
+            if value is None:
                 continue
             results.append(
                 scoring.SeatResult(
-                    board=game.board_id,
-                    table=game.table_id,
-                    seat=seat.seat,
-                    player=seat.player_id,
-                    score=Fraction(score),
+                    board=board_id,
+                    table=table_id,
+                    seat=seat,
+                    player=player_id,
+                    score=Fraction(value),
                 )
             )
     return results

@@ -54,7 +54,13 @@ def traveller(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(
         request,
         "tournaments/traveller.html",
-        {"event": board.event, "board": board, "public": public, "rows": rows},
+        {
+            "event": board.event,
+            "board": board,
+            "hands": [(seat, board.hands.get(seat, "")) for seat in selectors.SEATS],
+            "public": public,
+            "rows": rows,
+        },
     )
 
 
