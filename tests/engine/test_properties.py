@@ -79,6 +79,12 @@ def play_random_game(seed: int, spec: Any, check_agreement: bool = True) -> dict
         assert seat is not None
         moves = state.legal_plays()
         listed = {m.cards for m in moves}
+        if check_agreement and rng.random() < 0.3:
+            # Every listed move is accepted by the checked transition, with its readings.
+            for m in moves:
+                after = state.apply(seat, str(m))
+                if not m.is_pass:
+                    assert after.open == m.readings
         if check_agreement:
             # Accepted ⇔ listed, on random card sets drawn from the hand.
             for _ in range(6):
@@ -104,7 +110,7 @@ def play_random_game(seed: int, spec: Any, check_agreement: bool = True) -> dict
     return record
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), spec=st.sampled_from(SPECS))
 def test_random_games_replay_verified_zero_sum_and_stable(seed: int, spec: Any) -> None:
     record = play_random_game(seed, spec)
