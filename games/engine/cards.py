@@ -9,7 +9,8 @@ Vocabulary:
 - *canonical text*: ranks ascending, no separators (``333444TJ``); formatting then parsing is
   the identity (R-NOTE).
 - *suited card*: a physical card of a deal (R-SUIT): suit letter ``S H D C`` and a rank
-  (``S3``, ``HT``), or a joker ``BJ`` / ``RJ``; written separated by single spaces.
+  (``S3``, ``HT``), or a joker ``BJ`` / ``RJ``; written separated by single spaces. With two
+  decks each card carries its deck, ``a`` or ``b`` (``S3a``, ``S3b``, ``BJb``).
 
 Invariant: a ``Counts`` value never has a negative entry; a one-deck value has at most 4 of each
 rank 3..2 and at most one of each joker.
@@ -28,6 +29,8 @@ __all__ = [
     "NRANKS",
     "Counts",
     "ONE_DECK",
+    "TWO_DECKS",
+    "deck_counts",
     "EMPTY",
     "parse_cards",
     "format_cards",
@@ -54,6 +57,7 @@ ACE = 11
 Counts = tuple[int, ...]
 EMPTY: Counts = (0,) * NRANKS
 ONE_DECK: Counts = (4,) * 13 + (1, 1)
+TWO_DECKS: Counts = (8,) * 13 + (2, 2)
 
 # Single characters accepted for each rank (R-NOTE), upper-cased before lookup.
 _CHAR_RANK: dict[str, int] = {c: i for i, c in enumerate(RANKS)}
@@ -193,10 +197,15 @@ def add(a: Counts, b: Counts) -> Counts:
 
 SUITS = "SHDC"
 SUITED_DECK: tuple[str, ...] = tuple(s + r for r in RANKS[:13] for s in SUITS) + ("BJ", "RJ")
-_SUITED_TOKEN = re.compile(r"(?:[SHDC](?:10|[3-9TJQKA2])|BJ|RJ)")
-_SUITED_TEXT = re.compile(
-    r"\s*(?:[SHDC](?:10|[3-9TJQKA2])|BJ|RJ)(?:[\s,]+(?:[SHDC](?:10|[3-9TJQKA2])|BJ|RJ))*\s*"
-)
+SUITED_TWO_DECKS: tuple[str, ...] = tuple(c + d for d in "ab" for c in SUITED_DECK)
+_TOKEN = r"(?:[SHDC](?:10|[3-9TJQKA2])|BJ|RJ)[ab]?"
+_SUITED_TOKEN = re.compile(_TOKEN)
+_SUITED_TEXT = re.compile(rf"\s*{_TOKEN}(?:[\s,]+{_TOKEN})*\s*")
+
+
+def deck_counts(decks: int) -> Counts:
+    """Counts of one deck or of two decks (R-DECK)."""
+    return ONE_DECK if decks == 1 else TWO_DECKS
 
 
 def looks_suited(text: str) -> bool:
@@ -226,19 +235,19 @@ def suited_to_counts(tokens: Iterable[str]) -> Counts:
     """Counts per rank of suited card tokens."""
     counts = [0] * NRANKS
     for tok in tokens:
-        if tok == "BJ":
+        if tok.startswith("BJ"):
             counts[SMALL_JOKER] += 1
-        elif tok == "RJ":
+        elif tok.startswith("RJ"):
             counts[BIG_JOKER] += 1
         else:
             counts[_CHAR_RANK[tok[1]]] += 1
     return tuple(counts)
 
 
-def _suited_key(tok: str) -> tuple[int, int]:
-    if tok in ("BJ", "RJ"):
-        return (_CHAR_RANK["B" if tok == "BJ" else "R"], 0)
-    return (_CHAR_RANK[tok[1]], SUITS.index(tok[0]))
+def _suited_key(tok: str) -> tuple[int, int, str]:
+    if tok[:2] in ("BJ", "RJ"):
+        return (_CHAR_RANK[tok[0]], 0, tok[2:])
+    return (_CHAR_RANK[tok[1]], SUITS.index(tok[0]), tok[2:])
 
 
 def format_suited(tokens: Iterable[str]) -> str:
@@ -246,8 +255,9 @@ def format_suited(tokens: Iterable[str]) -> str:
     return " ".join(sorted(tokens, key=_suited_key))
 
 
-def shuffled_deck(rng: random.Random) -> list[str]:
-    """The 54 suited cards in an order drawn from ``rng`` (an unbiased Fisher–Yates shuffle)."""
-    deck = list(SUITED_DECK)
+def shuffled_deck(rng: random.Random, decks: int = 1) -> list[str]:
+    """The 54 (or 108) suited cards in an order drawn from ``rng`` (an unbiased Fisher–Yates
+    shuffle)."""
+    deck = list(SUITED_DECK if decks == 1 else SUITED_TWO_DECKS)
     rng.shuffle(deck)
     return deck

@@ -33,6 +33,7 @@ __all__ = [
     "beats",
     "beating_readings",
     "why_not_a_combination",
+    "bomb_power",
     "MAX_PLAY",
 ]
 
@@ -87,6 +88,23 @@ def _one_deck(c: Counts) -> bool:
     return all(x <= 4 for x in c[:13]) and c[SMALL_JOKER] <= 1 and c[BIG_JOKER] <= 1
 
 
+def _two_decks(c: Counts) -> bool:
+    return all(x <= 8 for x in c[:13]) and c[SMALL_JOKER] <= 2 and c[BIG_JOKER] <= 2
+
+
+# Bomb order (R-CMP; R-4P: more cards beat fewer; R-5P: 4 < two jokers < 5 < 6 < three jokers
+# < 7 < 8 < four jokers), equal kind by rank. One deck: every bomb has length 1, tier 0.
+_RANK_BOMB_TIER = {1: 0, 4: 0, 5: 2, 6: 3, 7: 5, 8: 6}
+_JOKER_BOMB_TIER = {2: 1, 3: 4, 4: 7}
+
+
+def bomb_power(reading: Reading) -> tuple[int, int]:
+    """Order of bombs: ``(tier, rank)``; a higher tuple beats a lower one (R-CMP, R-4P, R-5P)."""
+    if reading.rank in ("B", "R"):
+        return (_JOKER_BOMB_TIER[reading.length], RANK_VALUE[reading.rank])
+    return (_RANK_BOMB_TIER[reading.length], RANK_VALUE[reading.rank])
+
+
 def _solo_kickers_ok(rest: Counts, rules: RuleSet) -> bool:
     """R-KICK 2, 3, 6 for solo kickers ``rest`` (body ranks already removed)."""
     if rest[SMALL_JOKER] and rest[BIG_JOKER] and not rules.rocket_in_kickers:
@@ -115,9 +133,78 @@ def _without(c: Counts, lo: int, hi: int) -> Counts:
     return c[:lo] + (0,) * (hi - lo + 1) + c[hi + 1 :]
 
 
-def _classify(c: Counts, rules: RuleSet) -> frozenset[Reading]:
+def _classify_two_decks(c: Counts, rules: RuleSet) -> frozenset[Reading]:
+    """Two-deck tables: R-4P (four players) and R-5P (five players)."""
     n = sum(c)
-    if n == 0 or n > MAX_PLAY or not _one_deck(c):
+    if n == 0 or n > rules.max_play or not _two_decks(c):
+        return frozenset()
+    five = rules.family == "five"
+    ranks = [r for r in range(NRANKS) if c[r]]
+    if n == 1:
+        return frozenset({Reading("solo", 1, RANKS[ranks[0]])})
+    jokers = c[SMALL_JOKER] + c[BIG_JOKER]
+    if jokers == n:
+        if n == 2 and len(ranks) == 1:  # BB or RR: a pair (R-4P) or a joker bomb (R-5P)
+            return frozenset(
+                {Reading("bomb" if five else "pair", 2 if five else 1, RANKS[ranks[0]])}
+            )
+        if five and n in (3, 4):  # three jokers, four jokers (R-5P)
+            return frozenset({Reading("bomb", n, "R")})
+        if not five and n == 4:  # 天尊: the four jokers (R-4P)
+            return frozenset({Reading("rocket", 1, "R")})
+        return frozenset()  # B+R is nothing (R-4P, R-5P)
+    out: set[Reading] = set()
+    distinct = len(ranks)
+    if distinct == 1:
+        r = ranks[0]
+        if n == 2:
+            return frozenset({Reading("pair", 1, RANKS[r])})
+        if n == 3:
+            return frozenset({Reading("trio", 1, RANKS[r])})
+        return frozenset({Reading("bomb", n, RANKS[r])})  # 4 to 8 cards of a rank
+    lo, hi = ranks[0], ranks[-1]
+    if hi <= ACE and hi - lo + 1 == distinct:
+        k = c[lo]
+        if all(c[r] == k for r in ranks) and (
+            (k == 1 and distinct >= 5) or (k == 2 and distinct >= 3) or k == 3
+        ):
+            kind = ("chain_of_solos", "chain_of_pairs", "chain_of_trios")[k - 1]
+            out.add(Reading(kind, distinct, RANKS[hi]))
+
+    def pairs_ok(rest: Counts) -> bool:
+        # R-KICK 3, 4 for two decks: real pairs; BB and RR are pairs with four players only;
+        # four or more of a rank (a bomb) only with bomb_in_kickers; never all four jokers.
+        for r in range(NRANKS):
+            x = rest[r]
+            if x % 2:
+                return False
+            if x and r >= SMALL_JOKER and five:
+                return False
+            if x >= 4 and r <= TWO and not rules.bomb_in_kickers:
+                return False
+        return not (rest[SMALL_JOKER] == 2 and rest[BIG_JOKER] == 2 and not rules.rocket_in_kickers)
+
+    if n == 5:
+        for t in ranks:
+            if c[t] == 3 and t <= TWO:
+                rest = c[:t] + (0,) + c[t + 1 :]
+                if pairs_ok(rest):
+                    out.add(Reading("trio_with_pair", 1, RANKS[t]))
+    if n % 5 == 0 and n // 5 >= 2:
+        k = n // 5
+        for start in range(0, ACE - k + 2):
+            end = start + k - 1
+            if all(c[r] == 3 for r in range(start, end + 1)):
+                if pairs_ok(_without(c, start, end)):
+                    out.add(Reading("airplane_with_pairs", k, RANKS[end]))
+    return frozenset(out)
+
+
+def _classify(c: Counts, rules: RuleSet) -> frozenset[Reading]:
+    if rules.decks == 2:
+        return _classify_two_decks(c, rules)
+    n = sum(c)
+    if n == 0 or n > rules.max_play or not _one_deck(c):
         return frozenset()
     out: set[Reading] = set()
     ranks = [r for r in range(NRANKS) if c[r]]
@@ -156,8 +243,8 @@ def _classify(c: Counts, rules: RuleSet) -> frozenset[Reading]:
 
     # Airplanes with wings (R-T9, R-T10): k consecutive trios, exactly three of each body rank
     # (R-KICK 1), and k solo or k pair kickers.
-    for per, kind, kmax in ((4, "airplane_with_solos", 5), (5, "airplane_with_pairs", 4)):
-        if n % per == 0 and 2 <= n // per <= kmax:
+    for per, kind in ((4, "airplane_with_solos"), (5, "airplane_with_pairs")):
+        if n % per == 0 and n // per >= 2:
             k = n // per
             for start in range(0, ACE - k + 2):
                 end = start + k - 1
@@ -259,11 +346,11 @@ def beating_readings(
             if any(o.type != "rocket" for o in open_readings):
                 out.append(p)
         elif pt == "bomb":
-            pv = RANK_VALUE[p.rank]
+            pv = bomb_power(p)
             for o in open_readings:
                 if o.type == "rocket":
                     continue
-                if o.type != "bomb" or RANK_VALUE[o.rank] < pv:
+                if o.type != "bomb" or bomb_power(o) < pv:
                     out.append(p)
                     break
         else:
@@ -296,10 +383,11 @@ def beats(play: str, previous: str, rules: RuleSet | None = None) -> bool:
 def why_not_a_combination(counts: Counts, rules: RuleSet | None = None) -> tuple[str, str]:
     """Explain why a card set with no reading is not a combination: ``(rule id, message)``."""
     n = sum(counts)
+    rs = rules or CLASSIC
     text = "".join(RANKS[r] * x for r, x in enumerate(counts))
-    if n > MAX_PLAY:
-        return "R-MAX", f"{text} has {n} cards; no play has more than {MAX_PLAY}"
-    if not _one_deck(counts):
+    if n > rs.max_play:
+        return "R-MAX", f"{text} has {n} cards; no play has more than {rs.max_play}"
+    if not (_one_deck(counts) if rs.decks == 1 else _two_decks(counts)):
         return "R-DECK", f"{text} is more cards of a rank than one deck holds"
     if n == 2 and counts[SMALL_JOKER] == 1 and counts[BIG_JOKER] == 0:
         return "R-T2", f"{text} is not a pair"

@@ -5,7 +5,7 @@ Vocabulary:
 - *move*: one distinct legal turn: a play (canonical cards with the readings it takes) or a pass.
 - *lead*: the first play of a trick; any combination the hand holds. *follow*: a play that beats
   one of the open readings, or a pass.
-- *code*: a play packed into one integer, three bits per rank (``count << 3·rank``), so that a
+- *code*: a play packed into one integer, four bits per rank (``count << 4·rank``), so that a
   body plus its kickers is one addition and a dictionary key hashes fast. Private to this module.
 
 The generator builds candidates shape by shape from the hand, then keeps a candidate iff the
@@ -21,12 +21,12 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from .cards import ACE, BIG_JOKER, NRANKS, RANKS, SMALL_JOKER, TWO, Counts, parse_cards
-from .combos import MAX_PLAY, RANK_VALUE, TYPE_ORDER, Reading, beating_readings, classify_counts
+from .combos import RANK_VALUE, TYPE_ORDER, Reading, beating_readings, classify_counts
 from .rules import CLASSIC, RuleSet
 
 __all__ = ["Move", "PASS", "legal_counts", "legal_moves", "encode", "decode", "code_text"]
 
-UNIT = tuple(1 << (3 * r) for r in range(NRANKS))
+UNIT = tuple(1 << (4 * r) for r in range(NRANKS))
 _JOKERS_MASK = (1 << SMALL_JOKER) | (1 << BIG_JOKER)
 _DECODE: dict[int, Counts] = {}
 _CACHE_LIMIT = 2_000_000
@@ -64,10 +64,10 @@ PASS = Move("")
 
 
 def encode(counts: Counts) -> int:
-    """Pack counts (each 0..7) into one integer, three bits per rank."""
+    """Pack counts (each 0..15) into one integer, four bits per rank."""
     code = 0
     for r in range(NRANKS - 1, -1, -1):
-        code = (code << 3) | counts[r]
+        code = (code << 4) | counts[r]
     return code
 
 
@@ -75,7 +75,7 @@ def decode(code: int) -> Counts:
     """Counts of a packed play (cached)."""
     found = _DECODE.get(code)
     if found is None:
-        found = tuple((code >> (3 * r)) & 7 for r in range(NRANKS))
+        found = tuple((code >> (4 * r)) & 15 for r in range(NRANKS))
         if len(_DECODE) < 1_000_000:
             _DECODE[code] = found
     return found
@@ -85,7 +85,7 @@ def code_text(code: int) -> str:
     """Canonical text of a packed play (cached)."""
     found = _TEXT.get(code)
     if found is None:
-        found = "".join(RANKS[r] * ((code >> (3 * r)) & 7) for r in range(NRANKS))
+        found = "".join(RANKS[r] * ((code >> (4 * r)) & 15) for r in range(NRANKS))
         if len(_TEXT) < 1_000_000:
             _TEXT[code] = found
     return found
@@ -121,9 +121,11 @@ class _Kickers:
     def pairs(self, size: int) -> list[tuple[int, int]]:
         found = self._pairs.get(size)
         if found is None:
-            # R-KICK 4: real pairs of 3..2; two pairs of one rank only with bomb_in_kickers.
-            per = 2 if self.rules.bomb_in_kickers else 1
-            avail = [(r, min(c // 2, per)) for r, c in enumerate(self.h[: TWO + 1]) if c >= 2]
+            # R-KICK 4: real pairs of 3..2 (BB and RR too with four players, R-4P); two pairs
+            # of one rank only with bomb_in_kickers.
+            per = (2 if self.rules.decks == 1 else 4) if self.rules.bomb_in_kickers else 1
+            top = BIG_JOKER if self.rules.family == "four" else TWO
+            avail = [(r, min(c // 2, per)) for r, c in enumerate(self.h[: top + 1]) if c >= 2]
             found = [(code * 2, mask) for code, mask in _multisets(avail, 0, size)]
             self._pairs[size] = found
         return found
@@ -173,6 +175,15 @@ def _shape(h: Counts, kind: str, length: int, above: int, kick: _Kickers) -> Ite
         for r in range(above + 1, NRANKS):
             if h[r]:
                 yield UNIT[r]
+    elif kind == "bomb" and kick.rules.decks == 2:
+        yield from _two_deck_bombs(h, kick.rules)
+    elif kind == "rocket" and kick.rules.decks == 2:
+        if h[SMALL_JOKER] == 2 and h[BIG_JOKER] == 2:
+            yield 2 * UNIT[SMALL_JOKER] + 2 * UNIT[BIG_JOKER]
+    elif kind == "pair" and kick.rules.decks == 2:
+        for r in range(above + 1, NRANKS):
+            if h[r] >= 2:
+                yield 2 * UNIT[r]
     elif kind == "pair" or kind == "trio" or kind == "bomb":
         need = 2 if kind == "pair" else 3 if kind == "trio" else 4
         for r in range(above + 1, TWO + 1):
@@ -245,7 +256,7 @@ def _lead_shapes(n: int, rules: RuleSet) -> list[tuple[str, int]]:
             continue
         if kind in sizes:
             least, size = sizes[kind]
-            for length in range(least, min(ACE + 1, MAX_PLAY // size, n // size) + 1):
+            for length in range(least, min(ACE + 1, rules.max_play // size, n // size) + 1):
                 shapes.append((kind, length))
         else:
             shapes.append((kind, 1))
@@ -256,18 +267,36 @@ def _lead_shapes(n: int, rules: RuleSet) -> list[tuple[str, int]]:
 _LEAD_SHAPES: dict[tuple[int, bool], list[tuple[str, int]]] = {}
 
 
+def _two_deck_bombs(h: Counts, rules: RuleSet) -> Iterator[int]:
+    """Bombs of 4 to 8 cards of a rank, then the joker sets (R-4P rocket, R-5P joker bombs)."""
+    for r in range(TWO + 1):
+        for k in range(4, h[r] + 1):
+            yield k * UNIT[r]
+    for b in range(h[SMALL_JOKER] + 1):
+        for r in range(h[BIG_JOKER] + 1):
+            if b + r >= 2:
+                yield b * UNIT[SMALL_JOKER] + r * UNIT[BIG_JOKER]
+
+
 def _lead_codes(h: Counts, rules: RuleSet, kick: _Kickers) -> Iterator[int]:
     """Candidate leads in type order (``TYPES``): plain sets, trios with kickers, chains and
     airplanes by lowest rank then length, four-with-two, shuttles, bombs, the rocket."""
     held = [r for r in range(NRANKS) if h[r]]
     for r in held:  # solo
         yield UNIT[r]
+    two_decks = rules.decks == 2
     for k in (2, 3):  # pair, trio
         for r in held:
-            if h[r] >= k and r <= TWO:
+            if h[r] >= k and (r <= TWO or two_decks):
                 yield k * UNIT[r]
     trios = [t for t in held if h[t] >= 3 and t <= TWO]
-    if trios:
+    if trios and two_decks:  # trio_with_pair only (R-4P, R-5P)
+        for t in trios:
+            body, bit = 3 * UNIT[t], 1 << t
+            for code, mask in kick.pairs(1):
+                if not mask & bit:
+                    yield body + code
+    elif trios:
         for kind_kickers in (kick.solos(1), kick.pairs(1)):  # trio_with_solo, trio_with_pair
             for t in trios:
                 body, bit = 3 * UNIT[t], 1 << t
@@ -282,10 +311,10 @@ def _lead_codes(h: Counts, rules: RuleSet, kick: _Kickers) -> Iterator[int]:
                 if h[hi] < per:
                     break
                 body += per * UNIT[hi]
-                if hi - lo + 1 >= least and (hi - lo + 1) * per <= MAX_PLAY:
+                if hi - lo + 1 >= least and (hi - lo + 1) * per <= rules.max_play:
                     yield body
     if len(trios) >= 2:  # airplanes with solos, then with pairs (R-T9, R-T10)
-        for per_unit, pairs in ((4, False), (5, True)):
+        for per_unit, pairs in ((5, True),) if two_decks else ((4, False), (5, True)):
             for lo in range(ACE + 1):
                 body = 0
                 wmask = 0
@@ -297,12 +326,15 @@ def _lead_codes(h: Counts, rules: RuleSet, kick: _Kickers) -> Iterator[int]:
                     length = hi - lo + 1
                     if length < 2:
                         continue
-                    if length * per_unit > min(MAX_PLAY, n):
+                    if length * per_unit > min(rules.max_play, n):
                         break
                     kickers = kick.pairs(length) if pairs else kick.solos(length)
                     for code, mask in kickers:
                         if not mask & wmask:  # R-KICK 1: no kicker of a body rank
                             yield body + code
+    if two_decks:
+        yield from _two_deck_bombs(h, rules)
+        return
     fours = [f for f in held if h[f] == 4 and f <= TWO]
     for kind_kickers in (kick.solos(2), kick.pairs(2)) if fours else ():
         for f in fours:
@@ -379,7 +411,7 @@ def _legal_codes(
         plan = cache[open_readings] = _follow_plan(open_readings)
     # With one open reading, a candidate of that shape with a single reading beats it: the
     # generator made it of that type and length, above its rank (bombs above the floor).
-    single = len(open_readings) == 1
+    single = len(open_readings) == 1 and rules.decks == 1
     for kind, length, above in plan:
         for code in _shape(hand, kind, length, above, kick):
             if code in found:

@@ -23,8 +23,16 @@ from .errors import RulesError
 
 __all__ = ["RuleSet", "PRESETS", "OPTION_NAMES", "BIDDING_SYSTEMS", "SCORING_SYSTEMS"]
 
-BIDDING_SYSTEMS = ("auction", "once", "rob", "competition")
-SCORING_SYSTEMS = ("multiply", "rob", "additive", "cn2016")
+BIDDING_SYSTEMS = ("auction", "once", "rob", "competition", "call", "marked")
+SCORING_SYSTEMS = (
+    "multiply",
+    "rob",
+    "additive",
+    "cn2016",
+    "two_player",
+    "four_player",
+    "five_player",
+)
 
 # preset -> (bidding system, scoring system, option defaults that differ from the base)
 PRESETS: dict[str, tuple[str, str, dict[str, Any]]] = {
@@ -33,8 +41,19 @@ PRESETS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "rob": ("rob", "rob", {"spring_multiplier": 3}),  # seed 004: R-BID-ROB, R-SC-ROB
     "competition": ("competition", "additive", {}),  # seed 001: R-BID-COMP, R-SC-ADD
     "cn2016": ("once", "cn2016", {"spring_multiplier": 2}),  # national rules 2016
+    "two_player": ("call", "two_player", {}),  # seeds 002, 003: R-2P
+    "four_player": ("auction", "four_player", {}),  # seeds 000, 002, 003, 004: R-4P
+    "five_player": ("marked", "five_player", {}),  # seeds 002, 003: R-5P
 }
-OTHER_TABLE_SIZES = ("two_player", "four_player", "five_player")
+
+# family -> (seats R-SEAT, decks R-DECK, hand size, bottom size, cards set aside, largest hand)
+TABLES: dict[str, tuple[tuple[str, ...], int, int, int, int, int]] = {
+    "three": (("S", "E", "W"), 1, 17, 3, 0, 20),  # R-DEAL
+    "two": (("S", "N"), 1, 20, 3, 11, 23),  # R-2P
+    "four": (("S", "E", "N", "W"), 2, 25, 8, 0, 33),  # R-4P
+    "five": (("P1", "P2", "P3", "P4", "P5"), 2, 21, 3, 0, 24),  # R-5P
+}
+FAMILY = {"two_player": "two", "four_player": "four", "five_player": "five"}
 
 
 def _bool(name: str, value: Any) -> bool:
@@ -99,8 +118,10 @@ class RuleSet:
     """A preset with its options resolved.
 
     Attributes: ``preset`` (str), ``bidding`` and ``scoring`` (systems), ``seats`` (turn order,
-    R-SEAT), ``overrides`` (the options the spec set explicitly, as sorted pairs), and one
-    attribute per option with its effective value.
+    R-SEAT), ``overrides`` (the options the spec set explicitly, as sorted pairs), one
+    attribute per option with its effective value, and the table: ``family`` (``three``,
+    ``two``, ``four``, ``five``), ``decks``, ``hand_size``, ``bottom_size``, ``aside`` (cards
+    set aside unseen, R-2P) and ``max_play`` (the largest hand, R-MAX).
     """
 
     preset: str
@@ -117,6 +138,12 @@ class RuleSet:
     show_multiplier: int = 2
     bidding: str = "auction"
     scoring: str = "multiply"
+    family: str = "three"
+    decks: int = 1
+    hand_size: int = 17
+    bottom_size: int = 3
+    aside: int = 0
+    max_play: int = 20
     _cache: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @classmethod
@@ -191,8 +218,6 @@ def _preset(name: str, overrides: tuple[tuple[str, Any], ...]) -> RuleSet:
 
 
 def _build_preset(name: str, overrides: tuple[tuple[str, Any], ...]) -> RuleSet:
-    if name in OTHER_TABLE_SIZES:
-        raise RulesError(f"preset {name!r} (two, four or five players) is not supported yet")
     if name not in PRESETS:
         raise RulesError(f"unknown preset {name!r}; known presets: {', '.join(PRESETS)}")
     bidding, scoring, defaults = PRESETS[name]
@@ -205,7 +230,30 @@ def _build_preset(name: str, overrides: tuple[tuple[str, Any], ...]) -> RuleSet:
         values["bidding"] = bidding
     if values["scoring"] is None:
         values["scoring"] = scoring
-    return RuleSet(preset=name, overrides=overrides, **values)
+    family = FAMILY.get(name, "three")
+    seats, decks, hand, bottom, aside, largest = TABLES[family]
+    if family == "three" and (
+        values["bidding"] in ("call", "marked")
+        or values["scoring"] in ("two_player", "four_player", "five_player")
+    ):
+        raise RulesError(
+            f"bidding {values['bidding']!r} with scoring {values['scoring']!r} "
+            f"is for another table size than preset {name!r}"
+        )
+    if family != "three" and (overrides and any(k in ("bidding", "scoring") for k, _ in overrides)):
+        raise RulesError(f"preset {name!r} fixes its bidding and scoring")
+    return RuleSet(
+        preset=name,
+        overrides=overrides,
+        seats=seats,
+        family=family,
+        decks=decks,
+        hand_size=hand,
+        bottom_size=bottom,
+        aside=aside,
+        max_play=largest,
+        **values,
+    )
 
 
 CLASSIC = _preset("classic", ())
