@@ -194,9 +194,8 @@ def _classify_two_decks(c: Counts, rules: RuleSet) -> frozenset[Reading]:
         k = n // 5
         for start in range(0, ACE - k + 2):
             end = start + k - 1
-            if all(c[r] == 3 for r in range(start, end + 1)):
-                if pairs_ok(_without(c, start, end)):
-                    out.add(Reading("airplane_with_pairs", k, RANKS[end]))
+            if all(c[r] == 3 for r in range(start, end + 1)) and pairs_ok(_without(c, start, end)):
+                out.add(Reading("airplane_with_pairs", k, RANKS[end]))
     return frozenset(out)
 
 
@@ -346,11 +345,11 @@ def beating_readings(
             if any(o.type != "rocket" for o in open_readings):
                 out.append(p)
         elif pt == "bomb":
-            pv = bomb_power(p)
+            power = bomb_power(p)
             for o in open_readings:
                 if o.type == "rocket":
                     continue
-                if o.type != "bomb" or bomb_power(o) < pv:
+                if o.type != "bomb" or bomb_power(o) < power:
                     out.append(p)
                     break
         else:
