@@ -56,6 +56,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "ddz_site.urls"
+LOGIN_URL = "admin:login"
 WSGI_APPLICATION = "ddz_site.wsgi.application"
 
 TEMPLATES = [

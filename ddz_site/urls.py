@@ -1,4 +1,4 @@
-"""URLs, split by audience: public pages and the organizers' admin."""
+"""URLs, split by audience: public pages, referees' entry and the organizers' admin."""
 
 from __future__ import annotations
 
@@ -8,5 +8,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("referee/", include("games.urls_referee")),
     path("", include("tournaments.urls_public")),
 ]
