@@ -142,8 +142,8 @@ LOGGING = {
 # Celery: eager in the web process unless a broker is configured (embedded default).
 _broker_url = env_url("CELERY_BROKER_URL", ("redis", "rediss"))
 CELERY_TASK_ALWAYS_EAGER = _broker_url is None
-# Eager mode never reaches a broker; "memory://" keeps Celery from guessing one.
-CELERY_BROKER_URL = _broker_url or "memory://"
+# Eager mode never reaches a broker; "memory://localhost//" keeps Celery from guessing one.
+CELERY_BROKER_URL = _broker_url or "memory://localhost//"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True

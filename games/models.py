@@ -54,6 +54,7 @@ class Status(models.TextChoices):
     MISMATCH = "mismatch", _("mismatch")
     ILLEGAL = "illegal", _("illegal")
     INCOMPLETE = "incomplete", _("incomplete")
+    FLAGGED = "flagged", _("flagged for the referee")
 
 
 class Game(models.Model):

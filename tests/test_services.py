@@ -177,3 +177,14 @@ def test_event_create_validates() -> None:
     assert event.slug == "斗地主-公开赛"
     with pytest.raises(EventRejected, match="already exists"):
         event_create(name="斗地主 公开赛", rules="classic")
+
+
+def test_unproven_claim_is_flagged_for_the_referee() -> None:
+    _event, tables, board = _played_board()
+    record = bot_record(board, tables[0])
+    record.update(plays=record["plays"][:1], end={"claim": record["plays"][0][0]})
+    record.pop("declared")
+    game = game_submit(table=tables[0], board=board, record=record)
+    game_verify(game_id=game.pk)
+    game.refresh_from_db()
+    assert game.status == Status.FLAGGED and game.error["rule"] == "R-CLAIM"
