@@ -30,6 +30,8 @@ BID_RULE = {
     "once": "R-BID-ONCE",
     "rob": "R-BID-ROB",
     "competition": "R-BID-COMP",
+    "call": "R-2P",
+    "marked": "R-5P",
 }
 NUMBERS = ("1", "2", "3")
 
@@ -72,12 +74,20 @@ class Bidding:
     shown: bool = False
     surrendered: bool = False
     double_queue: tuple[int, ...] = ()
+    partner_index: int | None = None
+    reveals: int = 0
 
     # -- construction -----------------------------------------------------------------------
 
     @classmethod
-    def start(cls, rules: RuleSet | None, first_bidder: str) -> Bidding:
+    def start(
+        cls, rules: RuleSet | None, first_bidder: str, *, partner: str | None = None
+    ) -> Bidding:
         """The empty bidding with ``first_bidder`` to speak (R-DEAL: part of the board).
+
+        Five players (R-5P): ``first_bidder`` is the open landlord (the holder of the marked
+        card) and ``partner`` the hidden landlord (None when the open landlord holds both); the
+        calls are one round of ``double`` or ``pass`` from the open landlord, then ``reveal``.
 
         Raises:
             IllegalBidError: ``first_bidder`` is not a seat of the table (R-SEAT).
@@ -90,7 +100,20 @@ class Bidding:
                 seat=first_bidder,
             )
         first = rs.seats.index(first_bidder)
-        return cls(rules=rs, first=first, turn=first, held=(0,) * rs.players)
+        start = cls(rules=rs, first=first, turn=first, held=(0,) * rs.players)
+        if rs.bidding == "marked":
+            pi = rs.seats.index(partner) if partner in rs.seats else None
+            queue = tuple((first + k) % rs.players for k in range(rs.players))
+            return replace(
+                start,
+                landlord_index=first,
+                high=first,
+                bid=1,
+                phase="double",
+                double_queue=queue[1:],
+                partner_index=pi if pi != first else None,
+            )
+        return start
 
     # -- queries ------------------------------------------------------------------------------
 
@@ -100,6 +123,8 @@ class Bidding:
 
     @property
     def rule(self) -> str:
+        if self.rules.bidding == "marked":
+            return "R-5P"
         if self.phase in ("double", "redouble"):
             return "R-DOUBLE-ORDER"
         return BID_RULE[self.rules.bidding]
@@ -131,7 +156,7 @@ class Bidding:
             return ["redouble", "pass"]
         if system in ("auction", "once"):
             return ["pass"] + [n for n in NUMBERS if int(n) > self.bid]
-        if self.first_caller is None:
+        if self.first_caller is None or system == "call":
             return ["call", "pass"]
         return ["rob", "pass"]
 
@@ -145,7 +170,16 @@ class Bidding:
             out.append("surrender")
         if self.rules.scoring == "rob" and not self.shown:
             out.append("show")
+        if self.rules.bidding == "marked" and self.partner_index is not None and not self.reveals:
+            out.append("reveal")
         return out
+
+    def _may_make(self, seat: str, word: str) -> bool:
+        if word not in self.optional_calls():
+            return False
+        if word == "reveal":  # R-5P: either landlord may reveal
+            return seat in (self.landlord, self.seats[self.partner_index or 0])
+        return seat == self.landlord
 
     # -- transitions --------------------------------------------------------------------------
 
@@ -158,14 +192,16 @@ class Bidding:
         """
         word = normalize_call(str(call))
         if self.phase == "done":
-            if word in self.optional_calls() and seat == self.landlord:
+            if self._may_make(seat, word):
                 if word == "surrender":
                     return self._record(seat, word, surrendered=True)
+                if word == "reveal":
+                    return self._record(seat, word, reveals=1)
                 return self._record(seat, word, shown=True)
             if self.passed_out:
                 why = "the deal is passed out (R-PASSOUT); no call may follow"
             elif word in self.optional_calls():
-                why = f"only the landlord ({self.landlord}) may {word}"
+                why = f"only a landlord may {word}"
             else:
                 why = "the bidding is over"
             raise IllegalBidError(
@@ -204,7 +240,16 @@ class Bidding:
             return self._once(i, seat, word)
         if system == "rob":
             return self._rob(i, seat, word)
+        if system == "call":
+            return self._call(i, seat, word)
         return self._competition(i, seat, word)
+
+    def _call(self, i: int, seat: str, word: str) -> Bidding:
+        # R-2P: in turn, call or pass; the first call makes the landlord; all pass: passed out.
+        if word == "call":
+            return self._record(seat, word, bid=1)._won(i)
+        new = self._record(seat, word, turn=self._next(i))
+        return new._out() if len(new.calls) == self.rules.players else new
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -341,6 +386,7 @@ class Bidding:
         if self.double_queue:
             return replace(new, double_queue=self.double_queue[1:], turn=self.double_queue[0])
         # R-DOUBLE-ORDER: the landlord may redouble (cn2016) only if a farmer doubled.
+        # R-5P: every player doubles or passes once; that is the whole bidding.
         if self.rules.scoring == "cn2016" and doubles:
             return replace(new, phase="redouble", turn=self.landlord_index)
         return replace(new, phase="done", turn=None)

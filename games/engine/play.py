@@ -71,6 +71,8 @@ class GameState:
     bombs: int = 0
     rockets: int = 0
     winner_index: int | None = None
+    partner_index: int | None = None
+    bomb_readings: tuple[Reading, ...] = ()
 
     @classmethod
     def start(
@@ -79,9 +81,11 @@ class GameState:
         hands: Mapping[str, str | Counts],
         bottom: str | Counts,
         landlord: str,
+        partner: str | None = None,
     ) -> GameState:
         """The state before the first lead: the landlord holds the bottom cards (R-BOTTOM) and
-        leads (R-LEAD). ``hands`` are the deal's hands before the bottom (text or counts).
+        leads (R-LEAD). ``hands`` are the deal's hands before the bottom (text or counts);
+        ``partner`` is the five-player hidden landlord, on the landlord's side (R-5P).
 
         Raises:
             IllegalPlayError: ``landlord`` is not a seat (R-SEAT); NotationError on bad cards.
@@ -95,7 +99,13 @@ class GameState:
         ]
         bottom_counts = bottom if isinstance(bottom, tuple) else parse_hand(bottom)
         counts[li] = add(counts[li], bottom_counts)
+        pi = None
+        if partner is not None and partner != landlord:
+            if partner not in rs.seats:
+                raise IllegalPlayError(f"partner {partner!r} is not a seat", rule="R-SEAT")
+            pi = rs.seats.index(partner)
         return cls(
+            partner_index=pi,
             rules=rs,
             hands_counts=tuple(counts),
             landlord_index=li,
@@ -123,11 +133,18 @@ class GameState:
         return None if self.finished else self.seats[self.turn]
 
     @property
+    def landlord_side(self) -> frozenset[int]:
+        """Indices of the landlord's side: the landlord and, at five, the hidden landlord."""
+        if self.partner_index is None:
+            return frozenset({self.landlord_index})
+        return frozenset({self.landlord_index, self.partner_index})
+
+    @property
     def winner(self) -> str | None:
         """``"landlord"`` or ``"farmers"`` once a seat is out (R-END), else None."""
         if self.winner_index is None:
             return None
-        return "landlord" if self.winner_index == self.landlord_index else "farmers"
+        return "landlord" if self.winner_index in self.landlord_side else "farmers"
 
     @property
     def hands(self) -> dict[str, str]:
@@ -140,14 +157,17 @@ class GameState:
 
     @property
     def spring(self) -> bool:
-        """R-SPRING: the landlord won and no farmer played a card."""
+        """R-SPRING: the landlord won and no farmer played a card (R-5P: the losing side)."""
+        side = self.landlord_side
         return self.winner == "landlord" and all(
-            n == 0 for i, n in enumerate(self.played) if i != self.landlord_index
+            n == 0 for i, n in enumerate(self.played) if i not in side
         )
 
     @property
     def anti_spring(self) -> bool:
         """R-SPRING: the farmers won and the landlord made exactly one play (his opening lead)."""
+        if self.rules.family == "five":  # R-5P: spring only; the landlord always leads a card
+            return False
         return self.winner == "farmers" and self.played[self.landlord_index] == 1
 
     def legal_plays(self) -> list[Move]:
@@ -255,6 +275,9 @@ class GameState:
         # Only a bomb or rocket played alone doubles (R-KICK 3, R-SC-MULT).
         bombs = self.bombs + (1 if types == {"bomb"} else 0)
         rockets = self.rockets + (1 if types == {"rocket"} else 0)
+        bomb_readings = self.bomb_readings
+        if types == {"bomb"}:
+            bomb_readings += (max(readings),)
         out = not any(new_hand)
         return replace(
             self,
@@ -267,6 +290,7 @@ class GameState:
             played=tuple(played),
             bombs=bombs,
             rockets=rockets,
+            bomb_readings=bomb_readings,
             winner_index=self.turn if out else None,
         )
 

@@ -25,7 +25,8 @@ Text form, by example::
 Tags: ``Id``, ``Rules`` (a preset name or its JSON), ``S``/``E``/``W`` (hands), ``Bottom``,
 ``FirstBidder``, ``Landlord`` and ``Bid`` (only when no bidding was recorded; then the movetext
 has no ``*``), ``End`` (``claim S`` or ``concede E``), ``Declared`` (``S=48 E=-24 W=-24``),
-``DeclaredWinner``, ``Extra`` (JSON of any other fields). A token is a call or the cards of a
+``DeclaredWinner``, ``Aside`` (two players: the cards set aside), ``Marked`` (five players: the
+marked card), ``Extra`` (JSON of any other fields). A token is a call or the cards of a
 turn; ``SEAT:`` before it names the seat when it is not the one whose turn it is (the writer adds
 it only then); ``@type`` after cards declares the reading (R-AMBIG). ``;`` starts a comment to
 the end of the line. Writing then reading gives back the same record.
@@ -56,6 +57,8 @@ _KNOWN = (
     "end",
     "declared",
     "declared_winner",
+    "aside",
+    "marked",
 )
 
 
@@ -78,6 +81,8 @@ class Record:
     declared: dict[str, int] | None
     declared_winner: str | None
     extra: dict[str, Any] = field(default_factory=dict)
+    aside: str | None = None
+    marked: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON record of RECORDS.md §1 (fields this engine does not read kept)."""
@@ -98,6 +103,10 @@ class Record:
         out["declared"] = self.declared
         if self.declared_winner is not None:
             out["declared_winner"] = self.declared_winner
+        if self.aside is not None:
+            out["aside"] = self.aside
+        if self.marked is not None:
+            out["marked"] = self.marked
         out.update(self.extra)
         return out
 
@@ -200,7 +209,13 @@ def read_record(obj: Mapping[str, Any] | str) -> Record:
         "'declared_winner' must be 'landlord', 'farmers' or null",
     )
     extra = {k: v for k, v in obj.items() if k not in _KNOWN}
+    aside = obj.get("aside")
+    _need(aside is None or isinstance(aside, str), "'aside' must be card text or null")
+    marked = obj.get("marked")
+    _need(marked is None or isinstance(marked, str), "'marked' must be a suited card or null")
     return Record(
+        aside=aside,
+        marked=marked,
         id=obj.get("id"),
         rules=rules if isinstance(rules, str) else dict(rules),
         hands=dict(hands),
@@ -324,6 +339,10 @@ def record_to_text(record: Record | Mapping[str, Any]) -> str:
         )
     if rec.declared_winner is not None:
         lines.append(f"[DeclaredWinner {_quote(rec.declared_winner)}]")
+    if rec.aside is not None:
+        lines.append(f"[Aside {_quote(rec.aside)}]")
+    if rec.marked is not None:
+        lines.append(f"[Marked {_quote(rec.marked)}]")
     if rec.extra:
         lines.append(f"[Extra {_quote(json.dumps(rec.extra, ensure_ascii=False))}]")
     lines.append("")
@@ -408,6 +427,8 @@ def record_from_text(text: str) -> Record:
             "End",
             "Declared",
             "DeclaredWinner",
+            "Aside",
+            "Marked",
             "Extra",
         }
     ]
@@ -513,6 +534,8 @@ def record_from_text(text: str) -> Record:
         declared=declared,
         declared_winner=tags.get("DeclaredWinner"),
         extra=extra,
+        aside=tags.get("Aside"),
+        marked=tags.get("Marked"),
     )
 
 

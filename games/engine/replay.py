@@ -17,12 +17,13 @@ trick; no turn follows the end; then the score is computed and compared with the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .bidding import Bidding
-from .cards import ONE_DECK, Counts, add
+from .cards import RANKS, Counts, add, contains, deck_counts, looks_suited, parse_suited
 from .errors import DealError, EngineError, IllegalPlayError, RulesError
 from .play import GameState, parse_hand
 from .record import Record, read_record
@@ -31,9 +32,6 @@ from .scoring import SCORING_RULE, Contract, settle
 from .search import ClaimVerdict, prove_claim
 
 __all__ = ["Outcome", "replay", "check_deal"]
-
-HAND_SIZE = 17
-BOTTOM_SIZE = 3
 
 
 @dataclass
@@ -53,6 +51,7 @@ class Outcome:
     error: EngineError | None = None
     bid: int | None = None
     unit: int | None = None
+    partner: str | None = None
     bombs: int = 0
     rockets: int = 0
     spring: bool = False
@@ -80,14 +79,18 @@ class Outcome:
             spring=self.spring,
             anti_spring=self.anti_spring,
         )
+        if self.partner is not None:
+            out["partner"] = self.partner
         return out
 
 
 def check_deal(
-    rules: RuleSet, hands: Mapping[str, str], bottom: str
+    rules: RuleSet, hands: Mapping[str, str], bottom: str, aside: str | None = None
 ) -> tuple[dict[str, Counts], Counts]:
-    """Parse and check a deal: the seats of the table, 17 cards each and 3 bottom cards, the
-    union exactly one deck (R-DEAL, R-DECK).
+    """Parse and check a deal: the seats of the table, each hand and the bottom of the table's
+    size, the union exactly the deck (one or two decks); with suits, no physical card twice
+    (R-DEAL, R-DECK, R-2P, R-4P, R-5P). Two players: with ``aside`` (the 11 cards set aside) the
+    union is the whole deck; without it, the hands and bottom must come from one deck.
 
     Returns:
         (counts per seat, bottom counts).
@@ -109,9 +112,9 @@ def check_deal(
             exc.seat = seat
             exc.stage = "deal"
             raise
-        if sum(c) != HAND_SIZE:
+        if sum(c) != rules.hand_size:
             raise DealError(
-                f"{seat} holds {sum(c)} cards at the deal; each hand has {HAND_SIZE}",
+                f"{seat} holds {sum(c)} cards at the deal; each hand has {rules.hand_size}",
                 rule="R-DEAL",
                 stage="deal",
                 seat=seat,
@@ -119,9 +122,9 @@ def check_deal(
             )
         counts[seat] = c
     b = parse_hand(bottom)
-    if sum(b) != BOTTOM_SIZE:
+    if sum(b) != rules.bottom_size:
         raise DealError(
-            f"the bottom has {sum(b)} cards; it has {BOTTOM_SIZE}",
+            f"the bottom has {sum(b)} cards; it has {rules.bottom_size}",
             rule="R-DEAL",
             stage="deal",
             cards=bottom,
@@ -129,26 +132,102 @@ def check_deal(
     total = b
     for c in counts.values():
         total = add(total, c)
-    if total != ONE_DECK:
+    texts = [*hands.values(), bottom]
+    if rules.aside and aside is not None:
+        a = parse_hand(aside)
+        if sum(a) != rules.aside:
+            raise DealError(
+                f"{sum(a)} cards are set aside; the rules set aside {rules.aside}",
+                rule="R-2P",
+                stage="deal",
+                cards=aside,
+            )
+        total = add(total, a)
+        texts.append(aside)
+    deck = deck_counts(rules.decks)
+    partial = rules.aside and aside is None
+    if (not partial and total != deck) or (partial and not contains(deck, total)):
         extra = [
-            f"{'3456789TJQKA2BR'[r]}×{t - d}"
-            for r, (t, d) in enumerate(zip(total, ONE_DECK, strict=True))
-            if t > d
+            f"{RANKS[r]}×{t - d}" for r, (t, d) in enumerate(zip(total, deck, strict=True)) if t > d
         ]
-        missing = [
-            f"{'3456789TJQKA2BR'[r]}×{d - t}"
-            for r, (t, d) in enumerate(zip(total, ONE_DECK, strict=True))
-            if t < d
-        ]
+        missing = (
+            []
+            if partial
+            else [
+                f"{RANKS[r]}×{d - t}"
+                for r, (t, d) in enumerate(zip(total, deck, strict=True))
+                if t < d
+            ]
+        )
+        what = "one deck" if rules.decks == 1 else "two decks"
         raise DealError(
-            "the deal is not exactly one deck: "
+            f"the deal is not exactly {what}: "
             + (f"duplicate {' '.join(extra)}" if extra else "")
             + ("; " if extra and missing else "")
             + (f"missing {' '.join(missing)}" if missing else ""),
             rule="R-DECK",
             stage="deal",
         )
+    if all(" " in t and looks_suited(t) for t in texts if t):
+        tokens = [tok for t in texts for tok in parse_suited(t)]
+        seen: set[str] = set()
+        for tok in tokens:
+            if rules.decks == 2 and tok[-1] not in "ab":
+                raise DealError(
+                    f"{tok}: with two decks every card names its deck (a or b)",
+                    rule="R-SUIT",
+                    stage="deal",
+                    cards=tok,
+                )
+            if tok in seen:
+                raise DealError(
+                    f"the card {tok} is dealt twice", rule="R-DECK", stage="deal", cards=tok
+                )
+            seen.add(tok)
     return counts, b
+
+
+def marked_landlords(
+    rules: RuleSet, hands: Mapping[str, str], marked: str
+) -> tuple[str, str | None]:
+    """Five players (R-5P): the open landlord holds the marked card; the hidden landlord holds
+    its twin (same suit and rank, other deck), unless the open landlord holds both or the twin
+    lies in the bottom (which the open landlord takes).
+
+    Returns:
+        (open landlord, hidden landlord or None).
+
+    Raises:
+        DealError: hands without suits, a marked card that is a joker or in no hand (R-5P).
+    """
+    tok = marked.strip()
+    if not re.fullmatch(r"[SHDC][3-9TJQKA2][ab]", tok):
+        raise DealError(
+            f"the marked card {marked!r} must be a suited non-joker card with its deck, like H7a",
+            rule="R-5P",
+            stage="deal",
+            cards=marked,
+        )
+    twin = tok[:2] + ("b" if tok[2] == "a" else "a")
+    holder = partner = None
+    for seat in rules.seats:
+        text = hands[seat]
+        if not (" " in text and looks_suited(text)):
+            raise DealError(
+                "five-player deals record suits: the hidden landlord is found by "
+                "the twin of the marked card",
+                rule="R-5P",
+                stage="deal",
+                seat=seat,
+            )
+        cards = parse_suited(text)
+        if tok in cards:
+            holder = seat
+        if twin in cards:
+            partner = seat
+    if holder is None:
+        raise DealError(f"nobody holds the marked card {tok}", rule="R-5P", stage="deal", cards=tok)
+    return holder, (partner if partner != holder else None)
 
 
 def _fail(rec_id: Any, exc: EngineError, status: str = "illegal", **kw: Any) -> Outcome:
@@ -176,8 +255,18 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
         return _fail(rid, exc.located(stage="deal", index=None, seat=None))
 
     # 1. The deal (R-DEAL, R-DECK).
+    partner: str | None = None
+    first_bidder = rec.first_bidder
     try:
-        hands, bottom = check_deal(rules, rec.hands, rec.bottom)
+        hands, bottom = check_deal(rules, rec.hands, rec.bottom, rec.aside)
+        if rules.family == "five":
+            if rec.marked is None:
+                raise DealError(
+                    "a five-player record names the marked card ('marked')",
+                    rule="R-5P",
+                    stage="deal",
+                )
+            first_bidder, partner = marked_landlords(rules, rec.hands, rec.marked)
     except EngineError as exc:
         exc.stage = "deal"
         return _fail(rid, exc)
@@ -186,7 +275,7 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
     contract: Contract
     bidding: Bidding | None = None
     if rec.bidding is not None:
-        if rec.first_bidder is None:
+        if first_bidder is None:
             return _fail(
                 rid,
                 EngineError(
@@ -197,9 +286,9 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
                 ),
             )
         try:
-            bidding = Bidding.start(rules, rec.first_bidder)
+            bidding = Bidding.start(rules, first_bidder, partner=partner)
         except EngineError as exc:
-            return _fail(rid, exc.located(stage="bidding", index=0, seat=rec.first_bidder))
+            return _fail(rid, exc.located(stage="bidding", index=0, seat=first_bidder))
         for i, (seat, call) in enumerate(rec.bidding):
             try:
                 bidding = bidding.apply(seat, call)
@@ -253,6 +342,8 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
             redoubled=bidding.redoubled,
             shown=bidding.shown,
             surrendered=bidding.surrendered,
+            partner=partner,
+            reveals=bidding.reveals,
         )
     else:
         assert rec.landlord is not None and rec.bid is not None
@@ -277,10 +368,21 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
                     cards=str(rec.bid),
                 ),
             )
-        contract = Contract(landlord=rec.landlord, bid=rec.bid)
+        if rules.family == "five" and rec.landlord != first_bidder:
+            return _fail(
+                rid,
+                EngineError(
+                    f"the landlord is {first_bidder}, who holds the marked card, not "
+                    f"{rec.landlord}",
+                    rule="R-5P",
+                    stage="bidding",
+                    seat=rec.landlord,
+                ),
+            )
+        contract = Contract(landlord=rec.landlord, bid=rec.bid, partner=partner)
 
     # 3. The play (R-LEAD, R-TRICK, R-CMP, R-END).
-    state = GameState.start(rules, hands, bottom, contract.landlord)
+    state = GameState.start(rules, hands, bottom, contract.landlord, contract.partner)
     if contract.surrendered:
         if rec.plays:
             return _fail(
@@ -384,6 +486,8 @@ def _plausible_bid(rules: RuleSet, bid: int) -> bool:
         return bid in (1, 2, 3)
     if rules.bidding == "rob":
         return bid >= 3 and (bid // 3) & (bid // 3 - 1) == 0 and bid % 3 == 0
+    if rules.bidding in ("call", "marked"):
+        return bid == 1
     return bid >= 1
 
 
@@ -393,9 +497,10 @@ def _scored(
     # A claim or concession settles on the plays made: the opponents of the winning side play
     # no more cards, so spring and anti-spring read off the plays so far (R-SPRING, R-CLAIM).
     li = state.landlord_index
-    farmers_played = sum(n for i, n in enumerate(state.played) if i != li)
+    side = state.landlord_side
+    farmers_played = sum(n for i, n in enumerate(state.played) if i not in side)
     spring = winner == "landlord" and farmers_played == 0 and not contract.surrendered
-    anti = winner == "farmers" and state.played[li] == 1
+    anti = winner == "farmers" and state.played[li] == 1 and rules.family != "five"
     s = settle(
         rules,
         contract,
@@ -404,6 +509,7 @@ def _scored(
         rockets=state.rockets,
         spring=spring,
         anti_spring=anti,
+        bomb_readings=state.bomb_readings,
     )
     out = Outcome(
         id=rec.id,
@@ -418,6 +524,7 @@ def _scored(
         rockets=state.rockets,
         spring=spring,
         anti_spring=anti,
+        partner=contract.partner,
         state=state,
     )
     return _compare(rec, out, rules, s.explanation)

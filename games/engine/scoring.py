@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .combos import Reading
 from .rules import RuleSet
 
 __all__ = ["Contract", "Settlement", "settle", "SCORING_RULE"]
@@ -23,6 +24,9 @@ SCORING_RULE = {
     "rob": "R-SC-ROB",
     "additive": "R-SC-ADD",
     "cn2016": "R-SC-CN2016",
+    "two_player": "R-2P",
+    "four_player": "R-4P",
+    "five_player": "R-5P",
 }
 
 
@@ -37,6 +41,8 @@ class Contract:
     redoubled: bool = False
     shown: bool = False
     surrendered: bool = False
+    partner: str | None = None
+    reveals: int = 0
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,7 @@ def settle(
     rockets: int,
     spring: bool,
     anti_spring: bool,
+    bomb_readings: tuple[Reading, ...] = (),
 ) -> Settlement:
     """Score one game.
 
@@ -83,7 +90,8 @@ def settle(
     {'S': 48, 'E': -24, 'W': -24}
     """
     seats = rules.seats
-    farmers = [s for s in seats if s != contract.landlord]
+    side = {contract.landlord} | ({contract.partner} if contract.partner else set())
+    farmers = [s for s in seats if s not in side]
     sign = 1 if winner == "landlord" else -1
     doublings = bombs + rockets
     springish = spring or anti_spring
@@ -98,6 +106,10 @@ def settle(
         notes.append("anti-spring")
     stakes: dict[str, int]
     scoring = rules.scoring
+    if scoring in ("two_player", "four_player", "five_player"):
+        return _settle_other_sizes(
+            rules, contract, winner, sign, bombs, rockets, spring, bomb_readings, farmers, notes
+        )
     if scoring == "additive":
         # R-SC-ADD: u = value + doubles + one per bomb or rocket + 1 for (anti-)spring,
         # additions capped by max_additions; R-SURRENDER: the landlord concedes u − 1.
@@ -156,6 +168,70 @@ def settle(
     for f, stake in stakes.items():
         score[f] = -sign * stake
         score[contract.landlord] += sign * stake
+    return Settlement(
+        winner="farmers" if sign < 0 else "landlord",
+        unit=unit,
+        multiplier=multiplier,
+        score=score,
+        explanation=", ".join(notes),
+    )
+
+
+def _settle_other_sizes(
+    rules: RuleSet,
+    contract: Contract,
+    winner: str,
+    sign: int,
+    bombs: int,
+    rockets: int,
+    spring: bool,
+    bomb_readings: tuple[Reading, ...],
+    farmers: list[str],
+    notes: list[str],
+) -> Settlement:
+    """R-2P, R-4P and R-5P settlements."""
+    scoring = rules.scoring
+    score = {s: 0 for s in rules.seats}
+    if scoring == "two_player":
+        # R-2P: u = 2^(bombs + rockets); one farmer.
+        multiplier = 2 ** (bombs + rockets)
+        unit = multiplier
+        stakes = {f: unit for f in farmers}
+    elif scoring == "four_player":
+        # R-4P: u = bid × 2^(rockets + bombs of six or more cards); 4- and 5-card bombs don't.
+        big = sum(1 for r in bomb_readings if r.length >= 6)
+        multiplier = 2 ** (rockets + big)
+        unit = contract.bid * multiplier
+        stakes = {f: unit for f in farmers}
+    else:
+        # R-5P: bombs of 5+ cards and three or four jokers double, each reveal and each
+        # player's double ×2, spring ×2. Decision: each landlord–farmer pair settles one unit,
+        # so with two landlords each farmer ∓2u and each landlord ±3u.
+        doubling = sum(
+            1
+            for r in bomb_readings
+            if (r.rank in ("B", "R") and r.length >= 3)
+            or (r.rank not in ("B", "R") and r.length >= 5)
+        )
+        multiplier = 2 ** (doubling + len(contract.doubles) + contract.reveals)
+        if spring:
+            multiplier *= 2
+        unit = multiplier
+        per_farmer = unit * (2 if contract.partner else 1)
+        stakes = {f: per_farmer for f in farmers}
+        if contract.doubles:
+            notes.append(
+                f"{len(contract.doubles)} double{'s' if len(contract.doubles) > 1 else ''}"
+            )
+        if contract.reveals:
+            notes.append("revealed")
+    landlords = [contract.landlord] + ([contract.partner] if contract.partner else [])
+    total = sum(stakes.values())
+    for f, stake in stakes.items():
+        score[f] = -sign * stake
+    for i, lord in enumerate(landlords):
+        share = total // len(landlords) + (1 if i < total % len(landlords) else 0)
+        score[lord] += sign * share
     return Settlement(
         winner="farmers" if sign < 0 else "landlord",
         unit=unit,

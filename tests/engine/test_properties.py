@@ -23,18 +23,31 @@ from games.engine import (
     deal_random,
     format_cards,
     parse_cards,
+    parse_hand,
     read_record,
     record_from_text,
     record_to_text,
     replay,
 )
-from games.engine.cards import ONE_DECK, add
+from games.engine.cards import add, deck_counts
+from games.engine.replay import marked_landlords
+
+
+def sum_counts(hands: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    total = (0,) * 15
+    for h in hands:
+        total = add(total, h)
+    return total
+
 
 PRESETS = ["classic", "classic_once", "rob", "competition", "cn2016"]
 SPECS: list[Any] = PRESETS + [
     {"preset": "classic", "options": {"space_shuttle": True}},
     {"preset": "classic", "options": {"bomb_in_kickers": True, "rocket_in_kickers": True}},
     {"preset": "classic", "options": {"solo_kickers_may_pair": False}},
+    "two_player",
+    "four_player",
+    "five_player",
 ]
 
 
@@ -48,7 +61,12 @@ def play_random_game(seed: int, spec: Any, check_agreement: bool = True) -> dict
     rules = RuleSet.from_spec(spec)
     first = rng.choice(rules.seats)
     deal = deal_random(rules, rng, first)
-    bidding = Bidding.start(rules, first)
+    partner = None
+    if rules.family == "five":
+        assert deal.marked is not None
+        first, partner = marked_landlords(rules, deal.hands, deal.marked)
+        assert first == deal.first_bidder
+    bidding = Bidding.start(rules, first, partner=partner)
     while not bidding.done:
         seat = bidding.to_move
         assert seat is not None
@@ -66,13 +84,18 @@ def play_random_game(seed: int, spec: Any, check_agreement: bool = True) -> dict
         "plays": [],
         "end": None,
         "declared": None,
+        **{k: v for k, v in (("aside", deal.aside), ("marked", deal.marked)) if v is not None},
     }
     if bidding.passed_out or bidding.surrendered:
         return record
     assert bidding.landlord is not None
-    state = GameState.start(rules, deal.rank_hands(), deal.rank_bottom(), bidding.landlord)
-    start_total = add(add(state.hands_counts[0], state.hands_counts[1]), state.hands_counts[2])
-    assert start_total == ONE_DECK
+    state = GameState.start(rules, deal.rank_hands(), deal.rank_bottom(), bidding.landlord, partner)
+    start_total = sum_counts(state.hands_counts)
+    deck = deck_counts(rules.decks)
+    if rules.aside:
+        assert deal.aside is not None
+        start_total = add(start_total, parse_hand(deal.aside))
+    assert start_total == deck
     played = (0,) * 15
     while not state.finished:
         seat = state.to_move
@@ -105,7 +128,9 @@ def play_random_game(seed: int, spec: Any, check_agreement: bool = True) -> dict
         remaining = (0,) * 15
         for h in state.hands_counts:
             remaining = add(remaining, h)
-        assert add(remaining, played) == ONE_DECK  # cards are conserved
+        if rules.aside:
+            remaining = add(remaining, parse_hand(deal.aside or ""))
+        assert add(remaining, played) == deck  # cards are conserved
     record["plays"] = [list(p) for p in state.plays]
     return record
 
