@@ -351,7 +351,7 @@ def record_to_text(record: Record | Mapping[str, Any]) -> str:
     if rec.bidding is not None:
         tokens = []
         for seat, call in rec.bidding:
-            word = call
+            word = "p" if call.strip().lower() == "pass" else call
             tok = word if guide.bid_seat() == seat else f"{seat}:{word}"
             tokens.append(tok)
             guide.took_bid(seat, call)
