@@ -4,6 +4,7 @@ PostgreSQL. Celery is not involved here: tasks are captured, and services called
 from __future__ import annotations
 
 import copy
+from fractions import Fraction
 
 import pytest
 from django.db import IntegrityError, transaction
@@ -188,3 +189,25 @@ def test_unproven_claim_is_flagged_for_the_referee() -> None:
     game_verify(game_id=game.pk)
     game.refresh_from_db()
     assert game.status == Status.FLAGGED and game.error["rule"] == "R-CLAIM"
+
+
+def test_datum_difference_event() -> None:
+    event, _round, tables, boards = duplicate_round(tables=3, seed="datum", scoring_method="datum")
+    for table in tables:
+        game = game_submit(table=table, board=boards[0], record=bot_record(boards[0], table))
+        game_verify(game_id=game.pk)
+    standings_recompute(event_id=event.pk)
+    rows = list(Standing.objects.filter(event=event))
+    assert len(rows) == 9 and all(r.method == "datum" and r.percentage == "" for r in rows)
+    # Differences from the datum of each seat sum to zero over the tables.
+    assert sum(Fraction(r.total) for r in rows) == 0
+
+
+def test_tasks_retry_on_database_errors() -> None:
+    from django.db import DatabaseError
+
+    from games.tasks import verify_game
+    from tournaments.tasks import recompute_standings
+
+    for task in (verify_game, recompute_standings):
+        assert DatabaseError in task.autoretry_for and task.max_retries and task.acks_late

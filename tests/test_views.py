@@ -103,3 +103,19 @@ def test_pages_in_chinese(client, played) -> None:
 def test_unknown_pages_are_404(client) -> None:
     assert client.get("/events/nope/").status_code == 404
     assert client.get("/games/999999/").status_code == 404
+
+
+def test_query_budgets_of_the_other_pages(client, played, django_assert_max_num_queries) -> None:
+    event, tables, boards, games, _late = played
+    seat = tables[0].seats.get(seat="S")
+    scorecard = reverse(
+        "public:scorecard", kwargs={"slug": event.slug, "player_id": seat.player_id}
+    )
+    for url, budget in [
+        (reverse("public:events"), 4),
+        (boards[0].get_absolute_url(), 14),
+        (scorecard, 16),
+        (games[0].get_absolute_url(), 10),
+    ]:
+        with django_assert_max_num_queries(budget):
+            assert client.get(url).status_code == 200

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from games.models import Board, Game, Status
 from tournaments import scoring
@@ -20,11 +21,23 @@ from tournaments.models import Event, Player, Seat, Standing, Table
 SEATS = ("S", "E", "W")
 
 
+def _count(queryset: QuerySet[Any]) -> Subquery:
+    # A subquery per count, since joining boards and standings at once would multiply rows.
+    return Subquery(
+        queryset.filter(event=OuterRef("pk"))
+        .order_by()
+        .values("event")
+        .annotate(n=Count("pk"))
+        .values("n"),
+        output_field=IntegerField(),
+    )
+
+
 def event_list() -> QuerySet[Event]:
     """Every event, newest first, with its numbers of boards and players ranked."""
     return Event.objects.annotate(
-        board_count=Count("boards", distinct=True),
-        player_count=Count("standings", distinct=True),
+        board_count=Coalesce(_count(Board.objects.all()), 0),
+        player_count=Coalesce(_count(Standing.objects.all()), 0),
     ).order_by("-created_at", "name")
 
 
