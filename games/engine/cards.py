@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from .errors import NotationError
 
@@ -73,6 +74,15 @@ _SEPARATORS = frozenset(" ,-\t")
 _PASS_WORDS = frozenset({"pass", "p", "-", "不要", "过", "不出"})
 
 _PARSE_CACHE: dict[str, Counts] = {}
+CACHE_LIMIT = 100_000  # entries per memo table: bounded memory whatever the input
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(cache) >= CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+
+
 _STRIP_RANKS = str.maketrans("", "", RANKS)
 _FORMAT_CACHE: dict[Counts, str] = {}
 
@@ -109,8 +119,7 @@ def parse_cards(text: str) -> Counts:
         return cached
     if not text.translate(_STRIP_RANKS):  # plain rank letters only: count them in C
         result = tuple(map(text.count, RANKS))
-        if len(_PARSE_CACHE) < 500_000:
-            _PARSE_CACHE[text] = result
+        _remember(_PARSE_CACHE, text, result)
         return result
     counts = [0] * NRANKS
     i, n = 0, len(text)
@@ -132,8 +141,7 @@ def parse_cards(text: str) -> Counts:
             continue
         raise NotationError(text, i + 1, ch)
     result = tuple(counts)
-    if len(_PARSE_CACHE) < 500_000:
-        _PARSE_CACHE[text] = result
+    _remember(_PARSE_CACHE, text, result)
     return result
 
 
@@ -148,8 +156,7 @@ def format_cards(counts: Iterable[int]) -> str:
     if cached is not None:
         return cached
     text = "".join(RANKS[r] * c for r, c in enumerate(key))
-    if len(_FORMAT_CACHE) < 500_000:
-        _FORMAT_CACHE[key] = text
+    _remember(_FORMAT_CACHE, key, text)
     return text
 
 

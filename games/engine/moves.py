@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from .cards import ACE, BIG_JOKER, NRANKS, RANKS, SMALL_JOKER, TWO, Counts, parse_cards
+from .cards import ACE, BIG_JOKER, CACHE_LIMIT, NRANKS, RANKS, SMALL_JOKER, TWO, Counts, parse_cards
 from .combos import RANK_VALUE, TYPE_ORDER, Reading, beating_readings, classify_counts
 from .rules import CLASSIC, RuleSet
 
@@ -29,7 +29,7 @@ __all__ = ["Move", "PASS", "legal_counts", "legal_moves", "encode", "decode", "c
 UNIT = tuple(1 << (4 * r) for r in range(NRANKS))
 _JOKERS_MASK = (1 << SMALL_JOKER) | (1 << BIG_JOKER)
 _DECODE: dict[int, Counts] = {}
-_CACHE_LIMIT = 2_000_000
+_CACHE_LIMIT = 400_000
 _TEXT: dict[int, str] = {}
 
 
@@ -76,8 +76,9 @@ def decode(code: int) -> Counts:
     found = _DECODE.get(code)
     if found is None:
         found = tuple((code >> (4 * r)) & 15 for r in range(NRANKS))
-        if len(_DECODE) < 1_000_000:
-            _DECODE[code] = found
+        if len(_DECODE) >= CACHE_LIMIT:
+            _DECODE.clear()
+        _DECODE[code] = found
     return found
 
 
@@ -86,8 +87,9 @@ def code_text(code: int) -> str:
     found = _TEXT.get(code)
     if found is None:
         found = "".join(RANKS[r] * ((code >> (4 * r)) & 15) for r in range(NRANKS))
-        if len(_TEXT) < 1_000_000:
-            _TEXT[code] = found
+        if len(_TEXT) >= CACHE_LIMIT:
+            _TEXT.clear()
+        _TEXT[code] = found
     return found
 
 
