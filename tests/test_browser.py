@@ -1,22 +1,25 @@
 """What a person sees: the demo event in headless Chromium (Debian's chromium, Playwright).
 
-The demo data are made by `manage.py ddz_demo` and verified by the real Celery worker; the
-pages are served by a live server on the test database.
+The demo data (the demo event and the archive of real games) are made by `manage.py ddz_demo`
+and verified by the real Celery worker; the pages are served by a live server on the test
+database.
 """
 
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
 from tests.conftest import Worker
-from tournaments.management.commands.ddz_demo import DEMO_EVENT, PLAYERS
+from tournaments.management.commands.ddz_demo import ARCHIVE_EVENT, DEMO_EVENT, PLAYERS
 from tournaments.models import Event
 
 CHROMIUM = Path("/usr/bin/chromium")
+DATA = Path(__file__).resolve().parent / "data"
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -45,7 +48,16 @@ def test_standings_and_traveller_of_the_demo(
     from playwright.sync_api import sync_playwright
 
     # All database work happens before Playwright starts its event loop in this thread.
-    call_command("ddz_demo", "--records", "", "--timeout", "240", stdout=io.StringIO())
+    out = io.StringIO()
+    call_command("ddz_demo", "--timeout", "240", stdout=out)
+    records = [
+        json.loads(line)
+        for path in sorted(DATA.glob("*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    verified = sum(r["expected"]["status"] == "verified" for r in records)
+    assert f"{verified} of {len(records)} verified" in out.getvalue()
     event = Event.objects.get(name=DEMO_EVENT)
     best = event.standings.order_by("position").select_related("player")[0]
 
@@ -79,6 +91,11 @@ def test_standings_and_traveller_of_the_demo(
                 cells = tables.locator(f"td:nth-child({column})").all_inner_texts()
                 assert sum(float(c) for c in cells) == 6
             page.screenshot(path=str(tmp_path / "traveller.png"), full_page=True)
+
+            page.goto(live_server.url + "/")
+            page.get_by_role("link", name=ARCHIVE_EVENT).click()
+            page.wait_for_selector("#boards")
+            assert page.locator("#boards tbody tr").count() > 500
 
             page.goto(live_server.url + event.get_absolute_url())
             page.select_option("select[name=language]", "zh-hans")
