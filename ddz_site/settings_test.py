@@ -2,8 +2,9 @@
 
 Only what tests need changes: the suite runs on PostgreSQL and a Redis broker (the services of
 `make test`, started by scripts/services.sh) unless DATABASE_URL / CELERY_BROKER_URL say
-otherwise, and the Celery queue is private to this test run (tests/conftest.py starts a worker
-process on it), so a worker of another run never takes our tasks.
+otherwise, and the test database and the Celery queue are private to this test run
+(tests/conftest.py starts a worker process on them), so another run on the same machine never
+drops our database nor takes our tasks.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import os
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ddz")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
 os.environ.setdefault("CELERY_TASK_DEFAULT_QUEUE", f"ddz-test-{os.getpid()}")
-os.environ.setdefault("DDZ_TEST_DATABASE_NAME", "test_ddz")
+# Per run, so that two test runs on one machine (a developer's and CI's) never drop each
+# other's database.
+os.environ.setdefault("DDZ_TEST_DATABASE_NAME", f"test_ddz_{os.getpid()}")
 os.environ.setdefault("DJANGO_DEBUG", "true")
 
 from ddz_site.settings import *  # noqa: E402, F403
