@@ -18,6 +18,7 @@ rank 3..2 and at most one of each joker.
 
 from __future__ import annotations
 
+import operator
 import random
 import re
 from collections.abc import Iterable
@@ -186,17 +187,17 @@ def card_count(counts: Counts) -> int:
 
 def contains(hand: Counts, part: Counts) -> bool:
     """True when ``part`` is a sub-multiset of ``hand``."""
-    return all(p <= h for p, h in zip(part, hand, strict=True))
+    return all(map(operator.le, part, hand))
 
 
 def subtract(hand: Counts, part: Counts) -> Counts:
     """``hand`` minus ``part`` (caller checks ``contains`` first)."""
-    return tuple(h - p for h, p in zip(hand, part, strict=True))
+    return tuple(map(operator.sub, hand, part))
 
 
 def add(a: Counts, b: Counts) -> Counts:
     """Sum of two multisets."""
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+    return tuple(map(operator.add, a, b))
 
 
 # ---------------------------------------------------------------------------------------------

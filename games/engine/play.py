@@ -15,7 +15,8 @@ naming the seat, the cards and the rule.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import Any
 
 from .cards import (
     Counts,
@@ -221,10 +222,10 @@ class GameState:
             nxt = (self.turn + 1) % n
             if passes == n - 1:  # R-TRICK: all others passed; the last player leads.
                 assert self.last is not None
-                return replace(
-                    self, open=None, passes=0, turn=self.last, plays=self.plays + ((seat, "pass"),)
+                return self._evolve(
+                    open=None, passes=0, turn=self.last, plays=self.plays + ((seat, "pass"),)
                 )
-            return replace(self, passes=passes, turn=nxt, plays=self.plays + ((seat, "pass"),))
+            return self._evolve(passes=passes, turn=nxt, plays=self.plays + ((seat, "pass"),))
         hand = self.hands_counts[self.turn]
         text = format_cards(play)
         if not contains(hand, play):
@@ -279,8 +280,7 @@ class GameState:
         if types == {"bomb"}:
             bomb_readings += (max(readings),)
         out = not any(new_hand)
-        return replace(
-            self,
+        return self._evolve(
             hands_counts=tuple(hands),
             open=readings,
             last=self.turn,
@@ -293,6 +293,14 @@ class GameState:
             bomb_readings=bomb_readings,
             winner_index=self.turn if out else None,
         )
+
+    def _evolve(self, **changes: Any) -> GameState:
+        # dataclasses.replace re-runs __init__ and dominates replay time; a frozen dataclass
+        # without __post_init__ can be copied field by field instead.
+        new = object.__new__(GameState)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
 
     def _last_cards(self) -> str:
         for _seat, text in reversed(self.plays):
