@@ -7,7 +7,19 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Event, Player, Round, Seat, Standing, Table
+from tournaments.models import (
+    AuditEntry,
+    Event,
+    EventRole,
+    Player,
+    Round,
+    Seat,
+    Stage,
+    Standing,
+    Table,
+    TableAssignment,
+    Team,
+)
 
 
 @admin.register(Player)
@@ -20,11 +32,22 @@ class RoundInline(admin.TabularInline):
     extra = 0
 
 
+class StageInline(admin.TabularInline):
+    model = Stage
+    extra = 0
+
+
+class EventRoleInline(admin.TabularInline):
+    model = EventRole
+    extra = 0
+    autocomplete_fields = ["user", "player"]
+
+
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
     list_display = ["name", "scoring_method", "created_at", "standings_updated_at"]
     prepopulated_fields = {"slug": ["name"]}
-    inlines = [RoundInline]
+    inlines = [StageInline, RoundInline, EventRoleInline]
     actions = ["recompute"]
 
     @admin.action(description=_("Recompute the standings"))
@@ -48,6 +71,12 @@ class RoundAdmin(admin.ModelAdmin):
     inlines = [TableInline]
 
 
+class TableAssignmentInline(admin.TabularInline):
+    model = TableAssignment
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
@@ -58,7 +87,7 @@ class SeatInline(admin.TabularInline):
 class TableAdmin(admin.ModelAdmin):
     list_display = ["__str__", "round", "number"]
     list_filter = ["round__event"]
-    inlines = [SeatInline]
+    inlines = [SeatInline, TableAssignmentInline]
 
 
 @admin.register(Standing)
@@ -70,4 +99,30 @@ class StandingAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Team)
+class TeamAdmin(admin.ModelAdmin):
+    list_display = ["name", "event"]
+    list_filter = ["event"]
+    search_fields = ["name"]
+    filter_horizontal = ["members"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """The audit log is read-only: entries are written by the services that make changes."""
+
+    list_display = ["at", "event", "actor", "action", "object_type", "object_id"]
+    list_filter = ["event", "action"]
+    date_hierarchy = "at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False

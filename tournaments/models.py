@@ -1,14 +1,20 @@
-"""Tournament models: Player, Event, Round, Table, Seat and the stored Standing rows.
+"""Tournament models: Player, Team, Event, Stage, Round, Table, Seat, the stored Standing rows,
+who may do what in an event (EventRole, TableAssignment) and the audit log (AuditEntry).
 
 Vocabulary (DESIGN.md): an *Event* is one tournament with its rule set (a RULES.md preset and
 options, stored as the engine's spec; null for an archive event whose records each carry their
 own rules) and its scoring method. A *Round* has boards (games.Board) and tables; a *Table*'s
 *Seats* name the player in each seat of the deal (S, E, W; R-SEAT). A *Standing* row is one
-player's ranked total, written only by tournaments.services.standings_recompute.
+player's ranked total, written only by tournaments.services.standings_recompute. A *Stage*
+groups rounds (qualifying, second duplicate stage, final table); a *Team* groups players for
+team events. *Roles* (DESIGN.md's users): organizer, chief referee, referee (entering the
+tables assigned to him), player; anyone else is the public (tournaments.access decides). Every
+change to an event is an *AuditEntry* (who, when, what; tournaments.audit writes them).
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -70,9 +76,62 @@ class Event(models.Model):
         return reverse("public:event", kwargs={"slug": self.slug})
 
 
+class StageKind(models.TextChoices):
+    QUALIFYING = "qualifying", _("Qualifying stage")
+    DUPLICATE = "duplicate", _("Second duplicate stage")
+    FINAL = "final", _("Final table")
+
+
+class Stage(models.Model):
+    """A phase of an event with a cut to the next (seed 001's last paragraph)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="stages")
+    number = models.PositiveIntegerField(_("number"))
+    name = models.CharField(_("name"), max_length=120, blank=True)
+    kind = models.CharField(
+        _("kind"), max_length=20, choices=StageKind.choices, default=StageKind.QUALIFYING
+    )
+    cut = models.PositiveIntegerField(
+        _("players through"),
+        null=True,
+        blank=True,
+        help_text=_("How many of the standings go through to the next stage."),
+    )
+    carry_over = models.BooleanField(_("carry scores over"), default=False)
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="stage_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"{self.event} S{self.number}"
+
+
+class Team(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("name"), max_length=120)
+    members = models.ManyToManyField(Player, related_name="teams", blank=True)
+
+    class Meta:
+        ordering = ["event", "name"]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        constraints = [models.UniqueConstraint(fields=["event", "name"], name="team_name_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField(_("number"))
+    stage = models.ForeignKey(
+        Stage, on_delete=models.PROTECT, null=True, blank=True, related_name="rounds"
+    )
 
     class Meta:
         ordering = ["event", "number"]
@@ -143,3 +202,89 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} {self.rank} {self.player}"
+
+
+class Role(models.TextChoices):
+    ORGANIZER = "organizer", _("Organizer")
+    CHIEF_REFEREE = "chief_referee", _("Chief referee")
+    REFEREE = "referee", _("Referee")
+    PLAYER = "player", _("Player")
+
+
+class EventRole(models.Model):
+    """A user's role in one event; a player role may name the Player he is."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_roles"
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    player = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="user_roles"
+    )
+
+    class Meta:
+        ordering = ["event", "role", "user"]
+        verbose_name = _("event role")
+        verbose_name_plural = _("event roles")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "user", "role"], name="event_role_once_per_user"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(role__in=Role.values), name="event_role_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.user} ({self.get_role_display()})"
+
+
+class TableAssignment(models.Model):
+    """A referee's table in a round: he sees and enters only these."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="assignments")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_assignments"
+    )
+
+    class Meta:
+        verbose_name = _("table assignment")
+        verbose_name_plural = _("table assignments")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="table_assignment_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.user}"
+
+
+class AuditEntry(models.Model):
+    """One recorded change: who (``actor``, null for the system), when, what (``action``, the
+    object's type and id, and ``changes``: a JSON object of field → [before, after] or any
+    detail the action records). Written only through tournaments.audit.audit_record."""
+
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+    )
+    at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+    action = models.CharField(_("action"), max_length=64)
+    object_type = models.CharField(_("object type"), max_length=64, blank=True)
+    object_id = models.CharField(_("object id"), max_length=64, blank=True)
+    changes = models.JSONField(_("changes"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
+        indexes = [models.Index(fields=["event", "-at"], name="audit_event_at")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor or '-'} {self.action}"
