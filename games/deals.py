@@ -15,7 +15,8 @@ from collections.abc import Mapping
 
 from games.engine import format_cards, parse_cards
 
-_SUITED_TOKEN = re.compile(r"^(?:[SHDC](?:10|[3-9TJQKA2])|BJ|RJ)$")
+# With two decks (four and five players) each card also names its deck, a or b (R-SUIT).
+_SUITED_TOKEN = re.compile(r"^(?:[SHDC](?:10|[3-9TJQKA2])|BJ|RJ)[ab]?$")
 
 
 def is_suited(text: str) -> bool:
@@ -35,14 +36,17 @@ def is_suited(text: str) -> bool:
 def rank_cards(text: str) -> str:
     """The canonical rank-only notation of cards written by rank or with suits.
 
-    >>> rank_cards("H3 S3 D4 RJ BJ"), rank_cards("4 3 3 x d")
-    ('334BR', '334BR')
+    >>> rank_cards("H3 S3 D4 RJ BJ"), rank_cards("4 3 3 x d"), rank_cards("S3a S3b BJb")
+    ('334BR', '334BR', '33B')
 
     Raises:
         games.engine.NotationError: text that is neither (R-NOTE).
     """
     if is_suited(text):
-        text = "".join("B" if t == "BJ" else "R" if t == "RJ" else t[1:] for t in text.split())
+        text = "".join(
+            "B" if t.startswith("BJ") else "R" if t.startswith("RJ") else t[1:].rstrip("ab")
+            for t in text.split()
+        )
     return format_cards(parse_cards(text))
 
 

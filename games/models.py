@@ -30,6 +30,18 @@ class Board(models.Model):
     hands = models.JSONField(_("hands"), help_text=_("Seat to cards, with suits when known."))
     bottom = models.CharField(_("bottom cards"), max_length=80)
     first_bidder = models.CharField(_("first bidder"), max_length=2, blank=True)
+    aside = models.CharField(
+        _("cards set aside"),
+        max_length=80,
+        blank=True,
+        help_text=_("Two players: the 11 cards set aside unseen (R-2P)."),
+    )
+    marked = models.CharField(
+        _("marked card"),
+        max_length=4,
+        blank=True,
+        help_text=_("Five players: the marked card; its holder is the open landlord (R-5P)."),
+    )
     deal_key = models.CharField(max_length=64, editable=False)
 
     class Meta:

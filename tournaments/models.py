@@ -19,7 +19,18 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-SEAT_CHOICES = [("S", _("South")), ("E", _("East")), ("W", _("West"))]
+# Every seat label of R-SEAT: S E W (three players), S N (two), S E N W (four), P1…P5 (five).
+SEAT_CHOICES = [
+    ("S", _("South")),
+    ("E", _("East")),
+    ("N", _("North")),
+    ("W", _("West")),
+    ("P1", _("Player 1")),
+    ("P2", _("Player 2")),
+    ("P3", _("Player 3")),
+    ("P4", _("Player 4")),
+    ("P5", _("Player 5")),
+]
 
 
 class ScoringMethod(models.TextChoices):
