@@ -13,7 +13,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from games.deals import rank_cards
 from games.engine import Bidding, GameState, RuleSet, replay
+from games.engine.replay import marked_landlords
 
 RANKS = "3456789TJQKA2BR"
 _POWER = {"bomb", "rocket"}
@@ -61,7 +63,8 @@ def _choose_play(state: Any, seat: str, landlord: str, rng: random.Random) -> st
         longest = max(len(m.cards) for m in candidates)
         return str(rng.choice([m for m in candidates if len(m.cards) == longest]))
     owner = next((s for s, text in reversed(state.plays) if text != "pass"), None)
-    partner_leads = owner is not None and seat != landlord and owner != landlord
+    side = {state.seats[i] for i in state.landlord_side}  # R-5P: two landlords may share it
+    partner_leads = owner is not None and owner != seat and ((owner in side) == (seat in side))
     if partner_leads:
         return "pass"
     ordinary = sorted(
@@ -84,17 +87,24 @@ def play_record(
     first_bidder: str,
     seed: int | str,
     record_id: str = "",
+    aside: str | None = None,
+    marked: str | None = None,
 ) -> dict[str, Any]:
     """Bid and play one deal to the end; the full RECORDS.md §1 record with its declared score.
 
-    `hands` and `bottom` are rank-only text; `seed` makes the game reproducible.
+    `hands` and `bottom` are card text (by rank, or with suits: five-player deals need suits
+    to find the hidden landlord from the `marked` card, R-5P); `aside` is the two-player cards
+    set aside (R-2P); `seed` makes the game reproducible.
     """
     rng = random.Random(f"ddz-bot:{seed}")
-    bidding = Bidding.start(rules, first_bidder)
+    partner = None
+    if marked:
+        first_bidder, partner = marked_landlords(rules, hands, marked)
+    bidding = Bidding.start(rules, first_bidder, partner=partner)
     while not bidding.done:
         seat = bidding.to_move
         bidding = bidding.apply(
-            seat, _choose_call(bidding.legal_calls(), hand_strength(hands[seat]), rng)
+            seat, _choose_call(bidding.legal_calls(), hand_strength(rank_cards(hands[seat])), rng)
         )
     record: dict[str, Any] = {
         "id": record_id,
@@ -106,9 +116,13 @@ def play_record(
         "plays": [],
         "end": None,
     }
+    if aside:
+        record["aside"] = aside
+    if marked:
+        record["marked"] = marked
     if not bidding.passed_out and bidding.landlord is not None:
         landlord = bidding.landlord
-        state = GameState.start(rules, dict(hands), bottom, landlord)
+        state = GameState.start(rules, dict(hands), bottom, landlord, partner)
         while not state.finished:
             seat = state.to_move
             state = state.apply(seat, _choose_play(state, seat, landlord, rng))

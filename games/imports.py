@@ -72,7 +72,15 @@ def _board_for(event: Event, record: dict[str, Any]) -> Board:
         raise GameRejected(_("the deal is not card notation: %(error)s") % {"error": exc}) from None
     board = Board.objects.filter(event=event, deal_key=key).first()
     if board is None:
-        board = board_create(event=event, hands=hands, bottom=bottom, first_bidder=first)
+        aside, marked = record.get("aside"), record.get("marked")
+        board = board_create(
+            event=event,
+            hands=hands,
+            bottom=bottom,
+            first_bidder=first,
+            aside=aside if isinstance(aside, str) else "",
+            marked=marked if isinstance(marked, str) else "",
+        )
     return board
 
 

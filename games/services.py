@@ -53,10 +53,13 @@ def board_create(
     first_bidder: str = "",
     round: Round | None = None,
     number: int | None = None,
+    aside: str = "",
+    marked: str = "",
 ) -> Board:
     """Store a deal as the next board of `event` (or board `number`).
 
-    `hands` maps each seat to its cards, by rank or with suits (games.deals).
+    `hands` maps each seat to its cards, by rank or with suits (games.deals); `aside` is the
+    two-player cards set aside (R-2P), `marked` the five-player marked card (R-5P).
 
     Raises:
         BoardRejected: cards that are not notation, or the same deal or number already stored.
@@ -78,6 +81,8 @@ def board_create(
                 hands=dict(hands),
                 bottom=bottom,
                 first_bidder=first_bidder or "",
+                aside=aside or "",
+                marked=marked or "",
                 deal_key=key,
             )
     except IntegrityError:
@@ -128,6 +133,11 @@ def _check_record(*, table: Table, board: Board, record: object) -> dict[str, An
         raise GameRejected(
             _("The record's hands and bottom cards are not the deal of board %(board)s.")
             % {"board": board.number}
+        )
+    if board.marked and record.get("marked") != board.marked:
+        raise GameRejected(
+            _("Board %(board)s has the marked card %(card)s.")
+            % {"board": board.number, "card": board.marked}
         )
     first = record.get("first_bidder")
     if first and board.first_bidder and first != board.first_bidder:

@@ -18,7 +18,7 @@ from ddz_site.errors import DomainError
 from games.engine import EngineError, RuleSet
 from tournaments import scoring
 from tournaments.models import Event, Player, Round, ScoringMethod, Seat, Standing, Table
-from tournaments.selectors import SEATS, event_computed_standings
+from tournaments.selectors import event_computed_standings
 
 
 class EventRejected(DomainError):
@@ -70,15 +70,20 @@ def event_create(
 
 def round_seat(*, event: Event, number: int, tables: Sequence[Sequence[Player]]) -> Round:
     """Create round `number` of `event` with one table per entry of `tables`, each a sequence
-    of players in seat order S, E, W (R-SEAT).
+    of players in the seat order of the event's rules (R-SEAT: S E W for three players; S N,
+    S E N W, P1…P5 for two, four, five).
 
     Raises:
-        EventRejected: the round exists, a table has not 3 players, or a player sits twice.
+        EventRejected: the round exists, a table has the wrong number of players, or a player
+        sits twice.
     """
+    seats = RuleSet.from_spec(event.rules or "classic").seats
     seen: set[int] = set()
     for players in tables:
-        if len(players) != len(SEATS):
-            raise EventRejected(_("A table seats exactly three players."))
+        if len(players) != len(seats):
+            raise EventRejected(
+                _("A table of this event seats exactly %(n)s players.") % {"n": len(seats)}
+            )
         for player in players:
             if player.pk in seen:
                 raise EventRejected(
@@ -92,7 +97,7 @@ def round_seat(*, event: Event, number: int, tables: Sequence[Sequence[Player]])
                 table = Table.objects.create(round=round_, number=t)
                 Seat.objects.bulk_create(
                     Seat(table=table, seat=seat, player=player)
-                    for seat, player in zip(SEATS, players, strict=True)
+                    for seat, player in zip(seats, players, strict=True)
                 )
     except IntegrityError:
         raise EventRejected(
