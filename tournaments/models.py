@@ -40,15 +40,36 @@ class ScoringMethod(models.TextChoices):
 
 class Player(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
+    club = models.CharField(_("club"), max_length=120, blank=True)
+    external_id = models.CharField(
+        _("external id"),
+        max_length=64,
+        blank=True,
+        help_text=_("The player's number in a federation or club register."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["external_id"],
+                condition=~models.Q(external_id=""),
+                name="player_external_id_unique",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+
+class EventFormat(models.TextChoices):
+    INDIVIDUAL = "individual", _("Individual duplicate")
+    TEAM_OF_THREE = "team_of_three", _("Teams of three")
+    TEAM_MATCH = "team_match", _("3 v 3 two-table team match")
+    SINGLE_TABLE = "single_table", _("Single table")
 
 
 class Event(models.Model):
@@ -68,6 +89,23 @@ class Event(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     standings_updated_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Administration (tournaments.rounds, tournaments.dealing): the format, and the secret
+    # seed of every board with its public SHA-256 commitment (the seed is shown once revealed).
+    format = models.CharField(
+        _("format"), max_length=20, choices=EventFormat.choices, default=EventFormat.INDIVIDUAL
+    )
+    deal_seed = models.CharField(_("deal seed"), max_length=64, blank=True, editable=False)
+    deal_commitment = models.CharField(
+        _("deal commitment"), max_length=64, blank=True, editable=False
+    )
+    seed_revealed = models.BooleanField(_("seed revealed"), default=False, editable=False)
+    first_bidder_rule = models.CharField(
+        _("first bidder"),
+        max_length=4,
+        default="",
+        blank=True,
+        help_text=_("Empty: rotates over the seats by board number; else that seat always."),
+    )
 
     class Meta:
         ordering = ["-created_at", "name"]
@@ -77,7 +115,15 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=models.Q(scoring_method__in=ScoringMethod.values),
                 name="event_scoring_method_valid",
-            )
+            ),
+            models.CheckConstraint(
+                condition=models.Q(format__in=EventFormat.values), name="event_format_valid"
+            ),
+            # A revealed seed is never without its commitment.
+            models.CheckConstraint(
+                condition=models.Q(seed_revealed=False) | ~models.Q(deal_commitment=""),
+                name="event_revealed_seed_committed",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -137,11 +183,24 @@ class Team(models.Model):
         return self.name
 
 
+class RoundState(models.TextChoices):
+    DRAFT = "draft", _("draft")
+    SEATED = "seated", _("seated")
+    IN_PLAY = "in_play", _("in play")
+    CLOSED = "closed", _("closed")
+    PUBLISHED = "published", _("published")
+
+
 class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField(_("number"))
     stage = models.ForeignKey(
         Stage, on_delete=models.PROTECT, null=True, blank=True, related_name="rounds"
+    )
+    # Changed only by the conditional UPDATEs of tournaments.rounds (draft → seated → in play
+    # → closed → published); rounds made before administration existed count as in play.
+    state = models.CharField(
+        _("state"), max_length=12, choices=RoundState.choices, default=RoundState.IN_PLAY
     )
 
     class Meta:
@@ -149,7 +208,10 @@ class Round(models.Model):
         verbose_name = _("round")
         verbose_name_plural = _("rounds")
         constraints = [
-            models.UniqueConstraint(fields=["event", "number"], name="round_number_unique")
+            models.UniqueConstraint(fields=["event", "number"], name="round_number_unique"),
+            models.CheckConstraint(
+                condition=models.Q(state__in=RoundState.values), name="round_state_valid"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -299,3 +361,44 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor or '-'} {self.action}"
+
+
+class Entry(models.Model):
+    """A player entered in an event (the field of its first stage)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "player__name"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="entry_once_per_event")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.player}"
+
+
+class StageEntry(models.Model):
+    """A player through to a later stage by the cut of the one before (tournaments.rounds):
+    his place at the cut and, when the stage carries scores over, the total he brings."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="stage_entries")
+    position = models.PositiveIntegerField(_("place at the cut"))
+    carried = models.CharField(_("carried score"), max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["stage", "position"]
+        verbose_name = _("stage entry")
+        verbose_name_plural = _("stage entries")
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "player"], name="stage_entry_once"),
+            models.UniqueConstraint(fields=["stage", "position"], name="stage_entry_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage}: {self.position}. {self.player}"
