@@ -9,11 +9,16 @@ on replay (R-VERIFY): status, landlord, winner, multiplier, score per seat, erro
 facts behind the score (bid, bombs, rockets, spring).
 
 Invariants held by the database: one current game per table and board (a corrected game
-replaces the old one, which is kept with `replaced_at` set); a status is one of Status.
+replaces the old one, which is kept with `replaced_at` set); a status is one of Status. Each
+submission is a *version* (1, 2, … per table and board, unique); an *idempotency key* is stored
+once, so a retried submission finds its game instead of storing it twice; the person who
+*confirms* a game is never the one who entered it. An *EntryDraft* holds the steps of a game
+being entered live (games.entry).
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -69,6 +74,13 @@ class Status(models.TextChoices):
     FLAGGED = "flagged", _("flagged for the referee")
 
 
+class Resolution(models.TextChoices):
+    """A chief referee's ruling on a game the engine flagged (games.versions.game_resolve)."""
+
+    ACCEPT = "accept", _("result stands")
+    REJECT = "reject", _("to be entered again")
+
+
 class Game(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="games")
@@ -93,6 +105,43 @@ class Game(models.Model):
     submitted_at = models.DateTimeField(_("submitted"), auto_now_add=True)
     verified_at = models.DateTimeField(_("verified"), null=True, blank=True)
     replaced_at = models.DateTimeField(_("replaced"), null=True, blank=True)
+    # Versions, entry and confirmation (games.versions): every submission for a table and
+    # board is a new row numbered from 1; the old rows are kept with replaced_at set.
+    version = models.PositiveIntegerField(_("version"), default=1)
+    idempotency_key = models.CharField(
+        _("idempotency key"), max_length=100, null=True, blank=True, unique=True
+    )
+    source = models.CharField(_("entered through"), max_length=12, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="games_entered",
+        verbose_name=_("entered by"),
+    )
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="games_confirmed",
+        verbose_name=_("confirmed by"),
+    )
+    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    resolution = models.CharField(
+        _("ruling"), max_length=8, choices=Resolution.choices, blank=True
+    )
+    resolution_note = models.TextField(_("ruling note"), blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="games_resolved",
+        verbose_name=_("ruled by"),
+    )
+    resolved_at = models.DateTimeField(_("ruled"), null=True, blank=True)
 
     class Meta:
         ordering = ["board", "table"]
@@ -107,6 +156,19 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=models.Q(status__in=Status.values), name="game_status_valid"
             ),
+            models.UniqueConstraint(
+                fields=["table", "board", "version"], name="game_version_unique"
+            ),
+            # The second person rule of confirmation, held by the database (games.versions).
+            models.CheckConstraint(
+                condition=models.Q(confirmed_by__isnull=True)
+                | ~models.Q(confirmed_by=models.F("entered_by")),
+                name="game_confirmer_is_not_enterer",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(resolution__in=["", *Resolution.values]),
+                name="game_resolution_valid",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -114,3 +176,27 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("public:game", kwargs={"pk": self.pk})
+
+
+class EntryDraft(models.Model):
+    """The steps entered so far at a live table (games.entry), saved at each checked step so
+    that a reloaded page resumes and the chief referee's board shows the table as entering.
+    One per table and board; removed when the game is submitted."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="entry_drafts")
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="entry_drafts")
+    steps = models.JSONField(_("steps"), default=list)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("entry in progress")
+        verbose_name_plural = _("entries in progress")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "board"], name="one_draft_per_table_and_board")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.board} @ T{self.table.number} ({len(self.steps)})"

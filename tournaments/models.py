@@ -106,6 +106,11 @@ class Event(models.Model):
         blank=True,
         help_text=_("Empty: rotates over the seats by board number; else that seat always."),
     )
+    confirmation_required = models.BooleanField(
+        _("results need a second person's confirmation"),
+        default=True,
+        help_text=_("A game counts as settled once someone other than its enterer confirms it."),
+    )
 
     class Meta:
         ordering = ["-created_at", "name"]

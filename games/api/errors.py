@@ -1,0 +1,65 @@
+"""One shape for every API error, mapped in one place.
+
+Shape: ``{"error": {"code": str, "message": str, "fields": {name: [messages]} | null,
+"rule": "R-…" | null}}`` with the HTTP status: 400 for bad input and refused requests
+(DomainError, ValidationError), 401 unauthenticated, 403 forbidden, 404 absent, 405, 409 for a
+conflict with the stored state (a game already entered, a confirmation refused by state).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.utils.translation import gettext as _
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from ddz_site.errors import DomainError
+
+
+class Conflict(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
+
+
+def _fields(detail: Any) -> dict[str, list[str]] | None:
+    if not isinstance(detail, dict):
+        return None
+    out: dict[str, list[str]] = {}
+    for name, value in detail.items():
+        items = value if isinstance(value, list) else [value]
+        out[str(name)] = [str(v) if not isinstance(v, dict) else str(v) for v in items]
+    return out
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's exception handler in the one error shape; DomainError becomes a 400 (409 where
+    the service says the stored state conflicts)."""
+    rule = None
+    if isinstance(exc, DomainError):
+        code = getattr(exc, "code", "rejected")
+        http = status.HTTP_409_CONFLICT if code == "conflict" else status.HTTP_400_BAD_REQUEST
+        rule = getattr(exc, "rule", None)
+        return Response(
+            {"error": {"code": code, "message": exc.message, "fields": None, "rule": rule}},
+            status=http,
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    detail = getattr(exc, "detail", None)
+    fields = _fields(detail)
+    if fields is not None:
+        message = _("The request has invalid fields.")
+    elif isinstance(detail, list):
+        message = " ".join(str(d) for d in detail)
+    else:
+        message = str(detail) if detail is not None else str(exc)
+    codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else "error"
+    code = codes if isinstance(codes, str) else "invalid"
+    response.data = {"error": {"code": code, "message": message, "fields": fields, "rule": rule}}
+    return response
