@@ -19,7 +19,20 @@ Vocabulary (DESIGN.md, "Scoring methods"):
 - a *standing* is a player's total over the boards, ranked by competition ranking
   (1, 2=, 2=, 4): matchpoints by percentage of the tops, datum by total.
 
-Command line: `python -m tournaments.scoring FILE [--method matchpoints|datum] [--unit U]`
+- *penalties* are kept apart from the board points and taken off the total for the ranking;
+- *tie-breaks* (TIEBREAKS, in the organizer's order) separate equal keys: `datum_wins` (boards
+  scored above the datum), `best_board` (the best single board, as a fraction of its top in
+  matchpoints), `head_to_head` (between the tied players where they met at a table), `lot`
+  (SHA-256 of the published seed and the player); players still equal share the rank;
+- *team of three*: a team's board score is the sum of its members' raw scores
+  (team_board_scores); *3 v 3 two-table*: X's net = r(s, table 1) − r(s, table 2)
+  (two_table_net).
+
+Seats are whatever the rules deal (S E W for three players; S N, S E N W, P1…P5 for two, four,
+five): results are grouped by the seat string, so every function works for any table size.
+
+Command line: `python -m tournaments.scoring FILE [--method matchpoints|datum] [--unit U]
+[--tiebreak NAME …] [--seed SEED]`
 reads JSON lines `{"board", "table", "seat", "player", "score"[, "adjusted"]}` and prints
 `{"rows": [{"rank": "2=", "player": …, "total": "37/2", "percentage": "185/4", …}]}`, every
 exact value a reduced fraction in a string.
@@ -28,8 +41,10 @@ exact value a reduced fraction in a string.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -74,7 +89,12 @@ class SeatPoints:
 
 @dataclass(frozen=True)
 class Standing:
-    """A ranked row: `rank` like "1" or "2="; `percentage` only for matchpoints."""
+    """A ranked row: `rank` like "1" or "2="; `percentage` only for matchpoints.
+
+    `total` is the sum of the board points; `penalty` (kept apart, never inside a board) is
+    taken off it for the ranking key; `decided_by` names the tie-break that separated this row
+    from the rows of equal key ("" when no tie-break was needed, or none decided).
+    """
 
     rank: str
     position: int
@@ -83,6 +103,8 @@ class Standing:
     top: Fraction | None
     percentage: Fraction | None
     boards: int
+    penalty: Fraction = Fraction(0)
+    decided_by: str = ""
 
 
 def _check(results: Sequence[SeatResult]) -> None:
@@ -127,7 +149,7 @@ def matchpoints(
     points: dict[int, tuple[Fraction, Fraction]] = {}
     index = {id(r): i for i, r in enumerate(rows)}
     for (board, _seat), group in _groups(rows).items():
-        real = [r for r in group if r.adjusted is None]
+        real = sorted(r.score for r in group if r.adjusted is None)
         tables = len({r.table for r in group})
         big_n = max(tables, (expected or {}).get(board, tables))
         n = len(real)
@@ -136,15 +158,14 @@ def matchpoints(
             if r.adjusted is not None:
                 points[index[id(r)]] = (top * ADJUSTMENTS[r.adjusted], top)
                 continue
-            raw = Fraction(
-                sum(
-                    2 if r.score > o.score else 1 if r.score == o.score else 0
-                    for o in real
-                    if o is not r
-                )
-            )
-            scaled = raw if n == big_n else (raw + 1) * big_n / n - 1
-            points[index[id(r)]] = (scaled, top)
+            # Sorted once per group, so a board at T tables costs T log T, not T squared.
+            below = bisect_left(real, r.score)
+            equal = bisect_right(real, r.score) - below - 1
+            raw = 2 * below + equal
+            if n == big_n:
+                points[index[id(r)]] = (Fraction(raw), top)
+            else:
+                points[index[id(r)]] = (Fraction((raw + 1) * big_n, n) - 1, top)
     return [SeatPoints(r.board, r.table, r.seat, r.player, *points[i]) for i, r in enumerate(rows)]
 
 
@@ -225,39 +246,256 @@ def rank_labels(keys: Sequence[Fraction]) -> list[str]:
     return labels
 
 
-def standings(points: Iterable[SeatPoints], *, method: Method = "matchpoints") -> list[Standing]:
+def standings(
+    points: Iterable[SeatPoints],
+    *,
+    method: Method = "matchpoints",
+    results: Iterable[SeatResult] = (),
+    penalties: Mapping[Hashable, Fraction] | None = None,
+    tiebreaks: Sequence[str] = (),
+    seed: str = "",
+) -> list[Standing]:
     """Sum each player's points over the boards and rank them, best first.
 
-    Matchpoints rank by percentage = 100 · sum MP / sum top (0 while no top), datum by the sum.
-    Players of equal key share the rank and are listed in player order (str of the player).
+    The key: matchpoints rank by percentage = 100 · (sum MP − penalty) / sum top (0 while no
+    top), datum by sum D − penalty. `penalties` maps a player to his penalty in the method's
+    unit (MP or datum points), kept apart from the board points. Players of equal key are
+    separated by `tiebreaks` in the organizer's order (see TIEBREAKS; `results`, the raw seat
+    results behind `points`, feed datum_wins and head_to_head; `seed` the lot); players still
+    equal share the rank (1, 2=, 2=, 4) and are listed in player order (str of the player).
+
+    Raises:
+        ScoringError: an unknown or repeated tie-break, or a lot without a seed.
     """
+    order = _check_tiebreaks(tiebreaks, seed)
     totals: dict[Hashable, Fraction] = defaultdict(Fraction)
     tops: dict[Hashable, Fraction] = defaultdict(Fraction)
     boards: dict[Hashable, int] = defaultdict(int)
+    per_player: dict[Hashable, list[SeatPoints]] = defaultdict(list)
     for p in points:
         totals[p.player] += p.points
         tops[p.player] += p.top or 0
         boards[p.player] += 1
+        per_player[p.player].append(p)
+    penalty = {pl: Fraction((penalties or {}).get(pl, 0)) for pl in totals}
+    for pl, value in (penalties or {}).items():
+        if pl not in totals:
+            totals[pl], boards[pl], penalty[pl] = Fraction(0), 0, Fraction(value)
 
     def key(player: Hashable) -> Fraction:
+        net = totals[player] - penalty[player]
         if method == "matchpoints":
-            return 100 * totals[player] / tops[player] if tops[player] else Fraction(0)
-        return totals[player]
+            return 100 * net / tops[player] if tops[player] else Fraction(0)
+        return net
 
+    raw = list(results)
+    context = _TieContext(method, per_player, raw, seed)
     players = sorted(totals, key=lambda pl: (-key(pl), str(pl)))
-    labels = rank_labels([key(pl) for pl in players])
-    return [
-        Standing(
-            rank=label,
-            position=i + 1,
-            player=player,
-            total=totals[player],
-            top=tops[player] if method == "matchpoints" else None,
-            percentage=key(player) if method == "matchpoints" else None,
-            boards=boards[player],
-        )
-        for i, (label, player) in enumerate(zip(labels, players, strict=True))
-    ]
+    blocks: list[tuple[list[Hashable], str]] = []
+    i = 0
+    while i < len(players):
+        j = i
+        while j < len(players) and key(players[j]) == key(players[i]):
+            j += 1
+        blocks.extend(_split(players[i:j], order, context, ""))
+        i = j
+    out: list[Standing] = []
+    for block, decided_by in blocks:
+        first = len(out) + 1
+        label = f"{first}{'=' if len(block) > 1 else ''}"
+        for player in block:
+            out.append(
+                Standing(
+                    rank=label,
+                    position=len(out) + 1,
+                    player=player,
+                    total=totals[player],
+                    top=tops[player] if method == "matchpoints" else None,
+                    percentage=key(player) if method == "matchpoints" else None,
+                    boards=boards[player],
+                    penalty=penalty[player],
+                    decided_by=decided_by,
+                )
+            )
+    return out
+
+
+# Tie-breaks the organizer orders (DESIGN.md): boards won against the datum, best single
+# board, head-to-head, then a lot drawn from a seed published with the event.
+TIEBREAKS = ("datum_wins", "best_board", "head_to_head", "lot")
+
+
+def _check_tiebreaks(tiebreaks: Sequence[str], seed: str) -> list[str]:
+    order = list(tiebreaks)
+    unknown = [t for t in order if t not in TIEBREAKS]
+    if unknown:
+        raise ScoringError(f"unknown tie-break {unknown[0]!r}; use {', '.join(TIEBREAKS)}")
+    if len(set(order)) != len(order):
+        raise ScoringError("a tie-break is listed twice")
+    if "lot" in order and not seed:
+        raise ScoringError("the lot needs the seed published with the event")
+    return order
+
+
+def lot_value(seed: str, player: Hashable) -> str:
+    """The lot of `player`: SHA-256 of "seed:player" in hex; the smaller draws the better place.
+
+    Anyone holding the published seed can recompute it.
+
+    >>> lot_value("s", 1)[:12]
+    '1b25f38c1aa8'
+    """
+    return hashlib.sha256(f"{seed}:{player}".encode()).hexdigest()
+
+
+@dataclass
+class _TieContext:
+    method: Method
+    per_player: Mapping[Hashable, list[SeatPoints]]
+    results: list[SeatResult]
+    seed: str
+    _data: dict[tuple[Hashable, str], Fraction] | None = None
+
+    def datum_of(self) -> dict[tuple[Hashable, str], Fraction]:
+        if self._data is None:
+            scores: dict[tuple[Hashable, str], list[Fraction]] = defaultdict(list)
+            for r in self.results:
+                if r.adjusted is None:
+                    scores[(r.board, r.seat)].append(r.score)
+            self._data = {k: datum(v) for k, v in scores.items()}
+        return self._data
+
+
+def _tiebreak_values(
+    name: str, group: Sequence[Hashable], ctx: _TieContext
+) -> dict[Hashable, Fraction | int | str]:
+    """Each player's value under tie-break `name`; a larger value ranks better, except the lot
+    (the smaller hash ranks better, returned negated by the caller's sort)."""
+    members = set(group)
+    if name == "datum_wins":
+        data = ctx.datum_of()
+        wins: dict[Hashable, Fraction | int | str] = {pl: 0 for pl in group}
+        for r in ctx.results:
+            if r.player in members and r.adjusted is None and r.score > data[(r.board, r.seat)]:
+                wins[r.player] = int(wins[r.player]) + 1
+        return wins
+    if name == "best_board":
+        best: dict[Hashable, Fraction | int | str] = {}
+        for pl in group:
+            values = [
+                (p.points / p.top if p.top else Fraction(0))
+                if ctx.method == "matchpoints"
+                else p.points
+                for p in ctx.per_player.get(pl, [])
+            ]
+            best[pl] = max(values, default=Fraction(0))
+        return best
+    if name == "head_to_head":
+        # Among the tied players only: at every table where two of them met on a board, 2 to
+        # the one who scored more and 1 each for equal scores (matchpoint-style, so a group of
+        # any size is ordered by one number each).
+        at_table: dict[tuple[Hashable, Hashable], list[SeatResult]] = defaultdict(list)
+        for r in ctx.results:
+            if r.player in members and r.adjusted is None:
+                at_table[(r.board, r.table)].append(r)
+        h2h: dict[Hashable, Fraction | int | str] = {pl: 0 for pl in group}
+        for met in at_table.values():
+            for a in met:
+                for b in met:
+                    if a is not b:
+                        gain = 2 if a.score > b.score else 1 if a.score == b.score else 0
+                        h2h[a.player] = int(h2h[a.player]) + gain
+        return h2h
+    return {pl: lot_value(ctx.seed, pl) for pl in group}
+
+
+def _split(
+    group: list[Hashable], order: Sequence[str], ctx: _TieContext, decided_by: str
+) -> list[tuple[list[Hashable], str]]:
+    """Blocks of `group` (equal so far) in rank order, each with the tie-break that made it."""
+    if len(group) == 1 or not order:
+        return [(sorted(group, key=str), decided_by)]
+    name, rest = order[0], order[1:]
+    values = _tiebreak_values(name, group, ctx)
+    reverse = name != "lot"
+    distinct = sorted(set(values.values()), reverse=reverse)
+    if len(distinct) == 1:
+        return _split(group, rest, ctx, decided_by)
+    blocks: list[tuple[list[Hashable], str]] = []
+    for value in distinct:
+        sub = [pl for pl in group if values[pl] == value]
+        blocks.extend(_split(sub, rest, ctx, name))
+    return blocks
+
+
+def team_board_scores(
+    results: Iterable[SeatResult], team_of: Mapping[Hashable, Hashable]
+) -> dict[tuple[Hashable, Hashable], Fraction]:
+    """Team of three: a team's score on a board is the sum of its members' raw scores.
+
+    With three teams at three tables, each team holding each seat once per board, the luck of
+    the cards cancels across the three hands. Returns (board, team) → the sum; players of no
+    team are left out.
+
+    >>> rs = [SeatResult(1, 1, "S", "a", Fraction(4)), SeatResult(1, 2, "E", "b", Fraction(-2)),
+    ...       SeatResult(1, 3, "W", "c", Fraction(1))]
+    >>> team_board_scores(rs, {"a": "X", "b": "X", "c": "X"})
+    {(1, 'X'): Fraction(3, 1)}
+    """
+    out: dict[tuple[Hashable, Hashable], Fraction] = defaultdict(Fraction)
+    for r in results:
+        team = team_of.get(r.player)
+        if team is not None:
+            out[(r.board, team)] += r.score
+    return dict(out)
+
+
+def two_table_net(
+    results: Iterable[SeatResult], team_of: Mapping[Hashable, Hashable]
+) -> dict[tuple[Hashable, Hashable], Fraction]:
+    """3 v 3 two-table match: each team's net on each board.
+
+    Team X has one player, in seat s, at one table and two players in the other seats at the
+    other table; every table being zero-sum, X's net = r(s, X's single table) − r(s, other
+    table), and the other team's net is its negation. Returns (board, team) → net.
+
+    Raises:
+        ScoringError: a board not at exactly two tables, or a team not seated one-and-rest.
+    """
+    by_board: dict[Hashable, list[SeatResult]] = defaultdict(list)
+    for r in results:
+        by_board[r.board].append(r)
+    out: dict[tuple[Hashable, Hashable], Fraction] = {}
+    for board, rows in by_board.items():
+        tables: dict[Hashable, dict[str, SeatResult]] = defaultdict(dict)
+        for r in rows:
+            tables[r.table][r.seat] = r
+        if len(tables) != 2:
+            raise ScoringError(f"board {board}: a two-table match needs exactly two tables")
+        (t1, seats1), (t2, seats2) = tables.items()
+        if set(seats1) != set(seats2):
+            raise ScoringError(f"board {board}: the two tables have different seats")
+        teams = {team_of.get(r.player) for r in rows}
+        if None in teams or len(teams) != 2:
+            raise ScoringError(f"board {board}: every player must be in one of two teams")
+        for team in teams:
+            lone = [
+                (t, s)
+                for t, seats in ((t1, seats1), (t2, seats2))
+                for s, r in seats.items()
+                if team_of.get(r.player) == team
+                and sum(team_of.get(o.player) == team for o in seats.values()) == 1
+            ]
+            if len(lone) != 1:
+                raise ScoringError(
+                    f"board {board}: team {team} must hold one seat at one table and the "
+                    "other seats at the other"
+                )
+            table, seat = lone[0]
+            other = seats2 if table == t1 else seats1
+            own = seats1 if table == t1 else seats2
+            out[(board, team)] = own[seat].score - other[seat].score
+    return out
 
 
 def format_fraction(value: Fraction) -> str:
@@ -318,6 +556,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("file", help="JSON-lines file of seat results, - for stdin")
     parser.add_argument("--method", choices=METHODS, default="matchpoints")
     parser.add_argument("--unit", default="0", help="datum unit u for adjusted results")
+    parser.add_argument(
+        "--tiebreak",
+        action="append",
+        default=[],
+        choices=TIEBREAKS,
+        help="tie-breaks in order of precedence (repeat the option)",
+    )
+    parser.add_argument("--seed", default="", help="the published seed of the lot")
     args = parser.parse_args(argv)
     try:
         unit = Fraction(args.unit)
@@ -327,7 +573,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             with open(args.file, encoding="utf-8") as fh:
                 results = read_seat_results(fh)
         points = board_points(results, method=args.method, unit=unit)
-        rows = standings(points, method=args.method)
+        rows = standings(
+            points, method=args.method, results=results, tiebreaks=args.tiebreak, seed=args.seed
+        )
     except (OSError, ValueError, ZeroDivisionError) as exc:
         print(f"scoring: {exc}", file=sys.stderr)
         return 2
@@ -339,6 +587,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "total": format_fraction(row.total),
             "boards": row.boards,
         }
+        if row.decided_by:
+            item["decided_by"] = row.decided_by
         if row.percentage is not None and row.top is not None:
             item["top"] = format_fraction(row.top)
             item["percentage"] = format_fraction(row.percentage)
