@@ -37,13 +37,13 @@ def event_list() -> QuerySet[Event]:
     """Every event, newest first, with its numbers of boards and players ranked."""
     return Event.objects.annotate(
         board_count=Coalesce(_count(Board.objects.all()), 0),
-        player_count=Coalesce(_count(Standing.objects.all()), 0),
+        player_count=Coalesce(_count(Standing.objects.filter(stage__isnull=True)), 0),
     ).order_by("-created_at", "name")
 
 
 def event_standings(*, event: Event) -> QuerySet[Standing]:
-    """The stored standing rows of `event`, best first."""
-    return event.standings.select_related("player").order_by("position")
+    """The stored standing rows of the whole of `event` (not of a stage), best first."""
+    return event.standings.filter(stage__isnull=True).select_related("player").order_by("position")
 
 
 def _current_games(event: Event) -> QuerySet[Game]:
@@ -115,9 +115,10 @@ def event_board_points(*, event: Event) -> list[scoring.SeatPoints]:
 
 
 def event_computed_standings(*, event: Event) -> list[scoring.Standing]:
-    """Standings computed now from the verified games (what standings_recompute stores)."""
-    method: scoring.Method = "datum" if event.scoring_method == "datum" else "matchpoints"
-    return scoring.standings(event_board_points(event=event), method=method)
+    """Standings of the whole event computed now (what standings_recompute stores)."""
+    from tournaments.standings import compute, event_results
+
+    return compute(event_results(event=event))[None]
 
 
 @dataclass
@@ -142,11 +143,9 @@ def board_is_public(*, board: Board) -> bool:
     A board of a round is public once every table of the round has a current game of it; a
     board of no round (an archive) is always public.
     """
-    if board.round_id is None:
-        return True
-    tables = Table.objects.filter(round_id=board.round_id).count()
-    played = board.games.filter(replaced_at__isnull=True).values("table").distinct().count()
-    return tables > 0 and played >= tables
+    from tournaments.embargo import board_is_open
+
+    return board_is_open(board)
 
 
 def board_traveller(*, board: Board) -> list[TravellerRow]:

@@ -10,15 +10,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
 from games.engine import EngineError, RuleSet
-from tournaments import scoring
-from tournaments.models import Event, Player, Round, ScoringMethod, Seat, Standing, Table
-from tournaments.selectors import event_computed_standings
+from tournaments.models import Event, Player, Round, ScoringMethod, Seat, Table
 
 
 class EventRejected(DomainError):
@@ -106,39 +103,11 @@ def round_seat(*, event: Event, number: int, tables: Sequence[Sequence[Player]])
     return round_
 
 
-def _rows(event: Event) -> list[dict[str, Any]]:
-    return [
-        {
-            "player_id": row.player,
-            "method": event.scoring_method,
-            "position": row.position,
-            "rank": row.rank,
-            "total": scoring.format_fraction(row.total),
-            "top": "" if row.top is None else scoring.format_fraction(row.top),
-            "percentage": "" if row.percentage is None else scoring.format_fraction(row.percentage),
-            "boards": row.boards,
-        }
-        for row in event_computed_standings(event=event)
-    ]
-
-
 def standings_recompute(*, event_id: int) -> bool:
-    """Recompute and store the standings of an event; True when they changed.
+    """Recompute and store the standings of an event and its stages; True when they changed.
 
-    Idempotent: the rows are computed from the verified games and written only when they
-    differ from the stored ones. The event row is locked first so that two workers recompute
-    one event in turn, never interleaved.
+    Kept here for the callers of the spine; the work is tournaments.standings.
     """
-    with transaction.atomic():
-        event = Event.objects.select_for_update().filter(pk=event_id).first()
-        if event is None:
-            return False
-        new = _rows(event)
-        fields = ["player_id", "method", "position", "rank", "total", "top", "percentage", "boards"]
-        old = list(event.standings.order_by("position").values(*fields))
-        if old == new:
-            return False
-        event.standings.all().delete()
-        Standing.objects.bulk_create(Standing(event=event, **row) for row in new)
-        Event.objects.filter(pk=event_id).update(standings_updated_at=timezone.now())
-    return True
+    from tournaments.standings import standings_recompute as recompute
+
+    return recompute(event_id=event_id)

@@ -1,0 +1,86 @@
+"""The embargo: who may see a board's results, traveller and hands, and when.
+
+Vocabulary (DESIGN.md, "Privacy"): a board is *open* once every table of its round has
+*finished* it, that is has a current game of it (whatever its verification status) or an
+adjusted score for it (tournaments.models.Adjustment, a table that could not play it); a board
+of no round (an archive of records) is always open. Until then the board is *embargoed*: its
+hands, its games, its traveller, its scores and points are shown to no one but the event's
+officials (organizers, chief referees and referees: tournaments.access.is_official).
+
+Every page and endpoint that shows results or hands asks `visible_to(user, board)` (or, for a
+list, `open_board_ids` once and `is_official` once); the stored standings count open boards
+only, so that a total moving can never tell the public a result still under embargo.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.db.models import Count
+
+from games.models import Board, Game
+from tournaments.access import is_official
+from tournaments.models import Adjustment, Event, Table
+
+
+def board_is_open(board: Board) -> bool:
+    """Whether every table of `board`'s round has finished it (see the module docstring).
+
+    Three queries at most; use `open_board_ids` for many boards.
+    """
+    if board.round_id is None:
+        return True
+    tables = Table.objects.filter(round_id=board.round_id).count()
+    if tables == 0:
+        return False
+    finished = set(
+        Game.objects.filter(board=board, replaced_at__isnull=True).values_list(
+            "table_id", flat=True
+        )
+    )
+    if len(finished) < tables:
+        finished |= set(Adjustment.objects.filter(board=board).values_list("table_id", flat=True))
+    return len(finished) >= tables
+
+
+def visible_to(user: Any, board: Board) -> bool:
+    """Whether `user` (anonymous included) may see `board`'s results and hands: officials of
+    its event always, everyone else once the board is open."""
+    return board_is_open(board) or is_official(user, board.event)
+
+
+def open_board_ids(event: Event) -> set[int]:
+    """The ids of the open boards of `event`, in three flat queries whatever its size."""
+    tables_per_round = dict(
+        Table.objects.filter(round__event=event)
+        .order_by()
+        .values_list("round_id")
+        .annotate(n=Count("id"))
+        .values_list("round_id", "n")
+    )
+    finished: dict[int, set[int]] = defaultdict(set)
+    for board_id, table_id in Game.objects.filter(
+        board__event=event, replaced_at__isnull=True
+    ).values_list("board_id", "table_id"):
+        finished[board_id].add(table_id)
+    for board_id, table_id in Adjustment.objects.filter(board__event=event).values_list(
+        "board_id", "table_id"
+    ):
+        finished[board_id].add(table_id)
+    out = set()
+    for board_id, round_id in Board.objects.filter(event=event).values_list("id", "round_id"):
+        if round_id is None:
+            out.add(board_id)
+            continue
+        tables = tables_per_round.get(round_id, 0)
+        if tables and len(finished.get(board_id, ())) >= tables:
+            out.add(board_id)
+    return out
+
+
+def visible_board_ids(user: Any, event: Event) -> set[int] | None:
+    """The boards of `event` whose results `user` may see: None means all (an official)."""
+    if is_official(user, event):
+        return None
+    return open_board_ids(event)

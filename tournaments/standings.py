@@ -1,0 +1,435 @@
+"""Standings per event and per stage: computed from the games, stored, always equal to a full
+recompute.
+
+Vocabulary: a *seat result* of an event is one seat of a table on one board: the engine's score
+of the table's current, verified game in that seat, or the seat's adjusted score
+(tournaments.models.Adjustment, which then replaces the game for that seat). Only *open* boards
+count (tournaments.embargo): a board under embargo moves no total. Boards are compared by the
+seat held (the seats of the event's rules, whatever the table size), never by role. A *scope*
+is the whole event (stage None) or one stage; a stage that carries scores over also counts the
+boards of the stages before it, for the players of this stage. Penalties are kept apart from
+the boards and taken off for the rank; ties are separated by the event's tie-breaks.
+
+Writes: `standings_recompute` (run by the Celery task recompute_standings after each verified
+or corrected game, and after each adjustment or penalty) replaces a scope's rows only when
+they differ from a fresh computation, under a lock on the event row, so two workers recompute
+one event in turn and a second run changes nothing. `adjustment_set`, `adjustment_remove`,
+`penalty_add` and `penalty_remove` are the organizers' and referees' rulings (one transaction
+each, audited, recompute enqueued after commit).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ddz_site.errors import DomainError
+from games.models import Board, Game, Status
+from tournaments import scoring
+from tournaments.audit import audit_record
+from tournaments.embargo import open_board_ids
+from tournaments.models import (
+    Adjustment,
+    AdjustmentKind,
+    Event,
+    Penalty,
+    Player,
+    Seat,
+    Stage,
+    Standing,
+    Table,
+)
+
+logger = logging.getLogger(__name__)
+
+FIELDS = (
+    "player_id",
+    "method",
+    "position",
+    "rank",
+    "total",
+    "top",
+    "percentage",
+    "boards",
+    "penalty",
+    "decided_by",
+)
+
+
+class RulingRejected(DomainError):
+    """An adjustment or a penalty that cannot be stored."""
+
+
+@dataclass
+class EventResults:
+    """Everything the standings of one event are computed from, fetched in a few flat queries.
+
+    `results` are the seat results of open boards (board and table are ids, player a player
+    id); `stage_of_board` maps a board id to its round's stage id (None: no stage);
+    `expected` maps a board id to the tables that should have played it (Neuberg's N).
+    """
+
+    event: Event
+    results: list[scoring.SeatResult]
+    stage_of_board: dict[int, int | None]
+    expected: dict[int, int]
+    penalties: list[tuple[int, int | None, Fraction]]
+
+
+def event_results(*, event: Event, boards: set[int] | None = None) -> EventResults:
+    """The seat results of `event` (see the module docstring) on `boards` (default: the open
+    boards). Six flat queries whatever the event's size."""
+    if boards is None:
+        boards = open_board_ids(event)
+    seat_of: dict[int, dict[str, int]] = defaultdict(dict)
+    for table_id, seat, player_id in Seat.objects.filter(table__round__event=event).values_list(
+        "table_id", "seat", "player_id"
+    ):
+        seat_of[table_id][seat] = player_id
+    tables_per_round = dict(
+        Table.objects.filter(round__event=event)
+        .order_by()
+        .values_list("round_id")
+        .annotate(n=Count("id"))
+        .values_list("round_id", "n")
+    )
+    stage_of_board: dict[int, int | None] = {}
+    expected: dict[int, int] = {}
+    for board_id, round_id, stage_id in Board.objects.filter(event=event).values_list(
+        "id", "round_id", "round__stage_id"
+    ):
+        stage_of_board[board_id] = stage_id
+        if round_id is not None:
+            expected[board_id] = tables_per_round.get(round_id, 0)
+    adjusted: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
+    for board_id, table_id, seat, kind in Adjustment.objects.filter(board__event=event).values_list(
+        "board_id", "table_id", "seat", "kind"
+    ):
+        adjusted[(board_id, table_id)][seat] = kind
+    results: list[scoring.SeatResult] = []
+    for board_id, table_id, score in (
+        Game.objects.filter(board__event=event, replaced_at__isnull=True, status=Status.VERIFIED)
+        .order_by()
+        .values_list("board_id", "table_id", "score")
+    ):
+        if board_id not in boards:
+            continue
+        rulings = adjusted.get((board_id, table_id), {})
+        for seat, player_id in seat_of.get(table_id, {}).items():
+            if seat in rulings:
+                continue
+            value = (score or {}).get(seat)
+            if value is not None:
+                results.append(
+                    scoring.SeatResult(board_id, table_id, seat, player_id, Fraction(value))
+                )
+    for (board_id, table_id), rulings in adjusted.items():
+        if board_id not in boards:
+            continue
+        players = seat_of.get(table_id, {})
+        for seat, kind in rulings.items():
+            if seat in players:
+                results.append(
+                    scoring.SeatResult(
+                        board_id, table_id, seat, players[seat], Fraction(0), adjusted=kind
+                    )
+                )
+    penalties = [
+        (player_id, stage_id, Fraction(points))
+        for player_id, stage_id, points in Penalty.objects.filter(event=event).values_list(
+            "player_id", "stage_id", "points"
+        )
+    ]
+    return EventResults(event, results, stage_of_board, expected, penalties)
+
+
+def _method(event: Event) -> scoring.Method:
+    return "datum" if event.scoring_method == "datum" else "matchpoints"
+
+
+def _tiebreaks(event: Event) -> tuple[list[str], str]:
+    order = [t for t in (event.tiebreaks or []) if t in scoring.TIEBREAKS]
+    order = list(dict.fromkeys(order))
+    # The lot needs a public seed: the event's own, else the deal commitment published before
+    # play, else its slug; every one of them is shown on the event page.
+    return order, lot_seed(event)
+
+
+def lot_seed(event: Event) -> str:
+    """The published seed of the lot of `event` (see _tiebreaks)."""
+    return event.lot_seed or event.deal_commitment or event.slug
+
+
+def compute(
+    data: EventResults, *, stages: Iterable[Stage] = ()
+) -> dict[int | None, list[scoring.Standing]]:
+    """The standings of every scope: None (the whole event) and each of `stages`.
+
+    Raises:
+        ScoringError: input the pure scoring refuses (a seat met twice at one table).
+    """
+    event = data.event
+    method = _method(event)
+    unit = Fraction(event.adjustment_unit or 0)
+    points = scoring.board_points(data.results, method=method, expected=data.expected, unit=unit)
+    order, seed = _tiebreaks(event)
+
+    def penalties(stage_ids: set[int | None] | None) -> dict[int, Fraction]:
+        out: dict[int, Fraction] = defaultdict(Fraction)
+        for player_id, stage_id, value in data.penalties:
+            if stage_ids is None or stage_id in stage_ids:
+                out[player_id] += value
+        return dict(out)
+
+    scopes: dict[int | None, list[scoring.Standing]] = {
+        None: scoring.standings(
+            points,
+            method=method,
+            results=data.results,
+            penalties=penalties(None),
+            tiebreaks=order,
+            seed=seed,
+        )
+    }
+    ordered = sorted(stages, key=lambda s: s.number)
+    for stage in ordered:
+        counted = {stage.pk}
+        if stage.carry_over:
+            counted |= {s.pk for s in ordered if s.number < stage.number}
+        players = {r.player for r in data.results if data.stage_of_board.get(r.board) == stage.pk}
+        scope_results = [
+            r
+            for r in data.results
+            if r.player in players and data.stage_of_board.get(r.board) in counted
+        ]
+        scope_points = [
+            p for p in points if p.player in players and data.stage_of_board.get(p.board) in counted
+        ]
+        stage_penalties = {k: v for k, v in penalties(set(counted)).items() if k in players}
+        scopes[stage.pk] = scoring.standings(
+            scope_points,
+            method=method,
+            results=scope_results,
+            penalties=stage_penalties,
+            tiebreaks=order,
+            seed=seed,
+        )
+    return scopes
+
+
+def _rows(event: Event, rows: list[scoring.Standing]) -> list[dict[str, Any]]:
+    fmt = scoring.format_fraction
+    return [
+        {
+            "player_id": row.player,
+            "method": event.scoring_method,
+            "position": row.position,
+            "rank": row.rank,
+            "total": fmt(row.total),
+            "top": "" if row.top is None else fmt(row.top),
+            "percentage": "" if row.percentage is None else fmt(row.percentage),
+            "boards": row.boards,
+            "penalty": fmt(row.penalty) if row.penalty else "",
+            "decided_by": row.decided_by,
+        }
+        for row in rows
+    ]
+
+
+def computed_rows(*, event: Event) -> dict[int | None, list[dict[str, Any]]]:
+    """What standings_recompute would store now, per scope, as plain dicts of FIELDS."""
+    stages = list(event.stages.all())
+    return {
+        scope: _rows(event, rows)
+        for scope, rows in compute(event_results(event=event), stages=stages).items()
+    }
+
+
+def stored_rows(*, event: Event) -> dict[int | None, list[dict[str, Any]]]:
+    """The stored standing rows of `event` per scope, as plain dicts of FIELDS."""
+    out: dict[int | None, list[dict[str, Any]]] = {None: []}
+    for stage in event.stages.all():
+        out[stage.pk] = []
+    for row in event.standings.order_by("stage_id", "position").values("stage_id", *FIELDS):
+        out.setdefault(row.pop("stage_id"), []).append(row)
+    return out
+
+
+def standings_recompute(*, event_id: int) -> bool:
+    """Recompute and store the standings of every scope of an event; True when they changed.
+
+    Idempotent: the rows of a scope are replaced only when they differ from the stored ones.
+    The event row is locked first, so two workers recompute one event in turn, never
+    interleaved, and the stored rows always equal a full recompute of the committed games.
+    """
+    with transaction.atomic():
+        event = Event.objects.select_for_update().filter(pk=event_id).first()
+        if event is None:
+            return False
+        new = computed_rows(event=event)
+        old = stored_rows(event=event)
+        changed = False
+        for scope, rows in new.items():
+            if old.get(scope, []) == rows:
+                continue
+            changed = True
+            Standing.objects.filter(event=event, stage_id=scope).delete()
+            Standing.objects.bulk_create(
+                Standing(event=event, stage_id=scope, **row) for row in rows
+            )
+        stale = [scope for scope in old if scope not in new]
+        if stale:
+            changed = True
+            Standing.objects.filter(event=event, stage_id__in=stale).delete()
+        if changed:
+            Event.objects.filter(pk=event_id).update(standings_updated_at=timezone.now())
+    return changed
+
+
+def _enqueue(event_id: int) -> None:
+    from tournaments.tasks import recompute_standings
+
+    transaction.on_commit(lambda: recompute_standings.delay(event_id))
+
+
+def adjustment_set(
+    *, table: Table, board: Board, seat: str, kind: str, reason: str = "", actor: Any = None
+) -> Adjustment:
+    """Give one seat of `table` an adjusted score on `board` (or change it).
+
+    `kind` is "avg+", "avg" or "avg-" (average-plus, average, average-minus). The seat must be
+    a seat of the table and the board one of the table's round.
+
+    Raises:
+        RulingRejected: an unknown kind, a seat not at the table, or a board of another round.
+    """
+    if kind not in AdjustmentKind.values:
+        raise RulingRejected(_("Unknown adjusted score %(kind)s.") % {"kind": kind})
+    if board.event_id != table.round.event_id or (
+        board.round_id is not None and board.round_id != table.round_id
+    ):
+        raise RulingRejected(
+            _("Board %(board)s is not played at table %(table)s.")
+            % {"board": board.number, "table": table.number}
+        )
+    if not table.seats.filter(seat=seat).exists():
+        raise RulingRejected(
+            _("Table %(table)s has no seat %(seat)s.") % {"table": table.number, "seat": seat}
+        )
+    with transaction.atomic():
+        adjustment, created = Adjustment.objects.update_or_create(
+            table=table,
+            board=board,
+            seat=seat,
+            defaults={"kind": kind, "reason": reason.strip(), "created_by": _user(actor)},
+        )
+        audit_record(
+            event=board.event,
+            actor=actor,
+            action="adjustment.set",
+            obj=adjustment,
+            changes={"board": board.number, "table": table.number, "seat": seat, "kind": kind},
+        )
+        _enqueue(board.event_id)
+    return adjustment
+
+
+def adjustment_remove(*, adjustment_id: int, actor: Any = None) -> bool:
+    """Remove an adjusted score; False when it no longer exists."""
+    with transaction.atomic():
+        adjustment = Adjustment.objects.select_related("board").filter(pk=adjustment_id).first()
+        if adjustment is None:
+            return False
+        event = adjustment.board.event
+        audit_record(
+            event=event,
+            actor=actor,
+            action="adjustment.remove",
+            obj=adjustment,
+            changes={"kind": [adjustment.kind, None]},
+        )
+        adjustment.delete()
+        _enqueue(event.pk)
+    return True
+
+
+def penalty_add(
+    *,
+    event: Event,
+    player: Player,
+    points: str | int | Decimal,
+    reason: str,
+    stage: Stage | None = None,
+    actor: Any = None,
+) -> Penalty:
+    """Penalise `player` by `points` (in the event's unit: MP or datum points), kept apart
+    from his boards.
+
+    Raises:
+        RulingRejected: points not a positive number (at most 4 decimals), no reason, or a
+            stage of another event.
+    """
+    try:
+        value = Decimal(str(points))
+    except InvalidOperation:
+        raise RulingRejected(_("A penalty is a positive number of points.")) from None
+    if not value.is_finite() or value <= 0 or value != value.quantize(Decimal("0.0001")):
+        raise RulingRejected(_("A penalty is a positive number of points."))
+    if not reason.strip():
+        raise RulingRejected(_("A penalty needs a reason."))
+    if stage is not None and stage.event_id != event.pk:
+        raise RulingRejected(_("The stage belongs to another event."))
+    try:
+        with transaction.atomic():
+            penalty = Penalty.objects.create(
+                event=event,
+                stage=stage,
+                player=player,
+                points=value,
+                reason=reason.strip(),
+                created_by=_user(actor),
+            )
+            audit_record(
+                event=event,
+                actor=actor,
+                action="penalty.add",
+                obj=penalty,
+                changes={"player": player.name, "points": str(value), "reason": reason.strip()},
+            )
+            _enqueue(event.pk)
+    except IntegrityError:
+        raise RulingRejected(_("A penalty is a positive number of points.")) from None
+    return penalty
+
+
+def penalty_remove(*, penalty_id: int, actor: Any = None) -> bool:
+    """Withdraw a penalty; False when it no longer exists."""
+    with transaction.atomic():
+        penalty = Penalty.objects.select_related("event", "player").filter(pk=penalty_id).first()
+        if penalty is None:
+            return False
+        audit_record(
+            event=penalty.event,
+            actor=actor,
+            action="penalty.remove",
+            obj=penalty,
+            changes={"player": penalty.player.name, "points": [str(penalty.points), None]},
+        )
+        event_id = penalty.event_id
+        penalty.delete()
+        _enqueue(event_id)
+    return True
+
+
+def _user(actor: Any) -> Any:
+    return actor if getattr(actor, "is_authenticated", False) else None
