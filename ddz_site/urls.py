@@ -9,5 +9,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("referee/", include("games.urls_referee")),
+    path("api/", include("games.api.urls")),
     path("", include("tournaments.urls_public")),
 ]

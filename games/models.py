@@ -129,9 +129,7 @@ class Game(models.Model):
         verbose_name=_("confirmed by"),
     )
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
-    resolution = models.CharField(
-        _("ruling"), max_length=8, choices=Resolution.choices, blank=True
-    )
+    resolution = models.CharField(_("ruling"), max_length=8, choices=Resolution.choices, blank=True)
     resolution_note = models.TextField(_("ruling note"), blank=True)
     resolved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

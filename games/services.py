@@ -148,46 +148,137 @@ def _check_record(*, table: Table, board: Board, record: object) -> dict[str, An
     return record
 
 
-def game_submit(*, table: Table, board: Board, record: object, replace: bool = False) -> Game:
+class _Duplicate(Exception):
+    """A retried submission met inside the transaction: roll it back, return the first."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+
+def _by_idempotency_key(key: str, *, table: Table, board: Board) -> Game | None:
+    game = Game.objects.filter(idempotency_key=key).first()
+    if game is not None and (game.table_id, game.board_id) != (table.pk, board.pk):
+        raise GameRejected(_("This idempotency key was already used for another table or board."))
+    return game
+
+
+def _record_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """Top-level record fields that differ between two versions: field → [before, after]."""
+    return {
+        key: [old.get(key), new.get(key)]
+        for key in sorted(set(old) | set(new))
+        if old.get(key) != new.get(key)
+    }
+
+
+def game_submit(
+    *,
+    table: Table,
+    board: Board,
+    record: object,
+    replace: bool = False,
+    actor: Any = None,
+    idempotency_key: str | None = None,
+    source: str = "",
+) -> Game:
     """Validate and store one game; enqueue its verification once the transaction commits.
 
     `record` is a RECORDS.md §1 object. With `replace`, the table's current game of this board
-    (if any) is kept as replaced and the new one becomes current.
+    (if any) is kept as replaced and the new one becomes current: each submission is a new
+    version (1, 2, … per table and board), old versions are never changed. `actor` is the user
+    entering it (stored as `entered_by`; None for the system), `source` the door (``page``,
+    ``api``, ``quick``, ``import``, ``admin``, ``demo``). With an `idempotency_key` (at most
+    100 characters), a retry of the same submission returns the game stored the first time and
+    stores nothing, even when both arrive at once (a unique constraint decides). Every stored
+    submission is written to the audit log (``game.submit``, or ``game.edit`` for a
+    replacement, with the fields of the record that changed) in the same transaction, and the
+    table's entry draft (games.entry) is removed. The returned game's attribute `stored` is
+    True when this call stored it, False for a retry answered with the first game.
 
     Raises:
-        GameRejected: not a record, another deal or rule set, or a current game already
-            stored for this table and board (see the module docstring); nothing is stored.
+        GameRejected: not a record, another deal or rule set, a current game already stored
+            for this table and board, an idempotency key used for another table or board (see
+            the module docstring); nothing is stored.
     """
+    from games.models import EntryDraft
     from games.tasks import verify_game
+    from tournaments.audit import audit_record
     from tournaments.tasks import recompute_standings
 
+    key = (idempotency_key or "").strip()[:100] or None
+    if key is not None:
+        existing = _by_idempotency_key(key, table=table, board=board)
+        if existing is not None:
+            existing.stored = False  # type: ignore[attr-defined]
+            return existing
     checked = _check_record(table=table, board=board, record=record)
     declared = checked.get("declared")
-    with transaction.atomic():
-        replaced = 0
-        if replace:
-            replaced = Game.objects.filter(
-                table=table, board=board, replaced_at__isnull=True
-            ).update(replaced_at=timezone.now())
-        try:
-            with transaction.atomic():
-                game = Game.objects.create(
-                    table=table,
-                    board=board,
-                    record=checked,
-                    record_id=str(checked.get("id") or "")[:200],
-                    declared=declared if isinstance(declared, dict) else None,
-                    declared_winner=str(checked.get("declared_winner") or "")[:10],
+    user = actor if getattr(actor, "is_authenticated", False) else None
+    try:
+        with transaction.atomic():
+            replaced = 0
+            previous = None
+            if replace:
+                previous = (
+                    Game.objects.filter(table=table, board=board, replaced_at__isnull=True)
+                    .only("pk", "record")
+                    .first()
                 )
-        except IntegrityError:
+                replaced = Game.objects.filter(
+                    table=table, board=board, replaced_at__isnull=True
+                ).update(replaced_at=timezone.now())
+            version = (
+                Game.objects.filter(table=table, board=board).aggregate(v=Max("version"))["v"] or 0
+            ) + 1
+            try:
+                with transaction.atomic():
+                    game = Game.objects.create(
+                        table=table,
+                        board=board,
+                        record=checked,
+                        record_id=str(checked.get("id") or "")[:200],
+                        declared=declared if isinstance(declared, dict) else None,
+                        declared_winner=str(checked.get("declared_winner") or "")[:10],
+                        version=version,
+                        idempotency_key=key,
+                        source=source[:12],
+                        entered_by=user,
+                    )
+            except IntegrityError:
+                if key is not None:
+                    first = Game.objects.filter(idempotency_key=key).first()
+                    if first is not None:
+                        raise _Duplicate(first) from None
+                raise GameRejected(
+                    _("Table %(table)s already has a game for board %(board)s.")
+                    % {"table": table.number, "board": board.number}
+                ) from None
+            changes: dict[str, Any] = {"version": version, "source": source}
+            if key is not None:
+                changes["idempotency_key"] = key
+            if replaced and previous is not None:
+                changes["replaces"] = previous.pk
+                changes["record"] = _record_changes(previous.record or {}, checked)
+            audit_record(
+                event=board.event,
+                actor=user,
+                action="game.edit" if replaced else "game.submit",
+                obj=game,
+                changes=changes,
+            )
+            EntryDraft.objects.filter(table=table, board=board).delete()
+            game_id, event_id = game.pk, board.event_id
+            transaction.on_commit(lambda: verify_game.delay(game_id))
+            if replaced:
+                transaction.on_commit(lambda: recompute_standings.delay(event_id))
+    except _Duplicate as duplicate:
+        if (duplicate.game.table_id, duplicate.game.board_id) != (table.pk, board.pk):
             raise GameRejected(
-                _("Table %(table)s already has a game for board %(board)s.")
-                % {"table": table.number, "board": board.number}
+                _("This idempotency key was already used for another table or board.")
             ) from None
-        game_id, event_id = game.pk, board.event_id
-        transaction.on_commit(lambda: verify_game.delay(game_id))
-        if replaced:
-            transaction.on_commit(lambda: recompute_standings.delay(event_id))
+        duplicate.game.stored = False  # type: ignore[attr-defined]
+        return duplicate.game
+    game.stored = True  # type: ignore[attr-defined]
     return game
 
 
@@ -198,7 +289,14 @@ def replay_fields(record: Mapping[str, Any]) -> dict[str, Any]:
     """Replay a record through the engine: the Game fields of its outcome (R-VERIFY).
 
     Never raises for a bad record: an engine error becomes status `illegal` with its error.
+    A quick result (games.entry: no plays, the claimed facts under ``quick``) is checked for
+    plausibility against the deal and scored by the engine (games.entry.quick_fields).
     """
+    from games.entry import quick_fields
+
+    quick = quick_fields(record)
+    if quick is not None:
+        return quick
     try:
         outcome = replay(dict(record)).to_dict()
     except EngineError as exc:

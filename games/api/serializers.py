@@ -1,0 +1,218 @@
+"""Shapes of the API: input serializers validate, output serializers render. No business rule
+lives here (games.entry, games.services, games.versions hold them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from games.entry import MAX_STEPS
+from games.models import Game, Resolution
+from games.selectors import ENTRY_STATES
+
+
+
+def _step() -> serializers.CharField:
+    return serializers.CharField(max_length=60, allow_blank=False, trim_whitespace=True)
+
+
+class ErrorBodySerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    fields = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+    rule = serializers.CharField(allow_null=True)
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The one error shape (games.api.errors)."""
+
+    error = ErrorBodySerializer()
+
+
+class EntryErrorSerializer(serializers.Serializer):
+    message = serializers.CharField()
+    rule = serializers.CharField(allow_null=True)
+    index = serializers.IntegerField(allow_null=True)
+    seat = serializers.CharField(allow_null=True)
+    cards = serializers.CharField(allow_null=True)
+    detail = serializers.CharField()
+
+
+class EntryCheckSerializer(serializers.Serializer):
+    """The steps entered so far and, optionally, one more to check."""
+
+    steps = serializers.ListField(child=_step(), max_length=MAX_STEPS, default=list)
+    step = serializers.CharField(max_length=60, required=False, trim_whitespace=True)
+
+
+class AllowedCallSerializer(serializers.Serializer):
+    call = serializers.CharField()
+    label = serializers.CharField()
+
+
+class PositionSerializer(serializers.Serializer):
+    """games.entry.view: the position after the steps, for the entry page."""
+
+    steps = serializers.ListField(child=serializers.CharField())
+    phase = serializers.ChoiceField(choices=["bidding", "play", "done"])
+    to_move = serializers.CharField(allow_null=True)
+    seats = serializers.ListField(child=serializers.CharField())
+    first_bidder = serializers.CharField()
+    landlord = serializers.CharField(allow_null=True)
+    bid = serializers.IntegerField()
+    calls = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    plays = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    allowed = AllowedCallSerializer(many=True)
+    hands = serializers.DictField(child=serializers.CharField(allow_blank=True))
+    counts = serializers.DictField(child=serializers.IntegerField())
+    low = serializers.ListField(child=serializers.CharField())
+    bottom = serializers.CharField()
+    open = serializers.DictField(child=serializers.CharField(), allow_null=True)
+    end = serializers.DictField(child=serializers.CharField(), allow_null=True)
+    result = serializers.DictField(allow_null=True)
+
+
+class EntryCheckResultSerializer(serializers.Serializer):
+    """A checked step: ``ok`` with the new position, or the refusal and the position before."""
+
+    ok = serializers.BooleanField()
+    position = PositionSerializer()
+    error = EntryErrorSerializer(allow_null=True)
+
+
+class QuickSerializer(serializers.Serializer):
+    landlord = serializers.CharField(max_length=2)
+    bid = serializers.IntegerField(min_value=0, max_value=10_000)
+    winner = serializers.ChoiceField(choices=["landlord", "farmers"])
+    bombs = serializers.ListField(
+        child=serializers.CharField(max_length=4), max_length=30, default=list
+    )
+    rockets = serializers.IntegerField(min_value=0, max_value=4, default=0)
+    doubles = serializers.ListField(
+        child=serializers.CharField(max_length=2), max_length=5, default=list
+    )
+    spring = serializers.BooleanField(default=False)
+    anti_spring = serializers.BooleanField(default=False)
+
+
+class GameSubmitSerializer(serializers.Serializer):
+    """Exactly one of ``steps`` (a finished live entry), ``quick`` (a quick result) or
+    ``record`` (a RECORDS.md §1 object)."""
+
+    steps = serializers.ListField(child=_step(), max_length=MAX_STEPS, required=False)
+    quick = QuickSerializer(required=False)
+    record = serializers.JSONField(required=False)
+    replace = serializers.BooleanField(default=False)
+    idempotency_key = serializers.CharField(max_length=100, required=False, allow_blank=True)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        given = [k for k in ("steps", "quick", "record") if k in attrs]
+        if len(given) != 1:
+            raise serializers.ValidationError(
+                _("Give exactly one of steps, quick or record."), code="one_of"
+            )
+        return attrs
+
+
+class ResolveSerializer(serializers.Serializer):
+    decision = serializers.ChoiceField(choices=Resolution.choices)
+    note = serializers.CharField(max_length=2000)
+
+
+def _username(user: Any) -> str | None:
+    return user.get_username() if user is not None else None
+
+
+class GameSerializer(serializers.ModelSerializer):
+    """One version of a table's game: the engine's verdict, who entered, confirmed, ruled."""
+
+    event = serializers.SlugRelatedField(source="board.event", slug_field="slug", read_only=True)
+    round = serializers.IntegerField(source="table.round.number", read_only=True)
+    table_number = serializers.IntegerField(source="table.number", read_only=True)
+    board_number = serializers.IntegerField(source="board.number", read_only=True)
+    entered_by = serializers.SerializerMethodField()
+    confirmed_by = serializers.SerializerMethodField()
+    resolved_by = serializers.SerializerMethodField()
+    entry_state = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "event",
+            "round",
+            "table",
+            "table_number",
+            "board_number",
+            "version",
+            "source",
+            "status",
+            "entry_state",
+            "landlord",
+            "winner",
+            "multiplier",
+            "score",
+            "declared",
+            "error",
+            "facts",
+            "record",
+            "submitted_at",
+            "verified_at",
+            "replaced_at",
+            "entered_by",
+            "confirmed_by",
+            "confirmed_at",
+            "resolution",
+            "resolution_note",
+            "resolved_by",
+            "resolved_at",
+        ]
+        read_only_fields = fields
+
+    def get_entered_by(self, game: Game) -> str | None:
+        return _username(game.entered_by)
+
+    def get_confirmed_by(self, game: Game) -> str | None:
+        return _username(game.confirmed_by)
+
+    def get_resolved_by(self, game: Game) -> str | None:
+        return _username(game.resolved_by)
+
+    def get_entry_state(self, game: Game) -> str:
+        from games.selectors import entry_state
+
+        return entry_state(game, drafting=False)
+
+
+class GameBriefSerializer(GameSerializer):
+    """A game without its record (lists)."""
+
+    class Meta(GameSerializer.Meta):
+        fields = [f for f in GameSerializer.Meta.fields if f not in ("record", "declared")]
+        read_only_fields = fields
+
+
+class CellSerializer(serializers.Serializer):
+    board = serializers.IntegerField(source="board.number")
+    state = serializers.ChoiceField(choices=ENTRY_STATES)
+    game = serializers.IntegerField(source="game.pk", allow_null=True, default=None)
+    status = serializers.CharField(source="game.status", allow_null=True, default=None)
+
+
+class TableRowSerializer(serializers.Serializer):
+    table = serializers.IntegerField(source="table.pk")
+    number = serializers.IntegerField(source="table.number")
+    round = serializers.IntegerField(source="table.round.number")
+    cells = CellSerializer(many=True)
+
+
+class AuditEntrySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    actor = serializers.CharField(source="actor.username", allow_null=True, default=None)
+    action = serializers.CharField()
+    object_type = serializers.CharField()
+    object_id = serializers.CharField()
+    changes = serializers.DictField()

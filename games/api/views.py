@@ -1,0 +1,309 @@
+"""API views: parse, fetch, check the role, call one service, render (games.api)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import entry, selectors
+from games.api import serializers as s
+from games.models import Board, EntryDraft, Game
+from games.services import GameRejected, game_submit
+from games.versions import draft_save, game_confirm, game_resolve
+from tournaments.access import can_enter_table, is_chief_referee
+from tournaments.embargo import visible_to
+from tournaments.models import Event, Table
+
+ERRORS = {
+    400: OpenApiResponse(s.ErrorSerializer, description="Bad input or a refused request."),
+    401: OpenApiResponse(s.ErrorSerializer, description="Not authenticated."),
+    403: OpenApiResponse(s.ErrorSerializer, description="The user's roles do not allow it."),
+    404: OpenApiResponse(s.ErrorSerializer, description="No such object (or embargoed)."),
+}
+CONFLICT = {409: OpenApiResponse(s.ErrorSerializer, description="The stored state conflicts.")}
+
+
+def _deny(request: Request, message: str) -> None:
+    if not request.user or not request.user.is_authenticated:
+        raise exceptions.NotAuthenticated()
+    raise exceptions.PermissionDenied(message)
+
+
+def _event(slug: str) -> Event:
+    return get_object_or_404(Event, slug=slug)
+
+
+def _table_and_board(slug: str, table_id: int, number: int) -> tuple[Table, Board]:
+    table = get_object_or_404(
+        Table.objects.select_related("round__event"), pk=table_id, round__event__slug=slug
+    )
+    board = get_object_or_404(
+        Board.objects.select_related("event"), event__slug=slug, number=number
+    )
+    if board.round_id is not None and board.round_id != table.round_id:
+        raise exceptions.NotFound(_("This board is not played at this table."))
+    return table, board
+
+
+def _entry_table(request: Request, slug: str, table_id: int, number: int) -> tuple[Table, Board]:
+    table, board = _table_and_board(slug, table_id, number)
+    if not can_enter_table(request.user, table):
+        _deny(request, _("You are not a referee of this table."))
+    return table, board
+
+
+def _chief(request: Request, event: Event) -> None:
+    if not is_chief_referee(request.user, event):
+        _deny(request, _("Only chief referees and organizers see this."))
+
+
+def _games() -> Any:
+    return Game.objects.select_related(
+        "board__event", "table__round", "entered_by", "confirmed_by", "resolved_by"
+    )
+
+
+def _record_id(table: Table, board: Board) -> str:
+    return f"R{table.round.number}-B{board.number}-T{table.number}"
+
+
+TABLE_PARAMS = [
+    OpenApiParameter("slug", str, OpenApiParameter.PATH),
+    OpenApiParameter("table_id", int, OpenApiParameter.PATH),
+    OpenApiParameter("number", int, OpenApiParameter.PATH),
+]
+
+
+class TableStatusView(APIView):
+    """The table status board: per table and board not_started … confirmed (games.selectors).
+    Chief referees and organizers see every table; a referee his own."""
+
+    @extend_schema(responses={200: s.TableRowSerializer(many=True), **ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        event = _event(slug)
+        tables = selectors.tables_of(request.user, event)
+        if not is_chief_referee(request.user, event) and not tables.exists():
+            _deny(request, _("You have no table in this event."))
+        rows = selectors.status_board(event=event, tables=tables)
+        return Response(s.TableRowSerializer(rows, many=True).data)
+
+
+class EntryView(APIView):
+    """Live entry of one table's game of one board: each step checked by the engine."""
+
+    @extend_schema(parameters=TABLE_PARAMS, responses={200: s.PositionSerializer, **ERRORS})
+    def get(self, request: Request, slug: str, table_id: int, number: int) -> Response:
+        """The position of the entry in progress (the saved draft), or the empty one."""
+        table, board = _entry_table(request, slug, table_id, number)
+        draft = EntryDraft.objects.filter(table=table, board=board).first()
+        deal = entry.EntryDeal.from_board(board)
+        try:
+            position = entry.rebuild(deal, draft.steps if draft else [])
+        except entry.EntryError:
+            position = entry.start(deal)
+        return Response(entry.view(position))
+
+    @extend_schema(
+        parameters=TABLE_PARAMS,
+        request=s.EntryCheckSerializer,
+        responses={200: s.EntryCheckResultSerializer, **ERRORS},
+    )
+    def post(self, request: Request, slug: str, table_id: int, number: int) -> Response:
+        """Check ``step`` after ``steps``; the accepted steps are saved as the table's draft.
+
+        A refused step is an answer, not an error: ``ok`` false, the referee's message with its
+        rule, and the position before it. Steps so far that the engine refuses are a 400.
+        """
+        table, board = _entry_table(request, slug, table_id, number)
+        data = s.EntryCheckSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        deal = entry.EntryDeal.from_board(board)
+        position = entry.rebuild(deal, data.validated_data["steps"])
+        error = None
+        step = data.validated_data.get("step")
+        if step:
+            try:
+                position = entry.apply_step(position, step)
+            except entry.EntryError as exc:
+                error = exc.to_dict()
+        if error is None:
+            draft_save(table=table, board=board, steps=position.steps, actor=request.user)
+        return Response({"ok": error is None, "position": entry.view(position), "error": error})
+
+
+class GameListView(APIView):
+    """The versions of one table's game of one board; POST submits a new one."""
+
+    @extend_schema(parameters=TABLE_PARAMS, responses={200: s.GameSerializer(many=True), **ERRORS})
+    def get(self, request: Request, slug: str, table_id: int, number: int) -> Response:
+        table, board = _entry_table(request, slug, table_id, number)
+        versions = selectors.game_versions(table=table, board=board).select_related(
+            "board__event", "table__round"
+        )
+        return Response(s.GameSerializer(versions, many=True).data)
+
+    @extend_schema(
+        parameters=[
+            *TABLE_PARAMS,
+            OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
+        ],
+        request=s.GameSubmitSerializer,
+        responses={
+            201: s.GameSerializer,
+            200: OpenApiResponse(s.GameSerializer, description="A retry: the game stored first."),
+            **ERRORS,
+            **CONFLICT,
+        },
+    )
+    def post(self, request: Request, slug: str, table_id: int, number: int) -> Response:
+        """Submit a game: ``steps`` of a finished live entry, a ``quick`` result, or a
+        ``record``; validated, stored as a new version, verified by the worker."""
+        table, board = _entry_table(request, slug, table_id, number)
+        data = s.GameSubmitSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        key = request.headers.get("Idempotency-Key") or v.get("idempotency_key") or None
+        deal = entry.EntryDeal.from_board(board)
+        source = "api"
+        if "steps" in v:
+            position = entry.rebuild(deal, v["steps"])
+            if not position.finished:
+                raise GameRejected(
+                    _("The game is not finished: %(seat)s is to move.") % {"seat": position.to_move}
+                )
+            record = entry.to_record(position, record_id=_record_id(table, board))
+        elif "quick" in v:
+            q = v["quick"]
+            quick = entry.QuickResult(
+                landlord=q["landlord"],
+                bid=q["bid"],
+                winner=q["winner"],
+                bombs=tuple(q["bombs"]),
+                rockets=q["rockets"],
+                doubles=tuple(q["doubles"]),
+                spring=q["spring"],
+                anti_spring=q["anti_spring"],
+            )
+            record = entry.quick_record(deal, quick, record_id=_record_id(table, board))
+            source = "quick"
+        else:
+            record = v["record"]
+        game = game_submit(
+            table=table,
+            board=board,
+            record=record,
+            replace=v["replace"],
+            actor=request.user,
+            idempotency_key=key,
+            source=source,
+        )
+        code = status.HTTP_201_CREATED if getattr(game, "stored", True) else status.HTTP_200_OK
+        return Response(s.GameSerializer(_games().get(pk=game.pk)).data, status=code)
+
+
+class GameDetailView(APIView):
+    """One game (any version), shown once its board's embargo lets the user see it."""
+
+    @extend_schema(responses={200: s.GameSerializer, **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        game = get_object_or_404(_games(), pk=pk)
+        if not visible_to(request.user, game.board):
+            raise exceptions.NotFound()
+        return Response(s.GameSerializer(game).data)
+
+
+class GameConfirmView(APIView):
+    """A second person confirms the current version of a game (games.versions.game_confirm)."""
+
+    @extend_schema(request=None, responses={200: s.GameSerializer, **ERRORS, **CONFLICT})
+    def post(self, request: Request, pk: int) -> Response:
+        if not request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        get_object_or_404(Game, pk=pk)
+        game = game_confirm(game_id=pk, actor=request.user)
+        return Response(s.GameSerializer(_games().get(pk=game.pk)).data)
+
+
+class GameResolveView(APIView):
+    """A chief referee's ruling on a flagged game (games.versions.game_resolve)."""
+
+    @extend_schema(
+        request=s.ResolveSerializer, responses={200: s.GameSerializer, **ERRORS, **CONFLICT}
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        if not request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        game = get_object_or_404(Game.objects.select_related("board__event"), pk=pk)
+        _chief(request, game.board.event)
+        data = s.ResolveSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = game_resolve(
+            game_id=pk,
+            actor=request.user,
+            decision=data.validated_data["decision"],
+            note=data.validated_data["note"],
+        )
+        return Response(s.GameSerializer(_games().get(pk=game.pk)).data)
+
+
+class FlaggedQueueView(APIView):
+    """The games the engine flagged that await a ruling, oldest first."""
+
+    @extend_schema(responses={200: s.GameBriefSerializer(many=True), **ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        event = _event(slug)
+        _chief(request, event)
+        games = selectors.flagged_queue(event=event).select_related("board__event")
+        return Response(s.GameBriefSerializer(games, many=True).data)
+
+
+class AuditPagination(LimitOffsetPagination):
+    default_limit = 100
+    max_limit = 500
+
+
+class AuditLogView(APIView):
+    """The event's audit log, newest first: who, when, what changed."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("limit", int, OpenApiParameter.QUERY, required=False),
+            OpenApiParameter("offset", int, OpenApiParameter.QUERY, required=False),
+        ],
+        responses={200: s.AuditEntrySerializer(many=True), **ERRORS},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        event = _event(slug)
+        _chief(request, event)
+        paginator = AuditPagination()
+        page = paginator.paginate_queryset(selectors.audit_log(event=event), request, view=self)
+        return paginator.get_paginated_response(s.AuditEntrySerializer(page, many=True).data)
+
+
+class BoardGamesView(APIView):
+    """The current games of one board at every table, once its embargo lets the user see
+    them (officials always)."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("slug", str, OpenApiParameter.PATH),
+            OpenApiParameter("number", int, OpenApiParameter.PATH),
+        ],
+        responses={200: s.GameBriefSerializer(many=True), **ERRORS},
+    )
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        board = get_object_or_404(
+            Board.objects.select_related("event"), event__slug=slug, number=number
+        )
+        if not visible_to(request.user, board):
+            _deny(request, _("This board's results are embargoed until every table has played it."))
+        games = _games().filter(board=board, replaced_at__isnull=True).order_by("table__number")
+        return Response(s.GameBriefSerializer(games, many=True).data)

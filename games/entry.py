@@ -1,0 +1,699 @@
+"""Live entry of a game at a table: each step checked by the engine as it is entered.
+
+Vocabulary:
+
+- *step*: one token a referee types or taps, in the order of the game: first the bidding
+  calls (``1``, ``p``, ``call``, ``rob``, ``double`` … and their Chinese words: 叫地主,
+  抢地主, 加倍, 不叫), then, once the landlord is known, the landlord's optional calls
+  (``show``, ``surrender``, ``reveal``) before the first lead, then one turn per step: cards in
+  any R-NOTE alias (``10``, ``x``/``d`` or 小王/大王 for the jokers, lower case, separators) or a
+  pass (``p``, ``pass``, ``-``, 不要, 过, 不出), optionally ``@type`` to declare an ambiguous
+  play's reading (R-AMBIG); a ``claim`` or ``concede`` by the seat to move ends the play
+  (R-CLAIM). The seat of a step is always the seat to move: the engine says whose turn it is.
+- *position*: the bidding (games.engine.Bidding) and the play (games.engine.GameState) after
+  the steps so far, rebuilt from the deal and the steps on every request, so that the page
+  holds nothing the engine has not checked.
+- *view*: the position as plain JSON for the page and the API: phase, seat to move, the calls
+  and plays, each seat's remaining cards and count (seats with two or fewer cards are *low*,
+  the warning of seed 002), the allowed calls, and at the end the engine's verdict and score.
+- *quick result*: the fallback when the plays were not followed: landlord, bid, doubles, the
+  bombs and rockets played, spring, winner; checked against the deal for plausibility (a
+  claimed bomb must be four of a rank in one hand, R-T11; the rocket both jokers in one hand,
+  R-T12) and scored by the engine (games.engine.settle), never typed.
+
+Errors: `EntryError` (a DomainError) carries the engine's rule id, the step index, seat and
+cards, the engine's English message, and `message`, rendered for a referee in the active
+language (English or Simplified Chinese) from those attributes.
+
+Seats come from the event's rules (RuleSet.seats), so tables of two, four and five players
+enter the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from ddz_site.errors import DomainError
+from games.deals import rank_cards
+from games.engine import (
+    Bidding,
+    Contract,
+    EngineError,
+    GameState,
+    IllegalBidError,
+    NotationError,
+    RuleSet,
+    Settlement,
+    parse_cards,
+    replay,
+    settle,
+)
+
+LOW_CARDS = 2  # seed 002: a player with two or fewer cards left must say so; the page marks it
+MAX_STEPS = 400
+
+# Chinese words referees say at the table, mapped to the record's calls (RECORDS.md §1).
+CALL_ALIASES = {
+    "叫地主": "call",
+    "叫": "call",
+    "抢地主": "rob",
+    "抢": "rob",
+    "加倍": "double",
+    "再加倍": "redouble",
+    "反加倍": "redouble",
+    "明牌": "show",
+    "投降": "surrender",
+    "认输": "surrender",
+    "亮牌": "reveal",
+    "1分": "1",
+    "2分": "2",
+    "3分": "3",
+    "一分": "1",
+    "二分": "2",
+    "两分": "2",
+    "三分": "3",
+}
+END_WORDS = {"claim": "claim", "摊牌": "claim", "concede": "concede", "认负": "concede"}
+
+
+class EntryError(DomainError):
+    """A step the engine refuses (or a quick result that cannot have happened).
+
+    Attributes: ``message`` (for the referee, in the active language), ``rule`` (R-…),
+    ``index`` (0-based step index, None for a quick result), ``seat``, ``cards``, ``detail``
+    (the engine's English message).
+    """
+
+    code = "illegal"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        rule: str | None = None,
+        index: int | None = None,
+        seat: str | None = None,
+        cards: str | None = None,
+        detail: str = "",
+    ) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.index = index
+        self.seat = seat
+        self.cards = cards
+        self.detail = detail
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "message": self.message,
+            "rule": self.rule,
+            "index": self.index,
+            "seat": self.seat,
+            "cards": self.cards,
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True)
+class EntryDeal:
+    """What the entry needs of a board: rules, rank-only hands, bottom, first bidder, and the
+    five-player marked card (R-5P) with the suited hands it is looked up in."""
+
+    rules: RuleSet
+    hands: Mapping[str, str]
+    bottom: str
+    first_bidder: str
+    suited_hands: Mapping[str, str] = field(default_factory=dict)
+    marked: str = ""
+    aside: str = ""
+
+    @classmethod
+    def from_board(cls, board: Any) -> EntryDeal:
+        """The entry deal of a games.models.Board under its event's rules (classic when the
+        event has none)."""
+        rules = RuleSet.from_spec(board.event.rules or "classic")
+        hands = {seat: rank_cards(board.hands.get(seat, "")) for seat in rules.seats}
+        return cls(
+            rules=rules,
+            hands=hands,
+            bottom=rank_cards(board.bottom),
+            first_bidder=board.first_bidder or rules.seats[0],
+            suited_hands=dict(board.hands),
+            marked=getattr(board, "marked", "") or "",
+            aside=rank_cards(getattr(board, "aside", "") or ""),
+        )
+
+    def partner(self) -> str | None:
+        """The five-player hidden landlord (R-5P), None elsewhere."""
+        if self.rules.family != "five" or not self.marked:
+            return None
+        from games.engine.replay import marked_landlords
+
+        return marked_landlords(self.rules, self.suited_hands, self.marked)[1]
+
+
+@dataclass(frozen=True)
+class Position:
+    """The game after some steps: ``bidding``, ``game`` (None until the play starts), ``end``
+    (a claim or concession ``{"claim": seat}``), and the ``steps`` themselves."""
+
+    deal: EntryDeal
+    steps: tuple[str, ...]
+    bidding: Bidding
+    game: GameState | None
+    end: dict[str, str] | None = None
+
+    @property
+    def finished(self) -> bool:
+        b = self.bidding
+        if b.done and (b.passed_out or b.surrendered):
+            return True
+        return self.end is not None or (self.game is not None and self.game.finished)
+
+    @property
+    def phase(self) -> str:
+        if self.finished:
+            return "done"
+        return "play" if self.bidding.done else "bidding"
+
+    @property
+    def to_move(self) -> str | None:
+        if self.finished:
+            return None
+        if not self.bidding.done:
+            return self.bidding.to_move
+        assert self.game is not None
+        return self.game.to_move
+
+
+def _word(step: str) -> str:
+    text = str(step).strip()
+    return CALL_ALIASES.get(text, text)
+
+
+def start(deal: EntryDeal) -> Position:
+    """The position before the first call."""
+    bidding = Bidding.start(deal.rules, deal.first_bidder, partner=deal.partner())
+    return Position(deal=deal, steps=(), bidding=bidding, game=None)
+
+
+def apply_step(position: Position, step: str) -> Position:
+    """The position after one more step (see the module docstring for what a step is).
+
+    Raises:
+        EntryError: the engine refuses the step (R-BID-*, R-DOUBLE-ORDER, R-LEAD, R-VERIFY,
+            R-T…, R-KICK, R-CMP, R-AMBIG, R-END, R-NOTE …); rendered for the referee.
+    """
+    index = len(position.steps)
+    text = str(step).strip()
+    seat = position.to_move
+    if position.finished:
+        raise EntryError(
+            _("The game is over: no step may follow."), rule="R-END", index=index, cards=text
+        )
+    if not text or len(text) > 60 or index >= MAX_STEPS:
+        raise EntryError(_("Type a call or the cards of a turn."), index=index, seat=seat)
+    bidding, game = position.bidding, position.game
+    steps = (*position.steps, text)
+    try:
+        if not bidding.done:
+            bidding = bidding.apply(seat or "", _word(text))
+            game = None
+            if bidding.done and not bidding.passed_out and not bidding.surrendered:
+                game = _start_play(position.deal, bidding)
+            return Position(deal=position.deal, steps=steps, bidding=bidding, game=game)
+        assert game is not None
+        word = _word(text).lower()
+        if not game.plays and word in bidding.optional_calls():
+            # Show, surrender, reveal: the landlord's calls before the first lead.
+            bidding = bidding.apply(bidding.landlord or "", word)
+            game = _start_play(position.deal, bidding)
+            return Position(deal=position.deal, steps=steps, bidding=bidding, game=game)
+        if _word(text) in END_WORDS:
+            end = {END_WORDS[_word(text)]: seat or ""}
+            return Position(deal=position.deal, steps=steps, bidding=bidding, game=game, end=end)
+        cards, _sep, reading = text.partition("@")
+        game = game.apply(seat or "", cards.strip(), reading.strip() or None)
+        return Position(deal=position.deal, steps=steps, bidding=bidding, game=game)
+    except EngineError as exc:
+        raise render_error(exc, position=position, index=index, text=text) from None
+
+
+def _start_play(deal: EntryDeal, bidding: Bidding) -> GameState:
+    return GameState.start(
+        deal.rules, dict(deal.hands), deal.bottom, bidding.landlord or "", deal.partner()
+    )
+
+
+def rebuild(deal: EntryDeal, steps: Sequence[str]) -> Position:
+    """The position after ``steps`` from the deal.
+
+    Raises:
+        EntryError: the first step the engine refuses (its ``index`` says which).
+    """
+    if not isinstance(steps, (list, tuple)) or not all(isinstance(s, str) for s in steps):
+        raise EntryError(_("The steps must be a list of texts."))
+    if len(steps) > MAX_STEPS:
+        raise EntryError(_("A game has at most %(n)s steps.") % {"n": MAX_STEPS})
+    position = start(deal)
+    for step in steps:
+        position = apply_step(position, step)
+    return position
+
+
+# -- rendering ----------------------------------------------------------------------------------
+
+
+def call_label(call: str) -> str:
+    """A call as a referee reads it in the active language."""
+    labels = {
+        "pass": _("pass"),
+        "call": _("call the landlord"),
+        "rob": _("rob the landlord"),
+        "double": _("double"),
+        "redouble": _("redouble"),
+        "show": _("show the hand"),
+        "surrender": _("surrender"),
+        "reveal": _("reveal"),
+    }
+    if call in labels:
+        return labels[call]
+    if call.isdigit():
+        return _("bid %(n)s") % {"n": call}
+    return call
+
+
+def render_error(exc: EngineError, *, position: Position, index: int, text: str) -> EntryError:
+    """The engine's error as a referee reads it: a sentence in the active language built from
+    the error's rule, seat and cards, the engine's English message kept as ``detail``."""
+    rule = exc.rule or ""
+    seat = exc.seat or position.to_move or ""
+    cards = text
+    params = {"seat": seat, "cards": cards, "rule": rule}
+    if isinstance(exc, NotationError):
+        message = _(
+            "%(cards)s is not card notation: the character “%(char)s” at position "
+            "%(position)s is not a card."
+        ) % {**params, "char": exc.char, "position": exc.position}
+    elif isinstance(exc, IllegalBidError) or not position.bidding.done:
+        allowed = ", ".join(call_label(c) for c in position.bidding.legal_calls())
+        if position.bidding.done:
+            message = _("%(seat)s cannot call %(cards)s now.") % params
+        else:
+            message = _("%(seat)s cannot call %(cards)s now; allowed: %(allowed)s.") % {
+                **params,
+                "allowed": allowed,
+            }
+    elif rule == "R-LEAD":
+        message = _("%(seat)s leads this trick and must play cards: a pass is not allowed.") % (
+            params
+        )
+    elif rule == "R-VERIFY":
+        hand = position.game.hands.get(seat, "") if position.game else ""
+        message = _("%(seat)s does not hold %(cards)s (holds %(hand)s).") % {
+            **params,
+            "hand": hand or "—",
+        }
+    elif rule == "R-CMP":
+        owner, last = _open_play(position)
+        message = _("%(cards)s does not beat %(last)s played by %(owner)s.") % {
+            **params,
+            "last": last,
+            "owner": owner,
+        }
+    elif rule == "R-AMBIG":
+        message = _("%(cards)s cannot be read that way.") % params
+    elif rule == "R-END":
+        message = _("The game is over: no step may follow.")
+    elif rule.startswith(("R-T", "R-KICK", "R-MAX", "R-4W2", "R-SHUTTLE", "R-4P", "R-5P", "R-2P")):
+        message = _("%(cards)s is not a combination allowed by these rules.") % params
+    else:
+        message = _("%(seat)s: %(cards)s is refused.") % params
+    return EntryError(
+        message, rule=rule or None, index=index, seat=seat, cards=cards, detail=exc.message
+    )
+
+
+def _open_play(position: Position) -> tuple[str, str]:
+    game = position.game
+    if game is None:
+        return "", ""
+    for seat, text in reversed(game.plays):
+        if text != "pass":
+            return seat, text
+    return "", ""
+
+
+def to_record(position: Position, *, record_id: str = "") -> dict[str, Any]:
+    """The RECORDS.md §1 record of the steps so far (no declared score: the engine scores)."""
+    deal = position.deal
+    record: dict[str, Any] = {
+        "id": record_id,
+        "rules": deal.rules.to_spec(),
+        "hands": dict(deal.hands),
+        "bottom": deal.bottom,
+        "first_bidder": deal.first_bidder,
+        "bidding": [[s, c] for s, c in position.bidding.calls],
+        "plays": [[s, c] for s, c in position.game.plays] if position.game else [],
+        "end": position.end,
+    }
+    if deal.aside:
+        record["aside"] = deal.aside
+    if deal.marked:
+        record["marked"] = deal.marked
+        record["hands"] = dict(deal.suited_hands)
+    return record
+
+
+def view(position: Position) -> dict[str, Any]:
+    """The position as JSON for the page and the API.
+
+    Shape: ``{"steps", "phase": "bidding"|"play"|"done", "to_move", "seats", "first_bidder",
+    "landlord", "bid", "calls": [[seat, call]], "plays": [[seat, cards]], "allowed":
+    [{"call", "label"}], "hands": {seat: cards}, "counts": {seat: n}, "low": [seat],
+    "bottom", "open": {"seat", "cards"} | null, "result": {...} | null}``; ``result`` (when
+    done) is the engine's replay: status, winner, score per seat, multiplier, bid, bombs,
+    rockets, spring, anti_spring, error.
+    """
+    deal, bidding, game = position.deal, position.bidding, position.game
+    seats = list(deal.rules.seats)
+    hands = game.hands if game is not None else {s: deal.hands[s] for s in seats}
+    counts = {s: sum(parse_cards(hands[s])) if hands[s] else 0 for s in seats}
+    allowed: list[str] = []
+    if position.phase == "bidding":
+        allowed = bidding.legal_calls()
+    elif position.phase == "play" and game is not None and not game.plays:
+        allowed = bidding.optional_calls()
+    owner, last = _open_play(position)
+    open_play = None
+    if game is not None and not game.leading and last:
+        open_play = {"seat": owner, "cards": last}
+    result = None
+    if position.finished:
+        result = replay(to_record(position)).to_dict()
+        result.pop("id", None)
+    return {
+        "steps": list(position.steps),
+        "phase": position.phase,
+        "to_move": position.to_move,
+        "seats": seats,
+        "first_bidder": deal.first_bidder,
+        "landlord": bidding.landlord if bidding.done and not bidding.passed_out else None,
+        "bid": bidding.bid,
+        "calls": [[s, c] for s, c in bidding.calls],
+        "plays": [[s, c] for s, c in game.plays] if game else [],
+        "allowed": [{"call": c, "label": call_label(c)} for c in allowed],
+        "hands": hands,
+        "counts": counts,
+        "low": [s for s in seats if game is not None and 0 < counts[s] <= LOW_CARDS],
+        "bottom": deal.bottom,
+        "open": open_play,
+        "end": position.end,
+        "result": result,
+    }
+
+
+# -- quick result -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QuickResult:
+    """A result entered without the plays: ``landlord`` seat, ``bid`` (contract value),
+    ``doubles`` (seats that doubled), ``bombs`` (ranks of the bombs played alone, one per
+    bomb), ``rockets`` (how many rockets were played), ``spring``/``anti_spring``, ``winner``
+    (``landlord`` or ``farmers``)."""
+
+    landlord: str
+    bid: int
+    winner: str
+    bombs: tuple[str, ...] = ()
+    rockets: int = 0
+    doubles: tuple[str, ...] = ()
+    spring: bool = False
+    anti_spring: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "landlord": self.landlord,
+            "bid": self.bid,
+            "winner": self.winner,
+            "bombs": list(self.bombs),
+            "rockets": self.rockets,
+            "doubles": list(self.doubles),
+            "spring": self.spring,
+            "anti_spring": self.anti_spring,
+        }
+
+
+def _quick_fail(message: str, rule: str) -> EntryError:
+    return EntryError(message, rule=rule)
+
+
+def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
+    """Check a quick result against the deal and score it with the engine (RULES.md §4).
+
+    Returns the engine's Settlement (winner, unit, multiplier, score per seat).
+    Plausibility, by rule: the landlord is a seat (R-SEAT); the bid
+    is a contract value of the bidding system (R-BID-*); the winner is a side (R-END); doubles
+    are farmers' seats, each once (R-DOUBLE-ORDER); each claimed bomb is four (or more) of its
+    rank in one hand, the landlord's with the bottom (R-T11), no rank claimed twice where the
+    deck holds only one such bomb; each rocket is both jokers in one hand (R-T12); spring only
+    for a landlord's win, anti-spring only for the farmers' (R-SPRING).
+
+    Raises:
+        EntryError: the first implausible claim, with its rule.
+    """
+    rules = deal.rules
+    seats = rules.seats
+    if quick.landlord not in seats:
+        raise _quick_fail(
+            _("The landlord must be one of the seats %(seats)s.") % {"seats": " ".join(seats)},
+            "R-SEAT",
+        )
+    from games.engine.replay import _bid_rule, _plausible_bid
+
+    if (
+        isinstance(quick.bid, bool)
+        or not isinstance(quick.bid, int)
+        or not _plausible_bid(rules, quick.bid)
+    ):
+        raise _quick_fail(
+            _("A bid of %(bid)s is impossible under these rules.") % {"bid": quick.bid},
+            _bid_rule(rules),
+        )
+    if quick.winner not in ("landlord", "farmers"):
+        raise _quick_fail(_("The winner is the landlord or the farmers."), "R-END")
+    partner = deal.partner()
+    side = {quick.landlord, partner} - {None}
+    for seat in quick.doubles:
+        if seat not in seats or seat in side or list(quick.doubles).count(seat) > 1:
+            raise _quick_fail(
+                _("%(seat)s cannot double: only each farmer, once.") % {"seat": seat},
+                "R-DOUBLE-ORDER",
+            )
+    holdings = {s: parse_cards(deal.hands[s]) for s in seats}
+    bottom = parse_cards(deal.bottom)
+    holdings[quick.landlord] = tuple(
+        a + b for a, b in zip(holdings[quick.landlord], bottom, strict=True)
+    )
+    ranks = "3456789TJQKA2BR"
+    available: dict[str, int] = {}
+    for rank in ranks[:13]:
+        i = ranks.index(rank)
+        available[rank] = sum(1 for s in seats if holdings[s][i] >= 4)
+    for rank in set(quick.bombs):
+        normal = rank_cards(rank) if isinstance(rank, str) else ""
+        if len(normal) != 1 or normal not in ranks[:13]:
+            raise _quick_fail(
+                _("A bomb is named by its rank (3 … 2), not “%(rank)s”.") % {"rank": rank}, "R-T11"
+            )
+        if quick.bombs.count(rank) > available[normal]:
+            raise _quick_fail(
+                _("No hand holds a bomb of %(rank)s.") % {"rank": normal}
+                if not available[normal]
+                else _("The hands hold only %(n)s bomb(s) of %(rank)s.")
+                % {"n": available[normal], "rank": normal},
+                "R-T11",
+            )
+    jokers_b, jokers_r = ranks.index("B"), ranks.index("R")
+    rockets = sum(min(holdings[s][jokers_b], holdings[s][jokers_r]) for s in seats)
+    if rules.family in ("four", "five"):
+        rockets = sum(
+            1 for s in seats if holdings[s][jokers_b] + holdings[s][jokers_r] >= 4
+        )  # R-4P: the rocket is all four jokers
+    if not isinstance(quick.rockets, int) or quick.rockets < 0 or quick.rockets > rockets:
+        raise _quick_fail(_("No hand holds the rocket (both jokers)."), "R-T12")
+    if quick.spring and quick.winner != "landlord":
+        raise _quick_fail(_("A spring needs the landlord to win."), "R-SPRING")
+    if quick.anti_spring and quick.winner != "farmers":
+        raise _quick_fail(_("An anti-spring needs the farmers to win."), "R-SPRING")
+    if quick.spring and quick.anti_spring:
+        raise _quick_fail(_("A game cannot be a spring and an anti-spring."), "R-SPRING")
+    contract = Contract(
+        landlord=quick.landlord, bid=quick.bid, doubles=tuple(quick.doubles), partner=partner
+    )
+    try:
+        settlement = settle(
+            rules,
+            contract,
+            winner=quick.winner,
+            bombs=len(quick.bombs),
+            rockets=quick.rockets,
+            spring=quick.spring,
+            anti_spring=quick.anti_spring,
+        )
+    except EngineError as exc:
+        raise _quick_fail(exc.message, exc.rule or "R-SC-MULT") from None
+    return settlement
+
+
+def quick_record(deal: EntryDeal, quick: QuickResult, *, record_id: str = "") -> dict[str, Any]:
+    """The RECORDS.md §1 record of a quick result: ``bidding`` null with ``landlord`` and
+    ``bid``, no plays, the engine's score as ``declared``, and the claims under ``quick``.
+
+    Raises:
+        EntryError: see `check_quick`.
+    """
+    score = dict(check_quick(deal, quick).score)
+    record: dict[str, Any] = {
+        "id": record_id,
+        "rules": deal.rules.to_spec(),
+        "hands": dict(deal.suited_hands if deal.marked else deal.hands),
+        "bottom": deal.bottom,
+        "first_bidder": deal.first_bidder,
+        "bidding": None,
+        "landlord": quick.landlord,
+        "bid": quick.bid,
+        "plays": [],
+        "end": None,
+        "declared": score,
+        "declared_winner": quick.winner,
+        "quick": quick.to_dict(),
+    }
+    if deal.aside:
+        record["aside"] = deal.aside
+    if deal.marked:
+        record["marked"] = deal.marked
+    return record
+
+
+def quick_from_record(record: Mapping[str, Any]) -> QuickResult | None:
+    """The QuickResult a record carries under ``quick``, None when it has none.
+
+    Raises:
+        EntryError: a ``quick`` object of the wrong shape.
+    """
+    raw = record.get("quick")
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        raise EntryError(_("A quick result must be an object."))
+    try:
+        return QuickResult(
+            landlord=str(raw["landlord"]),
+            bid=raw["bid"],
+            winner=str(raw["winner"]),
+            bombs=tuple(str(b) for b in raw.get("bombs") or ()),
+            rockets=raw.get("rockets") or 0,
+            doubles=tuple(str(d) for d in raw.get("doubles") or ()),
+            spring=bool(raw.get("spring")),
+            anti_spring=bool(raw.get("anti_spring")),
+        )
+    except (KeyError, TypeError):
+        raise EntryError(_("A quick result needs the landlord, the bid and the winner.")) from None
+
+
+def quick_fields(record: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The verifier's Game fields for a record carrying a quick result, None for any other.
+
+    The engine replays what there is (the deal, the landlord and bid: R-VERIFY's first steps);
+    the claims are checked by `check_quick` and scored by the engine. Status ``verified`` when
+    the declared score is the engine's, ``mismatch`` when not, ``illegal`` when a claim cannot
+    have happened; ``facts`` carry ``"quick": true`` so that pages say the plays were not
+    followed.
+    """
+    if record.get("quick") is None:
+        return None
+    from games.engine import replay as engine_replay
+
+    def failed(error: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "status": "illegal",
+            "landlord": "",
+            "winner": "",
+            "multiplier": None,
+            "score": None,
+            "error": error,
+            "facts": {"quick": True},
+        }
+
+    try:
+        outcome = engine_replay(dict(record)).to_dict()
+    except EngineError as exc:
+        return failed(exc.to_dict())
+    error = outcome.get("error") or {}
+    if outcome.get("status") == "illegal" and error.get("stage") in ("deal", "bidding"):
+        return failed(error)
+    try:
+        quick = quick_from_record(record)
+        assert quick is not None
+        rules = RuleSet.from_spec(record.get("rules") or "classic")
+        hands = record.get("hands") or {}
+        deal = EntryDeal(
+            rules=rules,
+            hands={s: rank_cards(hands.get(s, "")) for s in rules.seats},
+            bottom=rank_cards(str(record.get("bottom") or "")),
+            first_bidder=str(record.get("first_bidder") or rules.seats[0]),
+            suited_hands=dict(hands),
+            marked=str(record.get("marked") or ""),
+        )
+        if quick.landlord != record.get("landlord") or quick.bid != record.get("bid"):
+            raise EntryError(
+                "the quick result names another landlord or bid than the record", rule="R-REC"
+            )
+        settlement = check_quick(deal, quick)
+    except (EntryError, EngineError) as exc:
+        return failed(
+            {
+                "stage": "result",
+                "index": None,
+                "seat": None,
+                "cards": None,
+                "rule": getattr(exc, "rule", None),
+                "message": getattr(exc, "detail", "") or str(exc),
+            }
+        )
+    settlement_facts = {
+        "quick": True,
+        "bid": quick.bid,
+        "unit": settlement.unit,
+        "bombs": len(quick.bombs),
+        "rockets": quick.rockets,
+        "spring": quick.spring,
+        "anti_spring": quick.anti_spring,
+    }
+    score = dict(settlement.score)
+    declared = record.get("declared")
+    mismatch = isinstance(declared, Mapping) and dict(declared) != score
+    return {
+        "status": "mismatch" if mismatch else "verified",
+        "landlord": quick.landlord,
+        "winner": quick.winner,
+        "multiplier": settlement.multiplier,
+        "score": score,
+        "error": {
+            "stage": "result",
+            "index": None,
+            "seat": None,
+            "cards": None,
+            "rule": "R-VERIFY",
+            "message": f"declared {dict(declared)}; the engine scores {score}",
+        }
+        if mismatch and isinstance(declared, Mapping)
+        else None,
+        "facts": settlement_facts,
+    }

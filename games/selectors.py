@@ -1,0 +1,120 @@
+"""Read-side queries of referee entry: the table status board, the flagged queue, versions.
+
+Vocabulary: the *entry state* of a table and board, as the chief referee's board shows it:
+``not_started`` (nothing yet), ``entering`` (a live entry draft, no game), ``submitted`` (the
+current game waits for the engine), ``verified`` (the engine verified it, or a chief referee
+ruled that it stands), ``flagged`` (the engine found a fault and no ruling let it stand), and
+``confirmed`` (a second person confirmed it). Seats and tables come from the database, never
+from a fixed list, so every table size works.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games.models import Board, EntryDraft, Game, Resolution, Status
+from games.versions import FLAGGED_STATUSES
+from tournaments.access import is_chief_referee
+from tournaments.models import AuditEntry, Event, Table, TableAssignment
+
+ENTRY_STATES = ("not_started", "entering", "submitted", "verified", "flagged", "confirmed")
+
+
+def entry_state(game: Game | None, *, drafting: bool) -> str:
+    """The entry state of one table and board (see the module docstring)."""
+    if game is None:
+        return "entering" if drafting else "not_started"
+    if game.confirmed_at is not None:
+        return "confirmed"
+    if game.status == Status.PENDING:
+        return "submitted"
+    if game.status == Status.VERIFIED and game.resolution != Resolution.REJECT:
+        return "verified"
+    if game.status in FLAGGED_STATUSES and game.resolution == Resolution.ACCEPT:
+        return "verified"
+    return "flagged"
+
+
+@dataclass(frozen=True)
+class Cell:
+    board: Board
+    state: str
+    game: Game | None
+
+
+@dataclass(frozen=True)
+class Row:
+    table: Table
+    cells: list[Cell]
+
+
+def tables_of(user: Any, event: Event) -> QuerySet[Table]:
+    """The tables `user` sees in `event`: all for chief referees and organizers, his assigned
+    tables for a referee, none for anyone else."""
+    tables = Table.objects.filter(round__event=event).select_related("round")
+    if is_chief_referee(user, event):
+        return tables.order_by("round__number", "number")
+    if not getattr(user, "is_authenticated", False):
+        return tables.none()
+    assigned = TableAssignment.objects.filter(user=user, table__round__event=event).values(
+        "table_id"
+    )
+    return tables.filter(pk__in=assigned).order_by("round__number", "number")
+
+
+def status_board(*, event: Event, tables: QuerySet[Table]) -> list[Row]:
+    """One row per table, one cell per board of its round, in four queries."""
+    table_list = list(tables)
+    boards = list(Board.objects.filter(event=event, round__isnull=False).order_by("number"))
+    ids = [t.pk for t in table_list]
+    games = {
+        (g.table_id, g.board_id): g
+        for g in Game.objects.filter(table_id__in=ids, replaced_at__isnull=True).defer(
+            "record", "error"
+        )
+    }
+    drafts = set(EntryDraft.objects.filter(table_id__in=ids).values_list("table_id", "board_id"))
+    rows = []
+    for table in table_list:
+        cells = []
+        for board in boards:
+            if board.round_id != table.round_id:
+                continue
+            game = games.get((table.pk, board.pk))
+            state = entry_state(game, drafting=(table.pk, board.pk) in drafts)
+            cells.append(Cell(board=board, state=state, game=game))
+        rows.append(Row(table=table, cells=cells))
+    return rows
+
+
+def flagged_queue(*, event: Event) -> QuerySet[Game]:
+    """Current games of `event` the engine flagged and no chief referee has ruled on yet,
+    oldest first: the organizers' queue."""
+    return (
+        Game.objects.filter(
+            board__event=event,
+            replaced_at__isnull=True,
+            status__in=FLAGGED_STATUSES,
+            resolved_at__isnull=True,
+        )
+        .select_related("board", "table__round", "entered_by")
+        .defer("record")
+        .order_by("submitted_at", "pk")
+    )
+
+
+def game_versions(*, table: Table, board: Board) -> QuerySet[Game]:
+    """Every version of one table's game of one board, newest first."""
+    return (
+        Game.objects.filter(table=table, board=board)
+        .select_related("entered_by", "confirmed_by", "resolved_by")
+        .order_by("-version")
+    )
+
+
+def audit_log(*, event: Event) -> QuerySet[AuditEntry]:
+    """The audit entries of `event`, newest first."""
+    return AuditEntry.objects.filter(event=event).select_related("actor").order_by("-at", "-id")
