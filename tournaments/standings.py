@@ -86,9 +86,12 @@ class EventResults:
     penalties: list[tuple[int, int | None, Fraction]]
 
 
-def event_results(*, event: Event, boards: set[int] | None = None) -> EventResults:
+def event_results(
+    *, event: Event, boards: set[int] | None = None, with_penalties: bool = True
+) -> EventResults:
     """The seat results of `event` (see the module docstring) on `boards` (default: the open
-    boards). Six flat queries whatever the event's size."""
+    boards), and its penalties unless not `with_penalties`. Seven flat queries at most,
+    whatever the event's size."""
     if boards is None:
         boards = open_board_ids(event)
     seat_of: dict[int, dict[str, int]] = defaultdict(dict)
@@ -118,7 +121,12 @@ def event_results(*, event: Event, boards: set[int] | None = None) -> EventResul
         adjusted[(board_id, table_id)][seat] = kind
     results: list[scoring.SeatResult] = []
     for board_id, table_id, score in (
-        Game.objects.filter(board__event=event, replaced_at__isnull=True, status=Status.VERIFIED)
+        Game.objects.filter(
+            board__event=event,
+            board_id__in=boards,
+            replaced_at__isnull=True,
+            status=Status.VERIFIED,
+        )
         .order_by()
         .values_list("board_id", "table_id", "score")
     ):
@@ -144,12 +152,16 @@ def event_results(*, event: Event, boards: set[int] | None = None) -> EventResul
                         board_id, table_id, seat, players[seat], Fraction(0), adjusted=kind
                     )
                 )
-    penalties = [
-        (player_id, stage_id, Fraction(points))
-        for player_id, stage_id, points in Penalty.objects.filter(event=event).values_list(
-            "player_id", "stage_id", "points"
-        )
-    ]
+    penalties = (
+        [
+            (player_id, stage_id, Fraction(points))
+            for player_id, stage_id, points in Penalty.objects.filter(event=event).values_list(
+                "player_id", "stage_id", "points"
+            )
+        ]
+        if with_penalties
+        else []
+    )
     return EventResults(event, results, stage_of_board, expected, penalties)
 
 

@@ -1,29 +1,80 @@
-"""Public pages: the event list, an event with its standings, a board's traveller and a
-player's scorecard. Thin: fetch through selectors, render."""
+"""Public pages: events, standings (live), seating per round, travellers, scorecards with the
+running-score chart, hand records, the replay viewer, and the CSV and JSON exports.
+
+Thin: fetch through selectors and tournaments.results, render. The embargo
+(tournaments.embargo) is asked once per page: a board's results and hands are shown to
+officials, and to everyone else once every table of its round has finished it.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
+
+from django.core.cache import cache
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
 
-from games.models import Board, Status
-from tournaments import selectors
-from tournaments.models import Event, Player
+from games.models import Board, Game, Status
+from tournaments import embargo, exports, results, selectors
+from tournaments.access import is_official
+from tournaments.models import Event, Player, Round, Stage, Standing
+from tournaments.scoring import TIEBREAKS
+from tournaments.standings import lot_seed
 
-
-def _may_see_all(request: HttpRequest) -> bool:
-    return bool(request.user.is_authenticated and request.user.is_staff)
+# How often an open standings page asks whether the standings changed (seconds).
+REFRESH_SECONDS = 15
 
 
 def event_list(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/event_list.html", {"events": selectors.event_list()})
 
 
+def _stage(event: Event, request: HttpRequest) -> Stage | None:
+    number = request.GET.get("stage", "")
+    if not number:
+        return None
+    if not number.isdigit():
+        raise Http404("no such stage")
+    return get_object_or_404(Stage, event=event, number=int(number))
+
+
+def _standings_key(event: Event, stage: Stage | None) -> str:
+    stamp = event.standings_updated_at.timestamp() if event.standings_updated_at else 0
+    return f"{event.pk}-{stage.number if stage else 0}-{stamp}-{get_language()}"
+
+
+def _standings_html(request: HttpRequest, event: Event, stage: Stage | None) -> str:
+    """The standings table, rendered once per change of the standings and language.
+
+    Every viewer sees the same rows (they count open boards only), so one cached copy serves
+    all; the key holds standings_updated_at, which every recompute that changes a row moves.
+    """
+    key = "standings-html:" + _standings_key(event, stage)
+    html = cache.get(key)
+    if html is None:
+        rows = (
+            Standing.objects.filter(event=event, stage=stage)
+            .select_related("player")
+            .order_by("position")
+        )
+        html = render_to_string(
+            "tournaments/_standings.html",
+            {"event": event, "stage": stage, "standings": rows},
+            request=None,
+        )
+        cache.set(key, html, 3600)
+    return html
+
+
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
+    official = is_official(request.user, event)
     boards = (
-        Board.objects.filter(event=event)
+        embargo.with_open(Board.objects.filter(event=event))
         .select_related("round")
         .annotate(
             game_count=Count("games", filter=Q(games__replaced_at__isnull=True)),
@@ -34,14 +85,108 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         )
         .order_by("number")
     )
+    board_rows = [(b, official or b.is_open) for b in boards]
     return render(
         request,
         "tournaments/event_detail.html",
         {
             "event": event,
-            "standings": selectors.event_standings(event=event),
-            "boards": boards,
+            "stages": list(event.stages.all()),
+            "rounds": list(event.rounds.order_by("number")),
+            "standings_html": _standings_html(request, event, None),
+            "live_url": _live_url(event, None),
+            "refresh": REFRESH_SECONDS,
+            "board_rows": board_rows,
+            "tiebreaks": [t for t in event.tiebreaks or [] if t in TIEBREAKS],
+            "lot_seed": lot_seed(event),
         },
+    )
+
+
+def _live_url(event: Event, stage: Stage | None) -> str:
+    from django.urls import reverse
+
+    url = reverse("public:standings_live", kwargs={"slug": event.slug})
+    return f"{url}?stage={stage.number}" if stage else url
+
+
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings of the event or of one stage (?stage=N), refreshing by themselves."""
+    event = get_object_or_404(Event, slug=slug)
+    stage = _stage(event, request)
+    return render(
+        request,
+        "tournaments/standings.html",
+        {
+            "event": event,
+            "stage": stage,
+            "stages": list(event.stages.all()),
+            "standings_html": _standings_html(request, event, stage),
+            "live_url": _live_url(event, stage),
+            "refresh": REFRESH_SECONDS,
+        },
+    )
+
+
+def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings table alone, for the page's refresh; 304 when unchanged (ETag)."""
+    event = get_object_or_404(Event.objects.only("pk", "slug", "standings_updated_at"), slug=slug)
+    stage = _stage(event, request)
+    etag = '"' + hashlib.sha256(_standings_key(event, stage).encode()).hexdigest()[:32] + '"'
+    if request.headers.get("If-None-Match") == etag:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        event = Event.objects.get(pk=event.pk)
+        response = HttpResponse(_standings_html(request, event, stage))
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The seating of a round (who sits where) and its boards with their embargo state."""
+    round_ = get_object_or_404(
+        Round.objects.select_related("event"), event__slug=slug, number=number
+    )
+    event = round_.event
+    visible = embargo.visible_board_ids(request.user, event)
+    boards = list(round_.boards.order_by("number"))
+    return render(
+        request,
+        "tournaments/round.html",
+        {
+            "event": event,
+            "round": round_,
+            "seats": results.seats_of(event),
+            "tables": results.round_seating(round_=round_, seats=results.seats_of(event)),
+            "board_rows": [(b, visible is None or b.pk in visible) for b in boards],
+        },
+    )
+
+
+def hand_records(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The deals of a round with suits, for players after play and dealers (print-friendly);
+    a board under embargo shows only that it is."""
+    round_ = get_object_or_404(
+        Round.objects.select_related("event"), event__slug=slug, number=number
+    )
+    event = round_.event
+    visible = embargo.visible_board_ids(request.user, event)
+    records = []
+    for board in round_.boards.order_by("number"):
+        shown = visible is None or board.pk in visible
+        seats = results.seats_of(event, board)
+        records.append(
+            {
+                "board": board,
+                "shown": shown,
+                "hands": [(s, board.hands.get(s, "")) for s in seats] if shown else [],
+            }
+        )
+    return render(
+        request,
+        "tournaments/hand_records.html",
+        {"event": event, "round": round_, "records": records},
     )
 
 
@@ -49,17 +194,20 @@ def traveller(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     board = get_object_or_404(
         Board.objects.select_related("event", "round"), event__slug=slug, number=number
     )
-    public = selectors.board_is_public(board=board) or _may_see_all(request)
-    rows = selectors.board_traveller(board=board) if public else []
+    public = embargo.visible_to(request.user, board)
+    seats = results.seats_of(board.event, board)
+    rows = results.board_traveller(board=board) if public else []
     return render(
         request,
         "tournaments/traveller.html",
         {
             "event": board.event,
             "board": board,
-            "hands": [(seat, board.hands.get(seat, "")) for seat in selectors.SEATS],
+            "seats": seats,
+            "hands": [(seat, board.hands.get(seat, "")) for seat in seats] if public else [],
             "public": public,
             "rows": rows,
+            "top": next((r.top for r in rows if r.top is not None), None),
         },
     )
 
@@ -67,10 +215,86 @@ def traveller(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def scorecard(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     player = get_object_or_404(Player, pk=player_id)
-    rows = selectors.player_scorecard(event=event, player=player)
-    standing = event.standings.filter(player=player).first()
+    visible = embargo.visible_board_ids(request.user, event)
+    rows = results.player_scorecard(event=event, player=player, visible=visible)
+    series = results.running_score(event, rows)
     return render(
         request,
         "tournaments/scorecard.html",
-        {"event": event, "player": player, "rows": rows, "standing": standing},
+        {
+            "event": event,
+            "player": player,
+            "rows": rows,
+            "standing": event.standings.filter(player=player, stage__isnull=True).first(),
+            "series": series,
+            "chart": results.chart(series),
+        },
     )
+
+
+def replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """Step through a recorded game: every call and play, with the hands as they shrink."""
+    game = get_object_or_404(
+        Game.objects.select_related("board__event", "board__round", "table__round"), pk=pk
+    )
+    board, event = game.board, game.board.event
+    public = embargo.visible_to(request.user, board)
+    seats = results.seats_of(event, board)
+    steps = results.replay_steps(game, seats) if public else []
+    players = {s.seat: s.player for s in game.table.seats.select_related("player")}
+    return render(
+        request,
+        "tournaments/replay.html",
+        {
+            "event": event,
+            "board": board,
+            "game": game,
+            "public": public,
+            "seats": [(s, players.get(s)) for s in seats],
+            "steps": steps,
+            "steps_json": json.dumps(
+                [
+                    {"kind": s.kind, "seat": s.seat, "action": s.action, "hands": s.hands}
+                    for s in steps
+                ]
+            ),
+        },
+    )
+
+
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    stage = _stage(event, request)
+    response = HttpResponse(
+        exports.standings_csv(event=event, stage=stage), content_type="text/csv; charset=utf-8"
+    )
+    suffix = f"-stage-{stage.number}" if stage else ""
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}{suffix}-standings.csv"'
+    return response
+
+
+def scorecard_csv(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    player = get_object_or_404(Player, pk=player_id)
+    visible = embargo.visible_board_ids(request.user, event)
+    response = HttpResponse(
+        exports.scorecard_csv(event=event, player=player, visible=visible),
+        content_type="text/csv; charset=utf-8",
+    )
+    response["Content-Disposition"] = (
+        f'attachment; filename="{event.slug}-scorecard-{player.pk}.csv"'
+    )
+    return response
+
+
+def archive_json(request: HttpRequest, slug: str) -> HttpResponse:
+    """The whole event as a JSON archive: officials only, since it holds every hand."""
+    event = get_object_or_404(Event, slug=slug)
+    if not is_official(request.user, event):
+        raise Http404("no such archive")
+    response = HttpResponse(
+        json.dumps(exports.event_export(event=event), ensure_ascii=False, indent=1),
+        content_type="application/json; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
+    return response
