@@ -1,4 +1,5 @@
-"""The referee's form of a game record (the door of games.services.game_submit)."""
+"""The referee's forms: a game record in JSON and a quick result (doors of
+games.services.game_submit), and a chief referee's ruling (games.versions.game_resolve)."""
 
 from __future__ import annotations
 
@@ -27,3 +28,68 @@ class GameRecordForm(forms.Form):
                 _("This is not JSON (line %(line)s, column %(column)s: %(error)s)."),
                 params={"line": exc.lineno, "column": exc.colno, "error": exc.msg},
             ) from None
+
+
+class QuickResultForm(forms.Form):
+    """The quick result (games.entry.QuickResult): what the table says happened, without the
+    plays; checked against the deal and scored by the engine."""
+
+    landlord = forms.ChoiceField(label=_("Landlord"))
+    bid = forms.IntegerField(label=_("Bid (contract value)"), min_value=0, max_value=10_000)
+    doubles = forms.MultipleChoiceField(
+        label=_("Farmers who doubled"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    bombs = forms.CharField(
+        label=_("Bombs played (their ranks, e.g. 7 2)"),
+        required=False,
+        max_length=60,
+        widget=forms.TextInput(attrs={"autocapitalize": "off", "spellcheck": "false"}),
+    )
+    rockets = forms.IntegerField(label=_("Rockets played"), min_value=0, max_value=4, initial=0)
+    spring = forms.ChoiceField(
+        label=_("Spring"),
+        choices=[
+            ("", _("neither")),
+            ("spring", _("spring")),
+            ("anti_spring", _("anti-spring")),
+        ],
+        required=False,
+    )
+    winner = forms.ChoiceField(
+        label=_("Winner"), choices=[("landlord", _("landlord")), ("farmers", _("farmers"))]
+    )
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=100)
+
+    def __init__(self, *args: Any, seats: tuple[str, ...], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [(s, s) for s in seats]
+        self.fields["landlord"].choices = choices
+        self.fields["doubles"].choices = choices
+
+    def quick(self) -> Any:
+        from games.entry import QuickResult
+
+        data = self.cleaned_data
+        bombs = tuple(t for t in data["bombs"].replace(",", " ").split() if t)
+        return QuickResult(
+            landlord=data["landlord"],
+            bid=data["bid"],
+            winner=data["winner"],
+            bombs=bombs,
+            rockets=data["rockets"] or 0,
+            doubles=tuple(data["doubles"]),
+            spring=data["spring"] == "spring",
+            anti_spring=data["spring"] == "anti_spring",
+        )
+
+
+class ResolveForm(forms.Form):
+    """A chief referee's ruling on a flagged game (games.versions.game_resolve)."""
+
+    decision = forms.ChoiceField(
+        label=_("Ruling"),
+        choices=[("accept", _("result stands")), ("reject", _("to be entered again"))],
+    )
+    note = forms.CharField(
+        label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    )

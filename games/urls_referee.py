@@ -1,4 +1,5 @@
-"""Referee URLs (namespace "referee"): enter the games of an event."""
+"""Referee URLs (namespace "referee"): the tables of an event, live and quick entry, a game's
+versions with confirmation and ruling, the status board and the flagged queue."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ from games import views_referee
 
 app_name = "referee"
 
+TABLE = "events/<str:slug>/tables/<int:table_id>/boards/<int:number>/"
+
 urlpatterns = [
     path("events/<str:slug>/", views_referee.referee_event, name="event"),
-    path(
-        "events/<str:slug>/tables/<int:table_id>/boards/<int:number>/",
-        views_referee.game_enter,
-        name="enter",
-    ),
+    path("events/<str:slug>/status/", views_referee.status_board, name="status"),
+    path("events/<str:slug>/flagged/", views_referee.flagged_queue, name="flagged"),
+    path("events/<str:slug>/games/<int:pk>/", views_referee.game_versions, name="game"),
+    path(TABLE, views_referee.live_entry, name="live"),
+    path(TABLE + "quick/", views_referee.quick_entry, name="quick"),
+    path(TABLE + "record/", views_referee.game_enter, name="enter"),
 ]

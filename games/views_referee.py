@@ -1,66 +1,199 @@
-"""Referee pages: the tables and boards of an event, and the entry of one game.
+"""Referee pages: an event's tables, the live entry of a game, the quick result, the JSON
+record, a game's versions with confirmation and ruling, the chief referee's table status board
+and the organizers' queue of flagged games.
 
-Only users with the permission to add games (organizers, referees) see them. The entry page
-calls games.services.game_submit; a refused record is shown as a form error and nothing is
-stored.
+Who sees what is decided by tournaments.access: a referee his assigned tables, chief referees
+and organizers every table (rulings, the status board, the queue); anyone else gets the login
+page or a 403. Every write calls a service (games.services.game_submit, games.versions); a
+refused request is shown as an error and nothing is stored. The live entry page is plain
+JavaScript over the API's entry endpoint (games/static/games/entry.js).
 """
 
 from __future__ import annotations
 
 import json
+import uuid
+from typing import Any
 
-from django.contrib.auth.decorators import permission_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
-from games.deals import rank_cards
-from games.forms import GameRecordForm
+from games import entry, selectors
+from games.forms import GameRecordForm, QuickResultForm, ResolveForm
 from games.models import Board, Game
 from games.services import game_submit
-from tournaments.models import Event, Table
-from tournaments.selectors import SEATS
+from games.versions import game_confirm, game_resolve, is_flagged, may_confirm
+from tournaments.access import can_enter_table, is_chief_referee, is_official
+from tournaments.models import AuditEntry, Event, Table
 
 
-@permission_required("games.add_game")
-def referee_event(request: HttpRequest, slug: str) -> HttpResponse:
-    event = get_object_or_404(Event, slug=slug)
-    tables = Table.objects.filter(round__event=event).select_related("round")
-    boards = Board.objects.filter(event=event, round__isnull=False).order_by("number")
-    games = {
-        (g.table_id, g.board_id): g
-        for g in Game.objects.filter(board__event=event, replaced_at__isnull=True)
-    }
-    rounds = []
-    for table in tables:
-        cells = [(b, games.get((table.pk, b.pk))) for b in boards if b.round_id == table.round_id]
-        rounds.append((table, cells))
-    return render(request, "games/referee_event.html", {"event": event, "rows": rounds})
+def _refuse(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    raise PermissionDenied(_("Your roles in this event do not allow this page."))
 
 
-def _skeleton(board: Board) -> str:
-    record = {
-        "id": "",
-        "rules": board.event.rules,
-        "hands": {seat: rank_cards(board.hands.get(seat, "")) for seat in SEATS},
-        "bottom": rank_cards(board.bottom),
-        "first_bidder": board.first_bidder or None,
-        "bidding": [],
-        "plays": [],
-        "end": None,
-        "declared": None,
-    }
-    return json.dumps(record, ensure_ascii=False, indent=1)
-
-
-@permission_required("games.add_game")
-def game_enter(request: HttpRequest, slug: str, table_id: int, number: int) -> HttpResponse:
+def _table_and_board(slug: str, table_id: int, number: int) -> tuple[Table, Board]:
     table = get_object_or_404(
         Table.objects.select_related("round__event"), pk=table_id, round__event__slug=slug
     )
     board = get_object_or_404(
         Board.objects.select_related("event"), event__slug=slug, number=number
     )
+    if board.round_id is not None and board.round_id != table.round_id:
+        raise PermissionDenied(_("This board is not played at this table."))
+    return table, board
+
+
+def referee_event(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tables the user enters in `event`, each board with its entry state."""
+    event = get_object_or_404(Event, slug=slug)
+    if not is_official(request.user, event):
+        return _refuse(request)
+    rows = selectors.status_board(event=event, tables=selectors.tables_of(request.user, event))
+    return render(
+        request,
+        "games/referee_event.html",
+        {"event": event, "rows": rows, "chief": is_chief_referee(request.user, event)},
+    )
+
+
+def status_board(request: HttpRequest, slug: str) -> HttpResponse:
+    """The chief referee's table status board; `?fragment=1` is the table alone, which the
+    page fetches every few seconds to refresh itself."""
+    event = get_object_or_404(Event, slug=slug)
+    if not is_chief_referee(request.user, event):
+        return _refuse(request)
+    rows = selectors.status_board(event=event, tables=selectors.tables_of(request.user, event))
+    counts: dict[str, int] = {state: 0 for state in selectors.ENTRY_STATES}
+    for row in rows:
+        for cell in row.cells:
+            counts[cell.state] += 1
+    context = {"event": event, "rows": rows, "counts": counts, "states": selectors.ENTRY_STATES}
+    if request.GET.get("fragment"):
+        return render(request, "referee/status_table.html", context)
+    return render(request, "referee/status_board.html", context)
+
+
+def flagged_queue(request: HttpRequest, slug: str) -> HttpResponse:
+    """The games the engine flagged that await a chief referee's ruling."""
+    event = get_object_or_404(Event, slug=slug)
+    if not is_chief_referee(request.user, event):
+        return _refuse(request)
+    games = selectors.flagged_queue(event=event)
+    return render(request, "referee/flagged.html", {"event": event, "games": games})
+
+
+def live_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> HttpResponse:
+    """The live entry page: the deal, the calls and the plays checked as they are entered."""
+    table, board = _table_and_board(slug, table_id, number)
+    if not can_enter_table(request.user, table):
+        return _refuse(request)
+    current = Game.objects.filter(table=table, board=board, replaced_at__isnull=True).first()
+    deal = entry.EntryDeal.from_board(board)
+    api = {
+        "entry": reverse(
+            "api:entry", kwargs={"slug": slug, "table_id": table.pk, "number": board.number}
+        ),
+        "games": reverse(
+            "api:games", kwargs={"slug": slug, "table_id": table.pk, "number": board.number}
+        ),
+    }
+    config = {
+        "api": api,
+        "review": reverse("referee:game", kwargs={"slug": slug, "pk": 0}),
+        "seats": list(deal.rules.seats),
+        "replace": current is not None,
+        "key": uuid.uuid4().hex,
+        "players": {s.seat: s.player.name for s in table.seats.select_related("player")},
+        "messages": {
+            "submitted": _("Submitted: the engine verifies it now."),
+            "not_finished": _("The game is not finished yet."),
+            "network": _("The server did not answer; your steps are kept, try again."),
+            "your_turn": _("to move"),
+            "low": _("two or fewer cards"),
+            "nothing_to_undo": _("Nothing to undo."),
+            "landlord": _("landlord"),
+            "farmers": _("farmers"),
+            "to_move_for": _("Call or cards for %(seat)s"),
+            "done": _("The game is over: check the result and submit it."),
+            "bidding": _("Bidding"),
+            "play": _("Play"),
+            "passed_out": _("Passed out: every seat scores 0."),
+            "winner": _("Winner"),
+            "engine": _("Engine"),
+            "pass": _("pass"),
+            "claim": _("claim"),
+            "concede": _("concede"),
+        },
+    }
+    return render(
+        request,
+        "referee/live_entry.html",
+        {
+            "event": board.event,
+            "board": board,
+            "table": table,
+            "current": current,
+            "config": config,
+            "seats": deal.rules.seats,
+        },
+    )
+
+
+def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> HttpResponse:
+    """The quick result: landlord, bid, doubles, bombs and rockets, spring, winner."""
+    table, board = _table_and_board(slug, table_id, number)
+    if not can_enter_table(request.user, table):
+        return _refuse(request)
+    deal = entry.EntryDeal.from_board(board)
+    current = Game.objects.filter(table=table, board=board, replaced_at__isnull=True).first()
+    status = 200
+    if request.method == "POST":
+        form = QuickResultForm(request.POST, seats=deal.rules.seats)
+        if form.is_valid():
+            try:
+                record = entry.quick_record(
+                    deal,
+                    form.quick(),
+                    record_id=f"R{table.round.number}-B{board.number}-T{table.number}",
+                )
+                game = game_submit(
+                    table=table,
+                    board=board,
+                    record=record,
+                    replace=current is not None,
+                    actor=request.user,
+                    idempotency_key=form.cleaned_data["idempotency_key"] or None,
+                    source="quick",
+                )
+            except DomainError as exc:
+                form.add_error(None, exc.message)
+            else:
+                return redirect("referee:game", slug=slug, pk=game.pk)
+        status = 400
+    else:
+        form = QuickResultForm(
+            seats=deal.rules.seats, initial={"idempotency_key": uuid.uuid4().hex}
+        )
+    return render(
+        request,
+        "referee/quick_entry.html",
+        {"event": board.event, "board": board, "table": table, "form": form, "current": current},
+        status=status,
+    )
+
+
+def game_enter(request: HttpRequest, slug: str, table_id: int, number: int) -> HttpResponse:
+    """The JSON record door (a whole RECORDS.md §1 record pasted)."""
+    table, board = _table_and_board(slug, table_id, number)
+    if not can_enter_table(request.user, table):
+        return _refuse(request)
     if request.method == "POST":
         form = GameRecordForm(request.POST)
         if form.is_valid():
@@ -70,14 +203,21 @@ def game_enter(request: HttpRequest, slug: str, table_id: int, number: int) -> H
                     board=board,
                     record=form.cleaned_data["record"],
                     replace=form.cleaned_data["replace"],
+                    actor=request.user,
+                    source="page",
                 )
             except DomainError as exc:
                 form.add_error(None, exc.message)
             else:
-                return redirect(game.get_absolute_url())
+                return redirect("referee:game", slug=slug, pk=game.pk)
         status = 400
     else:
-        form = GameRecordForm(initial={"record": _skeleton(board)})
+        position = entry.start(entry.EntryDeal.from_board(board))
+        skeleton = entry.to_record(position)
+        skeleton.update(declared=None)
+        form = GameRecordForm(
+            initial={"record": json.dumps(skeleton, ensure_ascii=False, indent=1)}
+        )
         status = 200
     return render(
         request,
@@ -85,3 +225,66 @@ def game_enter(request: HttpRequest, slug: str, table_id: int, number: int) -> H
         {"event": board.event, "board": board, "table": table, "form": form},
         status=status,
     )
+
+
+def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """One table's game of one board: every version, confirmation and ruling, its audit."""
+    game = get_object_or_404(
+        Game.objects.select_related("table__round__event", "board"),
+        pk=pk,
+        board__event__slug=slug,
+    )
+    event = game.table.round.event
+    chief = is_chief_referee(request.user, event)
+    if not can_enter_table(request.user, game.table):
+        return _refuse(request)
+    error = None
+    status = 200
+    resolve_form = ResolveForm()
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "confirm":
+                game_confirm(game_id=game.pk, actor=request.user)
+            elif request.POST.get("action") == "resolve":
+                resolve_form = ResolveForm(request.POST)
+                if not resolve_form.is_valid():
+                    raise DomainError(_("Choose a ruling and give its reason."))
+                game_resolve(
+                    game_id=game.pk,
+                    actor=request.user,
+                    decision=resolve_form.cleaned_data["decision"],
+                    note=resolve_form.cleaned_data["note"],
+                )
+            else:
+                raise DomainError(_("Unknown action."))
+        except DomainError as exc:
+            error, status = exc.message, 400
+        else:
+            return redirect("referee:game", slug=slug, pk=game.pk)
+    versions = list(selectors.game_versions(table=game.table, board=game.board))
+    current = next((v for v in versions if v.replaced_at is None), None)
+    audit = AuditEntry.objects.filter(
+        event=event, object_type="game", object_id__in=[str(v.pk) for v in versions]
+    ).select_related("actor")
+    context: dict[str, Any] = {
+        "event": event,
+        "game": game,
+        "table": game.table,
+        "board": game.board,
+        "versions": versions,
+        "current": current,
+        "audit": audit,
+        "chief": chief,
+        "error": error,
+        "resolve_form": resolve_form,
+        "can_confirm": current is not None
+        and event.confirmation_required
+        and may_confirm(current)
+        and current.entered_by_id != request.user.pk,
+        "can_resolve": chief
+        and current is not None
+        and is_flagged(current)
+        and current.resolved_at is None,
+        "state": selectors.entry_state(current, drafting=False) if current else "not_started",
+    }
+    return render(request, "referee/game_versions.html", context, status=status)

@@ -13,7 +13,6 @@ from games.models import Game, Resolution
 from games.selectors import ENTRY_STATES
 
 
-
 def _step() -> serializers.CharField:
     return serializers.CharField(max_length=60, allow_blank=False, trim_whitespace=True)
 

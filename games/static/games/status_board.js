@@ -1,0 +1,18 @@
+// The chief referee's table status board refreshes itself: it fetches the table fragment every
+// ten seconds and swaps it in. Plain JavaScript, no framework.
+(function () {
+  "use strict";
+  var box = document.getElementById("status-board");
+  var stamp = document.getElementById("refreshed");
+  if (!box) { return; }
+  function refresh() {
+    fetch(box.dataset.url, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        box.innerHTML = html;
+        if (stamp) { stamp.textContent = new Date().toLocaleTimeString(); }
+      })
+      .catch(function () { /* keep the last board; the next tick tries again */ });
+  }
+  window.setInterval(refresh, 10000);
+})();
