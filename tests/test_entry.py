@@ -84,8 +84,9 @@ def test_a_passed_out_deal_is_done_and_scores_zero() -> None:
 
 
 def test_seats_low_on_cards_are_marked() -> None:
-    # R-BID-AUCTION: W bids 1 and the others pass; W is landlord (20 cards) and leads his bomb of 2s, then solos while S and E pass;
-    # seed 002: a seat with two or fewer cards is announced, and the page marks it.
+    # R-BID-AUCTION: W bids 1 and the others pass; W is landlord (20 cards) and leads his
+    # bomb of 2s, then solos while S and E pass. Seed 002: a seat with two or fewer cards
+    # is announced, and the page marks it.
     position = entry.rebuild(deal(), ["p", "p", "1", "p", "p", "2222", "p", "p"])
     assert position.game.landlord == "W" and entry.view(position)["counts"]["W"] == 16
     while entry.view(position)["counts"]["W"] > 2:
