@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import game_detail
 from tournaments import views
 
 app_name = "public"
@@ -26,6 +25,6 @@ urlpatterns = [
         views.scorecard_csv,
         name="scorecard_csv",
     ),
-    path("games/<int:pk>/", game_detail, name="game"),
+    path("games/<int:pk>/", views.game, name="game"),
     path("games/<int:pk>/replay/", views.replay, name="replay"),
 ]

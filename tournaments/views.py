@@ -232,6 +232,46 @@ def scorecard(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     )
 
 
+def game(request: HttpRequest, pk: int) -> HttpResponse:
+    """One game: its record, verification status and the engine's error (under the embargo,
+    only which board and table it is)."""
+    game = get_object_or_404(
+        Game.objects.select_related("board__event", "table__round").prefetch_related(
+            "table__seats__player"
+        ),
+        pk=pk,
+    )
+    board, event = game.board, game.board.event
+    public = embargo.visible_to(request.user, board)
+    players = {s.seat: s.player for s in game.table.seats.all()}
+    record = game.record if isinstance(game.record, dict) and public else {}
+    hands = record.get("hands") if isinstance(record.get("hands"), dict) else {}
+    seats = [
+        {
+            "seat": seat,
+            "player": players.get(seat),
+            "hand": hands.get(seat, ""),
+            "declared": (game.declared or {}).get(seat) if public else None,
+            "score": (game.score or {}).get(seat) if public else None,
+        }
+        for seat in results.seats_of(event, board)
+    ]
+    return render(
+        request,
+        "public/game.html",
+        {
+            "game": game,
+            "event": event,
+            "board": board,
+            "public": public,
+            "seats": seats,
+            "record": record,
+            "bidding": record.get("bidding") or [],
+            "plays": record.get("plays") or [],
+        },
+    )
+
+
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
     """Step through a recorded game: every call and play, with the hands as they shrink."""
     game = get_object_or_404(

@@ -1,4 +1,5 @@
-"""`manage.py ddz_standings EVENT [--format json|csv]`: the stored standings of an event."""
+"""`manage.py ddz_standings EVENT [--stage N] [--format json|csv]`: the stored standings of an
+event, or of one of its stages."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tournaments import exports
 from tournaments.models import Event
 from tournaments.selectors import event_standings
 
@@ -35,13 +37,24 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("event", help="event name or slug")
         parser.add_argument("--format", choices=["json", "csv"], default="json")
+        parser.add_argument("--stage", type=int, default=None, help="a stage's number")
 
     def handle(self, *args: Any, **options: Any) -> None:
         name = options["event"]
         event = Event.objects.filter(name=name).first() or Event.objects.filter(slug=name).first()
         if event is None:
             raise CommandError(f"no event named {name!r}", returncode=2)
-        rows = standings_rows(event)
+        if options["stage"] is not None:
+            stage = event.stages.filter(number=options["stage"]).first()
+            if stage is None:
+                raise CommandError(f"{event.name} has no stage {options['stage']}", returncode=2)
+            rows = [
+                {k: (v or None) if k in ("top", "percentage") else v for k, v in row.items()}
+                for row in exports.standings_rows(event=event, stage=stage)
+            ]
+            rows = [{k: row[k] for k in FIELDS} for row in rows]
+        else:
+            rows = standings_rows(event)
         if options["format"] == "csv":
             writer = csv.DictWriter(self.stdout, fieldnames=FIELDS, lineterminator="\n")
             writer.writeheader()
