@@ -36,11 +36,14 @@ def _fields(detail: Any) -> dict[str, list[str]] | None:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's exception handler in the one error shape; DomainError becomes a 400 (409 where
-    the service says the stored state conflicts)."""
+    the service says the stored state conflicts, 403 where the user's roles forbid it)."""
     rule = None
     if isinstance(exc, DomainError):
         code = getattr(exc, "code", "rejected")
-        http = status.HTTP_409_CONFLICT if code == "conflict" else status.HTTP_400_BAD_REQUEST
+        http = {
+            "conflict": status.HTTP_409_CONFLICT,
+            "forbidden": status.HTTP_403_FORBIDDEN,
+        }.get(code, status.HTTP_400_BAD_REQUEST)
         rule = getattr(exc, "rule", None)
         return Response(
             {"error": {"code": code, "message": exc.message, "fields": None, "rule": rule}},
