@@ -206,7 +206,7 @@ def test_token_authentication(world) -> None:
 
 def test_query_budgets(world, django_assert_max_num_queries) -> None:
     chief = client_for(world.users["chief"])
-    for i, table in enumerate(world.tables):
+    for table in world.tables:
         for board in world.boards:
             Game.objects.create(table=table, board=board, record={}, status=Status.ILLEGAL)
     with django_assert_max_num_queries(12):

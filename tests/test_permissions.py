@@ -20,10 +20,10 @@ from tests.factories import bot_record
 
 pytestmark = pytest.mark.django_db
 
-O, C, R1, R2, P, A = PERSONAS
-OFFICIALS = {O: 200, C: 200, R1: 200, R2: 200, P: 403, A: 302}
-CHIEFS = {O: 200, C: 200, R1: 403, R2: 403, P: 403, A: 302}
-TABLE1 = {O: 200, C: 200, R1: 200, R2: 403, P: 403, A: 302}
+ORG, C, R1, R2, P, A = PERSONAS
+OFFICIALS = {ORG: 200, C: 200, R1: 200, R2: 200, P: 403, A: 302}
+CHIEFS = {ORG: 200, C: 200, R1: 403, R2: 403, P: 403, A: 302}
+TABLE1 = {ORG: 200, C: 200, R1: 200, R2: 403, P: 403, A: 302}
 
 PAGES = [
     ("referee:event", "event", OFFICIALS),
@@ -42,7 +42,7 @@ def _api(expected: dict[str, int], ok: int = 200) -> dict[str, int]:
     }
 
 
-EMBARGOED = {O: 200, C: 200, R1: 200, R2: 200, P: 404, A: 404}
+EMBARGOED = {ORG: 200, C: 200, R1: 200, R2: 200, P: 404, A: 404}
 ENDPOINTS = [
     ("GET", "api:tables", "event", None, _api(OFFICIALS)),
     ("GET", "api:entry", "table", None, _api(TABLE1)),
