@@ -1,35 +1,38 @@
-"""The referee's door: one happy path, one permission denial, bad input, per page."""
+"""The referee's JSON record door: one happy path, one permission denial, bad input; a
+referee enters at the tables assigned to him (tournaments.access)."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from django.contrib.auth.models import Permission, User
+from django.contrib.auth.models import User
 from django.urls import reverse
 
 from games.models import Game, Status
 from tests.factories import bot_record, duplicate_round
+from tournaments.models import EventRole, Role, TableAssignment
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def referee(client):
-    user = User.objects.create_user("referee3", password="x")
-    user.user_permissions.add(Permission.objects.get(codename="add_game"))
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
 def setup():
     event, _round, tables, boards = duplicate_round(tables=3, boards=1, seed="referee")
     board, table = boards[0], tables[2]
+    user = User.objects.create_user("referee3", password="x")
+    EventRole.objects.create(event=event, user=user, role=Role.REFEREE)
+    TableAssignment.objects.create(table=table, user=user)
     url = reverse(
         "referee:enter", kwargs={"slug": event.slug, "table_id": table.pk, "number": board.number}
     )
     return event, table, board, url
+
+
+@pytest.fixture
+def referee(client, setup):
+    client.force_login(User.objects.get(username="referee3"))
+    return client
 
 
 def test_referee_enters_a_game(referee, setup) -> None:
@@ -38,10 +41,12 @@ def test_referee_enters_a_game(referee, setup) -> None:
     assert page.status_code == 200 and "&quot;hands&quot;" in page.content.decode()
     response = referee.post(url, {"record": json.dumps(bot_record(board, table))})
     game = Game.objects.get()
-    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    review = reverse("referee:game", kwargs={"slug": event.slug, "pk": game.pk})
+    assert response.status_code == 302 and response["Location"] == review
     assert game.table == table and game.status == Status.PENDING
+    assert game.entered_by.username == "referee3" and game.source == "page"
     listing = referee.get(reverse("referee:event", kwargs={"slug": event.slug})).content.decode()
-    assert game.get_absolute_url() in listing
+    assert review in listing
 
 
 def test_anonymous_and_players_may_not_enter_games(client, setup) -> None:
@@ -49,7 +54,7 @@ def test_anonymous_and_players_may_not_enter_games(client, setup) -> None:
     response = client.post(url, {"record": json.dumps(bot_record(board, table))})
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
     client.force_login(User.objects.create_user("player", password="x"))
-    assert client.post(url, {"record": "{}"}).status_code == 302
+    assert client.post(url, {"record": "{}"}).status_code == 403
     assert Game.objects.count() == 0
 
 
