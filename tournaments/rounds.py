@@ -1,0 +1,783 @@
+"""Tournament administration: stages and rounds, their seating and boards, the round states,
+the deal seed and the cut between stages. Services (writes) and the selectors they need.
+
+Vocabulary (DESIGN.md): an event's *field* is its entries (tournaments.models.Entry); a later
+stage's field is its StageEntry rows, written by the *cut* of the stage before (the top
+``Stage.cut`` of that stage's standings, ties at the cut broken by the tie-breaks). A round
+goes through the *states* draft → seated → in play → closed → published (RoundState):
+
+- draft: made, no tables; seating it (movement, Swiss or team seating) makes it seated;
+- seated → in play (``round_start``): needs its boards, dealt from the committed seed;
+- in play → closed (``round_close``): results are final; closed → published
+  (``round_publish``): shown to everyone.
+
+Every service here takes the acting user, refuses anyone but the event's organizers
+(tournaments.access.is_organizer), runs in one transaction that first locks the event row (so
+that organizer changes to one event happen one at a time), changes state only by conditional
+UPDATEs (so that of two concurrent clicks exactly one wins, the other is told it lost), and
+writes one AuditEntry per change in the same transaction.
+
+The *deal seed* (tournaments.dealing) is made and committed once (``event_seed_commit``) before
+any board is dealt, and revealed (``event_seed_reveal``) once every round is closed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Max, Q
+from django.utils.translation import gettext as _
+
+from ddz_site.errors import DomainError
+from games.engine import RuleSet
+from games.models import Board, Game, Status
+from games.services import BoardRejected, board_create
+from tournaments import dealing, scoring, seating
+from tournaments.access import is_organizer
+from tournaments.audit import audit_record
+from tournaments.models import (
+    Entry,
+    Event,
+    EventFormat,
+    Player,
+    Round,
+    RoundState,
+    Seat,
+    Stage,
+    StageEntry,
+    StageKind,
+    Table,
+    Team,
+)
+
+# Each transition: the service name → (state before, state after).
+TRANSITIONS: dict[str, tuple[str, str]] = {
+    "start": (RoundState.SEATED, RoundState.IN_PLAY),
+    "close": (RoundState.IN_PLAY, RoundState.CLOSED),
+    "publish": (RoundState.CLOSED, RoundState.PUBLISHED),
+}
+FINISHED = (RoundState.CLOSED, RoundState.PUBLISHED)
+MAX_BOARDS_PER_ROUND = 60
+
+
+class AdministrationRefused(DomainError):
+    """A change to an event's administration that cannot be made; nothing was written."""
+
+
+class NotOrganizer(AdministrationRefused):
+    """The acting user is not an organizer of the event."""
+
+
+def rules_of(event: Event) -> RuleSet:
+    return RuleSet.from_spec(event.rules or "classic")
+
+
+def organizer_lock(event: Event, actor: Any) -> Event:
+    """The event row, locked until the transaction ends; refuses non-organizers."""
+    if not is_organizer(actor, event):
+        raise NotOrganizer(_("Only the organizers of %(event)s may change it.") % {"event": event})
+    return Event.objects.select_for_update().get(pk=event.pk)
+
+
+# --- Field and stages ----------------------------------------------------------------------
+
+
+def entry_add(*, event: Event, player: Player, actor: Any) -> Entry:
+    """Enter ``player`` in ``event`` (idempotent: an existing entry is returned as it is).
+
+    Raises:
+        NotOrganizer.
+    """
+    with transaction.atomic():
+        organizer_lock(event, actor)
+        entry, created = Entry.objects.get_or_create(event=event, player=player)
+        if created:
+            audit_record(
+                event=event,
+                actor=actor,
+                action="entry.add",
+                obj=entry,
+                changes={"player": player.name},
+            )
+    return entry
+
+
+def stage_create(
+    *,
+    event: Event,
+    actor: Any,
+    name: str = "",
+    kind: str = StageKind.QUALIFYING,
+    cut: int | None = None,
+    carry_over: bool = False,
+) -> Stage:
+    """Add the next stage of ``event`` (numbered after the last).
+
+    Raises:
+        NotOrganizer; AdministrationRefused: an unknown kind or a cut below 1.
+    """
+    if kind not in StageKind.values:
+        raise AdministrationRefused(_("Unknown kind of stage."))
+    if cut is not None and cut < 1:
+        raise AdministrationRefused(_("A cut lets at least one player through."))
+    with transaction.atomic():
+        organizer_lock(event, actor)
+        number = (event.stages.aggregate(n=Max("number"))["n"] or 0) + 1
+        stage = Stage.objects.create(
+            event=event, number=number, name=name.strip(), kind=kind, cut=cut, carry_over=carry_over
+        )
+        audit_record(
+            event=event,
+            actor=actor,
+            action="stage.create",
+            obj=stage,
+            changes={"number": number, "kind": kind, "cut": cut, "carry_over": carry_over},
+        )
+    return stage
+
+
+def stage_field(*, stage: Stage) -> list[Player]:
+    """The players of a stage: the event's entries for the first stage, else those the cut of
+    the stage before let through (by their place at the cut)."""
+    first = stage.event.stages.order_by("number").values_list("pk", flat=True).first()
+    if stage.pk == first:
+        return [e.player for e in stage.event.entries.select_related("player").order_by("pk")]
+    return [e.player for e in stage.entries.select_related("player").order_by("position")]
+
+
+# --- Rounds --------------------------------------------------------------------------------
+
+
+def round_create(*, event: Event, actor: Any, stage: Stage | None = None) -> Round:
+    """A new draft round of ``event`` (numbered after the last), in ``stage``.
+
+    Raises:
+        NotOrganizer; AdministrationRefused: a stage of another event.
+    """
+    if stage is not None and stage.event_id != event.pk:
+        raise AdministrationRefused(_("That stage belongs to another event."))
+    with transaction.atomic():
+        organizer_lock(event, actor)
+        number = (event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+        round_ = Round.objects.create(
+            event=event, number=number, stage=stage, state=RoundState.DRAFT
+        )
+        audit_record(
+            event=event,
+            actor=actor,
+            action="round.create",
+            obj=round_,
+            changes={"number": number, "stage": stage.number if stage else None},
+        )
+    return round_
+
+
+def _write_tables(round_: Round, tables: Sequence[Sequence[Player]], seats: Sequence[str]) -> None:
+    for t, players in enumerate(tables, start=1):
+        table = Table.objects.create(round=round_, number=t)
+        Seat.objects.bulk_create(
+            Seat(table=table, seat=seat, player=player)
+            for seat, player in zip(seats, players, strict=True)
+        )
+
+
+def _seat(
+    round_: Round, actor: Any, tables: Sequence[Sequence[Player]], how: str, extra: dict[str, Any]
+) -> None:
+    """Move a locked draft round to seated with these tables (caller holds the event lock)."""
+    seats = rules_of(round_.event).seats
+    if any(len(t) != len(seats) for t in tables):
+        raise AdministrationRefused(
+            _("A table of this event seats exactly %(n)s players.") % {"n": len(seats)}
+        )
+    if not Round.objects.filter(pk=round_.pk, state=RoundState.DRAFT).update(
+        state=RoundState.SEATED
+    ):
+        raise AdministrationRefused(
+            _("Round %(number)s is no longer a draft; it was seated already.")
+            % {"number": round_.number}
+        )
+    _write_tables(round_, tables, seats)
+    audit_record(
+        event=round_.event,
+        actor=actor,
+        action="round.seat",
+        obj=round_,
+        changes={
+            "state": [RoundState.DRAFT, RoundState.SEATED],
+            "method": how,
+            "tables": [[p.name for p in t] for t in tables],
+            **extra,
+        },
+    )
+
+
+def _teams(event: Event, k: int) -> list[list[Player]]:
+    teams = []
+    for team in Team.objects.filter(event=event).prefetch_related("members").order_by("name"):
+        members = sorted(team.members.all(), key=lambda p: p.name)
+        if len(members) != k:
+            raise AdministrationRefused(
+                _("Team %(team)s has %(count)s players; this event's teams have %(k)s.")
+                % {"team": team.name, "count": len(members), "k": k}
+            )
+        teams.append(members)
+    return teams
+
+
+def stage_seat(
+    *, stage: Stage, actor: Any, seed: int | str | None = None, time_limit: float = 5.0
+) -> dict[str, Any]:
+    """Seat every draft round of ``stage`` by the event's format: a movement over the whole
+    schedule (individual and single-table events), or the team seatings (teams of k at k
+    tables; two-table matches of two teams).
+
+    Returns the movement's measures ``{"rounds", "repeat_pairs", "lower_bound",
+    "seat_imbalance", "club_conflicts", "sit_out"}`` (names, not numbers).
+
+    Raises:
+        NotOrganizer; AdministrationRefused: no draft round, too few players, teams that do not
+        fit the format.
+    """
+    event = stage.event
+    with transaction.atomic():
+        organizer_lock(event, actor)
+        rounds = list(stage.rounds.filter(state=RoundState.DRAFT).order_by("number"))
+        if not rounds:
+            raise AdministrationRefused(_("This stage has no draft round to seat."))
+        k = len(rules_of(event).seats)
+        plan: list[list[list[Player]]]
+        report: dict[str, Any]
+        if event.format in (EventFormat.INDIVIDUAL, EventFormat.SINGLE_TABLE):
+            field = stage_field(stage=stage)
+            if event.format == EventFormat.SINGLE_TABLE and len(field) != k:
+                raise AdministrationRefused(
+                    _("A single-table stage needs exactly %(k)s players; it has %(n)s.")
+                    % {"k": k, "n": len(field)}
+                )
+            if len(field) < k:
+                raise AdministrationRefused(
+                    _("A table seats %(k)s players; this stage has %(n)s.")
+                    % {"k": k, "n": len(field)}
+                )
+            clubs = {i: p.club for i, p in enumerate(field, start=1) if p.club}
+            schedule = seating.movement(
+                len(field),
+                len(rounds),
+                seats=k,
+                seed=seed if seed is not None else f"{event.pk}:{stage.number}",
+                clubs=clubs,
+                time_limit=time_limit,
+            )
+            plan = [[[field[p - 1] for p in t] for t in r] for r in schedule.rounds]
+            report = {
+                "repeat_pairs": schedule.repeat_pairs,
+                "lower_bound": schedule.lower_bound,
+                "seat_imbalance": schedule.seat_imbalance,
+                "club_conflicts": schedule.club_conflicts,
+                "sit_out": [[field[p - 1].name for p in r] for r in schedule.sit_out],
+            }
+        else:
+            teams = _teams(event, k)
+            plan = []
+            for r in range(len(rounds)):
+                tables: list[list[Player]] = []
+                if event.format == EventFormat.TEAM_OF_THREE:
+                    if not teams or len(teams) % k:
+                        raise AdministrationRefused(
+                            _("Team rounds need a multiple of %(k)s teams.") % {"k": k}
+                        )
+                    for g in range(0, len(teams), k):
+                        group = [t[r % k :] + t[: r % k] for t in teams[g : g + k]]
+                        ids = [[p.pk for p in t] for t in group]
+                        by_id = {p.pk: p for t in group for p in t}
+                        tables += [[by_id[i] for i in t] for t in seating.team_round(ids)]
+                else:
+                    if not teams or len(teams) % 2:
+                        raise AdministrationRefused(_("Team matches need an even number of teams."))
+                    for g in range(0, len(teams), 2):
+                        x, y = teams[g], teams[g + 1]
+                        by_id = {p.pk: p for p in x + y}
+                        pairs = seating.team_match_round([p.pk for p in x], [p.pk for p in y], r)
+                        tables += [[by_id[i] for i in t] for t in pairs]
+                plan.append(tables)
+            report = {"teams": [[p.name for p in t] for t in teams]}
+        for round_, tables in zip(rounds, plan, strict=True):
+            _seat(round_, actor, tables, f"movement:{event.format}", {})
+        report["rounds"] = [r.number for r in rounds]
+        audit_record(event=event, actor=actor, action="stage.seat", obj=stage, changes=report)
+    return report
+
+
+def stage_standings(*, stage: Stage) -> list[scoring.Standing]:
+    """The standings of one stage: the verified games of its rounds (players as ids), scored by
+    the event's method, plus what each player carried into the stage when it carries scores
+    over (his percentage or total at the cut before, added to this stage's)."""
+    event = stage.event
+    method: scoring.Method = "datum" if event.scoring_method == "datum" else "matchpoints"
+    points = scoring.board_points(_stage_seat_results(stage), method=method, expected=None)
+    rows = scoring.standings(points, method=method)
+    if not stage.carry_over:
+        return rows
+    carried = {e.player_id: Fraction(e.carried) for e in stage.entries.exclude(carried="")}
+    if not carried:
+        return rows
+    merged = {r.player: r for r in rows}
+    for player in carried:
+        if player not in merged:
+            merged[player] = scoring.Standing("", 0, player, Fraction(0), None, None, 0)
+
+    def key(r: scoring.Standing) -> Fraction:
+        own = r.percentage if method == "matchpoints" and r.percentage is not None else r.total
+        return own + carried.get(r.player, Fraction(0))
+
+    order = sorted(merged.values(), key=lambda r: (-key(r), str(r.player)))
+    labels = scoring.rank_labels([key(r) for r in order])
+    return [
+        scoring.Standing(
+            rank=label,
+            position=i + 1,
+            player=r.player,
+            total=key(r) if method == "datum" else r.total,
+            top=r.top,
+            percentage=key(r) if method == "matchpoints" else None,
+            boards=r.boards,
+        )
+        for i, (label, r) in enumerate(zip(labels, order, strict=True))
+    ]
+
+
+def _stage_seat_results(stage: Stage) -> list[scoring.SeatResult]:
+    players: dict[int, dict[str, int]] = {}
+    for table_id, seat, player_id in Seat.objects.filter(table__round__stage=stage).values_list(
+        "table_id", "seat", "player_id"
+    ):
+        players.setdefault(table_id, {})[seat] = player_id
+    results = []
+    games = Game.objects.filter(
+        table__round__stage=stage, replaced_at__isnull=True, status=Status.VERIFIED
+    ).values_list("board_id", "table_id", "score")
+    for board_id, table_id, score in games:
+        for seat, player_id in players.get(table_id, {}).items():
+            value = (score or {}).get(seat)
+            if value is not None:
+                results.append(
+                    scoring.SeatResult(
+                        board=board_id,
+                        table=table_id,
+                        seat=seat,
+                        player=player_id,
+                        score=Fraction(value),
+                    )
+                )
+    return results
+
+
+def round_seat_swiss(*, round_: Round, actor: Any) -> list[list[str]]:
+    """Seat a draft round of an individual event by the standings of its stage so far (Swiss:
+    groups of k by standing, avoiding repeat meetings; seats balanced against the rounds
+    before; sit-outs to those who sat out least). Returns the tables as player names.
+
+    Raises:
+        NotOrganizer; AdministrationRefused: not a draft round, no stage, a team event, too few
+        players.
+    """
+    event = round_.event
+    with transaction.atomic():
+        organizer_lock(event, actor)
+        if round_.stage is None:
+            raise AdministrationRefused(_("Swiss seating needs the round to be in a stage."))
+        if event.format not in (EventFormat.INDIVIDUAL,):
+            raise AdministrationRefused(_("Swiss seating is for individual events."))
+        k = len(rules_of(event).seats)
+        field = stage_field(stage=round_.stage)
+        by_id = {p.pk: p for p in field}
+        order = [int(r.player) for r in stage_standings(stage=round_.stage)]
+        ranked = [pk for pk in order if pk in by_id]
+        ranked += [p.pk for p in field if p.pk not in set(ranked)]
+        earlier = (
+            Round.objects.filter(stage=round_.stage, number__lt=round_.number)
+            .prefetch_related("tables__seats")
+            .order_by("number")
+        )
+        seat_order = {s: i for i, s in enumerate(rules_of(event).seats)}
+        history: list[list[list[int]]] = []
+        sat: dict[int, int] = defaultdict(int)
+        for r in earlier:
+            tables = [
+                [
+                    s.player_id
+                    for s in sorted(t.seats.all(), key=lambda s: seat_order.get(s.seat, 9))
+                ]
+                for t in r.tables.all()
+            ]
+            history.append(tables)
+            if tables:
+                seated = {p for t in tables for p in t}
+                for pk in by_id:
+                    sat[pk] += pk not in seated
+        clubs = {p.pk: p.club for p in field if p.club}
+        try:
+            tables, _out = seating.swiss_round(ranked, history, seats=k, sat_out=sat, clubs=clubs)
+        except seating.SeatingError as exc:
+            raise AdministrationRefused(str(exc)) from None
+        named = [[by_id[p] for p in t] for t in tables]
+        _seat(round_, actor, named, "swiss", {"sit_out": [by_id[p].name for p in _out]})
+    return [[p.name for p in t] for t in named]
+
+
+def round_deal(*, round_: Round, boards: int, actor: Any) -> list[Board]:
+    """Deal ``boards`` boards to a draft or seated round from the event's committed seed
+    (tournaments.dealing; board numbers follow the event's last board; first bidder by the
+    event's rule).
+
+    Raises:
+        NotOrganizer; AdministrationRefused: no commitment yet, a round already dealt or in
+        play, a number of boards outside 1..MAX_BOARDS_PER_ROUND.
+    """
+    if not 1 <= boards <= MAX_BOARDS_PER_ROUND:
+        raise AdministrationRefused(
+            _("A round has 1 to %(max)s boards.") % {"max": MAX_BOARDS_PER_ROUND}
+        )
+    event = round_.event
+    with transaction.atomic():
+        locked = organizer_lock(event, actor)
+        if not locked.deal_commitment:
+            raise AdministrationRefused(
+                _("Commit the deal seed first: the boards are derived from it.")
+            )
+        current = Round.objects.get(pk=round_.pk)
+        if current.state not in (RoundState.DRAFT, RoundState.SEATED):
+            raise AdministrationRefused(_("Boards are dealt before the round starts."))
+        if current.boards.exists():
+            raise AdministrationRefused(
+                _("Round %(number)s has its boards already.") % {"number": current.number}
+            )
+        rules = rules_of(event)
+        start = (event.boards.aggregate(n=Max("number"))["n"] or 0) + 1
+        made = []
+        try:
+            for number in range(start, start + boards):
+                deal = dealing.deal_board(rules, locked.deal_seed, number, locked.first_bidder_rule)
+                made.append(
+                    board_create(
+                        event=event,
+                        round=current,
+                        number=number,
+                        hands=deal.hands,
+                        bottom=deal.bottom,
+                        first_bidder=deal.first_bidder,
+                        aside=deal.aside or "",
+                        marked=deal.marked or "",
+                    )
+                )
+        except BoardRejected as exc:
+            raise AdministrationRefused(exc.message) from None
+        audit_record(
+            event=event,
+            actor=actor,
+            action="round.deal",
+            obj=current,
+            changes={"boards": [start, start + boards - 1]},
+        )
+    return made
+
+
+def round_transition(*, round_: Round, action: str, actor: Any) -> Round:
+    """Move a round one state on: ``action`` is "start", "close" or "publish" (TRANSITIONS).
+
+    One conditional UPDATE (state = the state before): of concurrent requests exactly one
+    succeeds, the others are refused. Starting needs the round's boards.
+
+    Raises:
+        NotOrganizer; AdministrationRefused: an unknown action, the round not in the state
+        before (already moved on, or not yet there), a start without boards.
+    """
+    if action not in TRANSITIONS:
+        raise AdministrationRefused(_("Unknown round action %(action)s.") % {"action": action})
+    before, after = TRANSITIONS[action]
+    event = round_.event
+    with transaction.atomic():
+        organizer_lock(event, actor)
+        if action == "start" and not Board.objects.filter(round_id=round_.pk).exists():
+            raise AdministrationRefused(_("Deal the round's boards before starting it."))
+        if not Round.objects.filter(pk=round_.pk, state=before).update(state=after):
+            now = Round.objects.filter(pk=round_.pk).values_list("state", flat=True).first()
+            raise AdministrationRefused(
+                _("Round %(number)s is %(state)s, not %(before)s: nothing changed.")
+                % {
+                    "number": round_.number,
+                    "state": RoundState(now).label if now else "?",
+                    "before": RoundState(before).label,
+                }
+            )
+        audit_record(
+            event=event,
+            actor=actor,
+            action=f"round.{action}",
+            obj=round_,
+            changes={"state": [before, after]},
+        )
+        round_.state = after
+    return round_
+
+
+def round_start(*, round_: Round, actor: Any) -> Round:
+    return round_transition(round_=round_, action="start", actor=actor)
+
+
+def round_close(*, round_: Round, actor: Any) -> Round:
+    return round_transition(round_=round_, action="close", actor=actor)
+
+
+def round_publish(*, round_: Round, actor: Any) -> Round:
+    return round_transition(round_=round_, action="publish", actor=actor)
+
+
+# --- The deal seed -------------------------------------------------------------------------
+
+
+def event_seed_commit(*, event: Event, actor: Any) -> str:
+    """Draw the event's secret deal seed and store it with its public commitment; returns the
+    commitment. Once only (a conditional UPDATE on an empty commitment).
+
+    Raises:
+        NotOrganizer; AdministrationRefused: a seed was committed already.
+    """
+    seed = dealing.seed_new()
+    digest = dealing.commitment(seed)
+    with transaction.atomic():
+        organizer_lock(event, actor)
+        if not Event.objects.filter(pk=event.pk, deal_commitment="").update(
+            deal_seed=seed, deal_commitment=digest
+        ):
+            raise AdministrationRefused(_("The deal seed of this event is committed already."))
+        audit_record(
+            event=event,
+            actor=actor,
+            action="event.seed_commit",
+            obj=event,
+            changes={"commitment": digest},
+        )
+    event.deal_seed, event.deal_commitment = seed, digest
+    return digest
+
+
+def event_seed_reveal(*, event: Event, actor: Any) -> str:
+    """Reveal the deal seed (it is shown on the public deals page from then on); returns it.
+
+    Raises:
+        NotOrganizer; AdministrationRefused: no seed committed, revealed already, or a round not
+        yet closed.
+    """
+    with transaction.atomic():
+        locked = organizer_lock(event, actor)
+        if not locked.deal_commitment:
+            raise AdministrationRefused(_("This event has no committed deal seed."))
+        if locked.rounds.exclude(state__in=FINISHED).exists():
+            raise AdministrationRefused(_("The seed is revealed once every round is closed."))
+        if not Event.objects.filter(pk=event.pk, seed_revealed=False).update(seed_revealed=True):
+            raise AdministrationRefused(_("The deal seed is revealed already."))
+        audit_record(
+            event=event,
+            actor=actor,
+            action="event.seed_reveal",
+            obj=event,
+            changes={"seed": locked.deal_seed, "commitment": locked.deal_commitment},
+        )
+    event.seed_revealed = True
+    return locked.deal_seed
+
+
+@dataclass(frozen=True)
+class DealsReport:
+    """``boards`` checked, the event's ``commitment``, ``match`` (the seed matches the
+    commitment and every board matches its recomputation) and the numbers that differ."""
+
+    boards: int
+    commitment: str
+    seed_matches: bool
+    mismatched: list[int]
+
+    @property
+    def match(self) -> bool:
+        return self.seed_matches and not self.mismatched
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"boards": self.boards, "commitment": self.commitment, "match": self.match}
+
+
+def event_deals_verify(*, event: Event, seed: str) -> DealsReport:
+    """Recompute every board of ``event`` from ``seed`` and compare (read-only; anyone).
+
+    Raises:
+        dealing.SeedError: ``seed`` is not 64 hex digits.
+    """
+    digest = dealing.commitment(seed)
+    rules = rules_of(event)
+    boards = list(
+        event.boards.order_by("number").values(
+            "number", "hands", "bottom", "first_bidder", "aside", "marked"
+        )
+    )
+    checks = dealing.check_boards(rules, seed, boards, event.first_bidder_rule)
+    return DealsReport(
+        boards=len(boards),
+        commitment=event.deal_commitment,
+        seed_matches=bool(event.deal_commitment) and digest == event.deal_commitment,
+        mismatched=[c.number for c in checks if not c.match],
+    )
+
+
+# --- The cut -------------------------------------------------------------------------------
+
+
+def cut_order(
+    rows: Sequence[scoring.Standing],
+    points: Sequence[scoring.SeatPoints],
+    *,
+    lot_seed: str,
+) -> list[scoring.Standing]:
+    """The standings in the order of the cut: by the standing's key (percentage or total),
+    then DESIGN.md's tie-breaks: boards won against the datum (points above half the top in
+    matchpoints, above 0 in datum difference), best single board (as a share of its top in
+    matchpoints), then a lot: SHA-256 of ``lot_seed`` + ":" + the player, lowest first (the
+    seed is the event's public commitment, so the lot is fixed before play and checkable).
+    Head-to-head is not used at a cut: players level at a cut have mostly never met.
+    """
+    won: dict[Any, int] = defaultdict(int)
+    best: dict[Any, Fraction] = {}
+    for p in points:
+        share = p.points / p.top if p.top else p.points
+        if p.top is not None:
+            won[p.player] += p.points * 2 > p.top
+        else:
+            won[p.player] += p.points > 0
+        best[p.player] = max(best.get(p.player, share), share)
+
+    def key(r: scoring.Standing) -> tuple[Any, ...]:
+        own = r.percentage if r.percentage is not None else r.total
+        lot = hashlib.sha256(f"{lot_seed}:{r.player}".encode()).hexdigest()
+        return (-own, -won[r.player], -best.get(r.player, Fraction(0)), lot)
+
+    return sorted(rows, key=key)
+
+
+def stage_cut(*, stage: Stage, actor: Any) -> list[StageEntry]:
+    """Send the top ``stage.cut`` of the stage's standings (cut_order) through to the next
+    stage as its StageEntry rows, with the score each carries when the next stage carries
+    scores over. Once only.
+
+    Raises:
+        NotOrganizer; AdministrationRefused: no cut set, no next stage, a round not closed,
+        fewer ranked players than the cut, the cut made already.
+    """
+    event = stage.event
+    with transaction.atomic():
+        organizer_lock(event, actor)
+        if not stage.cut:
+            raise AdministrationRefused(_("Set how many players go through first."))
+        following = event.stages.filter(number__gt=stage.number).order_by("number").first()
+        if following is None:
+            raise AdministrationRefused(_("There is no next stage to go through to."))
+        if not stage.rounds.exists() or stage.rounds.exclude(state__in=FINISHED).exists():
+            raise AdministrationRefused(
+                _("The cut is made once every round of the stage is closed.")
+            )
+        rows = stage_standings(stage=stage)
+        if len(rows) < stage.cut:
+            raise AdministrationRefused(
+                _("Only %(n)s players are ranked; the cut is %(cut)s.")
+                % {"n": len(rows), "cut": stage.cut}
+            )
+        method: scoring.Method = "datum" if event.scoring_method == "datum" else "matchpoints"
+        points = scoring.board_points(_stage_seat_results(stage), method=method)
+        order = cut_order(rows, points, lot_seed=event.deal_commitment or event.slug)[: stage.cut]
+        players = {p.pk: p for p in Player.objects.filter(pk__in=[r.player for r in order])}
+        try:
+            with transaction.atomic():
+                made = StageEntry.objects.bulk_create(
+                    StageEntry(
+                        stage=following,
+                        player=players[int(r.player)],
+                        position=i,
+                        carried=scoring.format_fraction(
+                            r.percentage if r.percentage is not None else r.total
+                        )
+                        if following.carry_over
+                        else "",
+                    )
+                    for i, r in enumerate(order, start=1)
+                )
+        except IntegrityError:
+            raise AdministrationRefused(_("The cut of this stage was made already.")) from None
+        audit_record(
+            event=event,
+            actor=actor,
+            action="stage.cut",
+            obj=stage,
+            changes={
+                "to_stage": following.number,
+                "through": [players[int(r.player)].name for r in order],
+            },
+        )
+    return made
+
+
+# --- Dashboard -----------------------------------------------------------------------------
+
+
+@dataclass
+class TableProgress:
+    table: Table
+    players: list[tuple[str, Player]]
+    entered: int
+    verified: int
+    boards: int
+
+
+@dataclass
+class RoundOverview:
+    round: Round
+    boards: int
+    tables: list[TableProgress]
+
+    @property
+    def actions(self) -> list[str]:
+        return [a for a, (before, _after) in TRANSITIONS.items() if before == self.round.state]
+
+
+def event_overview(*, event: Event) -> list[RoundOverview]:
+    """Each round of ``event`` with its boards and each table's entry progress (current games
+    entered and verified out of the round's boards); a fixed number of queries."""
+    rounds = list(
+        event.rounds.select_related("stage").annotate(n_boards=Count("boards")).order_by("number")
+    )
+    tables = (
+        Table.objects.filter(round__event=event)
+        .prefetch_related("seats__player")
+        .annotate(
+            entered=Count("games", filter=Q(games__replaced_at__isnull=True)),
+            verified=Count(
+                "games", filter=Q(games__replaced_at__isnull=True, games__status=Status.VERIFIED)
+            ),
+        )
+        .order_by("number")
+    )
+    order = {s: i for i, s in enumerate(rules_of(event).seats)}
+    by_round: dict[int, list[TableProgress]] = defaultdict(list)
+    n_boards = {r.pk: r.n_boards for r in rounds}
+    for t in tables:
+        seats = sorted(
+            ((s.seat, s.player) for s in t.seats.all()), key=lambda x: order.get(x[0], 9)
+        )
+        by_round[t.round_id].append(
+            TableProgress(t, seats, t.entered, t.verified, n_boards.get(t.round_id, 0))
+        )
+    return [RoundOverview(r, r.n_boards, by_round.get(r.pk, [])) for r in rounds]
