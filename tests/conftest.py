@@ -44,6 +44,30 @@ class Worker:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
+    def idle(self) -> bool:
+        """True when its queue is empty and it runs or holds no task."""
+        from django.conf import settings
+
+        from ddz_site.celery import app
+
+        with app.connection_for_write() as conn:
+            queued = conn.default_channel.client.llen(settings.CELERY_TASK_DEFAULT_QUEUE)
+        inspect = app.control.inspect(destination=[self.name], timeout=1.0)
+        busy = (inspect.active() or {}).get(self.name) or (inspect.reserved() or {}).get(
+            self.name
+        )
+        return queued == 0 and not busy
+
+    def drain(self, timeout: float = 60.0) -> None:
+        """Wait until the worker has finished everything a test enqueued, including the tasks
+        those tasks enqueue on commit, so that nothing writes while the test database is
+        flushed (a flush racing a worker's write deadlocks or leaves rows behind)."""
+        deadline = time.monotonic() + timeout
+        quiet = 0
+        while quiet < 3 and time.monotonic() < deadline:
+            quiet = quiet + 1 if self.idle() else 0
+            time.sleep(0.2)
+
 
 def _database_url() -> str:
     from django.db import connection
@@ -57,8 +81,15 @@ def _database_url() -> str:
     )
 
 
+@pytest.fixture
+def celery_worker(celery_worker_process: Worker) -> Iterator[Worker]:
+    """The session's real Celery worker; after the test, waits until it is idle."""
+    yield celery_worker_process
+    celery_worker_process.drain()
+
+
 @pytest.fixture(scope="session")
-def celery_worker(
+def celery_worker_process(
     django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Worker]:
     """A real Celery worker process on the test database (PostgreSQL) and Redis."""
