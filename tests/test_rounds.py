@@ -1,0 +1,293 @@
+"""Round administration (tournaments.rounds) on PostgreSQL: states, seating, deals from the
+committed seed, the cut, permissions and the audit log; concurrent transitions."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from ddz_site.errors import DomainError
+from games.models import Board, Game
+from games.services import game_submit, game_verify
+from tests.factories import EventFactory, PlayerFactory, bot_record
+from tournaments import dealing, rounds
+from tournaments.models import (
+    AuditEntry,
+    Entry,
+    EventFormat,
+    EventRole,
+    Role,
+    Round,
+    RoundState,
+    StageEntry,
+    Team,
+)
+from tournaments.seating import repeat_pairs
+
+pytestmark = pytest.mark.django_db
+
+
+def _organizer(event, name: str = "td"):
+    user = get_user_model().objects.create_user(name, password="pw")
+    EventRole.objects.create(event=event, user=user, role=Role.ORGANIZER)
+    return user
+
+
+def _field(event, n: int, clubs: str = ""):
+    players = [PlayerFactory(club=clubs[i % len(clubs)] if clubs else "") for i in range(n)]
+    Entry.objects.bulk_create(Entry(event=event, player=p) for p in players)
+    return players
+
+
+def test_a_stage_goes_from_draft_to_published() -> None:
+    event = EventFactory()
+    td = _organizer(event)
+    _field(event, 9)
+    stage = rounds.stage_create(event=event, actor=td, name="Qualifying")
+    made = [rounds.round_create(event=event, stage=stage, actor=td) for _ in range(4)]
+    assert [r.state for r in made] == [RoundState.DRAFT] * 4
+    report = rounds.stage_seat(stage=stage, actor=td, time_limit=1)
+    assert report["repeat_pairs"] == 0 and report["lower_bound"] == 0
+    movement = [
+        [tuple(t.seats.values_list("player_id", flat=True)) for t in r.tables.all()]
+        for r in Round.objects.filter(stage=stage).prefetch_related("tables")
+    ]
+    assert repeat_pairs(movement) == 0
+    assert set(Round.objects.values_list("state", flat=True)) == {RoundState.SEATED}
+
+    first = made[0]
+    with pytest.raises(DomainError, match="Commit the deal seed"):
+        rounds.round_deal(round_=first, boards=2, actor=td)
+    commitment = rounds.event_seed_commit(event=event, actor=td)
+    event.refresh_from_db()
+    assert commitment == dealing.commitment(event.deal_seed)
+    with pytest.raises(DomainError, match="before starting"):
+        rounds.round_start(round_=first, actor=td)
+    boards = rounds.round_deal(round_=first, boards=2, actor=td)
+    assert [b.number for b in boards] == [1, 2]
+    assert [b.first_bidder for b in boards] == ["S", "E"]
+    rounds.round_start(round_=first, actor=td)
+    with pytest.raises(DomainError, match="Boards are dealt before"):
+        rounds.round_deal(round_=first, boards=1, actor=td)
+    with pytest.raises(DomainError, match="nothing changed"):
+        rounds.round_publish(round_=first, actor=td)
+    rounds.round_close(round_=first, actor=td)
+    rounds.round_publish(round_=first, actor=td)
+    first.refresh_from_db()
+    assert first.state == RoundState.PUBLISHED
+    actions = list(
+        AuditEntry.objects.filter(event=event).order_by("at", "id").values_list("action", flat=True)
+    )
+    assert actions[:2] == ["stage.create", "round.create"]
+    assert actions[-4:] == ["round.deal", "round.start", "round.close", "round.publish"]
+    assert AuditEntry.objects.filter(action="round.start").get().actor == td
+
+
+def test_the_seed_is_revealed_after_the_last_round_and_verifies() -> None:
+    event = EventFactory()
+    td = _organizer(event)
+    _field(event, 3)
+    round_ = rounds.round_create(
+        event=event, actor=td, stage=rounds.stage_create(event=event, actor=td)
+    )
+    rounds.stage_seat(stage=round_.stage, actor=td)
+    rounds.event_seed_commit(event=event, actor=td)
+    with pytest.raises(DomainError, match="committed already"):
+        rounds.event_seed_commit(event=event, actor=td)
+    rounds.round_deal(round_=round_, boards=3, actor=td)
+    with pytest.raises(DomainError, match="every round is closed"):
+        rounds.event_seed_reveal(event=event, actor=td)
+    rounds.round_start(round_=round_, actor=td)
+    rounds.round_close(round_=round_, actor=td)
+    seed = rounds.event_seed_reveal(event=event, actor=td)
+    event.refresh_from_db()
+    assert event.seed_revealed
+    report = rounds.event_deals_verify(event=event, seed=seed)
+    assert report.to_dict() == {"boards": 3, "commitment": event.deal_commitment, "match": True}
+    wrong = rounds.event_deals_verify(event=event, seed="00" * 32)
+    assert not wrong.match and wrong.mismatched == [1, 2, 3]
+    # A board edited by hand after dealing is found.
+    board = Board.objects.get(event=event, number=2)
+    board.first_bidder = "W" if board.first_bidder != "W" else "S"
+    board.save()
+    assert rounds.event_deals_verify(event=event, seed=seed).mismatched == [2]
+
+
+def test_only_organizers_change_an_event_and_nothing_is_written_otherwise() -> None:
+    event = EventFactory()
+    stranger = get_user_model().objects.create_user("x", password="pw")
+    referee = get_user_model().objects.create_user("r", password="pw")
+    EventRole.objects.create(event=event, user=referee, role=Role.REFEREE)
+    for user in (None, stranger, referee):
+        with pytest.raises(rounds.NotOrganizer):
+            rounds.round_create(event=event, actor=user)
+        with pytest.raises(rounds.NotOrganizer):
+            rounds.event_seed_commit(event=event, actor=user)
+    assert not Round.objects.exists() and not AuditEntry.objects.exists()
+    event.refresh_from_db()
+    assert event.deal_commitment == ""
+
+
+def test_sit_outs_with_ten_players() -> None:
+    event = EventFactory()
+    td = _organizer(event)
+    _field(event, 10)
+    stage = rounds.stage_create(event=event, actor=td)
+    for _ in range(4):
+        rounds.round_create(event=event, stage=stage, actor=td)
+    report = rounds.stage_seat(stage=stage, actor=td, time_limit=1)
+    assert [len(out) for out in report["sit_out"]] == [1, 1, 1, 1]
+    assert len({name for out in report["sit_out"] for name in out}) == 4
+    assert all(r.tables.count() == 3 for r in Round.objects.all())
+
+
+def test_team_of_three_seats_each_team_in_each_seat() -> None:
+    event = EventFactory(format=EventFormat.TEAM_OF_THREE)
+    td = _organizer(event)
+    for name in "ABC":
+        team = Team.objects.create(event=event, name=name)
+        team.members.set(_field(event, 3))
+    stage = rounds.stage_create(event=event, actor=td)
+    round_ = rounds.round_create(event=event, stage=stage, actor=td)
+    rounds.stage_seat(stage=stage, actor=td)
+    held: dict[str, set[str]] = {}
+    for table in round_.tables.all():
+        for seat in table.seats.select_related("player"):
+            team = seat.player.teams.get().name
+            held.setdefault(team, set()).add(seat.seat)
+    assert held == {t: {"S", "E", "W"} for t in "ABC"}
+
+
+def test_team_match_needs_teams_of_the_table_size() -> None:
+    event = EventFactory(format=EventFormat.TEAM_MATCH)
+    td = _organizer(event)
+    Team.objects.create(event=event, name="X").members.set(_field(event, 3))
+    Team.objects.create(event=event, name="Y").members.set(_field(event, 2))
+    stage = rounds.stage_create(event=event, actor=td)
+    rounds.round_create(event=event, stage=stage, actor=td)
+    with pytest.raises(DomainError, match="Team Y has 2 players"):
+        rounds.stage_seat(stage=stage, actor=td)
+    assert not Round.objects.filter(state=RoundState.SEATED).exists()
+
+
+def _play(round_) -> None:
+    for board in round_.boards.all():
+        for table in round_.tables.all():
+            game = game_submit(table=table, board=board, record=bot_record(board, table))
+            game_verify(game_id=game.pk)
+
+
+def test_the_cut_sends_the_top_through_with_carried_scores() -> None:
+    event = EventFactory()
+    td = _organizer(event)
+    players = _field(event, 6)
+    qualifying = rounds.stage_create(event=event, actor=td, cut=3)
+    final = rounds.stage_create(event=event, actor=td, kind="final", carry_over=True)
+    round_ = rounds.round_create(event=event, stage=qualifying, actor=td)
+    rounds.stage_seat(stage=qualifying, actor=td)
+    rounds.event_seed_commit(event=event, actor=td)
+    rounds.round_deal(round_=round_, boards=2, actor=td)
+    rounds.round_start(round_=round_, actor=td)
+    _play(round_)
+    with pytest.raises(DomainError, match="every round of the stage is closed"):
+        rounds.stage_cut(stage=qualifying, actor=td)
+    rounds.round_close(round_=round_, actor=td)
+    standings = rounds.stage_standings(stage=qualifying)
+    made = rounds.stage_cut(stage=qualifying, actor=td)
+    assert [e.position for e in made] == [1, 2, 3]
+    through = [e.player_id for e in made]
+    # The top three by percentage go through (ties broken, never more than three).
+    best = sorted(standings, key=lambda r: -r.percentage)
+    assert standings[0].player in through
+    assert {r.player for r in best[:3]} >= set(through) or best[2].percentage == best[3].percentage
+    assert all(e.carried for e in made)
+    assert [p.pk for p in rounds.stage_field(stage=final)] == through
+    with pytest.raises(DomainError):
+        rounds.stage_cut(stage=qualifying, actor=td)
+    assert StageEntry.objects.count() == 3
+    assert set(through) <= {p.pk for p in players}
+    assert Game.objects.filter(board__event=event).count() == 4
+
+
+def test_cut_order_breaks_ties_by_boards_won_then_best_board_then_lot() -> None:
+    from fractions import Fraction as F
+
+    from tournaments.scoring import SeatPoints, Standing
+
+    rows = [Standing("1=", 1, p, F(4), F(8), F(50), 2) for p in ("a", "b", "c", "d")]
+    points = [
+        # a: one board above half the top, one below; b: two at exactly half; c as a but a
+        # better best board; d as b.
+        SeatPoints(1, 1, "S", "a", F(3), F(4)),
+        SeatPoints(2, 1, "S", "a", F(1), F(4)),
+        SeatPoints(1, 2, "S", "b", F(2), F(4)),
+        SeatPoints(2, 2, "S", "b", F(2), F(4)),
+        SeatPoints(1, 3, "S", "c", F(4), F(4)),
+        SeatPoints(2, 3, "S", "c", F(0), F(4)),
+        SeatPoints(1, 4, "S", "d", F(2), F(4)),
+        SeatPoints(2, 4, "S", "d", F(2), F(4)),
+    ]
+    order = [r.player for r in rounds.cut_order(rows, points, lot_seed="x")]
+    assert order[:2] == ["c", "a"]
+    assert sorted(order[2:]) == ["b", "d"]
+    assert order == [r.player for r in rounds.cut_order(rows, points, lot_seed="x")]
+
+
+def _race(n: int, action) -> list[object]:
+    barrier = threading.Barrier(n)
+    outcomes: list[object] = []
+
+    def run() -> None:
+        barrier.wait()
+        try:
+            outcomes.append(action())
+        except DomainError as exc:
+            outcomes.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return outcomes
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_clicks_move_a_round_once() -> None:
+    event = EventFactory()
+    td = _organizer(event)
+    _field(event, 3)
+    stage = rounds.stage_create(event=event, actor=td)
+    round_ = rounds.round_create(event=event, stage=stage, actor=td)
+    rounds.stage_seat(stage=stage, actor=td)
+    rounds.event_seed_commit(event=event, actor=td)
+    rounds.round_deal(round_=round_, boards=1, actor=td)
+    for action, state in (("start", "in_play"), ("close", "closed"), ("publish", "published")):
+        outcomes = _race(
+            4,
+            lambda action=action: rounds.round_transition(
+                round_=Round.objects.get(pk=round_.pk), action=action, actor=td
+            ),
+        )
+        assert sum(isinstance(o, Round) for o in outcomes) == 1
+        assert sum(isinstance(o, DomainError) for o in outcomes) == 3
+        assert Round.objects.get(pk=round_.pk).state == state
+        assert AuditEntry.objects.filter(action=f"round.{action}").count() == 1
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_seed_commits_store_one_seed() -> None:
+    event = EventFactory()
+    td = _organizer(event)
+    outcomes = _race(4, lambda: rounds.event_seed_commit(event=event, actor=td))
+    winners = [o for o in outcomes if isinstance(o, str)]
+    assert len(winners) == 1
+    event.refresh_from_db()
+    assert event.deal_commitment == winners[0] == dealing.commitment(event.deal_seed)
