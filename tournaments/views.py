@@ -75,7 +75,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     official = is_official(request.user, event)
     boards = (
         embargo.with_open(Board.objects.filter(event=event))
-        .select_related("round")
+        .select_related("round", "event")
         .annotate(
             game_count=Count("games", filter=Q(games__replaced_at__isnull=True)),
             verified_count=Count(
@@ -150,7 +150,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     event = round_.event
     visible = embargo.visible_board_ids(request.user, event)
-    boards = list(round_.boards.order_by("number"))
+    boards = list(round_.boards.select_related("event").order_by("number"))
     return render(
         request,
         "tournaments/round.html",
@@ -173,7 +173,7 @@ def hand_records(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = round_.event
     visible = embargo.visible_board_ids(request.user, event)
     records = []
-    for board in round_.boards.order_by("number"):
+    for board in round_.boards.select_related("event").order_by("number"):
         shown = visible is None or board.pk in visible
         seats = results.seats_of(event, board)
         records.append(
