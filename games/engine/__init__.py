@@ -63,6 +63,7 @@ __all__ = [
     "deal_random",
     "format_cards",
     "legal_plays",
+    "check_hand",
     "parse_cards",
     "parse_hand",
     "parse_play",
@@ -105,4 +106,21 @@ def legal_plays(hand: str, previous: str | None = None, rules: RuleSet | None = 
             raise IllegalPlayError(
                 f"the previous play is not a combination: {why}", rule=rule, cards=previous
             )
-    return legal_moves(parse_hand(hand), open_readings, rs)
+    counts = parse_hand(hand)
+    check_hand(counts, rs)
+    return legal_moves(counts, open_readings, rs)
+
+
+def check_hand(counts: tuple[int, ...], rules: RuleSet | None = None) -> None:
+    """Raise ``DealError`` (R-DECK) when the deck of ``rules`` cannot hold these cards."""
+    from .cards import RANKS, deck_counts
+
+    deck = deck_counts((rules or RuleSet.from_spec("classic")).decks)
+    over = [f"{c} × {RANKS[r]}" for r, (c, d) in enumerate(zip(counts, deck, strict=True)) if c > d]
+    if over:
+        what = "one deck holds" if deck[0] == 4 else "two decks hold"
+        raise DealError(
+            f"no hand holds {', '.join(over)}: {what} at most "
+            f"{deck[0]} of a rank and {deck[13]} of each joker",
+            rule="R-DECK",
+        )

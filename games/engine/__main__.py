@@ -1,10 +1,11 @@
 """The engine's command line (RECORDS.md §2).
 
-``python -m games.engine classify|beats|moves|replay|convert``.
-
-Every command prints JSON on stdout; a usage error exits 2 with a one-line message on stderr.
-``classify -`` and ``moves -`` answer one JSON line per input line; ``replay`` streams one line
-per record, in constant memory.
+``python -m games.engine classify|beats|moves|replay|convert``. Every command prints JSON on
+stdout (``convert --to text`` prints text records); a usage error (bad arguments, bad card
+notation in an argument, an unknown preset or option, a file that cannot be read) exits 2 with
+a one-line message on stderr. ``classify -`` and ``moves -`` answer one JSON line per input
+line; ``replay`` streams one line per record in constant memory and exits 0 once every line
+has been answered, whatever the verdicts (they are in the output).
 """
 
 from __future__ import annotations
@@ -13,15 +14,16 @@ import argparse
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
 
-from .cards import format_cards, parse_cards
-from .combos import beating_readings, classify, why_not_a_combination
+from . import check_hand
+from .cards import format_cards, is_pass_text
+from .combos import beating_readings, classify_counts, why_not_a_combination
 from .errors import EngineError
 from .moves import legal_moves
 from .play import parse_hand
-from .record import read_record, record_from_text, record_to_text
+from .record import Record, read_record, record_from_text, record_to_text
 from .replay import replay
 from .rules import RuleSet
 
@@ -35,34 +37,48 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
-def _rules(args: argparse.Namespace) -> RuleSet:
+def _option_value(text: str) -> Any:
+    if text.lower() in ("true", "false", "null"):
+        return json.loads(text.lower())
+    if text.lstrip("-").isdigit():
+        return int(text)
+    return text
+
+
+def _rules_spec(args: argparse.Namespace) -> str | dict[str, Any]:
+    """The rules the arguments name, checked; a usage error if unknown or impossible."""
     options: dict[str, Any] = {}
     for item in args.option or []:
         if "=" not in item:
             raise _UsageError(f"--option takes NAME=VALUE, not {item!r}")
         name, value = item.split("=", 1)
-        options[name] = (
-            json.loads(value)
-            if value.lower() in ("true", "false", "null") or value.lstrip("-").isdigit()
-            else value
-        )
+        options[name] = _option_value(value)
+    spec: str | dict[str, Any] = (
+        {"preset": args.rules, "options": options} if options else args.rules
+    )
     try:
-        return RuleSet.from_spec({"preset": args.rules, "options": options})
+        RuleSet.from_spec(spec)
     except EngineError as exc:
         raise _UsageError(str(exc)) from None
+    return spec
 
 
 def _readings(rs: Iterable[Any]) -> list[dict[str, Any]]:
     return [r.to_dict() for r in sorted(rs, key=lambda r: (r.type, r.length, r.value))]
 
 
+def _cards(text: str, rules: RuleSet) -> tuple[int, ...]:
+    """Cards of an argument: rank notation or suited cards, checked against the deck."""
+    counts = parse_hand(text)
+    check_hand(counts, rules)
+    return counts
+
+
 def classify_line(cards: str, rules: RuleSet) -> dict[str, Any]:
-    """The answer of ``classify`` for one play (RECORDS.md §2)."""
-    try:
-        counts = parse_cards(cards)
-    except EngineError as exc:
-        return {"cards": cards, "readings": [], "error": str(exc)}
-    readings = classify(format_cards(counts), rules)
+    """The answer of ``classify`` for one play (RECORDS.md §2). Raises EngineError on bad
+    notation or more cards than the deck holds."""
+    counts = _cards(cards, rules)
+    readings = classify_counts(counts, rules)
     out: dict[str, Any] = {"cards": format_cards(counts), "readings": _readings(readings)}
     if not readings:
         rule, why = why_not_a_combination(counts, rules) if any(counts) else ("R-NOTE", "no cards")
@@ -72,21 +88,21 @@ def classify_line(cards: str, rules: RuleSet) -> dict[str, Any]:
 
 
 def moves_line(hand: str, previous: str | None, rules: RuleSet) -> dict[str, Any]:
-    """The answer of ``moves`` for one query (RECORDS.md §2)."""
-    try:
-        counts = parse_hand(hand)
-        open_readings = None
-        if previous is not None:
-            open_readings = classify(previous, rules)
-            if not open_readings:
-                return {
-                    "hand": hand,
-                    "previous": previous,
-                    "moves": [],
-                    "error": f"the previous play {previous!r} is not a combination",
-                }
-    except EngineError as exc:
-        return {"hand": hand, "moves": [], "error": str(exc)}
+    """The answer of ``moves`` for one query (RECORDS.md §2). Raises EngineError on bad input."""
+    counts = _cards(hand, rules)
+    open_readings = None
+    if previous is not None:
+        if is_pass_text(previous):
+            raise EngineError(
+                "the previous play is a pass: there is nothing to follow (leave out the "
+                "previous play to list the leads)",
+                rule="R-TRICK",
+            )
+        prev = _cards(previous, rules)
+        open_readings = classify_counts(prev, rules)
+        if not open_readings:
+            rule, why = why_not_a_combination(prev, rules)
+            raise EngineError(f"the previous play is not a combination: {why}", rule=rule)
     return {"moves": [str(m) for m in legal_moves(counts, open_readings, rules)]}
 
 
@@ -94,50 +110,102 @@ def _emit(obj: dict[str, Any], out: TextIO) -> None:
     out.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
 
-def _replay_stream(paths: Sequence[str], out: TextIO, summary: bool, text_form: bool) -> int:
+def _lines(path: str) -> Iterator[tuple[int, str | None]]:
+    """(line number, text) of a file or stdin, read as UTF-8 one line at a time; text is None
+    for a line that is not UTF-8."""
+    stream = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
+    try:
+        for lineno, raw in enumerate(stream, start=1):
+            try:
+                yield lineno, raw.decode("utf-8")
+            except UnicodeDecodeError:
+                yield lineno, None
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+
+
+def _text_records(path: str) -> Iterator[tuple[int, str | None]]:
+    """Text-form records of a file: a record starts at a tag pair that follows a blank line."""
+    block: list[str] = []
+    start = 1
+    for lineno, line in _lines(path):
+        if line is None:
+            yield lineno, None
+            continue
+        is_tag = line.lstrip().startswith("[")
+        if (
+            is_tag
+            and block
+            and not block[-1].strip()
+            and any(x.lstrip().startswith("[") for x in block)
+        ):
+            yield start, "".join(block)
+            block = []
+        if not block:
+            start = lineno
+        block.append(line)
+    if any(x.strip() for x in block):
+        yield start, "".join(block)
+
+
+def _with_default_rules(obj: Any, spec: str | dict[str, Any] | None) -> Any:
+    if spec is not None and isinstance(obj, dict) and "rules" not in obj:
+        obj = {**obj, "rules": spec}
+    return obj
+
+
+def _read(item: str, lineno: int, text_form: bool, spec: Any) -> Record:
+    if text_form:
+        rec = record_from_text(item)
+        return rec
+    try:
+        obj = json.loads(item)
+    except json.JSONDecodeError as exc:
+        raise EngineError(
+            f"line {lineno}: not JSON ({exc.msg} at column {exc.colno})", rule="R-REC"
+        ) from None
+    return read_record(_with_default_rules(obj, spec))
+
+
+def _replay_stream(
+    paths: Sequence[str], out: TextIO, summary: bool, text_form: bool, spec: Any
+) -> int:
     statuses: Counter[str] = Counter()
     agree: Counter[str] = Counter()
     for path in paths:
-        stream = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
-        try:
-            if text_form:
-                chunks = stream.read().split("\n\n[")  # records separated by a blank line
-                items: Iterable[tuple[int, str]] = (
-                    (i + 1, c if i == 0 else "[" + c) for i, c in enumerate(chunks) if c.strip()
+        items = _text_records(path) if text_form else _lines(path)
+        for lineno, item in items:
+            if item is not None and not item.strip():
+                continue
+            try:
+                if item is None:
+                    raise EngineError(f"line {lineno}: not UTF-8 text", rule="R-REC")
+                rec = _read(item, lineno, text_form, spec)
+            except EngineError as exc:
+                statuses["not a record"] += 1
+                _emit(
+                    {
+                        "id": None,
+                        "status": "not a record",
+                        "file": path,
+                        "line": lineno,
+                        "error": {"message": str(exc), "rule": exc.rule},
+                    },
+                    out,
                 )
-            else:
-                items = enumerate(stream, start=1)
-            for lineno, line in items:
-                if not line.strip():
-                    continue
-                try:
-                    rec = record_from_text(line) if text_form else read_record(line)
-                except EngineError as exc:
-                    statuses["not a record"] += 1
-                    _emit(
-                        {
-                            "id": None,
-                            "status": "not a record",
-                            "line": lineno,
-                            "file": path,
-                            "error": {"message": str(exc), "rule": exc.rule},
-                        },
-                        out,
-                    )
-                    continue
-                outcome = replay(rec)
-                statuses[outcome.status] += 1
-                expected = rec.extra.get("expected")
-                if isinstance(expected, dict):
-                    agree[str(_agrees(outcome.to_dict(), expected))] += 1
-                _emit(outcome.to_dict(), out)
-        finally:
-            if stream is not sys.stdin:
-                stream.close()
+                continue
+            outcome = replay(rec)
+            statuses[outcome.status] += 1
+            expected = rec.extra.get("expected")
+            if isinstance(expected, dict):
+                agree[str(_agrees(outcome.to_dict(), expected))] += 1
+            _emit(outcome.to_dict(), out)
     if summary:
         total = sum(statuses.values())
         parts = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
-        print(f"replayed {total} records: {parts}", file=sys.stderr)
+        noun = "record" if total == 1 else "records"
+        print(f"replayed {total} {noun}: {parts or 'none'}", file=sys.stderr)
         if agree:
             print(
                 f"agree with the source's own judge: {agree['True']} of "
@@ -161,50 +229,132 @@ def _agrees(outcome: dict[str, Any], expected: dict[str, Any]) -> bool:
     return True
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _convert(path: str, to: str, out: TextIO, spec: Any) -> int:
+    """JSON lines to text records, or back; nothing is written unless every record reads."""
+    done: list[str] = []
+    items = _lines(path) if to == "text" else _text_records(path)
+    for lineno, item in items:
+        if item is not None and not item.strip():
+            continue
+        try:
+            if item is None:
+                raise EngineError("not UTF-8 text")
+            if to == "text":
+                rec = _read(item, lineno, False, spec)
+                done.append(record_to_text(rec))
+            else:
+                rec = record_from_text(item)
+                done.append(json.dumps(rec.to_dict(), ensure_ascii=False) + "\n")
+        except EngineError as exc:
+            what = "line" if to == "text" else "record starting at line"
+            message = str(exc)
+            if not message.startswith("line "):
+                message = f"{what} {lineno}: {message}"
+            raise _UsageError(f"{path}: {message}") from None
+    out.write("\n".join(done) if to == "text" else "".join(done))
+    return 0
+
+
+def _why_not_beats(play: frozenset[Any], prev: frozenset[Any], text: str) -> str:
+    p, q = sorted(play), sorted(prev)
+    if any(r.type == "rocket" for r in q):
+        return "nothing beats the rocket (R-CMP)"
+    if any(r.type == "bomb" for r in q) and any(r.type == "bomb" for r in p):
+        return f"{text} is not a higher bomb (R-CMP)"
+    same = [r for r in p if any(o.type == r.type and o.length == r.length for o in q)]
+    if same:
+        return f"{text} is not higher (R-CMP)"
+    return (
+        "a play beats only the same type with the same length and number of cards, unless "
+        f"it is a bomb or the rocket (R-CMP): {p[0].type} of length {p[0].length} against "
+        f"{q[0].type} of length {q[0].length}"
+    )
+
+
+def _build_parser() -> _Parser:
     parser = _Parser(
-        prog="python -m games.engine", description="Dou Dizhu rules engine (RECORDS.md §2)."
+        prog="python -m games.engine",
+        description="Dou Dizhu rules engine: classify plays, compare them, list "
+        "legal plays, verify game records.",
     )
     common = _Parser(add_help=False)
-    common.add_argument("--rules", default="classic", help="preset (default classic)")
     common.add_argument(
-        "--option", action="append", metavar="NAME=VALUE", help="rule option override, repeatable"
+        "--rules",
+        default="classic",
+        metavar="PRESET",
+        help="rule preset (default classic; two_player, four_player, "
+        "five_player, classic_once, rob, competition, cn2016)",
+    )
+    common.add_argument(
+        "--option",
+        action="append",
+        metavar="NAME=VALUE",
+        help="rule option override, repeatable (e.g. space_shuttle=true)",
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    p = sub.add_parser("classify", parents=[common], help="readings of a play ('-': stdin)")
-    p.add_argument("cards")
+    p = sub.add_parser("classify", parents=[common], help="the readings of a play")
+    p.add_argument("cards", help="cards, e.g. 333444TJ; '-' reads one play per line of stdin")
     p = sub.add_parser("beats", parents=[common], help="does PLAY beat PREVIOUS")
-    p.add_argument("play")
-    p.add_argument("previous")
-    p = sub.add_parser("moves", parents=[common], help="legal plays of a hand ('-': stdin)")
-    p.add_argument("hand")
-    p.add_argument("--previous", default=None)
-    p = sub.add_parser("replay", parents=[common], help="verify records (JSON lines; '-': stdin)")
-    p.add_argument("files", nargs="+")
+    p.add_argument("play", help="the play, e.g. 4444")
+    p.add_argument("previous", help="the play on the table, every reading of it open")
+    p = sub.add_parser("moves", parents=[common], help="every legal play of a hand")
+    p.add_argument("hand", help="the cards held; '-' reads 'HAND [PREVIOUS]' per line of stdin")
+    p.add_argument("--previous", default=None, help="the play to follow (omit when leading)")
+    p = sub.add_parser(
+        "replay",
+        parents=[common],
+        help="verify game records (JSON lines); --rules/--option apply to "
+        "records that name no rules",
+    )
+    p.add_argument("files", nargs="+", help="JSON-lines files ('-' for stdin)")
     p.add_argument("--summary", action="store_true", help="print a summary on stderr")
     p.add_argument("--text", action="store_true", help="records in the text form")
-    p = sub.add_parser("convert", parents=[common], help="JSON lines to text form, or back")
-    p.add_argument("file")
-    p.add_argument("--to", choices=("text", "json"), required=True)
+    p = sub.add_parser("convert", parents=[common], help="JSON lines to text records, or back")
+    p.add_argument("file", help="the records ('-' for stdin)")
+    p.add_argument("--to", choices=("text", "json"), required=True, help="the form to write")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = parser.parse_args(argv)
+        args = _build_parser().parse_args(argv)
         out = sys.stdout
+        spec = _rules_spec(args)
+        explicit = spec if (args.option or args.rules != "classic") else None
         if args.command == "replay":
-            return _replay_stream(args.files, out, args.summary, args.text)
+            return _replay_stream(args.files, out, args.summary, args.text, explicit)
         if args.command == "convert":
-            return _convert(args.file, args.to, out)
-        rules = _rules(args)
+            return _convert(args.file, args.to, out, explicit)
+        rules = RuleSet.from_spec(spec)
         if args.command == "classify":
             if args.cards == "-":
-                for line in sys.stdin:
-                    _emit(classify_line(line.strip(), rules), out)
+                for lineno, line in _lines("-"):
+                    try:
+                        if line is None:
+                            raise EngineError("not UTF-8 text")
+                        _emit(classify_line(line.strip(), rules), out)
+                    except EngineError as exc:
+                        _emit(
+                            {
+                                "cards": (line or "").strip(),
+                                "readings": [],
+                                "error": str(exc),
+                                "rule": exc.rule,
+                                "line": lineno,
+                            },
+                            out,
+                        )
                     out.flush()
-            else:
+                return 0
+            try:
                 _emit(classify_line(args.cards, rules), out)
+            except EngineError as exc:
+                raise _UsageError(str(exc)) from None
             return 0
         if args.command == "beats":
             try:
-                play, prev = classify(args.play, rules), classify(args.previous, rules)
+                play = classify_counts(_cards(args.play, rules), rules)
+                prev = classify_counts(_cards(args.previous, rules), rules)
             except EngineError as exc:
                 raise _UsageError(str(exc)) from None
             if not prev:
@@ -214,75 +364,48 @@ def main(argv: Sequence[str] | None = None) -> int:
             elif beating_readings(play, prev):
                 _emit({"beats": True}, out)
             else:
-                _emit(
-                    {"beats": False, "reason": _why_not_beats(args.play, args.previous, rules)}, out
-                )
+                _emit({"beats": False, "reason": _why_not_beats(play, prev, args.play)}, out)
             return 0
         if args.command == "moves":
             if args.hand == "-":
-                for line in sys.stdin:
-                    parts = line.split()
-                    if not parts:
-                        _emit({"moves": [], "error": "empty line"}, out)
-                    else:
+                for lineno, line in _lines("-"):
+                    parts = (line or "").split()
+                    try:
+                        if line is None:
+                            raise EngineError("not UTF-8 text")
+                        if not parts or len(parts) > 2:
+                            raise EngineError("a line is HAND or HAND PREVIOUS")
                         _emit(
                             moves_line(parts[0], parts[1] if len(parts) > 1 else None, rules), out
                         )
+                    except EngineError as exc:
+                        _emit(
+                            {"moves": [], "error": str(exc), "rule": exc.rule, "line": lineno}, out
+                        )
                     out.flush()
                 return 0
-            answer = moves_line(args.hand, args.previous, rules)
-            if "error" in answer:
-                raise _UsageError(answer["error"])
-            _emit(answer, out)
+            try:
+                _emit(moves_line(args.hand, args.previous, rules), out)
+            except EngineError as exc:
+                raise _UsageError(str(exc)) from None
             return 0
     except _UsageError as exc:
         print(f"python -m games.engine: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            return _quiet_broken_pipe()
         print(f"python -m games.engine: {exc.strerror}: {exc.filename}", file=sys.stderr)
         return 2
     return 2
 
 
-def _why_not_beats(play: str, previous: str, rules: RuleSet) -> str:
-    p = sorted(classify(play, rules))
-    q = sorted(classify(previous, rules))
-    if any(r.type == "rocket" for r in q):
-        return "nothing beats the rocket (R-CMP)"
-    same = [r for r in p if any(o.type == r.type and o.length == r.length for o in q)]
-    if same:
-        return f"{format_cards(parse_cards(play))} is not higher (R-CMP)"
-    return (
-        "a play beats only the same type and number of cards, unless it is a bomb or the "
-        f"rocket (R-CMP): {p[0].type} against {q[0].type}"
-    )
+def _quiet_broken_pipe() -> int:
+    # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
+    import os
 
-
-def _convert(path: str, to: str, out: TextIO) -> int:
-    stream = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
-    try:
-        if to == "text":
-            first = True
-            for line in stream:
-                if line.strip():
-                    try:
-                        text = record_to_text(read_record(line))
-                    except EngineError as exc:
-                        raise _UsageError(str(exc)) from None
-                    out.write(("" if first else "\n") + text)
-                    first = False
-        else:
-            chunks = stream.read().split("\n\n[")
-            for i, chunk in enumerate(chunks):
-                if chunk.strip():
-                    try:
-                        rec = record_from_text(chunk if i == 0 else "[" + chunk)
-                    except EngineError as exc:
-                        raise _UsageError(str(exc)) from None
-                    _emit(rec.to_dict(), out)
-    finally:
-        if stream is not sys.stdin:
-            stream.close()
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
     return 0
 
 

@@ -385,13 +385,36 @@ def why_not_a_combination(counts: Counts, rules: RuleSet | None = None) -> tuple
     n = sum(counts)
     rs = rules or CLASSIC
     text = "".join(RANKS[r] * x for r, x in enumerate(counts))
+    decks = "one deck" if rs.decks == 1 else "two decks"
+    distinct = sum(1 for x in counts if x)
+    jokers = counts[SMALL_JOKER] + counts[BIG_JOKER]
     if n > rs.max_play:
         return "R-MAX", f"{text} has {n} cards; no play has more than {rs.max_play}"
     if not (_one_deck(counts) if rs.decks == 1 else _two_decks(counts)):
-        return "R-DECK", f"{text} is more cards of a rank than one deck holds"
-    if n == 2 and counts[SMALL_JOKER] == 1 and counts[BIG_JOKER] == 0:
-        return "R-T2", f"{text} is not a pair"
+        return "R-DECK", f"{text} has more cards of a rank than {decks} hold"
+    if rs.decks == 2 and jokers == n:
+        if rs.family == "four":
+            return (
+                "R-4P",
+                f"{text} is not a combination: with four players BB and RR are "
+                "pairs, the rocket is all four jokers BBRR, and B+R is nothing",
+            )
+        return (
+            "R-5P",
+            f"{text} is not a combination: with five players the joker bombs are "
+            "two equal jokers (BB, RR), three jokers and four jokers; B+R is nothing",
+        )
+    if n == 2 and distinct == 2:
+        return "R-T2", f"{text} is not a pair: a pair is two cards of one rank (B+R is the rocket)"
     if max(counts) >= 3:
+        if rs.decks == 2:
+            rule = "R-4P" if rs.family == "four" else "R-5P"
+            return (
+                rule,
+                f"{text} is not a combination: with two decks a trio takes only a pair "
+                "(trio_with_pair, airplane_with_pairs); trio_with_solo, airplanes with solos "
+                "and four-with-two are not played, and a bomb is played alone",
+            )
         return (
             "R-KICK",
             f"{text} is not a combination: its kickers do not fit a trio, airplane or "

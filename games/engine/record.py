@@ -443,6 +443,12 @@ def record_from_text(text: str) -> Record:
             raise RecordSyntaxError(
                 f"Rules is not JSON: {exc.msg}", _line_of(text, "Rules"), 1
             ) from None
+    try:
+        from .rules import RuleSet
+
+        RuleSet.from_spec(rules)
+    except ValueError as exc:
+        raise RecordSyntaxError(f"Rules: {exc}", _line_of(text, "Rules"), 1) from None
     hands = {k: tags[k] for k in seat_tags}
     landlord = tags.get("Landlord")
     bid: int | None = None
