@@ -107,7 +107,10 @@ def test_traveller_shows_bidding_scores_and_matchpoints(client, two_rounds) -> N
     board = games[0].board
     html = client.get(board.get_absolute_url()).content.decode()
     for game in Game.objects.filter(board=board):
-        calls = " ".join(f"{c[0]}:{c[1]}" for c in game.record["bidding"])
+        calls = " ".join(
+            f"{seat}:{'no bid' if call == 'pass' else call}"
+            for seat, call in game.record["bidding"]
+        )
         assert calls in html
         assert reverse("public:replay", kwargs={"pk": game.pk}) in html
     # Three tables: each seat's matchpoints add up to n(n-1) = 6 (top 2(n-1) = 4 each).

@@ -31,4 +31,5 @@ def adjusted(kind: object) -> str:
 @register.filter
 def calls(text: object) -> str:
     """'S:1 E:pass' with 'pass' in the reader's language."""
-    return " ".join(part.replace(":pass", ":" + _("pass")) for part in str(text or "").split(" "))
+    word = _("no bid")
+    return " ".join(part.replace(":pass", ":" + word) for part in str(text or "").split(" "))
