@@ -36,5 +36,5 @@ def build_world(*, seed: str = "personas", tables: int = 2, boards: int = 2) -> 
         EventRole.objects.create(event=event, user=user, role=role)
         users[name] = user
     TableAssignment.objects.create(table=table_list[0], user=users["referee1"])
-    TableAssignment.objects.create(table=table_list[1], user=users["referee2"])
+    TableAssignment.objects.create(table=table_list[-1], user=users["referee2"])
     return World(event=event, tables=table_list, boards=board_list, users=users)
