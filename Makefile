@@ -46,6 +46,7 @@ check: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) scripts/bench_engine.py
+	$(PY) scripts/bench_seating.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

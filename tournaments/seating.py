@@ -24,9 +24,10 @@ are rounds in which every pair meets at most once over the whole schedule (repea
 Otherwise a local search (simulated annealing over swaps of two players of one round, from a
 greedy start) looks for as few repeats as it can within a time limit; the result carries the
 `lower_bound` proven by counting (`lower_bound`). Players of the same club are kept apart where
-possible (a weight below a repeat's); seats are balanced last by choosing each table's seat
-order. Swiss rounds (`swiss_round`) group players by current standing, avoiding repeats.
-Team rounds (`team_round`, `team_match_round`) seat teams so that each team holds each hand.
+possible (a weight below a repeat's). Seats are given last, by an edge colouring (`_balance`)
+that makes every player hold each seat ⌊m/k⌋ or ⌈m/k⌉ times over his m rounds. Swiss rounds
+(`swiss_round`) group players by current standing, avoiding repeats. Team rounds
+(`team_round`, `team_match_round`) seat teams so that each team holds each hand.
 """
 
 from __future__ import annotations
@@ -661,31 +662,70 @@ def assign_seats(
     return out
 
 
-def _balance(rounds: list[list[list[int]]], seats: int, passes: int = 4) -> Movement:
-    """Seat orders for every round: assign_seats round by round, then passes that re-choose each
-    table's order against the counts of all the other rounds."""
-    held: dict[int, list[int]] = {}
-    seated: Movement = [assign_seats(r, held, seats) for r in rounds]
-    for _ in range(passes):
-        changed = False
-        for r, tables in enumerate(seated):
-            for ti, table in enumerate(tables):
-                for s, p in enumerate(table):
-                    held[p][s] -= 1
+def _balance(rounds: Sequence[Sequence[Sequence[int]]], seats: int) -> Movement:
+    """Seat orders for every round such that each player holds each seat ⌊m/k⌋ or ⌈m/k⌉ times
+    over the m rounds he plays (seat_imbalance ≤ 1, and 0 when k divides every m).
 
-                def cost(order: Sequence[int]) -> int:
-                    return sum((held[p][s] + 1) ** 2 for s, p in enumerate(order))
+    A player's rounds are cut into chunks of k in round order; the bipartite multigraph of
+    (player, chunk) nodes and (round, table) nodes, an edge per seat taken, has degree at most
+    k, so by König's theorem its edges can be coloured with the k seats, the colours at every
+    node distinct: each table gets one player per seat and each chunk holds distinct seats.
+    The colouring is the classical one: give an edge a colour free at both ends, after
+    swapping two colours along an alternating path when needed.
+    """
+    Node = tuple[int, int, int]
+    colour_at: dict[Node, dict[int, int]] = {}
+    ends: list[tuple[Node, Node]] = []
+    colour: list[int] = []
+    played: Counter[int] = Counter()
 
-                current = cost(table)
-                best = min(permutations(table), key=cost)
-                if cost(best) < current:
-                    tables[ti] = tuple(best)
-                    changed = True
-                for s, p in enumerate(tables[ti]):
-                    held[p][s] += 1
-            seated[r] = tables
-        if not changed:
-            break
+    def place(e: int, c: int) -> None:
+        colour[e] = c
+        for node in ends[e]:
+            colour_at.setdefault(node, {})[c] = e
+
+    def lift(e: int) -> None:
+        for node in ends[e]:
+            del colour_at[node][colour[e]]
+
+    for r, tables in enumerate(rounds):
+        for t, table in enumerate(tables):
+            for p in table:
+                left: Node = (0, p, played[p] // seats)
+                played[p] += 1
+                right: Node = (1, r, t)
+                e = len(ends)
+                ends.append((left, right))
+                colour.append(-1)
+                at_left = colour_at.setdefault(left, {})
+                at_right = colour_at.setdefault(right, {})
+                a = next(c for c in range(seats) if c not in at_left)
+                if a in at_right:
+                    b = next(c for c in range(seats) if c not in at_right)
+                    # The a/b path from the right end never reaches the left end (bipartite).
+                    path, node, want = [], right, a
+                    while want in colour_at.get(node, {}):
+                        f = colour_at[node][want]
+                        path.append(f)
+                        u, v = ends[f]
+                        node = u if v == node else v
+                        want = b if want == a else a
+                    for f in path:
+                        lift(f)
+                    for f in path:
+                        place(f, b if colour[f] == a else a)
+                place(e, a)
+    seated: Movement = []
+    e = 0
+    for tables in rounds:
+        out: list[Table] = []
+        for table in tables:
+            order = [0] * len(table)
+            for p in table:
+                order[colour[e]] = p
+                e += 1
+            out.append(tuple(order))
+        seated.append(out)
     return seated
 
 

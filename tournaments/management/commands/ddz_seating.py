@@ -1,0 +1,71 @@
+"""`manage.py ddz_seating --players N --rounds R [--seed S] [--clubs CSV] [--time-limit SEC]
+[--seats K]`: a movement for players numbered 1..N (tournaments.seating.movement), as JSON:
+``{"rounds", "sit_out", "repeat_pairs", "lower_bound", "seat_imbalance", "club_conflicts",
+"method"}``. ``--clubs`` names a CSV file of ``player,club`` rows (player numbers 1..N, a
+header row). Bad input: exit 2 with a one-line message."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournaments import seating
+
+
+def read_clubs(path: str, players: int) -> dict[int, str]:
+    """``player,club`` rows of a CSV file → {player: club}.
+
+    Raises:
+        CommandError: an unreadable file, a player outside 1..N, a row without two fields.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise CommandError(f"cannot read {path}: {exc.strerror}", returncode=2) from None
+    clubs: dict[int, str] = {}
+    for line, row in enumerate(csv.reader(text.splitlines()), start=1):
+        if not row or (line == 1 and row[0].strip().lower() == "player"):
+            continue
+        if len(row) != 2 or not row[0].strip().isdigit():
+            raise CommandError(f"{path}:{line}: expected player,club", returncode=2)
+        number = int(row[0])
+        if not 1 <= number <= players:
+            raise CommandError(
+                f"{path}:{line}: no player {number} among 1..{players}", returncode=2
+            )
+        clubs[number] = row[1].strip()
+    return clubs
+
+
+class Command(BaseCommand):
+    help = "Print a movement for players 1..N over R rounds as JSON."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--players", type=int, required=True)
+        parser.add_argument("--rounds", type=int, required=True)
+        parser.add_argument("--seed", default="0")
+        parser.add_argument("--clubs", default=None, help="CSV file of player,club")
+        parser.add_argument("--time-limit", type=float, default=5.0, dest="time_limit")
+        parser.add_argument("--seats", type=int, default=3, help="players per table (2 to 5)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        players, rounds = options["players"], options["rounds"]
+        if options["time_limit"] < 0:
+            raise CommandError("--time-limit must not be negative", returncode=2)
+        clubs = read_clubs(options["clubs"], players) if options["clubs"] else None
+        try:
+            schedule = seating.movement(
+                players,
+                rounds,
+                seats=options["seats"],
+                seed=options["seed"],
+                clubs=clubs,
+                time_limit=options["time_limit"],
+            )
+        except seating.SeatingError as exc:
+            raise CommandError(str(exc), returncode=2) from None
+        self.stdout.write(json.dumps(schedule.to_dict()))
