@@ -2,9 +2,11 @@
 
 The same deal met twice is the same board (games.deals.deal_key), so games of one deal at
 several tables line up on one traveller. Every line is one transaction: a bad line is reported
-with its line number (counted from 1) and nothing of it is stored. A record whose id is already
-in the event is skipped, so importing a file twice stores it once. Each game goes through
-games.services.game_submit, the one write path.
+with its line number (counted from 1) and nothing of it is stored. A record already stored in
+the event (same id, same content) is skipped, so importing a file twice stores it once; a
+different record under an id already stored is rejected, never silently dropped. A record whose
+rules the engine does not know is rejected: without them its seats cannot even be read. Each
+game goes through games.services.game_submit, the one write path.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
 from games.deals import deal_key
-from games.engine import EngineError, RecordError, read_record
+from games.engine import EngineError, RecordError, RuleSet, read_record
 from games.models import Board, Game
 from games.services import GameRejected, board_create, game_submit
 from tournaments.models import Event, Round, Table
@@ -57,6 +59,10 @@ def _parse_line(text: str) -> dict[str, Any]:
         raise GameRejected(_("not a game record: %(error)s") % {"error": exc}) from None
     except EngineError:
         pass  # stored, and flagged by the verifier
+    try:
+        RuleSet.from_spec(obj.get("rules", "classic"))
+    except EngineError as exc:
+        raise GameRejected(_("unknown rules: %(error)s") % {"error": exc}) from None
     return obj
 
 
@@ -99,14 +105,21 @@ def records_import(*, event: Event, lines: Iterable[str]) -> ImportReport:
             with transaction.atomic():
                 record = _parse_line(text)
                 record_id = str(record.get("id") or "")
-                if (
-                    record_id
-                    and Game.objects.filter(
+                same_id = (
+                    Game.objects.filter(
                         board__event=event, record_id=record_id, replaced_at__isnull=True
-                    ).exists()
-                ):
+                    ).values_list("record", flat=True)
+                    if record_id
+                    else []
+                )
+                if any(stored == record for stored in same_id):
                     report.skipped += 1
                     continue
+                if same_id:
+                    raise GameRejected(
+                        _("a different game with the id %(id)s is already stored in %(event)s")
+                        % {"id": record_id, "event": event}
+                    )
                 board = _board_for(event, record)
                 played = board.games.filter(replaced_at__isnull=True).count()
                 table, _new = Table.objects.get_or_create(round=round_, number=played + 1)

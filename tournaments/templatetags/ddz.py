@@ -7,6 +7,7 @@ with suit symbols.
 
 from __future__ import annotations
 
+import re
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
@@ -34,13 +35,16 @@ def frac(value: object) -> str:
     return str(text).rstrip("0").rstrip(".")
 
 
+_SUITED = re.compile(r"[SHDC](?:10|[3-9TJQKA2])[ab]?")
+
+
 @register.filter
 def cards(value: object) -> str:
     """Suited tokens get suit symbols ('S3 H3 BJ' → '♠3 ♥3 BJ'); rank text is unchanged."""
     text = "" if value is None else str(value)
     out = []
     for token in text.split(" "):
-        if len(token) >= 2 and token[0] in _SUITS and token[1:] not in ("J",):
+        if _SUITED.fullmatch(token):  # every suited card, the jacks SJ HJ DJ CJ included
             out.append(_SUITS[token[0]] + token[1:])
         else:
             out.append(token)

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.imports import records_import
+from games.imports import ImportReport, records_import
 from tournaments.models import Event
 from tournaments.services import EventRejected, event_create
 
@@ -31,23 +31,21 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         event = Event.objects.filter(name=options["event"]).first()
+        created = event is None
         if event is None:
             try:
                 event = event_create(name=options["event"], rules=options["rules"])
             except EventRejected as exc:
                 raise CommandError(exc.message, returncode=2) from None
         try:
-            if options["file"] == "-":
-                report = records_import(event=event, lines=sys.stdin)
-            else:
-                with open(options["file"], encoding="utf-8") as fh:
-                    report = records_import(event=event, lines=fh)
-        except OSError as exc:
-            raise CommandError(
-                f"cannot read {options['file']}: {exc.strerror}", returncode=2
-            ) from None
-        except UnicodeDecodeError:
-            raise CommandError(f"{options['file']} is not UTF-8 text", returncode=2) from None
+            report = self._import(event, options["file"])
+        except CommandError:
+            if created:
+                event.delete()  # a failed import leaves no empty event behind
+            raise
+        if created and not report.stored:
+            event.delete()
+            self.stderr.write(f"nothing was stored, so the event {event.name} was not created")
         for line, message in report.rejected:
             self.stderr.write(f"line {line}: {message}")
         self.stdout.write(json.dumps({"event": event.name, **report.to_dict()}, ensure_ascii=False))
@@ -55,3 +53,17 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{len(report.rejected)} of {report.lines} lines rejected", returncode=2
             )
+
+    def _import(self, event: Event, path: str) -> ImportReport:
+        # Bytes that are not UTF-8 become U+FFFD, so such a line is rejected as not JSON with
+        # its number, and the good lines around it still go in.
+        try:
+            if path == "-":
+                lines = (raw.decode("utf-8", "replace") for raw in sys.stdin.buffer)
+                return records_import(event=event, lines=lines)
+            with open(path, "rb") as fh:
+                return records_import(
+                    event=event, lines=(raw.decode("utf-8", "replace") for raw in fh)
+                )
+        except OSError as exc:
+            raise CommandError(f"cannot read {path}: {exc.strerror}", returncode=2) from None
