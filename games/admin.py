@@ -82,7 +82,9 @@ class GameAdmin(admin.ModelAdmin):
 
         if change:
             return
-        game = game_submit(table=obj.table, board=obj.board, record=obj.record)
+        game = game_submit(
+            table=obj.table, board=obj.board, record=obj.record, actor=request.user, source="admin"
+        )
         obj.pk = game.pk
         obj.refresh_from_db()
 
