@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The language switch needs no CSRF token (a forged request could only change the
+    # visitor's language), so public pages carry none and can be served from a cache.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("referee/", include("games.urls_referee")),
+    path("organizer/", include("tournaments.urls_organizer")),
+    path("deals/", include("tournaments.urls_deals")),
     path("api/", include("games.api.urls")),
     path("", include("tournaments.urls_public")),
 ]

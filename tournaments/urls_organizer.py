@@ -1,0 +1,35 @@
+"""Organizer URLs (namespace "organizer", mounted at /organizer/): dashboards, players, the
+round and stage actions, print pages."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from tournaments import views_organizer as views
+
+app_name = "organizer"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("events/<str:slug>/", views.dashboard, name="dashboard"),
+    path("events/<str:slug>/seed/commit/", views.seed_commit, name="seed_commit"),
+    path("events/<str:slug>/seed/reveal/", views.seed_reveal, name="seed_reveal"),
+    path("events/<str:slug>/stages/", views.stage_create, name="stage_create"),
+    path(
+        "events/<str:slug>/stages/<int:number>/<str:action>/",
+        views.stage_action,
+        name="stage_action",
+    ),
+    path(
+        "events/<str:slug>/rounds/<int:number>/print/<str:what>/",
+        views.print_round,
+        name="print",
+    ),
+    path(
+        "events/<str:slug>/rounds/<int:number>/<str:action>/",
+        views.round_action,
+        name="round_action",
+    ),
+    path("events/<str:slug>/players/", views.players, name="players"),
+    path("events/<str:slug>/players.csv", views.players_export, name="players_export"),
+]

@@ -1,0 +1,338 @@
+"""Organizer pages (namespace "organizer", under /organizer/): an event's dashboard (each
+round's state and each table's entry progress, the transitions as buttons, the deal
+commitment, stages and the cut, the audit log), players with the CSV import and export, and
+the print pages of a round (table cards, hand records, seating list). The public deals page
+(namespace "deals") shows the commitment and, once revealed, the seed and the recomputation.
+
+Thin: each POST calls one service of tournaments.rounds or tournaments.csv_io, which checks
+that the user is an organizer of the event; a refusal is shown as a message and changed
+nothing. GET pages are for organizers only too (403 for anyone else, the login page for the
+anonymous).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from ddz_site.errors import DomainError
+from games.models import Board
+from tournaments import csv_io, dealing, rounds
+from tournaments.access import is_organizer
+from tournaments.models import (
+    AuditEntry,
+    Entry,
+    Event,
+    EventRole,
+    Role,
+    Round,
+    Seat,
+    Stage,
+    StageKind,
+    Table,
+)
+
+CSV_MAX_BYTES = 1_000_000
+
+
+def _event_for_organizer(request: HttpRequest, slug: str) -> Event:
+    event = get_object_or_404(Event, slug=slug)
+    if not is_organizer(request.user, event):
+        raise PermissionDenied(_("Only the organizers of this event may see this page."))
+    return event
+
+
+def _done(request: HttpRequest, event: Event, call: Any, success: str) -> HttpResponse:
+    """Run one service call; show its refusal or ``success`` as a message; back to the
+    dashboard."""
+    try:
+        call()
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, success)
+    return redirect("organizer:dashboard", slug=event.slug)
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    if request.user.is_superuser:
+        events = Event.objects.all()
+    else:
+        ids = EventRole.objects.filter(user=request.user, role=Role.ORGANIZER).values("event")
+        events = Event.objects.filter(pk__in=ids)
+    return render(request, "organizer/home.html", {"events": events.order_by("-created_at")})
+
+
+@login_required
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event_for_organizer(request, slug)
+    stages = list(event.stages.prefetch_related("entries__player").order_by("number"))
+    return render(
+        request,
+        "organizer/dashboard.html",
+        {
+            "event": event,
+            "overview": rounds.event_overview(event=event),
+            "stages": stages,
+            "stage_kinds": StageKind.choices,
+            "entries": event.entries.count(),
+            "audit": AuditEntry.objects.filter(event=event).select_related("actor")[:25],
+            "max_boards": rounds.MAX_BOARDS_PER_ROUND,
+        },
+    )
+
+
+@login_required
+@require_POST
+def seed_commit(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    return _done(
+        request,
+        event,
+        lambda: rounds.event_seed_commit(event=event, actor=request.user),
+        _("The deal seed is drawn; its commitment is public."),
+    )
+
+
+@login_required
+@require_POST
+def seed_reveal(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    return _done(
+        request,
+        event,
+        lambda: rounds.event_seed_reveal(event=event, actor=request.user),
+        _("The deal seed is revealed."),
+    )
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except ValueError:
+        return -1
+
+
+@login_required
+@require_POST
+def stage_create(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    cut = _int(request.POST.get("cut"))
+    return _done(
+        request,
+        event,
+        lambda: rounds.stage_create(
+            event=event,
+            actor=request.user,
+            name=request.POST.get("name", ""),
+            kind=request.POST.get("kind", StageKind.QUALIFYING),
+            cut=cut,
+            carry_over=bool(request.POST.get("carry_over")),
+        ),
+        _("Stage added."),
+    )
+
+
+@login_required
+@require_POST
+def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    stage = get_object_or_404(Stage, event=event, number=number)
+    if action == "round":
+        count = _int(request.POST.get("count")) or 1
+        if not 1 <= count <= 30:
+            messages.error(request, _("Add 1 to 30 rounds at a time."))
+            return redirect("organizer:dashboard", slug=event.slug)
+
+        def add() -> None:
+            for _i in range(count):
+                rounds.round_create(event=event, stage=stage, actor=request.user)
+
+        return _done(request, event, add, _("Rounds added."))
+    if action == "seat":
+        return _done(
+            request,
+            event,
+            lambda: rounds.stage_seat(stage=stage, actor=request.user),
+            _("The draft rounds of the stage are seated."),
+        )
+    if action == "cut":
+        return _done(
+            request,
+            event,
+            lambda: rounds.stage_cut(stage=stage, actor=request.user),
+            _("The cut is made."),
+        )
+    raise PermissionDenied(_("Unknown action."))
+
+
+@login_required
+@require_POST
+def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    round_ = get_object_or_404(
+        Round.objects.select_related("event", "stage"), event=event, number=number
+    )
+    if action == "deal":
+        boards = _int(request.POST.get("boards")) or 0
+        return _done(
+            request,
+            event,
+            lambda: rounds.round_deal(round_=round_, boards=boards, actor=request.user),
+            _("Boards dealt."),
+        )
+    if action == "swiss":
+        return _done(
+            request,
+            event,
+            lambda: rounds.round_seat_swiss(round_=round_, actor=request.user),
+            _("Round seated by the standings (Swiss)."),
+        )
+    if action in rounds.TRANSITIONS:
+        return _done(
+            request,
+            event,
+            lambda: rounds.round_transition(round_=round_, action=action, actor=request.user),
+            _("Round %(number)s: done.") % {"number": round_.number},
+        )
+    raise PermissionDenied(_("Unknown action."))
+
+
+@login_required
+def players(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event's players; POST a players file to preview it, then with ``confirm`` to import
+    it (the same text, carried in the form)."""
+    event = _event_for_organizer(request, slug)
+    preview = None
+    text = ""
+    status = 200
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is not None:
+            if upload.size and upload.size > CSV_MAX_BYTES:
+                messages.error(request, _("The file is larger than 1 MB."))
+                return redirect("organizer:players", slug=event.slug)
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                messages.error(request, _("The file is not UTF-8 text."))
+                return redirect("organizer:players", slug=event.slug)
+        else:
+            text = request.POST.get("text", "")
+        if request.POST.get("confirm"):
+            try:
+                done = csv_io.players_csv_import(event=event, text=text, actor=request.user)
+            except csv_io.CsvRejected as exc:
+                messages.error(request, exc.message)
+                preview, status = exc.preview, 400
+            except DomainError as exc:
+                messages.error(request, exc.message)
+                status = 400
+            else:
+                messages.success(request, _("%(n)s players imported.") % {"n": len(done.rows)})
+                return redirect("organizer:players", slug=event.slug)
+        else:
+            preview = csv_io.players_csv_preview(event=event, text=text)
+            status = 200 if preview.ok else 400
+    entries = (
+        Entry.objects.filter(event=event)
+        .select_related("player")
+        .prefetch_related("player__teams")
+        .order_by("player__name")
+    )
+    return render(
+        request,
+        "organizer/players.html",
+        {"event": event, "entries": entries, "preview": preview, "text": text},
+        status=status,
+    )
+
+
+@login_required
+def players_export(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event_for_organizer(request, slug)
+    response = HttpResponse(
+        csv_io.players_csv_export(event=event), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-players.csv"'
+    return response
+
+
+def _round_tables(round_: Round) -> list[tuple[Table, list[tuple[str, Any]]]]:
+    order = {s: i for i, s in enumerate(rounds.rules_of(round_.event).seats)}
+    tables = round_.tables.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    ).order_by("number")
+    return [
+        (t, sorted(((s.seat, s.player) for s in t.seats.all()), key=lambda x: order.get(x[0], 9)))
+        for t in tables
+    ]
+
+
+@login_required
+def print_round(request: HttpRequest, slug: str, number: int, what: str) -> HttpResponse:
+    """Print pages of a round: ``table-cards``, ``hand-records`` or ``seating``."""
+    event = _event_for_organizer(request, slug)
+    round_ = get_object_or_404(Round, event=event, number=number)
+    tables = _round_tables(round_)
+    boards = list(Board.objects.filter(round=round_).order_by("number"))
+    seats = rounds.rules_of(event).seats
+    if what == "table-cards":
+        template = "print/table_cards.html"
+    elif what == "hand-records":
+        template = "print/hand_records.html"
+    elif what == "seating":
+        template = "print/seating.html"
+    else:
+        raise PermissionDenied(_("Unknown print page."))
+    by_name = sorted(
+        ((player, table, seat) for table, seated in tables for seat, player in seated),
+        key=lambda x: x[0].name.casefold(),
+    )
+    return render(
+        request,
+        template,
+        {
+            "event": event,
+            "round": round_,
+            "tables": tables,
+            "boards": [(b, [(s, b.hands.get(s, "")) for s in seats]) for b in boards],
+            "by_name": by_name,
+        },
+    )
+
+
+def deals_public(request: HttpRequest, slug: str) -> HttpResponse:
+    """The public deals page: the commitment; once the seed is revealed, the seed and the
+    recomputation of every board. Anyone may also check a seed of his own (``?seed=``)."""
+    event = get_object_or_404(Event, slug=slug)
+    seed = request.GET.get("seed", "").strip()
+    if not seed and event.seed_revealed:
+        seed = event.deal_seed
+    report = None
+    error = ""
+    if seed and event.deal_commitment:
+        try:
+            report = rounds.event_deals_verify(event=event, seed=seed)
+        except dealing.SeedError:
+            error = _("A deal seed is 64 hex digits (256 bits).")
+    return render(
+        request,
+        "organizer/deals.html",
+        {
+            "event": event,
+            "seed": seed if (event.seed_revealed or request.GET.get("seed")) else "",
+            "report": report,
+            "error": error,
+        },
+        status=400 if error else 200,
+    )
