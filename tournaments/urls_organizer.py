@@ -3,6 +3,7 @@ round and stage actions, print pages."""
 
 from __future__ import annotations
 
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from tournaments import views_organizer as views
@@ -11,6 +12,11 @@ app_name = "organizer"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(template_name="organizer/login.html"),
+        name="login",
+    ),
     path("events/<str:slug>/", views.dashboard, name="dashboard"),
     path("events/<str:slug>/seed/commit/", views.seed_commit, name="seed_commit"),
     path("events/<str:slug>/seed/reveal/", views.seed_reveal, name="seed_reveal"),

@@ -12,10 +12,11 @@ anonymous).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.decorators import login_required as _login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
@@ -41,6 +42,9 @@ from tournaments.models import (
 )
 
 CSV_MAX_BYTES = 1_000_000
+
+# Organizers need not be staff: they sign in here, not through the admin's login.
+login_required = partial(_login_required, login_url="organizer:login")
 
 
 def _event_for_organizer(request: HttpRequest, slug: str) -> Event:

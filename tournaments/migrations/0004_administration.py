@@ -5,123 +5,212 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0003_seats_of_every_table_size'),
+        ("tournaments", "0003_seats_of_every_table_size"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Entry',
+            name="Entry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'verbose_name': 'entry',
-                'verbose_name_plural': 'entries',
-                'ordering': ['event', 'player__name'],
+                "verbose_name": "entry",
+                "verbose_name_plural": "entries",
+                "ordering": ["event", "player__name"],
             },
         ),
         migrations.CreateModel(
-            name='StageEntry',
+            name="StageEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField(verbose_name='place at the cut')),
-                ('carried', models.CharField(blank=True, max_length=64, verbose_name='carried score')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveIntegerField(verbose_name="place at the cut")),
+                (
+                    "carried",
+                    models.CharField(blank=True, max_length=64, verbose_name="carried score"),
+                ),
             ],
             options={
-                'verbose_name': 'stage entry',
-                'verbose_name_plural': 'stage entries',
-                'ordering': ['stage', 'position'],
+                "verbose_name": "stage entry",
+                "verbose_name_plural": "stage entries",
+                "ordering": ["stage", "position"],
             },
         ),
         migrations.AddField(
-            model_name='event',
-            name='deal_commitment',
-            field=models.CharField(blank=True, editable=False, max_length=64, verbose_name='deal commitment'),
+            model_name="event",
+            name="deal_commitment",
+            field=models.CharField(
+                blank=True, editable=False, max_length=64, verbose_name="deal commitment"
+            ),
         ),
         migrations.AddField(
-            model_name='event',
-            name='deal_seed',
-            field=models.CharField(blank=True, editable=False, max_length=64, verbose_name='deal seed'),
+            model_name="event",
+            name="deal_seed",
+            field=models.CharField(
+                blank=True, editable=False, max_length=64, verbose_name="deal seed"
+            ),
         ),
         migrations.AddField(
-            model_name='event',
-            name='first_bidder_rule',
-            field=models.CharField(blank=True, default='', help_text='Empty: rotates over the seats by board number; else that seat always.', max_length=4, verbose_name='first bidder'),
+            model_name="event",
+            name="first_bidder_rule",
+            field=models.CharField(
+                blank=True,
+                default="",
+                help_text="Empty: rotates over the seats by board number; else that seat always.",
+                max_length=4,
+                verbose_name="first bidder",
+            ),
         ),
         migrations.AddField(
-            model_name='event',
-            name='format',
-            field=models.CharField(choices=[('individual', 'Individual duplicate'), ('team_of_three', 'Teams of three'), ('team_match', '3 v 3 two-table team match'), ('single_table', 'Single table')], default='individual', max_length=20, verbose_name='format'),
+            model_name="event",
+            name="format",
+            field=models.CharField(
+                choices=[
+                    ("individual", "Individual duplicate"),
+                    ("team_of_three", "Teams of three"),
+                    ("team_match", "3 v 3 two-table team match"),
+                    ("single_table", "Single table"),
+                ],
+                default="individual",
+                max_length=20,
+                verbose_name="format",
+            ),
         ),
         migrations.AddField(
-            model_name='event',
-            name='seed_revealed',
-            field=models.BooleanField(default=False, editable=False, verbose_name='seed revealed'),
+            model_name="event",
+            name="seed_revealed",
+            field=models.BooleanField(default=False, editable=False, verbose_name="seed revealed"),
         ),
         migrations.AddField(
-            model_name='player',
-            name='club',
-            field=models.CharField(blank=True, max_length=120, verbose_name='club'),
+            model_name="player",
+            name="club",
+            field=models.CharField(blank=True, max_length=120, verbose_name="club"),
         ),
         migrations.AddField(
-            model_name='player',
-            name='external_id',
-            field=models.CharField(blank=True, help_text="The player's number in a federation or club register.", max_length=64, verbose_name='external id'),
+            model_name="player",
+            name="external_id",
+            field=models.CharField(
+                blank=True,
+                help_text="The player's number in a federation or club register.",
+                max_length=64,
+                verbose_name="external id",
+            ),
         ),
         migrations.AddField(
-            model_name='round',
-            name='state',
-            field=models.CharField(choices=[('draft', 'draft'), ('seated', 'seated'), ('in_play', 'in play'), ('closed', 'closed'), ('published', 'published')], default='in_play', max_length=12, verbose_name='state'),
+            model_name="round",
+            name="state",
+            field=models.CharField(
+                choices=[
+                    ("draft", "draft"),
+                    ("seated", "seated"),
+                    ("in_play", "in play"),
+                    ("closed", "closed"),
+                    ("published", "published"),
+                ],
+                default="in_play",
+                max_length=12,
+                verbose_name="state",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(('format__in', ['individual', 'team_of_three', 'team_match', 'single_table'])), name='event_format_valid'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("format__in", ["individual", "team_of_three", "team_match", "single_table"])
+                ),
+                name="event_format_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(('seed_revealed', False), models.Q(('deal_commitment', ''), _negated=True), _connector='OR'), name='event_revealed_seed_committed'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("seed_revealed", False),
+                    models.Q(("deal_commitment", ""), _negated=True),
+                    _connector="OR",
+                ),
+                name="event_revealed_seed_committed",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(condition=models.Q(('external_id', ''), _negated=True), fields=('external_id',), name='player_external_id_unique'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("external_id", ""), _negated=True),
+                fields=("external_id",),
+                name="player_external_id_unique",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(('state__in', ['draft', 'seated', 'in_play', 'closed', 'published'])), name='round_state_valid'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("state__in", ["draft", "seated", "in_play", "closed", "published"])
+                ),
+                name="round_state_valid",
+            ),
         ),
         migrations.AddField(
-            model_name='entry',
-            name='event',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='tournaments.event'),
+            model_name="entry",
+            name="event",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="entries",
+                to="tournaments.event",
+            ),
         ),
         migrations.AddField(
-            model_name='entry',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='tournaments.player'),
+            model_name="entry",
+            name="player",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="entries",
+                to="tournaments.player",
+            ),
         ),
         migrations.AddField(
-            model_name='stageentry',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='stage_entries', to='tournaments.player'),
+            model_name="stageentry",
+            name="player",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="stage_entries",
+                to="tournaments.player",
+            ),
         ),
         migrations.AddField(
-            model_name='stageentry',
-            name='stage',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='tournaments.stage'),
+            model_name="stageentry",
+            name="stage",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="entries",
+                to="tournaments.stage",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('event', 'player'), name='entry_once_per_event'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(
+                fields=("event", "player"), name="entry_once_per_event"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='stageentry',
-            constraint=models.UniqueConstraint(fields=('stage', 'player'), name='stage_entry_once'),
+            model_name="stageentry",
+            constraint=models.UniqueConstraint(fields=("stage", "player"), name="stage_entry_once"),
         ),
         migrations.AddConstraint(
-            model_name='stageentry',
-            constraint=models.UniqueConstraint(fields=('stage', 'position'), name='stage_entry_position'),
+            model_name="stageentry",
+            constraint=models.UniqueConstraint(
+                fields=("stage", "position"), name="stage_entry_position"
+            ),
         ),
     ]
