@@ -24,7 +24,8 @@ from tournaments.models import (
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    search_fields = ["name"]
+    list_display = ["name", "club", "external_id"]
+    search_fields = ["name", "club", "external_id"]
 
 
 class RoundInline(admin.TabularInline):
@@ -45,7 +46,9 @@ class EventRoleInline(admin.TabularInline):
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    list_display = ["name", "scoring_method", "created_at", "standings_updated_at"]
+    list_display = ["name", "format", "scoring_method", "created_at", "standings_updated_at"]
+    # The deal seed never shows here; its commitment does (tournaments.rounds writes both).
+    readonly_fields = ["deal_commitment", "seed_revealed"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [StageInline, RoundInline, EventRoleInline]
     actions = ["recompute"]
