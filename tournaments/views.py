@@ -27,6 +27,8 @@ from tournaments.standings import lot_seed
 
 # How often an open standings page asks whether the standings changed (seconds).
 REFRESH_SECONDS = 15
+# How long a process trusts its copy of an event's standings version (seconds).
+STAMP_SECONDS = 1
 
 
 def event_list(request: HttpRequest) -> HttpResponse:
@@ -110,11 +112,39 @@ def _live_url(event: Event, stage: Stage | None) -> str:
     return f"{url}?stage={stage.number}" if stage else url
 
 
+def _standings_stamp(slug: str) -> tuple[int, float] | None:
+    """(event id, standings_updated_at) of the event `slug`, read at most once a
+    STAMP_SECONDS per process: the busiest page then answers without touching the database,
+    and shows a change at most that much later (its own refresh is slower anyway)."""
+    key = "standings-stamp:" + hashlib.sha256(slug.encode()).hexdigest()
+    stamp = cache.get(key)
+    if stamp is None:
+        row = Event.objects.filter(slug=slug).values_list("pk", "standings_updated_at").first()
+        if row is None:
+            return None
+        stamp = (row[0], row[1].timestamp() if row[1] else 0.0)
+        cache.set(key, stamp, STAMP_SECONDS)
+    return stamp  # type: ignore[no-any-return]
+
+
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
-    """The standings of the event or of one stage (?stage=N), refreshing by themselves."""
+    """The standings of the event or of one stage (?stage=N), refreshing by themselves.
+
+    The whole page is the same for every visitor (stored standings count open boards only,
+    and the page carries no CSRF token), so it is cached per path, language and version of
+    the standings.
+    """
+    stamp = _standings_stamp(slug)
+    if stamp is None:
+        raise Http404("no such event")
+    path = request.get_full_path()
+    key = "standings-page:" + hashlib.sha256(f"{path}|{get_language()}".encode()).hexdigest()
+    cached = cache.get(key)
+    if cached is not None and cached[0] == stamp:
+        return HttpResponse(cached[1])
     event = get_object_or_404(Event, slug=slug)
     stage = _stage(event, request)
-    return render(
+    response = render(
         request,
         "tournaments/standings.html",
         {
@@ -126,6 +156,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             "refresh": REFRESH_SECONDS,
         },
     )
+    cache.set(key, (stamp, response.content), 3600)
+    return response
 
 
 def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
