@@ -47,6 +47,11 @@ bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) scripts/bench_engine.py
 	$(PY) scripts/bench_seating.py
+	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	    && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; } \
+	    || echo "bench: wrk is missing (Debian: apt install wrk)"
+	$(MAKE) services
+	$(PY) scripts/bench_standings.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -14,7 +14,9 @@ tables, 6 boards a round (72 boards, 14,400 verified games with a realistic reco
     python scripts/bench_standings.py                 # both, a table on stdout
     python scripts/bench_standings.py --only recompute --json
 
-Progress goes to stderr. Exit 1 when a target is missed (2 for a usage error).
+DDZ_BENCH_DATABASE_URL chooses the database; DDZ_BENCH_WORKER_CLASS and DDZ_BENCH_THREADS
+gunicorn's worker class and threads (default sync, one per core). Progress goes to stderr.
+Exit 1 when a target is missed (2 for a usage error).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -209,6 +213,10 @@ def bench_load(database_url: str, seconds: int, workers: int) -> dict[str, float
             f"127.0.0.1:{port}",
             "--workers",
             str(workers),
+            "--worker-class",
+            os.environ.get("DDZ_BENCH_WORKER_CLASS", "sync"),
+            "--threads",
+            os.environ.get("DDZ_BENCH_THREADS", "1"),
             "--log-level",
             "warning",
         ],
@@ -227,13 +235,12 @@ def bench_load(database_url: str, seconds: int, workers: int) -> dict[str, float
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise SystemExit("bench_standings: gunicorn did not start") from None
                 time.sleep(0.2)
-        check = subprocess.run(
-            ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url],
-            capture_output=True,
-            text=True,
-        )
-        if check.stdout.strip() != "200":
-            raise SystemExit(f"bench_standings: {url} answered {check.stdout!r}")
+        try:
+            status = urllib.request.urlopen(url, timeout=10).status
+        except urllib.error.URLError as exc:
+            raise SystemExit(f"bench_standings: {url}: {exc}") from None
+        if status != 200:
+            raise SystemExit(f"bench_standings: {url} answered {status}")
         # Warm every worker's cache of the rendered table, then measure.
         subprocess.run([wrk, "-t2", "-c8", "-d2s", url], capture_output=True, check=True)
         out = subprocess.run(
