@@ -9,6 +9,7 @@ from collections import deque
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.urls import NoReverseMatch, reverse
 
 from games.services import game_submit, game_verify
@@ -20,6 +21,12 @@ from tournaments.standings import adjustment_set
 from tournaments.templatetags.ddz import cards
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    # Pages are cached by event slug and standings version; factories reuse slugs per run.
+    cache.clear()
 
 
 @pytest.fixture

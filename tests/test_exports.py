@@ -8,6 +8,7 @@ import io
 import json
 
 import pytest
+from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
@@ -25,6 +26,12 @@ from tournaments.standings import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    # Pages are cached by event slug and standings version; factories reuse slugs per run.
+    cache.clear()
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
 from games.engine import parse_cards
@@ -18,6 +19,12 @@ from tournaments.results import replay_steps
 from tournaments.services import standings_recompute
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    # Pages are cached by event slug and standings version; factories reuse slugs per run.
+    cache.clear()
 
 
 @pytest.fixture
