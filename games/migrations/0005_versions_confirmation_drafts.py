@@ -6,105 +6,165 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_board_aside_marked'),
-        ('tournaments', '0004_administration'),
+        ("games", "0004_board_aside_marked"),
+        ("tournaments", "0004_administration"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='EntryDraft',
+            name="EntryDraft",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('steps', models.JSONField(default=list, verbose_name='steps')),
-                ('updated_at', models.DateTimeField(auto_now=True, verbose_name='updated')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("steps", models.JSONField(default=list, verbose_name="steps")),
+                ("updated_at", models.DateTimeField(auto_now=True, verbose_name="updated")),
             ],
             options={
-                'verbose_name': 'entry in progress',
-                'verbose_name_plural': 'entries in progress',
+                "verbose_name": "entry in progress",
+                "verbose_name_plural": "entries in progress",
             },
         ),
         migrations.AddField(
-            model_name='game',
-            name='confirmed_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='confirmed'),
+            model_name="game",
+            name="confirmed_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="confirmed"),
         ),
         migrations.AddField(
-            model_name='game',
-            name='confirmed_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='games_confirmed', to=settings.AUTH_USER_MODEL, verbose_name='confirmed by'),
+            model_name="game",
+            name="confirmed_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="games_confirmed",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="confirmed by",
+            ),
         ),
         migrations.AddField(
-            model_name='game',
-            name='entered_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='games_entered', to=settings.AUTH_USER_MODEL, verbose_name='entered by'),
+            model_name="game",
+            name="entered_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="games_entered",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="entered by",
+            ),
         ),
         migrations.AddField(
-            model_name='game',
-            name='idempotency_key',
-            field=models.CharField(blank=True, max_length=100, null=True, unique=True, verbose_name='idempotency key'),
+            model_name="game",
+            name="idempotency_key",
+            field=models.CharField(
+                blank=True, max_length=100, null=True, unique=True, verbose_name="idempotency key"
+            ),
         ),
         migrations.AddField(
-            model_name='game',
-            name='resolution',
-            field=models.CharField(blank=True, choices=[('accept', 'result stands'), ('reject', 'to be entered again')], max_length=8, verbose_name='ruling'),
+            model_name="game",
+            name="resolution",
+            field=models.CharField(
+                blank=True,
+                choices=[("accept", "result stands"), ("reject", "to be entered again")],
+                max_length=8,
+                verbose_name="ruling",
+            ),
         ),
         migrations.AddField(
-            model_name='game',
-            name='resolution_note',
-            field=models.TextField(blank=True, verbose_name='ruling note'),
+            model_name="game",
+            name="resolution_note",
+            field=models.TextField(blank=True, verbose_name="ruling note"),
         ),
         migrations.AddField(
-            model_name='game',
-            name='resolved_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='ruled'),
+            model_name="game",
+            name="resolved_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="ruled"),
         ),
         migrations.AddField(
-            model_name='game',
-            name='resolved_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='games_resolved', to=settings.AUTH_USER_MODEL, verbose_name='ruled by'),
+            model_name="game",
+            name="resolved_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="games_resolved",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="ruled by",
+            ),
         ),
         migrations.AddField(
-            model_name='game',
-            name='source',
-            field=models.CharField(blank=True, max_length=12, verbose_name='entered through'),
+            model_name="game",
+            name="source",
+            field=models.CharField(blank=True, max_length=12, verbose_name="entered through"),
         ),
         migrations.AddField(
-            model_name='game',
-            name='version',
-            field=models.PositiveIntegerField(default=1, verbose_name='version'),
+            model_name="game",
+            name="version",
+            field=models.PositiveIntegerField(default=1, verbose_name="version"),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.UniqueConstraint(fields=('table', 'board', 'version'), name='game_version_unique'),
+            model_name="game",
+            constraint=models.UniqueConstraint(
+                fields=("table", "board", "version"), name="game_version_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('confirmed_by__isnull', True), models.Q(('confirmed_by', models.F('entered_by')), _negated=True), _connector='OR'), name='game_confirmer_is_not_enterer'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("confirmed_by__isnull", True),
+                    models.Q(("confirmed_by", models.F("entered_by")), _negated=True),
+                    _connector="OR",
+                ),
+                name="game_confirmer_is_not_enterer",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('resolution__in', ['', 'accept', 'reject'])), name='game_resolution_valid'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("resolution__in", ["", "accept", "reject"])),
+                name="game_resolution_valid",
+            ),
         ),
         migrations.AddField(
-            model_name='entrydraft',
-            name='board',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entry_drafts', to='games.board'),
+            model_name="entrydraft",
+            name="board",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="entry_drafts",
+                to="games.board",
+            ),
         ),
         migrations.AddField(
-            model_name='entrydraft',
-            name='table',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entry_drafts', to='tournaments.table'),
+            model_name="entrydraft",
+            name="table",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="entry_drafts",
+                to="tournaments.table",
+            ),
         ),
         migrations.AddField(
-            model_name='entrydraft',
-            name='updated_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="entrydraft",
+            name="updated_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entrydraft',
-            constraint=models.UniqueConstraint(fields=('table', 'board'), name='one_draft_per_table_and_board'),
+            model_name="entrydraft",
+            constraint=models.UniqueConstraint(
+                fields=("table", "board"), name="one_draft_per_table_and_board"
+            ),
         ),
     ]

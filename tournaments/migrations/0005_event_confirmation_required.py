@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0004_administration'),
+        ("tournaments", "0004_administration"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='confirmation_required',
-            field=models.BooleanField(default=True, help_text='A game counts as settled once someone other than its enterer confirms it.', verbose_name="results need a second person's confirmation"),
+            model_name="event",
+            name="confirmation_required",
+            field=models.BooleanField(
+                default=True,
+                help_text="A game counts as settled once someone other than its enterer confirms it.",
+                verbose_name="results need a second person's confirmation",
+            ),
         ),
     ]
