@@ -206,3 +206,31 @@ def test_worker_keeps_the_stored_standings_equal_to_a_full_recompute(
     Standing.objects.filter(event=event).delete()
     standings_recompute(event_id=event.pk)
     assert stored_rows(event=event) == stored
+
+
+@pytest.mark.django_db
+def test_admin_rulings_go_through_the_services(admin_client) -> None:
+    from django.urls import reverse
+
+    from tournaments.models import Adjustment, AuditEntry, Penalty
+
+    event, (round_,) = _event(tables=2)
+    board = _board(event, round_, 1)
+    table = round_.tables.get(number=2)
+    url = reverse("admin:tournaments_adjustment_add")
+    data = {"table": table.pk, "board": board.pk, "seat": "N", "kind": "avg", "reason": ""}
+    response = admin_client.post(url, data)
+    assert response.status_code == 200 and "has no seat N" in response.content.decode()
+    assert not Adjustment.objects.exists()
+    admin_client.post(url, dict(data, seat="E"))
+    assert Adjustment.objects.get().kind == "avg"
+    player = table.seats.get(seat="E").player
+    url = reverse("admin:tournaments_penalty_add")
+    admin_client.post(url, {"event": event.pk, "player": player.pk, "points": "2", "reason": "x"})
+    assert Penalty.objects.get().points == 2
+    assert set(AuditEntry.objects.values_list("action", flat=True)) == {
+        "adjustment.set",
+        "penalty.add",
+    }
+    for model in ("adjustment", "penalty"):
+        assert admin_client.get(reverse(f"admin:tournaments_{model}_changelist")).status_code == 200

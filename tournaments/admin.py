@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import (
+    Adjustment,
     AuditEntry,
     Event,
     EventRole,
+    Penalty,
     Player,
     Round,
     Seat,
@@ -129,3 +134,90 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+
+class AdjustmentForm(forms.ModelForm):  # type: ignore[type-arg]
+    class Meta:
+        model = Adjustment
+        fields = ["table", "board", "seat", "kind", "reason"]
+
+    def clean(self) -> dict[str, Any]:
+        from tournaments.standings import RulingRejected, adjustment_check
+
+        data = super().clean() or {}
+        if all(data.get(k) for k in ("table", "board", "seat", "kind")):
+            try:
+                adjustment_check(
+                    table=data["table"], board=data["board"], seat=data["seat"], kind=data["kind"]
+                )
+            except RulingRejected as exc:
+                raise forms.ValidationError(exc.message) from None
+        return data
+
+
+@admin.register(Adjustment)
+class AdjustmentAdmin(admin.ModelAdmin):
+    """Adjusted scores per seat, written through tournaments.standings (audited, standings
+    recomputed)."""
+
+    form = AdjustmentForm
+    list_display = ["board", "table", "seat", "kind", "reason", "created_at"]
+    list_filter = ["board__event", "kind"]
+    raw_id_fields = ["table", "board"]
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        from tournaments.standings import adjustment_set
+
+        saved = adjustment_set(
+            table=obj.table,
+            board=obj.board,
+            seat=obj.seat,
+            kind=obj.kind,
+            reason=obj.reason,
+            actor=request.user,
+        )
+        obj.pk = saved.pk
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        from tournaments.standings import adjustment_remove
+
+        adjustment_remove(adjustment_id=obj.pk, actor=request.user)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        for obj in queryset:
+            self.delete_model(request, obj)
+
+
+@admin.register(Penalty)
+class PenaltyAdmin(admin.ModelAdmin):
+    """Penalties, kept apart from the boards, written through tournaments.standings."""
+
+    list_display = ["event", "player", "points", "stage", "reason", "created_at"]
+    list_filter = ["event"]
+    fields = ["event", "stage", "player", "points", "reason"]
+    raw_id_fields = ["player"]
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return obj is None  # a penalty is withdrawn and given again, never edited
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        from tournaments.standings import penalty_add
+
+        saved = penalty_add(
+            event=obj.event,
+            player=obj.player,
+            points=obj.points,
+            reason=obj.reason,
+            stage=obj.stage,
+            actor=request.user,
+        )
+        obj.pk = saved.pk
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        from tournaments.standings import penalty_remove
+
+        penalty_remove(penalty_id=obj.pk, actor=request.user)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        for obj in queryset:
+            self.delete_model(request, obj)

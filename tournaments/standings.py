@@ -314,13 +314,8 @@ def _enqueue(event_id: int) -> None:
     transaction.on_commit(lambda: recompute_standings.delay(event_id))
 
 
-def adjustment_set(
-    *, table: Table, board: Board, seat: str, kind: str, reason: str = "", actor: Any = None
-) -> Adjustment:
-    """Give one seat of `table` an adjusted score on `board` (or change it).
-
-    `kind` is "avg+", "avg" or "avg-" (average-plus, average, average-minus). The seat must be
-    a seat of the table and the board one of the table's round.
+def adjustment_check(*, table: Table, board: Board, seat: str, kind: str) -> None:
+    """Refuse an adjusted score that cannot be stored (see adjustment_set).
 
     Raises:
         RulingRejected: an unknown kind, a seat not at the table, or a board of another round.
@@ -338,6 +333,20 @@ def adjustment_set(
         raise RulingRejected(
             _("Table %(table)s has no seat %(seat)s.") % {"table": table.number, "seat": seat}
         )
+
+
+def adjustment_set(
+    *, table: Table, board: Board, seat: str, kind: str, reason: str = "", actor: Any = None
+) -> Adjustment:
+    """Give one seat of `table` an adjusted score on `board` (or change it).
+
+    `kind` is "avg+", "avg" or "avg-" (average-plus, average, average-minus). The seat must be
+    a seat of the table and the board one of the table's round.
+
+    Raises:
+        RulingRejected: an unknown kind, a seat not at the table, or a board of another round.
+    """
+    adjustment_check(table=table, board=board, seat=seat, kind=kind)
     with transaction.atomic():
         adjustment, created = Adjustment.objects.update_or_create(
             table=table,
