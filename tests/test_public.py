@@ -191,3 +191,37 @@ def test_public_pages_in_chinese(client, two_rounds) -> None:
     assert "排名" in html.decode() and "比赛分" in html.decode()
     html = client.get(reverse("public:replay", kwargs={"pk": games[0].pk}), **zh).content.decode()
     assert "复盘" in html
+
+
+def test_team_of_three_standings_sum_the_teams_hands(client) -> None:
+    from games.models import Board, Status
+    from tests.factories import EventFactory, PlayerFactory
+    from tournaments.models import Team
+    from tournaments.services import round_seat
+
+    event = EventFactory(format="team_of_three")
+    teams = {name: Team.objects.create(event=event, name=name) for name in "XYZ"}
+    seating = {1: "XYZ", 2: "YZX", 3: "ZXY"}  # each team holds each seat once
+    players = {}
+    for t, order in seating.items():
+        for team in order:
+            players[(t, team)] = PlayerFactory(name=f"{team}{t}")
+            teams[team].members.add(players[(t, team)])
+    round_ = round_seat(
+        event=event,
+        number=1,
+        tables=[[players[(t, team)] for team in seating[t]] for t in (1, 2, 3)],
+    )
+    board = Board.objects.create(event=event, round=round_, number=1, hands={}, bottom="")
+    scores = {1: (4, -2, -2), 2: (-6, 3, 3), 3: (2, -1, -1)}
+    for table in round_.tables.all():
+        score = dict(zip("SEW", scores[table.number], strict=True))
+        Game.objects.create(
+            table=table, board=board, record={}, status=Status.VERIFIED, score=score
+        )
+    html = client.get(event.get_absolute_url()).content.decode()
+    body = html.split('id="team-standings"')[1].split("</tbody>")[0]
+    rows = re.findall(r"<tr><td>(\d+=?)</td><td>(\w)</td><td class=\"num\">(-?\d+)</td>", body)
+    # X: S at table 1 (+4), W at table 2 (+3), E at table 3 (-1) = 6; Z: -2 + 3 + 2 = 3;
+    # Y: -2 - 6 - 1 = -9.
+    assert rows == [("1", "X", "6"), ("2", "Z", "3"), ("3", "Y", "-9")]

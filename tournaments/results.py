@@ -22,7 +22,7 @@ from games.deals import rank_cards
 from games.engine import EngineError, RuleSet, format_cards, parse_cards
 from games.models import Board, Game, Status
 from tournaments import scoring
-from tournaments.models import Adjustment, Event, Player, Round, Seat, Table
+from tournaments.models import Adjustment, Event, EventFormat, Player, Round, Seat, Table, Team
 from tournaments.standings import event_results
 
 
@@ -358,3 +358,42 @@ def round_seating(*, round_: Round, seats: tuple[str, ...]) -> list[SeatingTable
         by_seat = {s.seat: s.player for s in table.seats.all()}
         out.append(SeatingTable(table, [(s, by_seat.get(s)) for s in seats]))
     return out
+
+
+@dataclass
+class TeamRow:
+    rank: str
+    team: Team
+    total: Fraction
+    boards: int
+
+
+def team_standings(*, event: Event) -> list[TeamRow] | None:
+    """The teams of a team event ranked by the sum of their members' raw scores on the open
+    boards (None for an individual event).
+
+    Teams of three: each team holds each hand once per board, so the sum cancels the cards'
+    luck; 3 v 3 two-table matches: every table being zero-sum, a team's sum on a board is its
+    net r(s, table 1) − r(s, table 2) (tournaments.scoring.two_table_net). Computed on demand
+    from the stored games: four queries.
+    """
+    if event.format not in (EventFormat.TEAM_OF_THREE, EventFormat.TEAM_MATCH):
+        return None
+    teams = {t.pk: t for t in Team.objects.filter(event=event)}
+    team_of = {
+        player_id: team_id
+        for team_id, player_id in Team.members.through.objects.filter(
+            team__event=event
+        ).values_list("team_id", "player_id")
+    }
+    data = event_results(event=event, with_penalties=False)
+    sums = scoring.team_board_scores([r for r in data.results if r.adjusted is None], team_of)
+    points = [
+        scoring.SeatPoints(board, None, "", team, value, None)
+        for (board, team), value in sums.items()
+    ]
+    return [
+        TeamRow(row.rank, teams[row.player], row.total, row.boards)  # type: ignore[index]
+        for row in scoring.standings(points, method="datum")
+        if row.player in teams
+    ]

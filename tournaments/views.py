@@ -101,6 +101,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "board_rows": board_rows,
             "tiebreaks": [t for t in event.tiebreaks or [] if t in TIEBREAKS],
             "lot_seed": lot_seed(event),
+            "team_rows": results.team_standings(event=event),
         },
     )
 
