@@ -137,11 +137,18 @@ class EntryDeal:
         event has none)."""
         rules = RuleSet.from_spec(board.event.rules or "classic")
         hands = {seat: rank_cards(board.hands.get(seat, "")) for seat in rules.seats}
+        first = board.first_bidder or rules.seats[0]
+        marked = getattr(board, "marked", "") or ""
+        if rules.family == "five" and marked:
+            from games.engine.replay import marked_landlords
+
+            # R-5P: the holder of the marked card speaks first, whatever the board says.
+            first = marked_landlords(rules, board.hands, marked)[0]
         return cls(
             rules=rules,
             hands=hands,
             bottom=rank_cards(board.bottom),
-            first_bidder=board.first_bidder or rules.seats[0],
+            first_bidder=first,
             suited_hands=dict(board.hands),
             marked=getattr(board, "marked", "") or "",
             aside=rank_cards(getattr(board, "aside", "") or ""),
