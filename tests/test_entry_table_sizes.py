@@ -48,8 +48,8 @@ def test_steps_of_a_whole_game_rebuild_the_verified_record(preset: str, seed: in
     view = entry.view(position)
     assert view["seats"] == list(rules.seats)
     assert view["result"]["status"] == "verified"
-    # Cards are conserved: the winner has none left, the others hold what they did not play.
-    assert 0 in view["counts"].values()
+    if record["plays"]:  # not passed out: the seat that went out holds no card
+        assert 0 in view["counts"].values()
     out = replay(entry.to_record(position, record_id="typed"))
     assert out.status == "verified", out.to_dict()
     assert out.score == replay(record).score
