@@ -53,9 +53,7 @@ class Worker:
         with app.connection_for_write() as conn:
             queued = conn.default_channel.client.llen(settings.CELERY_TASK_DEFAULT_QUEUE)
         inspect = app.control.inspect(destination=[self.name], timeout=1.0)
-        busy = (inspect.active() or {}).get(self.name) or (inspect.reserved() or {}).get(
-            self.name
-        )
+        busy = (inspect.active() or {}).get(self.name) or (inspect.reserved() or {}).get(self.name)
         return queued == 0 and not busy
 
     def drain(self, timeout: float = 60.0) -> None:

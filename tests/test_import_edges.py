@@ -21,8 +21,10 @@ def _records(n: int) -> list[dict[str, object]]:
 
 
 def _write(path: Path, records: list[object]) -> Path:
-    path.write_text("".join(
-        (r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records), encoding="utf-8")
+    path.write_text(
+        "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records),
+        encoding="utf-8",
+    )
     return path
 
 
@@ -51,14 +53,15 @@ def test_non_utf8_lines_are_rejected_one_by_one(tmp_path: Path) -> None:
 
 def test_same_id_same_record_is_skipped_but_a_different_one_is_rejected(tmp_path: Path) -> None:
     first, second = _records(2)
-    call_command("ddz_import_records", str(_write(tmp_path / "a.jsonl", [first])),
-                 "--event", "Ids")
-    call_command("ddz_import_records", str(_write(tmp_path / "b.jsonl", [first])),
-                 "--event", "Ids")  # the same record again: skipped, exit 0
+    call_command("ddz_import_records", str(_write(tmp_path / "a.jsonl", [first])), "--event", "Ids")
+    call_command(
+        "ddz_import_records", str(_write(tmp_path / "b.jsonl", [first])), "--event", "Ids"
+    )  # the same record again: skipped, exit 0
     impostor = dict(second, id=first["id"])
     with pytest.raises(CommandError):
-        call_command("ddz_import_records", str(_write(tmp_path / "c.jsonl", [impostor])),
-                     "--event", "Ids")
+        call_command(
+            "ddz_import_records", str(_write(tmp_path / "c.jsonl", [impostor])), "--event", "Ids"
+        )
     assert Event.objects.get(name="Ids").boards.count() == 1
 
 
@@ -66,8 +69,9 @@ def test_unknown_rules_are_rejected_at_the_door(tmp_path: Path) -> None:
     good, bad = _records(2)
     bad = dict(bad, rules="poker")
     with pytest.raises(CommandError):
-        call_command("ddz_import_records", str(_write(tmp_path / "r.jsonl", [good, bad])),
-                     "--event", "Rules")
+        call_command(
+            "ddz_import_records", str(_write(tmp_path / "r.jsonl", [good, bad])), "--event", "Rules"
+        )
     event = Event.objects.get(name="Rules")
     assert event.boards.count() == 1
 
