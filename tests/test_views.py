@@ -119,3 +119,27 @@ def test_query_budgets_of_the_other_pages(client, played, django_assert_max_num_
     ]:
         with django_assert_max_num_queries(budget):
             assert client.get(url).status_code == 200
+
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def _suited(text: str) -> str:
+    """'S3 H3 BJ' → '♠3 ♥3 BJ', written out here rather than through the template filter."""
+    return " ".join(
+        SUIT_SYMBOLS.get(t[0], t[0]) + t[1:] if t[0] in "SHDC" else t for t in text.split()
+    )
+
+
+def test_game_page_shows_the_boards_suited_hands_and_bottom(client, played) -> None:
+    _event, _tables, boards, games, late = played
+    html = client.get(games[0].get_absolute_url()).content.decode()
+    for seat in ("S", "E", "W"):
+        assert f'<td class="cards">{_suited(boards[0].hands[seat])}</td>' in html
+    assert f'<td class="cards">{_suited(boards[0].bottom)}</td>' in html
+    # The record holds ranks only: that text is not what the page shows.
+    assert games[0].record["hands"]["S"] not in html
+    # Under the embargo, no card of board 2 is shown at all.
+    html = client.get(late.get_absolute_url()).content.decode()
+    assert not any(symbol in html for symbol in SUIT_SYMBOLS.values())
+    assert _suited(boards[1].hands["S"]) not in html

@@ -279,11 +279,13 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
     players = {s.seat: s.player for s in game.table.seats.all()}
     record = game.record if isinstance(game.record, dict) and public else {}
     hands = record.get("hands") if isinstance(record.get("hands"), dict) else {}
+    # The board's hands carry suits when it was dealt (R-SUIT); a record holds ranks only.
+    suited = board.hands if public and isinstance(board.hands, dict) else {}
     seats = [
         {
             "seat": seat,
             "player": players.get(seat),
-            "hand": hands.get(seat, ""),
+            "hand": suited.get(seat) or hands.get(seat, ""),
             "declared": (game.declared or {}).get(seat) if public else None,
             "score": (game.score or {}).get(seat) if public else None,
         }
@@ -299,6 +301,7 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
             "public": public,
             "seats": seats,
             "record": record,
+            "bottom": (board.bottom or record.get("bottom", "")) if public else "",
             "bidding": record.get("bidding") or [],
             "plays": record.get("plays") or [],
         },
