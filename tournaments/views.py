@@ -21,7 +21,7 @@ from django.utils.translation import get_language
 from games.models import Board, Game, Status
 from tournaments import embargo, exports, results, selectors
 from tournaments.access import is_official
-from tournaments.models import Event, Player, Round, Stage, Standing
+from tournaments.models import Event, Player, Round, Seat, Stage, Standing
 from tournaments.scoring import TIEBREAKS
 from tournaments.standings import lot_seed
 
@@ -63,12 +63,17 @@ def _standings_html(request: HttpRequest, event: Event, stage: Stage | None) -> 
             .select_related("player")
             .order_by("position")
         )
+        rows = list(rows)
+        # Nothing to rank: either no board is open yet, or the event seats nobody (an archive
+        # of imported games). Seating does not move the standings version, so an empty table
+        # is kept only for a refresh period.
+        seated = bool(rows) or Seat.objects.filter(table__round__event=event).exists()
         html = render_to_string(
             "tournaments/_standings.html",
-            {"event": event, "stage": stage, "standings": rows},
+            {"event": event, "stage": stage, "standings": rows, "seated": seated},
             request=None,
         )
-        cache.set(key, html, 3600)
+        cache.set(key, html, 3600 if rows else REFRESH_SECONDS)
     return html
 
 
