@@ -41,6 +41,14 @@ def event_list() -> QuerySet[Event]:
     ).order_by("-created_at", "name")
 
 
+def event_players(*, event: Event) -> QuerySet[Player]:
+    """The players who hold a seat at some table of `event` (its scorecards exist for them
+    only; an archive of imported games seats nobody)."""
+    return Player.objects.filter(
+        pk__in=Seat.objects.filter(table__round__event=event).values("player_id")
+    )
+
+
 def event_standings(*, event: Event) -> QuerySet[Standing]:
     """The stored standing rows of the whole of `event` (not of a stage), best first."""
     return event.standings.filter(stage__isnull=True).select_related("player").order_by("position")

@@ -21,7 +21,7 @@ from django.utils.translation import get_language
 from games.models import Board, Game, Status
 from tournaments import embargo, exports, results, selectors
 from tournaments.access import is_official
-from tournaments.models import Event, Player, Round, Seat, Stage, Standing
+from tournaments.models import Event, Round, Seat, Stage, Standing
 from tournaments.scoring import TIEBREAKS
 from tournaments.standings import lot_seed
 
@@ -252,7 +252,7 @@ def traveller(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 def scorecard(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
-    player = get_object_or_404(Player, pk=player_id)
+    player = get_object_or_404(selectors.event_players(event=event), pk=player_id)
     visible = embargo.visible_board_ids(request.user, event)
     rows = results.player_scorecard(event=event, player=player, visible=visible)
     series = results.running_score(event, rows)
@@ -356,7 +356,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 def scorecard_csv(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
-    player = get_object_or_404(Player, pk=player_id)
+    player = get_object_or_404(selectors.event_players(event=event), pk=player_id)
     visible = embargo.visible_board_ids(request.user, event)
     response = HttpResponse(
         exports.scorecard_csv(event=event, player=player, visible=visible),
