@@ -52,7 +52,8 @@ class Worker:
 
         with app.connection_for_write() as conn:
             queued = conn.default_channel.client.llen(settings.CELERY_TASK_DEFAULT_QUEUE)
-        inspect = app.control.inspect(destination=[self.name], timeout=1.0)
+        # limit=1: return as soon as this one worker answers instead of waiting out the timeout.
+        inspect = app.control.inspect(destination=[self.name], timeout=1.0, limit=1)
         busy = (inspect.active() or {}).get(self.name) or (inspect.reserved() or {}).get(self.name)
         return queued == 0 and not busy
 
@@ -77,6 +78,25 @@ def _database_url() -> str:
         f"postgres://{user}{password}@{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/"
         f"{s['NAME']}"
     )
+
+
+_STARTED: list[Worker] = []  # the session's worker, once a test has started it
+
+
+@pytest.fixture(autouse=True)
+def _worker_idle_after_each_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Once the session's worker runs, every test ends by waiting until it is idle: a test
+    that commits may enqueue tasks (verification, standings) even without asking for the
+    worker, and the worker must not write while the test database is flushed. Set up after
+    pytest-django's database fixtures, so torn down before their flush."""
+    yield
+    marker = request.node.get_closest_marker("django_db")
+    commits = (marker is not None and marker.kwargs.get("transaction")) or (
+        "transactional_db" in request.fixturenames or "live_server" in request.fixturenames
+    )
+    if commits:  # only a test that commits can have enqueued anything
+        for worker in _STARTED:
+            worker.drain()
 
 
 @pytest.fixture
@@ -138,8 +158,10 @@ def celery_worker_process(
         while not app.control.ping(destination=[name], timeout=0.5):
             if process.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"the Celery worker did not start:\n{worker.log()[-3000:]}")
+        _STARTED.append(worker)
         yield worker
     finally:
+        _STARTED.clear()
         process.terminate()
         try:
             process.wait(timeout=20)
