@@ -48,6 +48,7 @@ from games.engine import (
     NotationError,
     RuleSet,
     Settlement,
+    format_cards,
     parse_cards,
     replay,
     settle,
@@ -299,50 +300,190 @@ def render_error(exc: EngineError, *, position: Position, index: int, text: str)
     the error's rule, seat and cards, the engine's English message kept as ``detail``."""
     rule = exc.rule or ""
     seat = exc.seat or position.to_move or ""
-    cards = text
-    params = {"seat": seat, "cards": cards, "rule": rule}
     if isinstance(exc, NotationError):
-        message = _(
+        message = error_sentence(
+            rule, seat=seat, cards=text, char=exc.char, char_position=exc.position
+        )
+    elif isinstance(exc, IllegalBidError) or not position.bidding.done:
+        allowed = None
+        if not position.bidding.done:
+            allowed = ", ".join(call_label(c) for c in position.bidding.legal_calls())
+        message = error_sentence(rule, seat=seat, cards=text, stage="bidding", allowed=allowed)
+    else:
+        hand = (position.game.hands.get(seat, "") or "—") if position.game else "—"
+        owner, last = _open_play(position)
+        message = error_sentence(
+            rule, seat=seat, cards=text, stage="play", hand=hand, last=last, owner=owner
+        )
+    return EntryError(
+        message, rule=rule or None, index=index, seat=seat, cards=text, detail=exc.message
+    )
+
+
+def error_sentence(
+    rule: str,
+    *,
+    seat: str,
+    cards: str,
+    stage: str = "play",
+    char: str | None = None,
+    char_position: int | None = None,
+    allowed: str | None = None,
+    hand: str | None = None,
+    last: str | None = None,
+    owner: str | None = None,
+) -> str:
+    """One refused call or play as a sentence in the active language, from the attributes of
+    the engine's error: its rule id (R-…), seat, cards and stage (``bidding`` or ``play``).
+
+    The optional context makes it precise where known: ``char``/``char_position`` of a
+    notation error, ``allowed`` (the calls allowed, already in words), ``hand`` (the cards
+    the seat still held, R-VERIFY), ``last`` and ``owner`` (the play to beat, R-CMP).
+    Used for live entry (render_error) and for a stored game's error (stored_error_message).
+    """
+    params = {"seat": seat, "cards": cards, "rule": rule}
+    if char is not None:
+        return _(
             "%(cards)s is not card notation: the character “%(char)s” at position "
             "%(position)s is not a card."
-        ) % {**params, "char": exc.char, "position": exc.position}
-    elif isinstance(exc, IllegalBidError) or not position.bidding.done:
-        allowed = ", ".join(call_label(c) for c in position.bidding.legal_calls())
-        if position.bidding.done:
-            message = _("%(seat)s cannot call %(cards)s now.") % params
-        else:
-            message = _("%(seat)s cannot call %(cards)s now; allowed: %(allowed)s.") % {
-                **params,
-                "allowed": allowed,
-            }
-    elif rule == "R-LEAD":
-        message = _("%(seat)s leads this trick and must play cards: a pass is not allowed.") % (
-            params
-        )
-    elif rule == "R-VERIFY":
-        hand = position.game.hands.get(seat, "") if position.game else ""
-        message = _("%(seat)s does not hold %(cards)s (holds %(hand)s).") % {
+        ) % {**params, "char": char, "position": char_position}
+    if stage == "bidding":
+        if allowed is None:
+            return _("%(seat)s cannot call %(cards)s now.") % params
+        return _("%(seat)s cannot call %(cards)s now; allowed: %(allowed)s.") % {
             **params,
-            "hand": hand or "—",
+            "allowed": allowed,
         }
-    elif rule == "R-CMP":
-        owner, last = _open_play(position)
-        message = _("%(cards)s does not beat %(last)s played by %(owner)s.") % {
+    if rule == "R-LEAD":
+        return _("%(seat)s leads this trick and must play cards: a pass is not allowed.") % params
+    if rule == "R-VERIFY":
+        if hand is None:
+            return _("%(seat)s does not hold %(cards)s.") % params
+        return _("%(seat)s does not hold %(cards)s (holds %(hand)s).") % {**params, "hand": hand}
+    if rule == "R-CMP":
+        if not last:
+            return _("%(cards)s does not beat the play before it.") % params
+        return _("%(cards)s does not beat %(last)s played by %(owner)s.") % {
             **params,
             "last": last,
             "owner": owner,
         }
-    elif rule == "R-AMBIG":
-        message = _("%(cards)s cannot be read that way.") % params
-    elif rule == "R-END":
-        message = _("The game is over: no step may follow.")
-    elif rule.startswith(("R-T", "R-KICK", "R-MAX", "R-4W2", "R-SHUTTLE", "R-4P", "R-5P", "R-2P")):
-        message = _("%(cards)s is not a combination allowed by these rules.") % params
-    else:
-        message = _("%(seat)s: %(cards)s is refused.") % params
-    return EntryError(
-        message, rule=rule or None, index=index, seat=seat, cards=cards, detail=exc.message
+    if rule == "R-AMBIG":
+        return _("%(cards)s cannot be read that way.") % params
+    if rule == "R-END":
+        return _("The game is over: no step may follow.")
+    if rule == "R-PASSOUT":
+        return _("The deal was passed out: no card may be played.")
+    if rule == "R-SURRENDER":
+        return _("The landlord surrendered: no card may be played.")
+    if rule.startswith(("R-T", "R-KICK", "R-MAX", "R-4W2", "R-SHUTTLE", "R-4P", "R-5P", "R-2P")):
+        return _("%(cards)s is not a combination allowed by these rules.") % params
+    return _("%(seat)s: %(cards)s is refused.") % params
+
+
+def stored_error_message(
+    error: Mapping[str, Any],
+    *,
+    status: str,
+    record: Mapping[str, Any],
+    landlord: str | None = None,
+    winner: str | None = None,
+    declared: Mapping[str, Any] | None = None,
+    score: Mapping[str, Any] | None = None,
+) -> str:
+    """The error the verification stored for a game (its ``error``: stage, index, seat,
+    cards, rule, message in English) as a sentence in the active language.
+
+    `status` is the game's (``incomplete``, ``flagged`` and ``mismatch`` have their own
+    sentences), `record` the stored record (the hand held and the play to beat are read from
+    it), `landlord`/`winner`/`declared`/`score` what the engine found and the record declared.
+    """
+    rule = str(error.get("rule") or "")
+    seat = str(error.get("seat") or "")
+    cards = str(error.get("cards") or "")
+    stage = str(error.get("stage") or "")
+    if status == "incomplete":
+        return _("The record stops before any seat is out and has no claim or concession.")
+    if status == "flagged":
+        return _("%(seat)s's claim is not proven by the engine's search: the referee decides.") % {
+            "seat": seat or "—"
+        }
+    if stage == "result":
+        if rule == "R-END":
+            return _(
+                "The record declares the winner: %(declared)s; the engine finds: %(winner)s."
+            ) % {
+                "declared": _winner_word(record.get("declared_winner")),
+                "winner": _winner_word(winner),
+            }
+        return _("The record declares %(declared)s; the engine scores %(score)s.") % {
+            "declared": _scores(declared),
+            "score": _scores(score),
+        }
+    if stage == "deal":
+        if cards:
+            return _("The deal is not valid (%(rule)s): %(cards)s.") % {
+                "rule": rule,
+                "cards": cards,
+            }
+        return _("The deal is not valid (%(rule)s).") % {"rule": rule}
+    if stage == "bidding":
+        return error_sentence(rule, seat=seat, cards=call_label(cards), stage="bidding")
+    index = error.get("index")
+    plays = [p for p in record.get("plays") or [] if isinstance(p, list) and len(p) >= 2]
+    before = plays[: index if isinstance(index, int) else len(plays)]
+    owner, last = next(
+        ((str(p[0]), str(p[1])) for p in reversed(before) if p[1] != "pass"), ("", "")
     )
+    return error_sentence(
+        rule,
+        seat=seat,
+        cards=cards,
+        stage="play",
+        hand=_hand_before(record, seat, landlord, before),
+        last=last,
+        owner=owner,
+    )
+
+
+def _winner_word(side: object) -> str:
+    return {"landlord": _("landlord"), "farmers": _("farmers")}.get(str(side or ""), "—")
+
+
+_SEAT_ORDER = ("S", "E", "N", "W", "P1", "P2", "P3", "P4", "P5")  # RuleSet.seats' orders
+
+
+def _scores(score: Mapping[str, Any] | None) -> str:
+    """{'W': -1, 'S': 2, 'E': -1} → 'S +2, E -1, W -1' (seats in table order)."""
+    rank = {seat: i for i, seat in enumerate(_SEAT_ORDER)}
+    items = sorted((score or {}).items(), key=lambda kv: rank.get(kv[0], len(rank)))
+    return ", ".join(f"{seat} {_signed(value)}" for seat, value in items) or "—"
+
+
+def _signed(value: object) -> str:
+    return f"{value:+d}" if isinstance(value, int) and value else str(value)
+
+
+def _hand_before(
+    record: Mapping[str, Any], seat: str, landlord: str | None, plays: Sequence[Sequence[Any]]
+) -> str | None:
+    """The cards `seat` held before the faulty play (None when the record cannot tell)."""
+    hands = record.get("hands")
+    if not seat or not isinstance(hands, Mapping) or seat not in hands:
+        return None
+    try:
+        held = list(parse_cards(rank_cards(str(hands[seat]))))
+        if seat == landlord:
+            bottom = parse_cards(rank_cards(str(record.get("bottom") or "")))
+            held = [a + b for a, b in zip(held, bottom, strict=True)]
+        for who, cards in plays:
+            if who == seat and cards != "pass":
+                held = [a - b for a, b in zip(held, parse_cards(str(cards)), strict=True)]
+    except (EngineError, ValueError):
+        return None
+    if min(held) < 0:
+        return None
+    return format_cards(tuple(held)) or "—"
 
 
 def _open_play(position: Position) -> tuple[str, str]:

@@ -11,15 +11,23 @@ TERMS = ["地主", "农民", "叫分", "春天", "炸弹", "火箭", "底牌", "
 
 
 def _po_entries() -> dict[str, str]:
+    """msgid → msgstr; a message with a context (msgctxt) is keyed "context\x04msgid", as
+    gettext stores it."""
     text = (LOCALE / "django.po").read_text(encoding="utf-8")
     assert "#, fuzzy" not in text.split("\n\n", 1)[1]
     entries = {}
-    for msgid, msgstr in re.findall(r'^msgid ((?:".*"\n)+)msgstr ((?:".*"\n?)+)', text, re.M):
+    pattern = r'^(?:msgctxt "(.*)"\n)?msgid ((?:".*"\n)+)msgstr ((?:".*"\n?)+)'
+    for context, msgid, msgstr in re.findall(pattern, text, re.M):
         key = "".join(re.findall(r'"(.*)"', msgid)).replace('\\"', '"')
         value = "".join(re.findall(r'"(.*)"', msgstr)).replace('\\"', '"')
         if key:
-            entries[key] = value
+            entries[f"{context}\x04{key}" if context else key] = value
     return entries
+
+
+def _compiled(translations: gettext.GNUTranslations, key: str) -> str:
+    context, sep, msgid = key.partition("\x04")
+    return translations.pgettext(context, msgid) if sep else translations.gettext(key)
 
 
 def test_every_message_is_translated_and_compiled() -> None:
@@ -28,7 +36,7 @@ def test_every_message_is_translated_and_compiled() -> None:
     assert [k for k, v in entries.items() if not v] == []
     with (LOCALE / "django.mo").open("rb") as fh:
         compiled = gettext.GNUTranslations(fh)
-    assert {k: compiled.gettext(k) for k in entries} == entries
+    assert {k: _compiled(compiled, k) for k in entries} == entries
 
 
 def test_the_chinese_terms_are_used() -> None:

@@ -4,6 +4,8 @@ the engine's error on a game page."""
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,9 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.urls import reverse
 
-from tests.factories import PlayerFactory, duplicate_round
+from games.engine import format_cards, parse_cards
+from games.services import game_submit, game_verify
+from tests.factories import PlayerFactory, bot_record, duplicate_round
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -58,3 +62,74 @@ def test_the_scorecard_of_a_player_without_a_seat_in_the_event_is_404(client) ->
         for name in ("public:scorecard", "public:scorecard_csv"):
             url = reverse(name, kwargs={"slug": event.slug, "player_id": player.pk})
             assert client.get(url).status_code == status, (name, player)
+
+
+@pytest.fixture
+def one_table():
+    """One table, one board: the bot's legal record of it and the helpers to store variants."""
+    _event, _round, tables, boards = duplicate_round(tables=1, boards=1, seed="polish-zh")
+    return tables[0], boards[0]
+
+
+def _stored(table, board, record):
+    game = game_submit(table=table, board=board, record=record, replace=True)
+    game_verify(game_id=game.pk)
+    game.refresh_from_db()
+    return game
+
+
+def test_game_page_in_chinese_translates_calls_passes_and_stages(client, one_table) -> None:
+    table, board = one_table
+    record = bot_record(board, table)
+    record["declared"] = {seat: 0 for seat in record["hands"]}  # wrong on purpose
+    game = _stored(table, board, record)
+    assert game.status == "mismatch" and game.error["stage"] == "result"
+    html = client.get(game.get_absolute_url(), **ZH).content.decode()
+    # Stage of the fault: 结果 (result), never the English word.
+    assert "阶段: 结果" in html
+    # The engine's error from its attributes: the declared and the engine's score per seat.
+    declared = "S 0, E 0, W 0"
+    scored = ", ".join(f"{s} {game.score[s]:+d}" if game.score[s] else f"{s} 0" for s in "SEW")
+    assert f"记录申报 {declared}；引擎计分 {scored}。" in html
+    # The engine's English text stays underneath.
+    assert game.error["message"] in html.replace("&#x27;", "'")
+    # Calls and passes in Chinese: a bidding pass 不叫, a play pass 不要.
+    calls = [c for _seat, c in record["bidding"]]
+    plays = [c for _seat, c in record["plays"]]
+    if "pass" in calls:
+        assert ": 不叫</li>" in html
+    assert "pass" in plays  # a bot game of 17 cards each has passes
+    assert '<span class="cards">不要</span>' in html
+    assert '<span class="cards">pass</span>' not in html and ": pass</li>" not in html
+
+
+def test_an_illegal_play_is_explained_in_chinese_with_the_hand_held(client, one_table) -> None:
+    table, board = one_table
+    record = bot_record(board, table)
+    landlord = record["plays"][0][0]
+    held = [
+        a + b
+        for a, b in zip(
+            parse_cards(record["hands"][landlord]), parse_cards(record["bottom"]), strict=True
+        )
+    ]
+    missing = "3456789TJQKA2BR"[held.index(0)]  # a rank the landlord does not hold
+    record["plays"] = [[landlord, missing]]
+    record.pop("declared", None)
+    game = _stored(table, board, record)
+    assert game.status == "illegal" and game.error["rule"] == "R-VERIFY"
+    html = client.get(game.get_absolute_url(), **ZH).content.decode()
+    assert "阶段: 出牌" in html
+    assert f"{landlord} 手中没有 {missing}（手牌 {format_cards(tuple(held))}）。" in html
+    english = client.get(game.get_absolute_url()).content.decode()
+    assert f"{landlord} does not hold {missing} (holds {format_cards(tuple(held))})." in english
+    assert "Stage: play" in english
+
+
+def test_replay_names_calls_and_passes_in_chinese(client, one_table) -> None:
+    table, board = one_table
+    game = _stored(table, board, bot_record(board, table))
+    html = client.get(reverse("public:replay", args=[game.pk]), **ZH).content.decode()
+    steps = json.loads(re.search(r'data-steps="([^"]*)"', html).group(1).replace("&quot;", '"'))
+    actions = [s["action"] for s in steps if s["kind"] in ("call", "play")]
+    assert "pass" not in actions and "不要" in actions

@@ -18,12 +18,14 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
+from games.entry import stored_error_message
 from games.models import Board, Game, Status
 from tournaments import embargo, exports, results, selectors
 from tournaments.access import is_official
 from tournaments.models import Event, Round, Seat, Stage, Standing
 from tournaments.scoring import TIEBREAKS
 from tournaments.standings import lot_seed
+from tournaments.templatetags.ddz_public import call_word, play
 
 # How often an open standings page asks whether the standings changed (seconds).
 REFRESH_SECONDS = 15
@@ -307,9 +309,25 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
             "seats": seats,
             "record": record,
             "bottom": (board.bottom or record.get("bottom", "")) if public else "",
+            "error_text": _error_text(game, record) if public else "",
             "bidding": record.get("bidding") or [],
             "plays": record.get("plays") or [],
         },
+    )
+
+
+def _error_text(game: Game, record: dict[str, object]) -> str:
+    """The stored engine error in the reader's language (games.entry's sentences)."""
+    if not isinstance(game.error, dict) or not game.error:
+        return ""
+    return stored_error_message(
+        game.error,
+        status=game.status,
+        record=record,
+        landlord=game.landlord,
+        winner=game.winner,
+        declared=game.declared,
+        score=game.score,
     )
 
 
@@ -335,7 +353,12 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
             "steps": steps,
             "steps_json": json.dumps(
                 [
-                    {"kind": s.kind, "seat": s.seat, "action": s.action, "hands": s.hands}
+                    {
+                        "kind": s.kind,
+                        "seat": s.seat,
+                        "action": call_word(s.action) if s.kind == "call" else play(s.action),
+                        "hands": s.hands,
+                    }
                     for s in steps
                 ]
             ),

@@ -1,10 +1,19 @@
-"""Template filters of the public pages: the names of tie-breaks and adjusted scores, and a
-game's calls, in the reader's language."""
+"""Template filters of the public pages: the names of tie-breaks and adjusted scores, a
+game's calls and plays, and the stages of a game, in the reader's language.
+
+A *call* is one bidding call of a record (``pass``, ``1``…``3``, ``call``, ``rob``, ``double``,
+``redouble``, ``show``, ``surrender``, ``reveal``; RECORDS.md §1): a pass in the bidding reads
+"no bid" (不叫), a number stays a number, a word is games.entry.call_label's. A *play* is cards
+or ``pass`` (不要). A *stage* is where the engine found a fault: deal, bidding, play, result.
+"""
 
 from __future__ import annotations
 
 from django import template
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from games.entry import call_label
 
 register = template.Library()
 
@@ -28,8 +37,48 @@ def adjusted(kind: object) -> str:
     return labels.get(str(kind or ""), str(kind or ""))
 
 
+def call_word(value: object) -> str:
+    """One bidding call in the reader's language: 'pass' → 'no bid', '2' → '2',
+    'rob' → 'rob the landlord'."""
+    text = str(value or "")
+    if text == "pass":
+        return _("no bid")
+    if text.isdigit():
+        return text
+    return call_label(text)
+
+
 @register.filter
 def calls(text: object) -> str:
-    """'S:1 E:pass' with 'pass' in the reader's language."""
-    word = _("no bid")
-    return " ".join(part.replace(":pass", ":" + word) for part in str(text or "").split(" "))
+    """'S:1 E:pass W:rob' with each call in the reader's language (see call_word)."""
+    out = []
+    for part in str(text or "").split(" "):
+        seat, sep, call = part.partition(":")
+        out.append(seat + sep + call_word(call) if sep else part)
+    return " ".join(out)
+
+
+@register.filter
+def call(value: object) -> str:
+    """One call (see call_word)."""
+    return call_word(value)
+
+
+@register.filter
+def play(value: object) -> str:
+    """A play: cards unchanged, 'pass' in the reader's language (不要)."""
+    text = str(value or "")
+    return pgettext("a play", "pass") if text == "pass" else text
+
+
+@register.filter
+def stage(value: object) -> str:
+    """'play' → 'play' in the reader's language (deal, bidding, play, result)."""
+    labels = {
+        "deal": pgettext("stage of a game", "deal"),
+        "bidding": pgettext("stage of a game", "bidding"),
+        "play": pgettext("stage of a game", "play"),
+        "result": pgettext("stage of a game", "result"),
+    }
+    text = str(value or "")
+    return labels.get(text, text)
