@@ -35,7 +35,10 @@ Command line: `python -m tournaments.scoring FILE [--method matchpoints|datum] [
 [--tiebreak NAME …] [--seed SEED]`
 reads JSON lines `{"board", "table", "seat", "player", "score"[, "adjusted"]}` and prints
 `{"rows": [{"rank": "2=", "player": …, "total": "37/2", "percentage": "185/4", …}]}`, every
-exact value a reduced fraction in a string.
+exact value a reduced fraction in a string. Bad input exits 2 with one line on stderr: a line
+that is not a seat result, a seat not of R-SEAT, a seat or a player twice at one table of a
+board, `--unit` not a number, negative, or given with matchpoints, an adjusted result under
+datum scoring without `--unit`, a file that cannot be read.
 """
 
 from __future__ import annotations
@@ -56,6 +59,8 @@ Method = Literal["matchpoints", "datum"]
 METHODS: tuple[Method, ...] = ("matchpoints", "datum")
 ADJUSTMENTS = {"avg+": Fraction(3, 5), "avg": Fraction(1, 2), "avg-": Fraction(2, 5)}
 _DATUM_ADJUSTMENTS = {"avg+": 1, "avg": 0, "avg-": -1}
+# Every seat of every table size (R-SEAT): S E W for three players, S N / S E N W, P1…P5.
+ALL_SEATS = ("S", "E", "W", "N", "P1", "P2", "P3", "P4", "P5")
 # Trimmed datum from this many results on (DESIGN.md).
 TRIM_FROM = 5
 
@@ -110,11 +115,18 @@ class Standing:
 
 def _check(results: Sequence[SeatResult]) -> None:
     seen: set[tuple[Hashable, Hashable, str]] = set()
+    held: dict[tuple[Hashable, Hashable, Hashable], str] = {}
     for r in results:
         key = (r.board, r.table, r.seat)
         if key in seen:
             raise ScoringError(f"board {r.board}, table {r.table}, seat {r.seat} appears twice")
         seen.add(key)
+        other = held.setdefault((r.board, r.table, r.player), r.seat)
+        if other != r.seat:
+            raise ScoringError(
+                f"board {r.board}, table {r.table}: player {r.player} holds two seats "
+                f"({other} and {r.seat}); a player holds one seat at a table"
+            )
         if r.adjusted is not None and r.adjusted not in ADJUSTMENTS:
             raise ScoringError(f"unknown adjustment {r.adjusted!r}; use avg+, avg or avg-")
 
@@ -556,8 +568,10 @@ def read_seat_results(lines: Iterable[str]) -> list[SeatResult]:
         for k in ("board", "table", "player"):
             if not isinstance(obj[k], str | int) or isinstance(obj[k], bool):
                 raise ScoringError(f"line {number}: {k} must be a string or an integer")
-        if not isinstance(obj["seat"], str):
-            raise ScoringError(f"line {number}: seat must be a string")
+        if obj["seat"] not in ALL_SEATS:
+            raise ScoringError(
+                f"line {number}: seat {obj['seat']!r} is not a seat (R-SEAT: {' '.join(ALL_SEATS)})"
+            )
         if adjusted is not None and adjusted not in ADJUSTMENTS:
             raise ScoringError(f"line {number}: adjusted must be avg+, avg or avg-")
         score = _parse_score(obj["score"], number) if "score" in obj else Fraction(0)
@@ -567,6 +581,25 @@ def read_seat_results(lines: Iterable[str]) -> list[SeatResult]:
     return out
 
 
+def _unit(text: str | None, method: str) -> Fraction | None:
+    """The --unit option: None when not given (matchpoints never take one).
+
+    Raises:
+        ScoringError: not a number, negative, or given with matchpoints.
+    """
+    if text is None:
+        return None
+    if method != "datum":
+        raise ScoringError("--unit applies to datum scoring only (--method datum)")
+    try:
+        unit = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise ScoringError(f"--unit {text!r} is not a number") from None
+    if unit < 0:
+        raise ScoringError(f"--unit {text} is negative; the unit u must be 0 or more")
+    return unit
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (see the module docstring); returns the exit status."""
     parser = argparse.ArgumentParser(
@@ -574,7 +607,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("file", help="JSON-lines file of seat results, - for stdin")
     parser.add_argument("--method", choices=METHODS, default="matchpoints")
-    parser.add_argument("--unit", default="0", help="datum unit u for adjusted results")
+    parser.add_argument(
+        "--unit", default=None, help="datum unit u (≥ 0) for adjusted results; datum only"
+    )
     parser.add_argument(
         "--tiebreak",
         action="append",
@@ -585,17 +620,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", default="", help="the published seed of the lot")
     args = parser.parse_args(argv)
     try:
-        unit = Fraction(args.unit)
+        unit = _unit(args.unit, args.method)
         if args.file == "-":
             results = read_seat_results(sys.stdin)
         else:
-            with open(args.file, encoding="utf-8") as fh:
-                results = read_seat_results(fh)
-        points = board_points(results, method=args.method, unit=unit)
+            try:
+                with open(args.file, encoding="utf-8") as fh:
+                    results = read_seat_results(fh)
+            except OSError as exc:
+                reason = (exc.strerror or type(exc).__name__).lower()
+                raise ScoringError(f"cannot read {args.file}: {reason}") from None
+        if args.method == "datum" and unit is None and any(r.adjusted for r in results):
+            raise ScoringError("an adjusted result under datum scoring scores ±u: --unit is needed")
+        points = board_points(results, method=args.method, unit=unit or Fraction(0))
         rows = standings(
             points, method=args.method, results=results, tiebreaks=args.tiebreak, seed=args.seed
         )
-    except (OSError, ValueError, ZeroDivisionError) as exc:
+    except (ValueError, ZeroDivisionError) as exc:
         print(f"scoring: {exc}", file=sys.stderr)
         return 2
     out = []
