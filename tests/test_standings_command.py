@@ -1,0 +1,97 @@
+"""`manage.py ddz_standings`: the exact percentage kept, a decimal one added for spreadsheets,
+and quiet output when the reader stops early (`| head`)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+import pytest
+from django.core.management import call_command
+
+from games.services import game_submit, game_verify
+from tests.factories import bot_record, duplicate_round
+from tournaments.management.commands.ddz_standings import decimal_text
+from tournaments.services import standings_recompute
+
+
+@pytest.mark.parametrize(
+    ("exact", "text"),
+    [
+        ("775/12", "64.58"),  # 64.5833…
+        ("129/2", "64.50"),
+        ("1/8", "0.13"),  # 0.125: half up
+        ("3/800", "0.00"),  # 0.00375
+        ("1/200", "0.01"),  # 0.005: half up
+        ("100", "100.00"),
+        ("-1/8", "-0.13"),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_decimal_text_rounds_half_up(exact, text) -> None:
+    assert decimal_text(exact) == text
+
+
+@pytest.fixture
+def played():
+    """Two boards at three tables, all verified: percentages with a denominator of 3."""
+    event, _round, tables, boards = duplicate_round(tables=3, boards=2, seed="cmd-decimal")
+    for board in boards:
+        for table in tables:
+            game = game_submit(table=table, board=board, record=bot_record(board, table))
+            game_verify(game_id=game.pk)
+    standings_recompute(event_id=event.pk)
+    return event
+
+
+def _two_places(exact: str) -> str:
+    return str(
+        (Decimal(Fraction(exact).numerator) / Decimal(Fraction(exact).denominator)).quantize(
+            Decimal("0.01"), rounding=ROUND_HALF_UP
+        )
+    )
+
+
+@pytest.mark.django_db
+def test_csv_and_json_carry_the_exact_and_the_decimal_percentage(played) -> None:
+    out = io.StringIO()
+    call_command("ddz_standings", played.slug, "--format", "csv", stdout=out)
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert len(rows) == 9
+    assert list(rows[0]) == [
+        "rank",
+        "player",
+        "total",
+        "top",
+        "percentage",
+        "percentage_decimal",
+        "boards",
+    ]
+    for row in rows:
+        # The exact column: total / top as a percentage, reduced.
+        assert Fraction(row["percentage"]) == Fraction(row["total"]) / Fraction(row["top"]) * 100
+        assert row["percentage_decimal"] == _two_places(row["percentage"])
+    out = io.StringIO()
+    call_command("ddz_standings", played.slug, stdout=out)
+    data = json.loads(out.getvalue())["rows"]
+    assert [r["percentage"] for r in data] == [r["percentage"] for r in rows]
+    assert all(isinstance(r["percentage"], str) for r in data)
+    assert [r["percentage_decimal"] for r in data] == [r["percentage_decimal"] for r in rows]
+
+
+class _ClosedPipe(io.StringIO):
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+@pytest.mark.django_db
+def test_a_reader_that_stops_early_ends_the_command_quietly(played, capsys) -> None:
+    for fmt in ("csv", "json"):
+        with pytest.raises(SystemExit) as info:
+            call_command("ddz_standings", played.slug, "--format", fmt, stdout=_ClosedPipe())
+        assert info.value.code == 0
+    assert capsys.readouterr().err == ""
