@@ -1,0 +1,73 @@
+"""A whole duplicate event at tables of two, four and five players (R-2P, R-4P, R-5P), through
+the organizer's services: players entered, a stage seated by the movement, boards dealt from
+the committed seed, every table's game bid and played by the bot through the one write path,
+verified by the engine, and standings that compare each seat held with the same seat at the
+other tables."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.bot import play_record
+from games.engine import RuleSet
+from games.models import Game, Status
+from games.services import game_submit, game_verify
+from tests.factories import EventFactory, PlayerFactory
+from tournaments import rounds
+from tournaments.models import Entry, EventRole, Role, Standing
+from tournaments.standings import standings_recompute
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("preset", ["two_player", "four_player", "five_player"])
+def test_a_duplicate_event_of_another_table_size(preset: str) -> None:
+    rules = RuleSet.from_spec(preset)
+    k = len(rules.seats)
+    event = EventFactory(rules=preset, name=f"{preset} cup", slug=f"{preset}-cup")
+    td = get_user_model().objects.create_user(f"td-{preset}", password="pw")
+    EventRole.objects.create(event=event, user=td, role=Role.ORGANIZER)
+    players = [PlayerFactory() for _ in range(3 * k)]
+    Entry.objects.bulk_create(Entry(event=event, player=p) for p in players)
+    stage = rounds.stage_create(event=event, actor=td, name="Qualifying")
+    first = rounds.round_create(event=event, stage=stage, actor=td)
+    rounds.stage_seat(stage=stage, actor=td, time_limit=1)
+    tables = list(first.tables.order_by("number").prefetch_related("seats"))
+    assert len(tables) == 3
+    for table in tables:
+        assert sorted(s.seat for s in table.seats.all()) == sorted(rules.seats)
+    rounds.event_seed_commit(event=event, actor=td)
+    boards = rounds.round_deal(round_=first, boards=2, actor=td)
+    for board in boards:
+        assert set(board.hands) == set(rules.seats)
+        if preset == "five_player":
+            assert board.marked
+        if preset == "two_player":
+            assert board.aside
+    rounds.round_start(round_=first, actor=td)
+    for board in boards:
+        for table in tables:
+            record = play_record(
+                rules=rules,
+                hands=board.hands,
+                bottom=board.bottom,
+                first_bidder=board.first_bidder,
+                seed=f"{board.number}-{table.number}",
+                record_id=f"B{board.number}-T{table.number}",
+                aside=board.aside or None,
+                marked=board.marked or None,
+            )
+            game = game_submit(table=table, board=board, record=record)
+            game_verify(game_id=game.pk)
+    statuses = set(Game.objects.filter(board__event=event).values_list("status", flat=True))
+    assert statuses == {Status.VERIFIED}
+    standings_recompute(event_id=event.pk)
+    rows = Standing.objects.filter(event=event, stage__isnull=True)
+    assert rows.count() == 3 * k
+    # Matchpoints by seat held (DESIGN.md): for one board and one seat direction, each pair of
+    # the n = 3 tables shares 2 points, so n(n-1) = 6 points per board and direction.
+    total = sum(Fraction(r.total) for r in rows)
+    assert total == len(boards) * k * 6
