@@ -6,6 +6,8 @@ other tables."""
 
 from __future__ import annotations
 
+import json
+import re
 from fractions import Fraction
 
 import pytest
@@ -71,3 +73,45 @@ def test_a_duplicate_event_of_another_table_size(preset: str) -> None:
     # the n = 3 tables shares 2 points, so n(n-1) = 6 points per board and direction.
     total = sum(Fraction(r.total) for r in rows)
     assert total == len(boards) * k * 6
+
+
+@pytest.mark.parametrize("preset", ["two_player", "four_player", "five_player"])
+def test_the_entry_pages_show_every_seat_of_the_table(client, preset: str) -> None:
+    import random
+
+    from games.engine import deal_random
+    from games.services import board_create
+    from tournaments.services import round_seat
+
+    rules = RuleSet.from_spec(preset)
+    event = EventFactory(rules=preset)
+    td = get_user_model().objects.create_user(f"org-{preset}", password="pw")
+    EventRole.objects.create(event=event, user=td, role=Role.ORGANIZER)
+    round_ = round_seat(event=event, number=1, tables=[[PlayerFactory() for _ in rules.seats]])
+    deal = deal_random(rules, random.Random(1))
+    board = board_create(
+        event=event,
+        round=round_,
+        hands=deal.hands,
+        bottom=deal.bottom,
+        first_bidder=deal.first_bidder,
+        aside=deal.aside or "",
+        marked=deal.marked or "",
+    )
+    table = round_.tables.get()
+    client.force_login(td)
+    for name in ("referee:live", "referee:quick"):
+        from django.urls import reverse
+
+        url = reverse(
+            name, kwargs={"slug": event.slug, "table_id": table.pk, "number": board.number}
+        )
+        page = client.get(url)
+        assert page.status_code == 200, (name, page.status_code)
+        html = page.content.decode()
+        if name == "referee:live":  # the page's initial state lists the table's seats
+            assert json.dumps(list(rules.seats)) in html
+        else:  # the quick result offers each seat as the landlord
+            assert sorted(set(re.findall(r'value="([A-Z]\d?)"', html)) & set(rules.seats)) == (
+                sorted(rules.seats)
+            )
