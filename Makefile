@@ -21,13 +21,17 @@ SITE := http://127.0.0.1:8000
 
 demo: $(STAMP)
 	$(EMBEDDED) $(PY) manage.py migrate --noinput -v 0
-	$(EMBEDDED) $(PY) manage.py ddz_demo
+	$(EMBEDDED) $(PY) manage.py ddz_demo --site $(SITE)
 	@echo ""
 	@echo "Open in a browser (Ctrl-C stops the server):"
 	@echo "  $(SITE)/                                  events"
 	@echo "  $(SITE)/events/demo-duplicate/            standings of the demo event"
 	@echo "  $(SITE)/events/demo-duplicate/boards/1/   traveller of board 1"
 	@echo "  $(SITE)/events/archive-of-real-games/     the imported real games"
+	@echo "  $(SITE)/organizer/login/                  sign in with a demo login above"
+	@echo "  $(SITE)/referee/events/demo-duplicate/    referee entry (demo-referee: table 1, round 1)"
+	@echo "  $(SITE)/organizer/events/demo-duplicate/  the organizer's dashboard (demo-organizer)"
+	@echo "  $(SITE)/admin/                            administration (demo-organizer)"
 	@echo ""
 	$(EMBEDDED) $(PY) manage.py runserver 127.0.0.1:8000
 

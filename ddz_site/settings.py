@@ -60,7 +60,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "ddz_site.urls"
-LOGIN_URL = "admin:login"
+# One sign-in page for every official (organizers, referees; no staff status needed).
+LOGIN_URL = "organizer:login"
 WSGI_APPLICATION = "ddz_site.wsgi.application"
 
 TEMPLATES = [

@@ -58,6 +58,7 @@ def test_standings_and_traveller_of_the_demo(
     ]
     verified = sum(r["expected"]["status"] == "verified" for r in records)
     assert f"{verified} of {len(records)} verified" in out.getvalue()
+    assert "demo-referee    password referee-demo" in out.getvalue()  # the logins are printed
     event = Event.objects.get(name=DEMO_EVENT)
     best = event.standings.order_by("position").select_related("player")[0]
 

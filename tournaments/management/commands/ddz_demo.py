@@ -1,7 +1,9 @@
 """`manage.py ddz_demo`: build and play a small duplicate event, then import real records.
 
 Nine players, three tables, four rounds of three boards; the movement is the Kirkman triple
-system of tournaments.seating (every pair of players meets at exactly one table). The boards
+system of tournaments.seating (every pair of players meets at exactly one table). The demo
+accounts of tournaments.demo_accounts (organizer, chief referee, referee, player) are created
+or reset, and their logins printed. The boards
 come from a seeded random source; the built-in bot (games.bot) bids and plays every board at
 every table; every game goes through games.services.game_submit, the referees' write path,
 and Celery verifies it (eagerly in the embedded default, or in a worker). Then the records of
@@ -23,6 +25,7 @@ from games.engine import RuleSet, deal_random
 from games.imports import records_import
 from games.models import Game, Status
 from games.services import board_create, game_submit
+from tournaments.demo_accounts import demo_accounts_ensure
 from tournaments.management.commands.ddz_standings import standings_rows
 from tournaments.models import Event, Table
 from tournaments.seating import SEATS, kirkman_nine
@@ -70,6 +73,9 @@ class Command(BaseCommand):
             help="folder of *.jsonl records for the archive event ('' to skip)",
         )
         parser.add_argument("--timeout", type=float, default=300.0)
+        parser.add_argument(
+            "--site", default="", help="the site's address, to print the logins' full URLs"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         seed: str = options["seed"]
@@ -114,6 +120,11 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{event.name}: {len(players)} players, {board_number} boards, {games} games submitted"
         )
+        accounts = demo_accounts_ensure(
+            event=event,
+            table=Table.objects.get(round__event=event, round__number=1, number=1),
+            player=players[0],
+        )
         _wait_verified(event, timeout)
         _wait_standings(event, timeout)
         counts = {
@@ -144,6 +155,19 @@ class Command(BaseCommand):
                 f"\n{archive.name}: {stored} records imported ({rejected} rejected) "
                 f"as {boards} boards; {verified} of {stored} verified"
             )
+        site = options["site"].rstrip("/")
+        self.stdout.write(
+            "\nDemo logins (DEMO ONLY: these passwords are public; never on a reachable site):"
+        )
+        for account in accounts:
+            self.stdout.write(
+                f"  {account.role:<14} {account.username:<15} password {account.password:<15}"
+                f" {site}{account.url}"
+            )
+        self.stdout.write(
+            f"  Sign in at {site}/organizer/login/ (any account); "
+            f"{site}/admin/ takes demo-organizer (staff)."
+        )
 
 
 def eval_fraction(text: str) -> float:
