@@ -104,3 +104,12 @@ def bot_record(board: Board, table: Table, *, seed: str = "test") -> dict[str, A
         seed=f"{seed}:{board.number}:{table.number}",
         record_id=f"B{board.number}-T{table.number}",
     )
+
+
+def round_fill(round_: Round, *, seed: str = "test") -> None:
+    """A bot game of every board of `round_` at each of its tables (so that it can be closed)."""
+    from games.services import game_submit
+
+    for board in round_.boards.order_by("number"):
+        for table in round_.tables.order_by("number"):
+            game_submit(table=table, board=board, record=bot_record(board, table, seed=seed))

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from tests.factories import EventFactory, PlayerFactory
+from tests.factories import EventFactory, PlayerFactory, round_fill
 from tournaments import rounds
 from tournaments.models import Entry, EventRole, Role, Round, RoundState
 
@@ -67,6 +67,8 @@ def test_the_buttons_run_a_stage_to_published(client, setup) -> None:
     assert event.deal_seed not in page  # the secret stays secret until revealed
     assert 'data-action="start"' in page
     for action, state in (("start", "in_play"), ("close", "closed"), ("publish", "published")):
+        if action == "close":
+            round_fill(Round.objects.get(number=1))
         client.post(reverse("organizer:round_action", args=[event.slug, 1, action]))
         assert Round.objects.get(number=1).state == state
     # A second click on a button that already did its work is refused with a message.
@@ -141,6 +143,7 @@ def test_public_deals_page_and_verify_command(client, setup) -> None:
     wrong = client.get(url, {"seed": "00" * 32}).content.decode()
     assert "does not match the commitment" in wrong
     rounds.round_start(round_=round_, actor=td)
+    round_fill(round_)
     rounds.round_close(round_=round_, actor=td)
     seed = rounds.event_seed_reveal(event=event, actor=td)
     page = client.get(url).content.decode()

@@ -12,7 +12,7 @@ from django.db import connection
 from ddz_site.errors import DomainError
 from games.models import Board, Game
 from games.services import game_submit, game_verify
-from tests.factories import EventFactory, PlayerFactory, bot_record
+from tests.factories import EventFactory, PlayerFactory, bot_record, round_fill
 from tournaments import dealing, rounds
 from tournaments.models import (
     AuditEntry,
@@ -74,6 +74,7 @@ def test_a_stage_goes_from_draft_to_published() -> None:
         rounds.round_deal(round_=first, boards=1, actor=td)
     with pytest.raises(DomainError, match="nothing changed"):
         rounds.round_publish(round_=first, actor=td)
+    round_fill(first)
     rounds.round_close(round_=first, actor=td)
     rounds.round_publish(round_=first, actor=td)
     first.refresh_from_db()
@@ -82,7 +83,9 @@ def test_a_stage_goes_from_draft_to_published() -> None:
         AuditEntry.objects.filter(event=event).order_by("at", "id").values_list("action", flat=True)
     )
     assert actions[:2] == ["stage.create", "round.create"]
-    assert actions[-4:] == ["round.deal", "round.start", "round.close", "round.publish"]
+    rounds_only = [a for a in actions if a != "game.submit"]
+    assert rounds_only[-4:] == ["round.deal", "round.start", "round.close", "round.publish"]
+    assert actions.count("game.submit") == 2 * 3  # 2 boards at 3 tables
     assert AuditEntry.objects.filter(action="round.start").get().actor == td
 
 
@@ -101,6 +104,7 @@ def test_the_seed_is_revealed_after_the_last_round_and_verifies() -> None:
     with pytest.raises(DomainError, match="every round is closed"):
         rounds.event_seed_reveal(event=event, actor=td)
     rounds.round_start(round_=round_, actor=td)
+    round_fill(round_)
     rounds.round_close(round_=round_, actor=td)
     seed = rounds.event_seed_reveal(event=event, actor=td)
     event.refresh_from_db()
@@ -270,6 +274,8 @@ def test_concurrent_clicks_move_a_round_once() -> None:
     rounds.event_seed_commit(event=event, actor=td)
     rounds.round_deal(round_=round_, boards=1, actor=td)
     for action, state in (("start", "in_play"), ("close", "closed"), ("publish", "published")):
+        if action == "close":
+            round_fill(round_)
         outcomes = _race(
             4,
             lambda action=action: rounds.round_transition(

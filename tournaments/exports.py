@@ -9,7 +9,9 @@ by number, a user by username), never by database id, so an archive loads into a
 Every stored field of each object is kept (timestamps, the engine's verification of each game,
 replaced versions of corrected games), so exporting a restored event gives the same archive.
 Roles, table assignments, entries in progress and the audit log belong to the people of one
-installation and are not archived.
+installation and are not archived. The event's secret deal seed is archived only once it is
+revealed (``Event.seed_revealed``): before that, whoever exports, the archive carries the
+public commitment alone, since the seed and the published dealing method give every board.
 """
 
 from __future__ import annotations
@@ -187,7 +189,7 @@ def event_export(*, event: Event) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "event": _plain(event),
+        "event": _plain(event, skip=() if event.seed_revealed else ("deal_seed",)),
         "players": [_plain(p) for p in players],
         "stages": [_plain(s, skip=("event",)) for s in event.stages.order_by("number")],
         "teams": [{**_plain(t), "members": sorted(m.name for m in t.members.all())} for t in teams],

@@ -27,6 +27,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import field as dc_field
 from fractions import Fraction
 from typing import Any
 
@@ -42,6 +43,7 @@ from tournaments import dealing, scoring, seating
 from tournaments.access import is_organizer
 from tournaments.audit import audit_record
 from tournaments.models import (
+    Adjustment,
     Entry,
     Event,
     EventFormat,
@@ -452,6 +454,11 @@ def round_deal(*, round_: Round, boards: int, actor: Any) -> list[Board]:
             raise AdministrationRefused(
                 _("Commit the deal seed first: the boards are derived from it.")
             )
+        if not locked.deal_seed:
+            # An event restored from an archive made before the reveal has the commitment only.
+            raise AdministrationRefused(
+                _("This event's secret seed is not stored here: no board can be dealt from it.")
+            )
         current = Round.objects.get(pk=round_.pk)
         if current.state not in (RoundState.DRAFT, RoundState.SEATED):
             raise AdministrationRefused(_("Boards are dealt before the round starts."))
@@ -489,15 +496,49 @@ def round_deal(*, round_: Round, boards: int, actor: Any) -> list[Board]:
     return made
 
 
+def round_missing(*, round_: Round) -> list[tuple[int, int]]:
+    """The (table number, board number) pairs of ``round_`` that are not finished: no current
+    game of that board at that table and no adjusted score (tournaments.models.Adjustment)
+    for it. Sorted; empty once every table has finished every board (the embargo's rule,
+    tournaments.embargo). Three queries."""
+    tables = dict(Table.objects.filter(round_id=round_.pk).values_list("pk", "number"))
+    boards = dict(Board.objects.filter(round_id=round_.pk).values_list("pk", "number"))
+    done = set(
+        Game.objects.filter(
+            table_id__in=tables, board_id__in=boards, replaced_at__isnull=True
+        ).values_list("table_id", "board_id")
+    )
+    done |= set(
+        Adjustment.objects.filter(table_id__in=tables, board_id__in=boards).values_list(
+            "table_id", "board_id"
+        )
+    )
+    return sorted((tables[t], boards[b]) for t in tables for b in boards if (t, b) not in done)
+
+
+def missing_text(missing: Sequence[tuple[int, int]], limit: int = 12) -> str:
+    """``missing`` pairs as "table 2 board 13, table 3 board 13" (the first ``limit``, then
+    how many more)."""
+    parts = [
+        _("table %(table)s board %(board)s") % {"table": t, "board": b} for t, b in missing[:limit]
+    ]
+    if len(missing) > limit:
+        parts.append(_("%(n)s more") % {"n": len(missing) - limit})
+    return ", ".join(parts)
+
+
 def round_transition(*, round_: Round, action: str, actor: Any) -> Round:
     """Move a round one state on: ``action`` is "start", "close" or "publish" (TRANSITIONS).
 
     One conditional UPDATE (state = the state before): of concurrent requests exactly one
-    succeeds, the others are refused. Starting needs the round's boards.
+    succeeds, the others are refused. Starting needs the round's boards; closing needs every
+    table to have finished every board of the round (round_missing: a current game or an
+    adjusted score).
 
     Raises:
         NotOrganizer; AdministrationRefused: an unknown action, the round not in the state
-        before (already moved on, or not yet there), a start without boards.
+        before (already moved on, or not yet there), a start without boards, a close while
+        games are missing (the message names each table and board).
     """
     if action not in TRANSITIONS:
         raise AdministrationRefused(_("Unknown round action %(action)s.") % {"action": action})
@@ -507,6 +548,25 @@ def round_transition(*, round_: Round, action: str, actor: Any) -> Round:
         organizer_lock(event, actor)
         if action == "start" and not Board.objects.filter(round_id=round_.pk).exists():
             raise AdministrationRefused(_("Deal the round's boards before starting it."))
+        if action == "close":
+            # Closing makes results final and lets the stage be cut: a table with nothing
+            # entered would keep its boards under embargo for ever and its players out of the
+            # standings, so every table must have finished every board (a game or an adjusted
+            # score for a game that could not be played).
+            missing = round_missing(round_=round_)
+            if missing:
+                raise AdministrationRefused(
+                    _(
+                        "Round %(number)s cannot be closed: %(count)s games are missing "
+                        "(%(pairs)s). Enter them, or give an adjusted score for each game "
+                        "that could not be played."
+                    )
+                    % {
+                        "number": round_.number,
+                        "count": len(missing),
+                        "pairs": missing_text(missing),
+                    }
+                )
         if not Round.objects.filter(pk=round_.pk, state=before).update(state=after):
             now = Round.objects.filter(pk=round_.pk).values_list("state", flat=True).first()
             raise AdministrationRefused(
@@ -578,7 +638,7 @@ def event_seed_reveal(*, event: Event, actor: Any) -> str:
     """
     with transaction.atomic():
         locked = organizer_lock(event, actor)
-        if not locked.deal_commitment:
+        if not locked.deal_commitment or not locked.deal_seed:
             raise AdministrationRefused(_("This event has no committed deal seed."))
         if locked.rounds.exclude(state__in=FINISHED).exists():
             raise AdministrationRefused(_("The seed is revealed once every round is closed."))
@@ -589,7 +649,9 @@ def event_seed_reveal(*, event: Event, actor: Any) -> str:
             actor=actor,
             action="event.seed_reveal",
             obj=event,
-            changes={"seed": locked.deal_seed, "commitment": locked.deal_commitment},
+            # The audit records the commitment only: the log outlives the event and is read by
+            # referees, and the seed is on the event (shown once revealed) anyway.
+            changes={"commitment": locked.deal_commitment},
         )
     event.seed_revealed = True
     return locked.deal_seed
@@ -686,9 +748,22 @@ def stage_cut(*, stage: Stage, actor: Any) -> list[StageEntry]:
         following = event.stages.filter(number__gt=stage.number).order_by("number").first()
         if following is None:
             raise AdministrationRefused(_("There is no next stage to go through to."))
-        if not stage.rounds.exists() or stage.rounds.exclude(state__in=FINISHED).exists():
+        if not stage.rounds.exists():
             raise AdministrationRefused(
                 _("The cut is made once every round of the stage is closed.")
+            )
+        open_rounds = list(
+            stage.rounds.exclude(state__in=FINISHED)
+            .order_by("number")
+            .values_list("number", flat=True)
+        )
+        if open_rounds:
+            raise AdministrationRefused(
+                _(
+                    "The cut is made once every round of the stage is closed; "
+                    "not closed yet: round %(rounds)s."
+                )
+                % {"rounds": ", ".join(str(n) for n in open_rounds)}
             )
         rows = stage_standings(stage=stage)
         if len(rows) < stage.cut:
@@ -744,13 +819,21 @@ class TableProgress:
 
 @dataclass
 class RoundOverview:
+    """A round on the dashboard; ``missing`` lists the (table, board) numbers not finished
+    yet (round_missing), filled for rounds in play, which cannot be closed until it is empty."""
+
     round: Round
     boards: int
     tables: list[TableProgress]
+    missing: list[tuple[int, int]] = dc_field(default_factory=list)
 
     @property
     def actions(self) -> list[str]:
         return [a for a, (before, _after) in TRANSITIONS.items() if before == self.round.state]
+
+    @property
+    def missing_text(self) -> str:
+        return missing_text(self.missing)
 
 
 def event_overview(*, event: Event) -> list[RoundOverview]:
@@ -780,4 +863,26 @@ def event_overview(*, event: Event) -> list[RoundOverview]:
         by_round[t.round_id].append(
             TableProgress(t, seats, t.entered, t.verified, n_boards.get(t.round_id, 0))
         )
-    return [RoundOverview(r, r.n_boards, by_round.get(r.pk, [])) for r in rounds]
+    in_play = [r.pk for r in rounds if r.state == RoundState.IN_PLAY]
+    finished = set(
+        Game.objects.filter(table__round_id__in=in_play, replaced_at__isnull=True).values_list(
+            "table_id", "board_id"
+        )
+    ) | set(
+        Adjustment.objects.filter(table__round_id__in=in_play).values_list("table_id", "board_id")
+    )
+    boards_of: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for pk, round_id, number in Board.objects.filter(round_id__in=in_play).values_list(
+        "pk", "round_id", "number"
+    ):
+        boards_of[round_id].append((pk, number))
+    overview = []
+    for r in rounds:
+        missing = sorted(
+            (t.table.number, number)
+            for t in by_round.get(r.pk, [])
+            for pk, number in boards_of.get(r.pk, [])
+            if (t.table.pk, pk) not in finished
+        )
+        overview.append(RoundOverview(r, r.n_boards, by_round.get(r.pk, []), missing))
+    return overview

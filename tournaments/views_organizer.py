@@ -202,11 +202,16 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             _("Round seated by the standings (Swiss)."),
         )
     if action in rounds.TRANSITIONS:
+        done = {
+            "start": _("Round %(number)s started: referees can enter its games."),
+            "close": _("Round %(number)s closed: its results are final."),
+            "publish": _("Round %(number)s published."),
+        }[action]
         return _done(
             request,
             event,
             lambda: rounds.round_transition(round_=round_, action=action, actor=request.user),
-            _("Round %(number)s: done.") % {"number": round_.number},
+            done % {"number": round_.number},
         )
     raise PermissionDenied(_("Unknown action."))
 

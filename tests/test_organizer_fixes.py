@@ -1,0 +1,243 @@
+"""Organizer-side fixes: the deal seed never leaks before its reveal (archive, pages, API,
+admin, audit log), a round closes only once every table has finished every board, and the cut
+waits for every round of its stage."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.core.management import call_command
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from ddz_site.errors import DomainError
+from games.models import Board, Game
+from games.services import game_submit, game_verify
+from tests.factories import EventFactory, PlayerFactory, bot_record, round_fill
+from tournaments import rounds
+from tournaments.models import (
+    AuditEntry,
+    Entry,
+    EventRole,
+    Role,
+    Round,
+    RoundState,
+    StageEntry,
+    Table,
+)
+from tournaments.standings import adjustment_set
+
+pytestmark = pytest.mark.django_db
+
+
+def _user(name: str, **flags):
+    return get_user_model().objects.create_user(name, password="pw", **flags)
+
+
+@pytest.fixture
+def event_in_play():
+    """Nine players, one stage, one round of three tables, three boards dealt from the
+    committed seed, the round started; an organizer, a chief referee and a referee."""
+    event = EventFactory(name="Autumn Cup", slug="autumn-cup")
+    users = {"td": _user("td"), "chief": _user("chief"), "ref": _user("ref")}
+    for key, role in (("td", Role.ORGANIZER), ("chief", Role.CHIEF_REFEREE), ("ref", Role.REFEREE)):
+        EventRole.objects.create(event=event, user=users[key], role=role)
+    for _ in range(9):
+        Entry.objects.create(event=event, player=PlayerFactory())
+    stage = rounds.stage_create(event=event, actor=users["td"])
+    round_ = rounds.round_create(event=event, stage=stage, actor=users["td"])
+    rounds.stage_seat(stage=stage, actor=users["td"], time_limit=1)
+    rounds.event_seed_commit(event=event, actor=users["td"])
+    rounds.round_deal(round_=round_, boards=3, actor=users["td"])
+    rounds.round_start(round_=round_, actor=users["td"])
+    event.refresh_from_db()
+    round_.refresh_from_db()
+    return event, round_, users
+
+
+# --- 1. the secret seed ---------------------------------------------------------------------
+
+
+def _archive(client, event, user) -> tuple[int, str]:
+    client.force_login(user)
+    response = client.get(reverse("public:archive", args=[event.slug]))
+    return response.status_code, response.content.decode()
+
+
+def test_the_archive_has_no_seed_before_the_reveal_whoever_asks(client, event_in_play) -> None:
+    event, round_, users = event_in_play
+    seed = event.deal_seed
+    assert len(seed) == 64
+    for key in ("td", "chief", "ref"):
+        status, body = _archive(client, event, users[key])
+        assert status == 200
+        assert seed not in body
+        archived = json.loads(body)["event"]
+        assert "deal_seed" not in archived
+        assert archived["deal_commitment"] == event.deal_commitment
+    superuser = _user("root", is_staff=True, is_superuser=True)
+    assert seed not in _archive(client, event, superuser)[1]
+    out = io.StringIO()
+    call_command("ddz_export_event", event.slug, stdout=out)
+    assert seed not in out.getvalue() and event.deal_commitment in out.getvalue()
+
+    # Once every round is closed and the seed revealed, the archive may carry it.
+    round_fill(round_)
+    rounds.round_close(round_=round_, actor=users["td"])
+    assert rounds.event_seed_reveal(event=event, actor=users["td"]) == seed
+    status, body = _archive(client, event, users["ref"])
+    assert json.loads(body)["event"]["deal_seed"] == seed
+
+
+def test_a_restored_archive_without_the_seed_deals_nothing(event_in_play) -> None:
+    from tournaments.exports import event_export, event_import
+
+    event, round_, users = event_in_play
+    data = event_export(event=event)
+    data["event"]["name"], data["event"]["slug"] = "Copy", "copy"
+    copy = event_import(data=data)
+    assert copy.deal_seed == "" and copy.deal_commitment == event.deal_commitment
+    td = users["td"]
+    EventRole.objects.create(event=copy, user=td, role=Role.ORGANIZER)
+    extra = rounds.round_create(event=copy, actor=td)
+    with pytest.raises(DomainError, match="secret seed is not stored here"):
+        rounds.round_deal(round_=extra, boards=1, actor=td)
+
+
+def test_no_page_api_admin_or_audit_entry_shows_the_seed(client, event_in_play) -> None:
+    event, round_, users = event_in_play
+    seed = event.deal_seed
+    slug = event.slug
+    pages = [
+        reverse("organizer:dashboard", args=[slug]),
+        reverse("organizer:players", args=[slug]),
+        reverse("organizer:print", args=[slug, 1, "hand-records"]),
+        reverse("organizer:print", args=[slug, 1, "table-cards"]),
+        reverse("deals:event", args=[slug]),
+        reverse("public:event", args=[slug]),
+        reverse("public:round", args=[slug, 1]),
+        reverse("public:standings", args=[slug]),
+        f"/referee/events/{slug}/",
+        f"/referee/events/{slug}/status/",
+    ]
+    for key in ("td", "chief", "ref"):
+        client.force_login(users[key])
+        for url in pages:
+            response = client.get(url)
+            assert seed not in response.content.decode(), (key, url)
+    client.logout()
+    for url in pages:
+        assert seed not in client.get(url).content.decode(), url
+
+    # The API's audit log, for a chief referee.
+    api = APIClient()
+    api.force_authenticate(users["chief"])
+    audit = api.get(f"/api/events/{slug}/audit/")
+    assert audit.status_code == 200 and seed not in audit.content.decode()
+
+    # The admin, for staff who are not organizers of the event, and for a superuser.
+    staff = _user("staff", is_staff=True)
+    staff.user_permissions.set(
+        Permission.objects.filter(codename__in=["view_event", "change_event", "view_auditentry"])
+    )
+    root = _user("root", is_staff=True, is_superuser=True)
+    for user in (staff, root):
+        client.force_login(user)
+        for url in (
+            reverse("admin:tournaments_event_change", args=[event.pk]),
+            reverse("admin:tournaments_event_changelist"),
+            reverse("admin:tournaments_auditentry_changelist"),
+        ):
+            response = client.get(url)
+            assert response.status_code == 200, url
+            assert seed not in response.content.decode(), url
+
+    # The audit log records the commitment, never the secret, even after the reveal.
+    round_fill(round_)
+    rounds.round_close(round_=round_, actor=users["td"])
+    rounds.event_seed_reveal(event=event, actor=users["td"])
+    commit = AuditEntry.objects.get(action="event.seed_commit")
+    assert commit.changes == {"commitment": event.deal_commitment}
+    for entry in AuditEntry.objects.filter(event=event):
+        assert seed not in json.dumps(entry.changes), entry.action
+
+
+# --- 2. closing a round, the cut ------------------------------------------------------------
+
+
+def test_a_round_closes_only_when_every_table_finished_every_board(client, event_in_play) -> None:
+    event, round_, users = event_in_play
+    td = users["td"]
+    tables = list(Table.objects.filter(round=round_).order_by("number"))
+    boards = list(Board.objects.filter(round=round_).order_by("number"))
+    assert [t.number for t in tables] == [1, 2, 3] and [b.number for b in boards] == [1, 2, 3]
+    game_submit(table=tables[0], board=boards[0], record=bot_record(boards[0], tables[0]))
+    # 3 tables × 3 boards, one entered: the eight other pairs are missing.
+    expected = [(t, b) for t in (1, 2, 3) for b in (1, 2, 3) if (t, b) != (1, 1)]
+    assert rounds.round_missing(round_=round_) == expected
+    with pytest.raises(DomainError) as refused:
+        rounds.round_close(round_=round_, actor=td)
+    message = refused.value.message
+    assert "8 games are missing" in message
+    assert "table 1 board 2" in message and "table 3 board 3" in message
+    assert "table 1 board 1," not in message
+    assert Round.objects.get(pk=round_.pk).state == RoundState.IN_PLAY
+    assert not AuditEntry.objects.filter(action="round.close").exists()
+
+    # The dashboard lists them before the button; the button's refusal says the same.
+    client.force_login(td)
+    dash = client.get(reverse("organizer:dashboard", args=[event.slug])).content.decode()
+    assert 'id="missing-1"' in dash and "table 2 board 3" in dash
+    assert dash.index('id="missing-1"') < dash.index('data-action="close"')
+    response = client.post(
+        reverse("organizer:round_action", args=[event.slug, 1, "close"]), follow=True
+    )
+    assert "cannot be closed" in response.content.decode()
+    assert Round.objects.get(pk=round_.pk).state == RoundState.IN_PLAY
+
+    # Every pair but table 2 board 3 played; that one could not be: adjusted scores.
+    for t in tables:
+        for b in boards:
+            if (t.number, b.number) not in ((1, 1), (2, 3)):
+                game_submit(table=t, board=b, record=bot_record(b, t))
+    assert rounds.round_missing(round_=round_) == [(2, 3)]
+    for seat in ("S", "E", "W"):
+        adjustment_set(table=tables[1], board=boards[2], seat=seat, kind="avg", actor=td)
+    assert rounds.round_missing(round_=round_) == []
+    dash = client.get(reverse("organizer:dashboard", args=[event.slug])).content.decode()
+    assert 'id="missing-1"' not in dash
+    response = client.post(
+        reverse("organizer:round_action", args=[event.slug, 1, "close"]), follow=True
+    )
+    assert "Round 1 closed" in response.content.decode()
+    assert Round.objects.get(pk=round_.pk).state == RoundState.CLOSED
+
+
+def test_the_cut_waits_for_every_round_of_its_stage(event_in_play) -> None:
+    event, first, users = event_in_play
+    td = users["td"]
+    stage = first.stage
+    stage.cut = 3
+    stage.save()
+    rounds.stage_create(event=event, actor=td, kind="final")
+    second = rounds.round_create(event=event, stage=stage, actor=td)
+    rounds.round_seat_swiss(round_=second, actor=td)
+    rounds.round_deal(round_=second, boards=1, actor=td)
+    round_fill(first)
+    rounds.round_close(round_=first, actor=td)
+    # Round 2 is seated, not closed: no cut, nobody eliminated.
+    with pytest.raises(DomainError, match="not closed yet: round 2"):
+        rounds.stage_cut(stage=stage, actor=td)
+    rounds.round_start(round_=second, actor=td)
+    with pytest.raises(DomainError, match="not closed yet: round 2"):
+        rounds.stage_cut(stage=stage, actor=td)
+    assert not StageEntry.objects.exists()
+    round_fill(second)
+    for game in Game.objects.filter(board__event=event):
+        game_verify(game_id=game.pk)
+    rounds.round_close(round_=second, actor=td)
+    assert len(rounds.stage_cut(stage=stage, actor=td)) == 3
