@@ -31,6 +31,8 @@ enter the same way.
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -86,7 +88,8 @@ class EntryError(DomainError):
 
     Attributes: ``message`` (for the referee, in the active language), ``rule`` (R-…),
     ``index`` (0-based step index, None for a quick result), ``seat``, ``cards``, ``detail``
-    (the engine's English message).
+    (the engine's English message), ``field`` (the quick result's field at fault: landlord,
+    bid, winner, doubles, bombs, rockets, spring; None for a step).
     """
 
     code = "illegal"
@@ -100,6 +103,7 @@ class EntryError(DomainError):
         seat: str | None = None,
         cards: str | None = None,
         detail: str = "",
+        field: str | None = None,
     ) -> None:
         super().__init__(message)
         self.rule = rule
@@ -107,6 +111,13 @@ class EntryError(DomainError):
         self.seat = seat
         self.cards = cards
         self.detail = detail
+        self.field = field
+
+    @property
+    def fields(self) -> dict[str, list[str]] | None:
+        """The field of a quick result this error is about, as ``{field: [message]}`` (the
+        API's error shape; None for a step)."""
+        return {self.field: [self.message]} if self.field else None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -597,30 +608,75 @@ class QuickResult:
         }
 
 
-def _quick_fail(message: str, rule: str) -> EntryError:
-    return EntryError(message, rule=rule)
+def _quick_fail(message: str, rule: str, field: str | None = None) -> EntryError:
+    return EntryError(message, rule=rule, field=field)
+
+
+DOUBLING_CALLS = ("double", "redouble", "show", "surrender", "reveal")
+_BIDDING_STATES = 20_000  # far above the largest bidding tree of a preset (cn2016: 258)
+
+
+@functools.lru_cache(maxsize=64)
+def _calls_of(spec: str) -> frozenset[str]:
+    rules = RuleSet.from_spec(json.loads(spec))
+    seats = rules.seats
+    partner = seats[1] if rules.family == "five" else None
+    seen: set[str] = set()
+    stack = [Bidding.start(rules, seats[0], partner=partner)]
+    visited = 0
+    while stack and visited < _BIDDING_STATES:
+        bidding = stack.pop()
+        visited += 1
+        if bidding.done:
+            for call in bidding.optional_calls():
+                seen.add(call)
+                try:
+                    stack.append(bidding.apply(bidding.landlord or "", call))
+                except IllegalBidError:
+                    continue
+            continue
+        for call in bidding.legal_calls():
+            seen.add(call)
+            stack.append(bidding.apply(bidding.to_move or "", call))
+    return frozenset(seen)
+
+
+def bidding_calls(rules: RuleSet) -> frozenset[str]:
+    """Every call the bidding system of `rules` can ever allow: bids, ``call``, ``rob``,
+    ``double``, ``redouble``, and the landlord's ``show``, ``surrender``, ``reveal``.
+
+    Found by walking every bidding sequence with the engine's Bidding (its public API), so the
+    answer is the engine's own: ``classic`` has no ``double``, ``cn2016`` has ``double`` and
+    ``redouble``, ``rob`` has ``show``, ``competition`` ``double`` and ``surrender``, five
+    players ``double`` and ``reveal`` (R-BID-*, R-DOUBLE-ORDER, R-SC-ROB, R-SURRENDER, R-5P).
+    """
+    return _calls_of(json.dumps(rules.to_spec(), sort_keys=True))
 
 
 def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
     """Check a quick result against the deal and score it with the engine (RULES.md §4).
 
     Returns the engine's Settlement (winner, unit, multiplier, score per seat).
-    Plausibility, by rule: the landlord is a seat (R-SEAT); the bid
-    is a contract value of the bidding system (R-BID-*); the winner is a side (R-END); doubles
-    are farmers' seats, each once (R-DOUBLE-ORDER); each claimed bomb is four (or more) of its
-    rank in one hand, the landlord's with the bottom (R-T11), no rank claimed twice where the
-    deck holds only one such bomb; each rocket is both jokers in one hand (R-T12); spring only
-    for a landlord's win, anti-spring only for the farmers' (R-SPRING).
+    Plausibility, by rule: every field has its type (landlord and winner texts, bid and
+    rockets whole numbers, doubles and bombs lists of texts, spring and anti-spring
+    booleans); the landlord is a seat (R-SEAT); the bid is a contract value of the bidding
+    system (R-BID-*); the winner is a side (R-END); doubles only under rules whose bidding has
+    a ``double`` (`bidding_calls`), by farmers' seats, each once (R-DOUBLE-ORDER); each
+    claimed bomb is a rank (R-NOTE) and four (or more) of it in one hand, the landlord's with
+    the bottom (R-T11), no rank claimed twice where the deck holds only one such bomb; each
+    rocket is both jokers in one hand (R-T12); spring only for a landlord's win, anti-spring
+    only for the farmers' (R-SPRING).
 
     Raises:
-        EntryError: the first implausible claim, with its rule.
+        EntryError: the first implausible claim, with its rule and its ``field``.
     """
     rules = deal.rules
     seats = rules.seats
-    if quick.landlord not in seats:
+    if not isinstance(quick.landlord, str) or quick.landlord not in seats:
         raise _quick_fail(
             _("The landlord must be one of the seats %(seats)s.") % {"seats": " ".join(seats)},
             "R-SEAT",
+            "landlord",
         )
     from games.engine.replay import _bid_rule, _plausible_bid
 
@@ -632,9 +688,18 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
         raise _quick_fail(
             _("A bid of %(bid)s is impossible under these rules.") % {"bid": quick.bid},
             _bid_rule(rules),
+            "bid",
         )
     if quick.winner not in ("landlord", "farmers"):
-        raise _quick_fail(_("The winner is the landlord or the farmers."), "R-END")
+        raise _quick_fail(_("The winner is the landlord or the farmers."), "R-END", "winner")
+    if not isinstance(quick.doubles, (tuple, list)) or not all(
+        isinstance(d, str) for d in quick.doubles
+    ):
+        raise _quick_fail(_("The doubles are a list of seats."), "R-DOUBLE-ORDER", "doubles")
+    if quick.doubles and "double" not in bidding_calls(rules):
+        raise _quick_fail(
+            _("These rules have no double: no seat can double."), "R-DOUBLE-ORDER", "doubles"
+        )
     partner = deal.partner()
     side = {quick.landlord, partner} - {None}
     for seat in quick.doubles:
@@ -642,7 +707,12 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
             raise _quick_fail(
                 _("%(seat)s cannot double: only each farmer, once.") % {"seat": seat},
                 "R-DOUBLE-ORDER",
+                "doubles",
             )
+    if not isinstance(quick.bombs, (tuple, list)) or not all(
+        isinstance(b, str) for b in quick.bombs
+    ):
+        raise _quick_fail(_("The bombs are a list of ranks (3 … 2)."), "R-T11", "bombs")
     holdings = {s: parse_cards(deal.hands[s]) for s in seats}
     bottom = parse_cards(deal.bottom)
     holdings[quick.landlord] = tuple(
@@ -653,19 +723,28 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
     for rank in ranks[:13]:
         i = ranks.index(rank)
         available[rank] = sum(1 for s in seats if holdings[s][i] >= 4)
-    for rank in set(quick.bombs):
-        normal = rank_cards(rank) if isinstance(rank, str) else ""
+    claimed: list[str] = []
+    for rank in quick.bombs:
+        try:
+            normal = rank_cards(rank)
+        except EngineError:
+            normal = ""
         if len(normal) != 1 or normal not in ranks[:13]:
             raise _quick_fail(
-                _("A bomb is named by its rank (3 … 2), not “%(rank)s”.") % {"rank": rank}, "R-T11"
+                _("A bomb is named by its rank (3 … 2), not “%(rank)s”.") % {"rank": rank},
+                "R-T11",
+                "bombs",
             )
-        if quick.bombs.count(rank) > available[normal]:
+        claimed.append(normal)
+    for normal in sorted(set(claimed), key=ranks.index):
+        if claimed.count(normal) > available[normal]:
             raise _quick_fail(
                 _("No hand holds a bomb of %(rank)s.") % {"rank": normal}
                 if not available[normal]
                 else _("The hands hold only %(n)s bomb(s) of %(rank)s.")
                 % {"n": available[normal], "rank": normal},
                 "R-T11",
+                "bombs",
             )
     jokers_b, jokers_r = ranks.index("B"), ranks.index("R")
     rockets = sum(min(holdings[s][jokers_b], holdings[s][jokers_r]) for s in seats)
@@ -673,14 +752,20 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
         rockets = sum(
             1 for s in seats if holdings[s][jokers_b] + holdings[s][jokers_r] >= 4
         )  # R-4P: the rocket is all four jokers
-    if not isinstance(quick.rockets, int) or quick.rockets < 0 or quick.rockets > rockets:
-        raise _quick_fail(_("No hand holds the rocket (both jokers)."), "R-T12")
+    if isinstance(quick.rockets, bool) or not isinstance(quick.rockets, int) or quick.rockets < 0:
+        raise _quick_fail(
+            _("The rockets are a whole number of rockets played."), "R-T12", "rockets"
+        )
+    if quick.rockets > rockets:
+        raise _quick_fail(_("No hand holds the rocket (both jokers)."), "R-T12", "rockets")
+    if not isinstance(quick.spring, bool) or not isinstance(quick.anti_spring, bool):
+        raise _quick_fail(_("Spring and anti-spring are true or false."), "R-SPRING", "spring")
     if quick.spring and quick.winner != "landlord":
-        raise _quick_fail(_("A spring needs the landlord to win."), "R-SPRING")
+        raise _quick_fail(_("A spring needs the landlord to win."), "R-SPRING", "spring")
     if quick.anti_spring and quick.winner != "farmers":
-        raise _quick_fail(_("An anti-spring needs the farmers to win."), "R-SPRING")
+        raise _quick_fail(_("An anti-spring needs the farmers to win."), "R-SPRING", "spring")
     if quick.spring and quick.anti_spring:
-        raise _quick_fail(_("A game cannot be a spring and an anti-spring."), "R-SPRING")
+        raise _quick_fail(_("A game cannot be a spring and an anti-spring."), "R-SPRING", "spring")
     contract = Contract(
         landlord=quick.landlord, bid=quick.bid, doubles=tuple(quick.doubles), partner=partner
     )

@@ -173,7 +173,9 @@ def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> 
                     source="quick",
                 )
             except DomainError as exc:
-                form.add_error(None, exc.message)
+                # A quick-result claim names its field (games.entry.EntryError.field).
+                where = getattr(exc, "field", None)
+                form.add_error(where if where in form.fields else None, exc.message)
             else:
                 return redirect("referee:game", slug=slug, pk=game.pk)
         status = 400

@@ -1,9 +1,11 @@
 """One shape for every API error, mapped in one place.
 
 Shape: ``{"error": {"code": str, "message": str, "fields": {name: [messages]} | null,
-"rule": "R-…" | null}}`` with the HTTP status: 400 for bad input and refused requests
-(DomainError, ValidationError), 401 unauthenticated, 403 forbidden, 404 absent, 405, 409 for a
-conflict with the stored state (a game already entered, a confirmation refused by state).
+"rule": "R-…" | null}}``; a nested field is named with dots (``quick.spring``, ``steps.3``),
+a quick-result claim refused by the engine by its field (``quick.bombs``). HTTP status: 400
+for bad input and refused requests (DomainError, ValidationError), 401 unauthenticated, 403
+forbidden, 404 absent, 405, 409 for a conflict with the stored state (a game already entered,
+a confirmation refused by state).
 """
 
 from __future__ import annotations
@@ -24,13 +26,31 @@ class Conflict(exceptions.APIException):
     default_code = "conflict"
 
 
+def _flatten(prefix: str, value: Any, out: dict[str, list[str]]) -> None:
+    """Nested serializer errors as dotted field names: ``{"quick": {"spring": [e]}}`` becomes
+    ``{"quick.spring": [message]}``; an error of a list item ``{"steps": {3: [e]}}`` becomes
+    ``{"steps.3": [message]}``. Messages are plain texts, never a Python repr."""
+    if isinstance(value, dict):
+        for name, inner in value.items():
+            _flatten(f"{prefix}.{name}" if prefix else str(name), inner, out)
+        return
+    if isinstance(value, list):
+        if any(isinstance(v, (dict, list)) for v in value):
+            for i, inner in enumerate(value):
+                if inner:
+                    _flatten(f"{prefix}.{i}" if prefix else str(i), inner, out)
+            return
+        for v in value:
+            out.setdefault(prefix or "non_field_errors", []).append(str(v))
+        return
+    out.setdefault(prefix or "non_field_errors", []).append(str(value))
+
+
 def _fields(detail: Any) -> dict[str, list[str]] | None:
     if not isinstance(detail, dict):
         return None
     out: dict[str, list[str]] = {}
-    for name, value in detail.items():
-        items = value if isinstance(value, list) else [value]
-        out[str(name)] = [str(v) if not isinstance(v, dict) else str(v) for v in items]
+    _flatten("", detail, out)
     return out
 
 
@@ -45,8 +65,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "forbidden": status.HTTP_403_FORBIDDEN,
         }.get(code, status.HTTP_400_BAD_REQUEST)
         rule = getattr(exc, "rule", None)
+        fields = getattr(exc, "fields", None)
         return Response(
-            {"error": {"code": code, "message": exc.message, "fields": None, "rule": rule}},
+            {"error": {"code": code, "message": exc.message, "fields": fields, "rule": rule}},
             status=http,
         )
     if isinstance(exc, Http404):

@@ -95,6 +95,19 @@ class QuickSerializer(serializers.Serializer):
     spring = serializers.BooleanField(default=False)
     anti_spring = serializers.BooleanField(default=False)
 
+    def to_internal_value(self, data: Any) -> Any:
+        # A call the quick result does not carry (redouble, show, surrender, reveal…) is
+        # refused rather than dropped: the result would be scored without it.
+        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, dict) else []
+        if unknown:
+            raise serializers.ValidationError(
+                {
+                    name: [_("A quick result has no field “%(name)s”.") % {"name": name}]
+                    for name in unknown
+                }
+            )
+        return super().to_internal_value(data)
+
 
 class GameSubmitSerializer(serializers.Serializer):
     """Exactly one of ``steps`` (a finished live entry), ``quick`` (a quick result) or

@@ -192,7 +192,12 @@ class GameListView(APIView):
                 spring=q["spring"],
                 anti_spring=q["anti_spring"],
             )
-            record = entry.quick_record(deal, quick, record_id=_record_id(table, board))
+            try:
+                record = entry.quick_record(deal, quick, record_id=_record_id(table, board))
+            except entry.EntryError as exc:
+                if exc.field:
+                    exc.field = f"quick.{exc.field}"
+                raise
             source = "quick"
         else:
             record = v["record"]
