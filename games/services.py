@@ -8,9 +8,11 @@ changes nothing the second time.
 
 Refused at the door (GameRejected, nothing stored): input that is not a record at all, a
 record of another deal than its board, a record under other rules than its event's, a second
-current game for one table and board. Stored and flagged by the verifier: illegal plays, bad
-notation inside the record, a declared score the engine does not reach (status illegal,
-mismatch or incomplete, with the engine's error).
+current game for one table and board, any game for a table whose round is not in play (not
+started, or closed), the replacement of a confirmed game without a chief referee's ruling.
+Stored and flagged by the verifier: illegal plays, bad notation inside the record, a declared
+score the engine does not reach (status illegal, mismatch or incomplete, with the engine's
+error).
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ from django.utils.translation import gettext as _
 from ddz_site.errors import DomainError
 from games.deals import deal_key, rank_cards
 from games.engine import EngineError, RecordError, RuleSet, read_record, replay
-from games.models import Board, Game, Status
-from tournaments.models import Event, Round, Table
+from games.models import Board, Game, Resolution, Status
+from tournaments.models import Event, Round, RoundState, Table
 
 logger = logging.getLogger(__name__)
 
@@ -92,8 +94,26 @@ def board_create(
         ) from None
 
 
+def round_refusal(state: str) -> str | None:
+    """Why no game may be stored in a round in `state` (RoundState), None while it is in play.
+
+    A draft or seated round has not started; a closed or published round is over: its results
+    are final, so neither a new game nor a replacement is taken (tournaments.rounds).
+    """
+    if state == RoundState.IN_PLAY:
+        return None
+    if state in (RoundState.DRAFT, RoundState.SEATED):
+        return _("This round has not started: games are entered once it is in play.")
+    return _("This round is closed: its results are final and no game may be entered or replaced.")
+
+
 def _check_record(*, table: Table, board: Board, record: object) -> dict[str, Any]:
     """The record as a dict if it may be stored for `board` at `table`; else GameRejected."""
+    # Read afresh: a caller's Table may carry a Round loaded before a transition.
+    state = Round.objects.filter(pk=table.round_id).values_list("state", flat=True).first()
+    refusal = round_refusal(state or "")
+    if refusal is not None:
+        raise GameRejected(refusal)
     if not isinstance(record, dict):
         raise GameRejected(_("A game record must be a JSON object."))
     try:
@@ -195,13 +215,20 @@ def game_submit(
     table's entry draft (games.entry) is removed. The returned game's attribute `stored` is
     True when this call stored it, False for a retry answered with the first game.
 
+    Refused for every door whatever the user: a table whose round is not in play (draft or
+    seated: not started; closed or published: over; see `round_refusal`); the replacement of
+    a confirmed game, unless a chief referee ruled that it be entered again (games.versions,
+    ``reject``) or `actor` is an organizer of the event.
+
     Raises:
         GameRejected: not a record, another deal or rule set, a current game already stored
             for this table and board, an idempotency key used for another table or board (see
-            the module docstring); nothing is stored.
+            the module docstring), a round not in play, a confirmed game replaced without a
+            ruling; nothing is stored and nothing is audited.
     """
     from games.models import EntryDraft
     from games.tasks import verify_game
+    from tournaments.access import is_organizer
     from tournaments.audit import audit_record
     from tournaments.tasks import recompute_standings
 
@@ -216,14 +243,39 @@ def game_submit(
     user = actor if getattr(actor, "is_authenticated", False) else None
     try:
         with transaction.atomic():
+            # The round's row lock orders this submission against a concurrent round_close
+            # (a conditional UPDATE of the same row): a game is stored while the round is in
+            # play, or refused once it is closed, never in between.
+            state = (
+                Round.objects.select_for_update()
+                .filter(pk=table.round_id)
+                .values_list("state", flat=True)
+                .first()
+            )
+            refusal = round_refusal(state or "")
+            if refusal is not None:
+                raise GameRejected(refusal)
             replaced = 0
             previous = None
             if replace:
                 previous = (
-                    Game.objects.filter(table=table, board=board, replaced_at__isnull=True)
-                    .only("pk", "record")
+                    Game.objects.select_for_update()
+                    .filter(table=table, board=board, replaced_at__isnull=True)
+                    .only("pk", "record", "confirmed_at", "resolution")
                     .first()
                 )
+                if (
+                    previous is not None
+                    and previous.confirmed_at is not None
+                    and previous.resolution != Resolution.REJECT
+                    and not (user is not None and is_organizer(user, board.event))
+                ):
+                    raise GameRejected(
+                        _(
+                            "This game is confirmed: it is replaced only after a chief "
+                            "referee's ruling that it be entered again, or by an organizer."
+                        )
+                    )
                 replaced = Game.objects.filter(
                     table=table, board=board, replaced_at__isnull=True
                 ).update(replaced_at=timezone.now())
@@ -336,6 +388,11 @@ def game_verify(*, game_id: int) -> bool:
     if game is None or game.status != Status.PENDING:
         return False
     fields = replay_fields(game.record)
+    if game.resolution == Resolution.ACCEPT and fields["status"] == Status.FLAGGED:
+        # Verified again after a chief referee let the claim stand: the ruling's score holds.
+        from games.versions import accepted_claim_fields
+
+        fields.update(accepted_claim_fields(game.record) or {})
     with transaction.atomic():
         updated = Game.objects.filter(pk=game_id, status=Status.PENDING).update(
             verified_at=timezone.now(), **fields

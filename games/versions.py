@@ -10,9 +10,26 @@ Vocabulary:
 - *confirm*: a second person (never the enterer: a database check holds it) says the current
   version is the table's result. Allowed once the engine verified it, or, for a flagged game,
   once a chief referee ruled that the result stands. Per event (Event.confirmation_required).
-- *ruling* (resolution): a chief referee (or organizer) settles a flagged game: ``accept``
-  (the result stands as the engine scored it; it may then be confirmed) or ``reject`` (the
-  table's game is to be entered again, as a new version), with a note giving the reason.
+- *ruling* (resolution): a chief referee (or organizer) settles a game, with a note giving
+  the reason: ``accept`` (the result stands; it may then be confirmed, and it counts) or
+  ``reject`` (the table's game is to be entered again, as a new version; it stops counting).
+  What ``accept`` means depends on the status:
+
+  - ``mismatch`` (legal; only the declared score or winner differs): the game counts with the
+    ENGINE's score, which verification already stored (the engine is the source of truth;
+    the declared score was miswritten).
+  - ``flagged`` (a claim the bounded search could not prove, R-CLAIM): the game counts as the
+    claim says: the claimant's side wins, scored by the engine exactly as a proven claim
+    (replayed through games.engine.replay with the claim made a concession by the other
+    side, which the engine settles on the plays made, R-SPRING); that score, winner,
+    multiplier and facts are stored with the ruling (`accepted_claim_fields`).
+  - ``illegal`` and ``incomplete``: there is no result to stand: ``accept`` is refused; the
+    chief rules ``reject`` (enter it again) or the organizer gives adjusted scores.
+
+  ``reject`` is also how a *confirmed* game is reopened: games.services.game_submit replaces
+  a confirmed game only after that ruling (or for an organizer).
+- *counted*: a current game the standings count (`counted_q`, `counts`): verified and not
+  ruled to be entered again, or ``mismatch``/``flagged`` and accepted by a chief referee.
 - *draft*: the steps of a game being entered live (games.entry), saved at each checked step.
 
 Every change here is a conditional UPDATE (or an upsert guarded by a unique constraint) and is
@@ -37,6 +54,71 @@ from tournaments.audit import audit_record
 from tournaments.models import Table
 
 FLAGGED_STATUSES = (Status.ILLEGAL, Status.MISMATCH, Status.INCOMPLETE, Status.FLAGGED)
+# The flagged statuses a chief referee may accept: those with a result to stand.
+ACCEPTABLE_STATUSES = (Status.MISMATCH, Status.FLAGGED)
+
+
+def counted_q(prefix: str = "") -> Q:
+    """The games whose score counts (see *counted* in the module docstring), as a filter on
+    Game, or on a relation to it with `prefix` (``"games__"``). Current-ness is the caller's
+    filter (``replaced_at__isnull=True``)."""
+    return Q(**{f"{prefix}status": Status.VERIFIED}) & ~Q(
+        **{f"{prefix}resolution": Resolution.REJECT}
+    ) | Q(
+        **{
+            f"{prefix}status__in": ACCEPTABLE_STATUSES,
+            f"{prefix}resolution": Resolution.ACCEPT,
+        }
+    )
+
+
+def counts(game: Game | None) -> bool:
+    """Whether `game`'s stored score counts (the Python twin of `counted_q`; current-ness is
+    the caller's, as there)."""
+    if game is None:
+        return False
+    if game.status == Status.VERIFIED:
+        return game.resolution != Resolution.REJECT
+    return game.status in ACCEPTABLE_STATUSES and game.resolution == Resolution.ACCEPT
+
+
+def accepted_claim_fields(record: Any) -> dict[str, Any] | None:
+    """The Game fields of a flagged claim ruled to stand: the claimant's side wins, scored by
+    the engine as a proven claim (R-CLAIM, R-SPRING from the plays made).
+
+    The record is replayed with its ``{"claim": seat}`` end turned into a concession by a
+    seat of the other side (the landlord when a farmer claimed, a farmer when the landlord
+    did), which the engine settles for the claimant's side on the plays made; the declared
+    score is left out, since the ruling replaces it. Returns ``{"score", "winner",
+    "multiplier", "facts"}``, or None when the record is not a claim the engine can settle
+    that way (its replay then is not verified).
+    """
+    from games.engine import EngineError, RuleSet, replay
+
+    if not isinstance(record, dict) or not isinstance(record.get("end"), dict):
+        return None
+    claimant = record["end"].get("claim")
+    try:
+        first = replay(dict(record)).to_dict()
+        landlord = first.get("landlord")
+        seats = RuleSet.from_spec(record.get("rules") or "classic").seats
+        if not landlord or claimant not in seats:
+            return None
+        conceder = landlord if claimant != landlord else next(s for s in seats if s != landlord)
+        ruled = {k: v for k, v in record.items() if k not in ("declared", "declared_winner")}
+        ruled["end"] = {"concede": conceder}
+        outcome = replay(ruled).to_dict()
+    except (EngineError, StopIteration):
+        return None
+    if outcome.get("status") != Status.VERIFIED:
+        return None
+    facts = ("bid", "unit", "bombs", "rockets", "spring", "anti_spring")
+    return {
+        "score": outcome.get("score"),
+        "winner": outcome.get("winner") or "",
+        "multiplier": outcome.get("multiplier"),
+        "facts": {k: outcome[k] for k in facts if outcome.get(k) is not None} | {"ruled": True},
+    }
 
 
 class NotAllowed(DomainError):
@@ -121,16 +203,23 @@ def _why_not_confirmable(game: Game) -> str:
 
 
 def game_resolve(*, game_id: int, actor: Any, decision: str, note: str) -> Game:
-    """A chief referee's ruling on a flagged current game.
+    """A chief referee's ruling on a current game.
 
     `decision` is ``accept`` (the result stands) or ``reject`` (enter it again); `note` (the
     reason, required, at most 2000 characters) is kept with the game and in the audit log.
+    ``accept`` applies to an unruled ``mismatch`` game (it counts with the engine's score) or
+    ``flagged`` game (it counts as the claim says: `accepted_claim_fields`); ``reject`` to an
+    unruled flagged game of any status, or to a confirmed game (which a table may then enter
+    again). The standings are recomputed after commit. See the module docstring.
 
     Raises:
         NotAllowed: `actor` is not a chief referee or organizer of the event.
-        GameRejected-like DomainError: an unknown decision or an empty note.
-        StateConflict: the game is not flagged, is replaced, or already ruled on.
+        DomainError: an unknown decision, an empty note, ``accept`` of an ``illegal`` or
+            ``incomplete`` game, ``accept`` of a claim the engine cannot settle.
+        StateConflict: the game is replaced, already ruled on, or in no state for a ruling.
     """
+    from tournaments.tasks import recompute_standings
+
     game = Game.objects.select_related("table__round__event", "board").filter(pk=game_id).first()
     if game is None:
         raise StateConflict(_("There is no such game."))
@@ -144,34 +233,61 @@ def game_resolve(*, game_id: int, actor: Any, decision: str, note: str) -> Game:
     note = (note or "").strip()
     if not note or len(note) > 2000:
         raise DomainError(_("A ruling needs a note giving its reason (at most 2000 characters)."))
+    extra: dict[str, Any] = {}
+    if decision == Resolution.ACCEPT:
+        if game.status in (Status.ILLEGAL, Status.INCOMPLETE):
+            raise DomainError(
+                _(
+                    "An illegal or incomplete game has no result that could stand: rule that "
+                    "it be entered again, or the organizer gives adjusted scores."
+                )
+            )
+        if game.status == Status.FLAGGED:
+            claimed = accepted_claim_fields(game.record)
+            if claimed is None:
+                raise DomainError(
+                    _("The engine cannot settle this claim: rule that it be entered again.")
+                )
+            extra = claimed
+        allowed = Q(status__in=ACCEPTABLE_STATUSES, resolved_at__isnull=True)
+    else:
+        allowed = Q(status__in=FLAGGED_STATUSES, resolved_at__isnull=True) | Q(
+            confirmed_at__isnull=False
+        ) & ~Q(resolution=Resolution.REJECT)
     with transaction.atomic():
-        updated = Game.objects.filter(
-            pk=game_id,
-            replaced_at__isnull=True,
-            resolved_at__isnull=True,
-            status__in=FLAGGED_STATUSES,
-        ).update(
-            resolution=decision, resolution_note=note, resolved_by=actor, resolved_at=timezone.now()
+        updated = (
+            Game.objects.filter(allowed, pk=game_id, replaced_at__isnull=True)
+            .filter(status=game.status)
+            .update(
+                resolution=decision,
+                resolution_note=note,
+                resolved_by=actor,
+                resolved_at=timezone.now(),
+                **extra,
+            )
         )
         if not updated:
             current = Game.objects.get(pk=game_id)
             if current.replaced_at is not None:
                 raise StateConflict(_("This version was replaced by a newer one."))
-            if current.resolved_at is not None:
+            if current.resolution == Resolution.REJECT or (
+                current.resolved_at is not None and current.confirmed_at is None
+            ):
                 raise StateConflict(_("A chief referee already ruled on this game."))
-            raise StateConflict(_("Only a game the engine flagged needs a ruling."))
-        audit_record(
-            event=event,
-            actor=actor,
-            action="game.resolve",
-            obj=game,
-            changes={
-                "resolution": ["", decision],
-                "note": note,
-                "status": game.status,
-                "version": game.version,
-            },
-        )
+            raise StateConflict(
+                _("Only a game the engine flagged, or a confirmed game, takes a ruling.")
+            )
+        changes: dict[str, Any] = {
+            "resolution": ["", decision],
+            "note": note,
+            "status": game.status,
+            "version": game.version,
+        }
+        if extra:
+            changes["score"] = [game.score, extra["score"]]
+        audit_record(event=event, actor=actor, action="game.resolve", obj=game, changes=changes)
+        event_id = event.pk
+        transaction.on_commit(lambda: recompute_standings.delay(event_id))
     game.refresh_from_db()
     return game
 

@@ -27,7 +27,13 @@ from games import entry, selectors
 from games.forms import GameRecordForm, QuickResultForm, ResolveForm
 from games.models import Board, Game
 from games.services import game_submit
-from games.versions import game_confirm, game_resolve, is_flagged, may_confirm
+from games.versions import (
+    ACCEPTABLE_STATUSES,
+    game_confirm,
+    game_resolve,
+    is_flagged,
+    may_confirm,
+)
 from tournaments.access import can_enter_table, is_chief_referee, is_official
 from tournaments.models import AuditEntry, Event, Table
 
@@ -285,8 +291,16 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         and current.entered_by_id != request.user.pk,
         "can_resolve": chief
         and current is not None
-        and is_flagged(current)
+        and (
+            (is_flagged(current) and current.resolved_at is None)
+            or (current.confirmed_at is not None and current.resolution != "reject")
+        ),
+        "can_accept": current is not None
+        and current.status in ACCEPTABLE_STATUSES
         and current.resolved_at is None,
         "state": selectors.entry_state(current, drafting=False) if current else "not_started",
     }
+    if not context["can_accept"]:
+        # Illegal, incomplete or confirmed: the only ruling left is to enter it again.
+        resolve_form.fields["decision"].choices = [("reject", _("to be entered again"))]
     return render(request, "referee/game_versions.html", context, status=status)

@@ -51,7 +51,8 @@ ENDPOINTS = [
     ("POST", "api:games", "table", {}, _api(TABLE1, ok=400)),  # allowed, then bad input
     ("GET", "api:game", "game", None, EMBARGOED),
     ("POST", "api:confirm", "game", None, _api(TABLE1)),
-    ("POST", "api:resolve", "flagged", {"decision": "accept", "note": "ok"}, _api(CHIEFS)),
+    # The flagged game is illegal: "enter again" is its only ruling (games.versions).
+    ("POST", "api:resolve", "flagged", {"decision": "reject", "note": "ok"}, _api(CHIEFS)),
     ("GET", "api:flagged", "event", None, _api(CHIEFS)),
     ("GET", "api:audit", "event", None, _api(CHIEFS)),
     ("GET", "api:board-games", "board", None, {**_api(OFFICIALS)}),

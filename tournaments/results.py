@@ -20,7 +20,8 @@ from django.db.models import Prefetch
 
 from games.deals import rank_cards
 from games.engine import EngineError, RuleSet, format_cards, parse_cards
-from games.models import Board, Game, Status
+from games.models import Board, Game
+from games.versions import counts
 from tournaments import scoring
 from tournaments.models import Adjustment, Event, EventFormat, Player, Round, Seat, Table, Team
 from tournaments.standings import event_results
@@ -105,7 +106,7 @@ def board_traveller(*, board: Board) -> list[TravellerRow]:
     for table in sorted(tables, key=lambda t: t.number):
         game = games.get(table.pk)
         players = {s.seat: s.player for s in table.seats.all()}
-        verified = game is not None and game.status == Status.VERIFIED
+        verified = counts(game)
         cells = []
         top = None
         for seat in seats:
@@ -172,7 +173,7 @@ def player_scorecard(
     games = {
         (g.table_id, g.board_id): g
         for g in Game.objects.filter(table_id__in=table_ids, replaced_at__isnull=True).only(
-            "id", "table_id", "board_id", "status", "score", "landlord"
+            "id", "table_id", "board_id", "status", "score", "landlord", "resolution"
         )
     }
     adjusted = {
@@ -188,7 +189,7 @@ def player_scorecard(
             hidden = board.pk not in shown
             game = games.get((seat.table_id, board.pk))
             p = None if hidden else points.get((board.pk, seat.table_id, seat.seat))
-            verified = game is not None and game.status == Status.VERIFIED
+            verified = counts(game)
             role = ""
             if game is not None and game.landlord and not hidden:
                 role = "landlord" if game.landlord == seat.seat else "farmer"

@@ -1,7 +1,8 @@
 """Read-side queries of tournaments: they fetch, and hand computation to tournaments.scoring.
 
-A *seat result* of an event is one seat of one current, verified game whose table names a
-player in that seat; unverified, flagged or replaced games take no part in any comparison.
+A *seat result* of an event is one seat of one current, counted game (verified, or ruled to
+stand by a chief referee: games.versions.counted_q) whose table names a player in that seat;
+unverified, flagged and unruled, or replaced games take no part in any comparison.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Any
 from django.db.models import Count, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from games.models import Board, Game, Status
+from games.models import Board, Game
+from games.versions import counted_q, counts
 from tournaments import scoring
 from tournaments.models import Event, Player, Seat, Standing, Table
 
@@ -95,7 +97,7 @@ def event_seat_results(*, event: Event) -> list[scoring.SeatResult]:
         return []
     results = []
     games = Game.objects.filter(
-        board__event=event, replaced_at__isnull=True, status=Status.VERIFIED
+        counted_q(), board__event=event, replaced_at__isnull=True
     ).values_list("board_id", "table_id", "score")
     for board_id, table_id, score in games:
         for seat, player_id in players.get(table_id, {}).items():
@@ -180,7 +182,7 @@ def board_traveller(*, board: Board) -> list[TravellerRow]:
                 table=table,
                 game=game,
                 players={s.seat: s.player for s in table.seats.all()},
-                score=(game.score or {}) if game and game.status == Status.VERIFIED else {},
+                score=(game.score or {}) if counts(game) else {},
                 points={s: (p.points if p else None) for s, p in seat_points.items()},
                 top=tops[0] if tops else None,
             )
@@ -220,7 +222,7 @@ def player_scorecard(*, event: Event, player: Player) -> list[ScorecardRow]:
         for board in Board.objects.filter(round=seat.table.round).order_by("number"):
             game = games.get(board.pk)
             p = points.get((board.pk, seat.table_id, seat.seat))
-            verified = game is not None and game.status == Status.VERIFIED
+            verified = counts(game)
             rows.append(
                 ScorecardRow(
                     board=board,

@@ -2,7 +2,8 @@
 recompute.
 
 Vocabulary: a *seat result* of an event is one seat of a table on one board: the engine's score
-of the table's current, verified game in that seat, or the seat's adjusted score
+of the table's current, counted game in that seat (verified, or flagged and ruled to stand by
+a chief referee: games.versions.counted_q), or the seat's adjusted score
 (tournaments.models.Adjustment, which then replaces the game for that seat). Only *open* boards
 count (tournaments.embargo): a board under embargo moves no total. Boards are compared by the
 seat held (the seats of the event's rules, whatever the table size), never by role. A *scope*
@@ -34,7 +35,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
-from games.models import Board, Game, Status
+from games.models import Board, Game
+from games.versions import counted_q
 from tournaments import scoring
 from tournaments.audit import audit_record
 from tournaments.embargo import open_board_ids
@@ -122,10 +124,10 @@ def event_results(
     results: list[scoring.SeatResult] = []
     for board_id, table_id, score in (
         Game.objects.filter(
+            counted_q(),  # verified, or flagged and ruled to stand (games.versions)
             board__event=event,
             board_id__in=boards,
             replaced_at__isnull=True,
-            status=Status.VERIFIED,
         )
         .order_by()
         .values_list("board_id", "table_id", "score")
