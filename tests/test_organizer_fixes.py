@@ -241,3 +241,51 @@ def test_the_cut_waits_for_every_round_of_its_stage(event_in_play) -> None:
         game_verify(game_id=game.pk)
     rounds.round_close(round_=second, actor=td)
     assert len(rounds.stage_cut(stage=stage, actor=td)) == 3
+
+
+# --- 3. the demo event, seeds and boards not dealt from them ---------------------------------
+
+
+def test_a_seed_is_refused_once_boards_exist_that_it_did_not_deal() -> None:
+    from tests.factories import duplicate_round
+
+    event, _round, _tables, _boards = duplicate_round(tables=1, boards=2, seed="by-hand")
+    td = _user("td")
+    EventRole.objects.create(event=event, user=td, role=Role.ORGANIZER)
+    with pytest.raises(DomainError, match="2 boards already that were not dealt from a seed"):
+        rounds.event_seed_commit(event=event, actor=td)
+    event.refresh_from_db()
+    assert event.deal_commitment == "" and event.deal_seed == ""
+    assert not AuditEntry.objects.filter(action="event.seed_commit").exists()
+
+
+@pytest.mark.services
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_the_demo_is_built_like_a_real_event(client, celery_worker) -> None:
+    from tournaments.management.commands.ddz_demo import DEMO_EVENT, PLAYERS
+    from tournaments.models import Event
+
+    out = io.StringIO()
+    call_command("ddz_demo", "--records", "", "--timeout", "120", stdout=out)
+    event = Event.objects.get(name=DEMO_EVENT)
+    assert sorted(e.player.name for e in event.entries.select_related("player")) == sorted(PLAYERS)
+    assert event.stages.count() == 1
+    # Four rounds of three boards, each published, every board dealt from the commitment.
+    assert list(event.rounds.values_list("number", "state")) == [
+        (n, RoundState.PUBLISHED) for n in (1, 2, 3, 4)
+    ]
+    assert list(event.boards.order_by("number").values_list("number", flat=True)) == list(
+        range(1, 13)
+    )
+    assert event.deal_commitment and not event.seed_revealed
+    assert event.deal_seed not in out.getvalue()
+    td = get_user_model().objects.get(username="demo-organizer")
+    client.force_login(td)
+    dash = client.get(reverse("organizer:dashboard", args=[event.slug])).content.decode()
+    assert "9 players" in dash and "draw it before dealing" not in dash
+    assert "games missing" not in dash
+    seed = rounds.event_seed_reveal(event=event, actor=td)
+    page = client.get(reverse("deals:event", args=[event.slug])).content.decode()
+    assert "all 12 boards were recomputed identically" in page
+    assert rounds.event_deals_verify(event=event, seed=seed).match

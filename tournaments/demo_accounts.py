@@ -43,6 +43,26 @@ def demo_accounts(event: Event) -> list[DemoAccount]:
     ]
 
 
+def _account_user(account: DemoAccount) -> object:
+    users = get_user_model()
+    user, _created = users.objects.get_or_create(username=account.username)
+    user.set_password(account.password)
+    user.is_staff = user.is_superuser = account.role == Role.ORGANIZER
+    user.is_active = True
+    user.save()
+    return user
+
+
+@transaction.atomic
+def demo_organizer_ensure(*, event: Event) -> object:
+    """Create (or reset) the demo organizer alone with his role in `event`, and return the
+    user: the demo builds its event through the organizer's services, which he must call."""
+    account = demo_accounts(event)[0]
+    user = _account_user(account)
+    EventRole.objects.get_or_create(event=event, user=user, role=Role.ORGANIZER)
+    return user
+
+
 @transaction.atomic
 def demo_accounts_ensure(*, event: Event, table: Table, player: Player) -> list[DemoAccount]:
     """Create (or reset) the demo accounts with their roles in `event`.
@@ -53,14 +73,9 @@ def demo_accounts_ensure(*, event: Event, table: Table, player: Player) -> list[
     """
     if table.round.event_id != event.pk:
         raise ValueError("the referee's table must belong to the demo event")
-    users = get_user_model()
     accounts = demo_accounts(event)
     for account in accounts:
-        user, _created = users.objects.get_or_create(username=account.username)
-        user.set_password(account.password)
-        user.is_staff = user.is_superuser = account.role == Role.ORGANIZER
-        user.is_active = True
-        user.save()
+        user = _account_user(account)
         EventRole.objects.update_or_create(
             event=event,
             user=user,

@@ -603,17 +603,33 @@ def round_publish(*, round_: Round, actor: Any) -> Round:
 # --- The deal seed -------------------------------------------------------------------------
 
 
-def event_seed_commit(*, event: Event, actor: Any) -> str:
+def event_seed_commit(*, event: Event, actor: Any, seed: str | None = None) -> str:
     """Draw the event's secret deal seed and store it with its public commitment; returns the
-    commitment. Once only (a conditional UPDATE on an empty commitment).
+    commitment. Once only (a conditional UPDATE on an empty commitment), and only while the
+    event has no board: boards dealt otherwise (by hand, imported) are not derived from the
+    seed, so the reveal could not verify them.
+
+    ``seed`` (64 hex digits) replaces the drawn one: for the reproducible demo
+    (``manage.py ddz_demo --seed``) and tests only, since a chosen seed is not secret.
 
     Raises:
-        NotOrganizer; AdministrationRefused: a seed was committed already.
+        NotOrganizer; AdministrationRefused: a seed was committed already, the event has
+        boards already; dealing.SeedError: a ``seed`` that is not 64 hex digits.
     """
-    seed = dealing.seed_new()
+    seed = dealing.seed_new() if seed is None else dealing.seed_bytes(seed).hex()
     digest = dealing.commitment(seed)
     with transaction.atomic():
         organizer_lock(event, actor)
+        dealt = event.boards.count()
+        if dealt and not Event.objects.get(pk=event.pk).deal_commitment:
+            raise AdministrationRefused(
+                _(
+                    "This event has %(n)s boards already that were not dealt from a seed: a "
+                    "seed committed now could not verify them. Commit the seed of an event "
+                    "before dealing any board."
+                )
+                % {"n": dealt}
+            )
         if not Event.objects.filter(pk=event.pk, deal_commitment="").update(
             deal_seed=seed, deal_commitment=digest
         ):

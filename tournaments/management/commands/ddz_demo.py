@@ -1,18 +1,25 @@
 """`manage.py ddz_demo`: build and play a small duplicate event, then import real records.
 
-Nine players, three tables, four rounds of three boards; the movement is the Kirkman triple
-system of tournaments.seating (every pair of players meets at exactly one table). The demo
-accounts of tournaments.demo_accounts (organizer, chief referee, referee, player) are created
-or reset, and their logins printed. The boards
-come from a seeded random source; the built-in bot (games.bot) bids and plays every board at
-every table; every game goes through games.services.game_submit, the referees' write path,
-and Celery verifies it (eagerly in the embedded default, or in a worker). Then the records of
+The demo event is built like a real one, through the organizer's services
+(tournaments.rounds, tournaments.csv_io) acting as the demo organizer: nine players entered
+from a players file, one qualifying stage of four rounds seated by the movement of
+tournaments.seating (the Kirkman triple system on nine players: every pair of players meets at
+exactly one table), the deal seed committed, then round by round: three boards dealt from the
+seed, the round started, the built-in bot (games.bot) bidding and playing every board at every
+table through games.services.game_submit (the referees' write path; Celery verifies each game,
+eagerly in the embedded default or in a worker), the round closed and published. The seed
+stays secret: the organizer reveals it on the dashboard, and /deals/demo-duplicate/ then
+recomputes every board. The demo accounts of tournaments.demo_accounts (organizer, chief
+referee, referee, player) are created or reset and their logins printed. Then the records of
 tests/data/*.jsonl are imported into an archive event.
+
+``--seed`` makes the run reproducible: the deal seed is SHA-256 of it (so it is no secret:
+the demo's boards are for showing, never for play), and the bots are seeded from it too.
 """
 
 from __future__ import annotations
 
-import random
+import hashlib
 import time
 from pathlib import Path
 from typing import Any
@@ -21,19 +28,20 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.bot import play_record
-from games.engine import RuleSet, deal_random
+from games.deals import rank_cards
 from games.imports import records_import
 from games.models import Game, Status
-from games.services import board_create, game_submit
-from tournaments.demo_accounts import demo_accounts_ensure
+from games.services import game_submit
+from tournaments import csv_io, rounds
+from tournaments.demo_accounts import demo_accounts_ensure, demo_organizer_ensure
 from tournaments.management.commands.ddz_standings import standings_rows
-from tournaments.models import Event, Table
-from tournaments.seating import SEATS, kirkman_nine
-from tournaments.services import event_create, player_get_or_create, round_seat
+from tournaments.models import Event, Player, Table
+from tournaments.services import event_create
 
 DEMO_EVENT = "Demo duplicate"
 ARCHIVE_EVENT = "Archive of real games"
 PLAYERS = ["Ann", "Bo", "Chen", "Dana", "Eli", "Fang", "Gus", "Hui", "Ivo"]
+ROUNDS = 4
 BOARDS_PER_ROUND = 3
 
 
@@ -53,7 +61,10 @@ def _wait_standings(event: Event, timeout: float) -> None:
 
     deadline = time.monotonic() + timeout
     while True:
-        stored = [(r.player_id, r.rank, r.total) for r in event.standings.order_by("position")]
+        stored = [
+            (r.player_id, r.rank, r.total)
+            for r in event.standings.filter(stage__isnull=True).order_by("position")
+        ]
         computed = [(r.player, r.rank, str(r.total)) for r in event_computed_standings(event=event)]
         if stored == computed:
             return
@@ -82,48 +93,47 @@ class Command(BaseCommand):
         timeout: float = options["timeout"]
         Event.objects.filter(name__in=[DEMO_EVENT, ARCHIVE_EVENT]).delete()
 
-        rules = RuleSet.from_spec("classic")
         event = event_create(name=DEMO_EVENT, rules="classic")
-        players = [player_get_or_create(name=name) for name in PLAYERS]
-        rng = random.Random(f"ddz-demo-deals:{seed}")
-        board_number = 0
+        td = demo_organizer_ensure(event=event)
+        roster = "name\n" + "".join(f"{name}\n" for name in PLAYERS)
+        csv_io.players_csv_import(event=event, text=roster, actor=td)
+        stage = rounds.stage_create(event=event, actor=td, name="Qualifying")
+        for _r in range(ROUNDS):
+            rounds.round_create(event=event, stage=stage, actor=td)
+        rounds.stage_seat(stage=stage, actor=td, seed=seed, time_limit=5)
+        rounds.event_seed_commit(
+            event=event,
+            actor=td,
+            seed=hashlib.sha256(f"ddz-demo-deals:{seed}".encode()).hexdigest(),
+        )
+        rules = rounds.rules_of(event)
         games = 0
-        for r, tables in enumerate(kirkman_nine(), start=1):
-            round_ = round_seat(
-                event=event,
-                number=r,
-                tables=[[players[p - 1] for p in table] for table in tables],
-            )
-            for _b in range(BOARDS_PER_ROUND):
-                board_number += 1
-                first = SEATS[(board_number - 1) % len(SEATS)]
-                deal = deal_random(rules, rng, first_bidder=first)
-                board = board_create(
-                    event=event,
-                    round=round_,
-                    number=board_number,
-                    hands=deal.hands,
-                    bottom=deal.bottom,
-                    first_bidder=first,
-                )
+        for round_ in event.rounds.order_by("number"):
+            boards = rounds.round_deal(round_=round_, boards=BOARDS_PER_ROUND, actor=td)
+            rounds.round_start(round_=round_, actor=td)
+            for board in boards:
                 for table in Table.objects.filter(round=round_).order_by("number"):
                     record = play_record(
                         rules=rules,
-                        hands=deal.rank_hands(),
-                        bottom=deal.rank_bottom(),
-                        first_bidder=first,
-                        seed=f"{seed}:{board_number}:{table.number}",
-                        record_id=f"R{r}-B{board_number}-T{table.number}",
+                        hands={s: rank_cards(c) for s, c in board.hands.items()},
+                        bottom=rank_cards(board.bottom),
+                        first_bidder=board.first_bidder,
+                        seed=f"{seed}:{board.number}:{table.number}",
+                        record_id=f"R{round_.number}-B{board.number}-T{table.number}",
                     )
-                    game_submit(table=table, board=board, record=record)
+                    game_submit(table=table, board=board, record=record, source="demo")
                     games += 1
+            rounds.round_close(round_=round_, actor=td)
+            rounds.round_publish(round_=round_, actor=td)
+        board_count = event.boards.count()
         self.stdout.write(
-            f"{event.name}: {len(players)} players, {board_number} boards, {games} games submitted"
+            f"{event.name}: {len(PLAYERS)} players, {ROUNDS} rounds, {board_count} boards "
+            f"dealt from the committed seed, {games} games submitted"
         )
         accounts = demo_accounts_ensure(
             event=event,
             table=Table.objects.get(round__event=event, round__number=1, number=1),
-            player=players[0],
+            player=Player.objects.get(entries__event=event, name=PLAYERS[0]),
         )
         _wait_verified(event, timeout)
         _wait_standings(event, timeout)
@@ -156,6 +166,11 @@ class Command(BaseCommand):
                 f"as {boards} boards; {verified} of {stored} verified"
             )
         site = options["site"].rstrip("/")
+        self.stdout.write(
+            f"\nDeals: commitment {event.deal_commitment}; the organizer reveals the seed on "
+            f"{site}/organizer/events/{event.slug}/ and {site}/deals/{event.slug}/ then "
+            "recomputes every board."
+        )
         self.stdout.write(
             "\nDemo logins (DEMO ONLY: these passwords are public; never on a reachable site):"
         )
