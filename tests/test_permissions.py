@@ -42,7 +42,8 @@ def _api(expected: dict[str, int], ok: int = 200) -> dict[str, int]:
     }
 
 
-EMBARGOED = {ORG: 200, C: 200, R1: 200, R2: 200, P: 404, A: 404}
+# Under the embargo a game is shown to organizers, chief referees and its table's referee.
+EMBARGOED = {ORG: 200, C: 200, R1: 200, R2: 404, P: 404, A: 404}
 ENDPOINTS = [
     ("GET", "api:tables", "event", None, _api(OFFICIALS)),
     ("GET", "api:entry", "table", None, _api(TABLE1)),

@@ -4,12 +4,16 @@ Vocabulary (DESIGN.md, "Privacy"): a board is *open* once every table of its rou
 *finished* it, that is has a current game of it (whatever its verification status) or an
 adjusted score for it (tournaments.models.Adjustment, a table that could not play it); a board
 of no round (an archive of records) is always open. Until then the board is *embargoed*: its
-hands, its games, its traveller, its scores and points are shown to no one but the event's
-officials (organizers, chief referees and referees: tournaments.access.is_official).
+hands, its traveller, its scores and points are shown only to the event's organizers and chief
+referees (tournaments.access.is_chief_referee), and each of its *games* also to a referee
+assigned to that game's table (tournaments.access.can_enter_table: a referee sees only his own
+tables, never another table's result of a board still in play). Once the board is open,
+everyone sees everything (public).
 
-Every page and endpoint that shows results or hands asks `visible_to(user, board)` (or, for a
-list, `open_board_ids` once and `is_official` once); the stored standings count open boards
-only, so that a total moving can never tell the public a result still under embargo.
+Every page and endpoint that shows a board's results or hands asks `visible_to(user, board)`
+(or, for a list, `visible_board_ids` once); one that shows a game asks
+`game_visible_to(user, game)`; the stored standings count open boards only, so that a total
+moving can never tell the public a result still under embargo.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from games.models import Board, Game
-from tournaments.access import is_official
+from tournaments.access import can_enter_table, is_chief_referee
 from tournaments.models import Adjustment, Event, Table
 
 
@@ -58,9 +62,17 @@ def board_is_open(board: Board) -> bool:
 
 
 def visible_to(user: Any, board: Board) -> bool:
-    """Whether `user` (anonymous included) may see `board`'s results and hands: officials of
-    its event always, everyone else once the board is open."""
-    return board_is_open(board) or is_official(user, board.event)
+    """Whether `user` (anonymous included) may see `board`'s results and hands at every table
+    (its traveller): organizers and chief referees of its event always, everyone else (a
+    referee included) once the board is open."""
+    return is_chief_referee(user, board.event) or board_is_open(board)
+
+
+def game_visible_to(user: Any, game: Game) -> bool:
+    """Whether `user` may see `game` (its record, result, hands and replay): organizers and
+    chief referees always, a referee of the game's table always, everyone else once the
+    game's board is open."""
+    return can_enter_table(user, game.table) or board_is_open(game.board)
 
 
 def open_board_ids(event: Event) -> set[int]:
@@ -73,8 +85,9 @@ def open_board_ids(event: Event) -> set[int]:
 
 
 def visible_board_ids(user: Any, event: Event) -> set[int] | None:
-    """The boards of `event` whose results `user` may see: None means all (an official)."""
-    if is_official(user, event):
+    """The boards of `event` whose results `user` may see at every table: None means all (an
+    organizer or chief referee); a referee, like the public, sees the open boards."""
+    if is_chief_referee(user, event):
         return None
     return open_board_ids(event)
 

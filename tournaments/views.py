@@ -21,7 +21,7 @@ from django.utils.translation import get_language
 from games.entry import stored_error_message
 from games.models import Board, Game, Status
 from tournaments import embargo, exports, results, selectors
-from tournaments.access import is_official
+from tournaments.access import is_chief_referee
 from tournaments.models import Event, Round, Seat, Stage, Standing
 from tournaments.scoring import TIEBREAKS
 from tournaments.standings import lot_seed
@@ -81,7 +81,7 @@ def _standings_html(request: HttpRequest, event: Event, stage: Stage | None) -> 
 
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
-    official = is_official(request.user, event)
+    official = is_chief_referee(request.user, event)  # sees every board early (embargo)
     boards = (
         embargo.with_open(Board.objects.filter(event=event))
         .select_related("round", "event")
@@ -282,7 +282,7 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
         pk=pk,
     )
     board, event = game.board, game.board.event
-    public = embargo.visible_to(request.user, board)
+    public = embargo.game_visible_to(request.user, game)
     players = {s.seat: s.player for s in game.table.seats.all()}
     record = game.record if isinstance(game.record, dict) and public else {}
     hands = record.get("hands") if isinstance(record.get("hands"), dict) else {}
@@ -337,7 +337,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
         Game.objects.select_related("board__event", "board__round", "table__round"), pk=pk
     )
     board, event = game.board, game.board.event
-    public = embargo.visible_to(request.user, board)
+    public = embargo.game_visible_to(request.user, game)
     seats = results.seats_of(event, board)
     steps = results.replay_steps(game, seats) if public else []
     players = {s.seat: s.player for s in game.table.seats.select_related("player")}
@@ -392,9 +392,10 @@ def scorecard_csv(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
 
 
 def archive_json(request: HttpRequest, slug: str) -> HttpResponse:
-    """The whole event as a JSON archive: officials only, since it holds every hand."""
+    """The whole event as a JSON archive: organizers and chief referees only, since it holds
+    every hand and game, embargoed ones included (a referee sees only his tables')."""
     event = get_object_or_404(Event, slug=slug)
-    if not is_official(request.user, event):
+    if not is_chief_referee(request.user, event):
         raise Http404("no such archive")
     response = HttpResponse(
         json.dumps(exports.event_export(event=event), ensure_ascii=False, indent=1),

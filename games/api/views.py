@@ -18,8 +18,8 @@ from games.api import serializers as s
 from games.models import Board, EntryDraft, Game
 from games.services import GameRejected, game_submit
 from games.versions import draft_save, game_confirm, game_resolve
-from tournaments.access import can_enter_table, is_chief_referee
-from tournaments.embargo import visible_to
+from tournaments.access import can_enter_table, is_chief_referee, is_official
+from tournaments.embargo import game_visible_to, visible_to
 from tournaments.models import Event, Table
 
 ERRORS = {
@@ -220,7 +220,7 @@ class GameDetailView(APIView):
     @extend_schema(responses={200: s.GameSerializer, **ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(_games(), pk=pk)
-        if not visible_to(request.user, game.board):
+        if not game_visible_to(request.user, game):
             raise exceptions.NotFound()
         return Response(s.GameSerializer(game).data)
 
@@ -294,8 +294,9 @@ class AuditLogView(APIView):
 
 
 class BoardGamesView(APIView):
-    """The current games of one board at every table, once its embargo lets the user see
-    them (officials always)."""
+    """The current games of one board at every table once it is open; under the embargo,
+    every table for organizers and chief referees, a referee's own tables for him
+    (tournaments.embargo)."""
 
     @extend_schema(
         parameters=[
@@ -308,7 +309,12 @@ class BoardGamesView(APIView):
         board = get_object_or_404(
             Board.objects.select_related("event"), event__slug=slug, number=number
         )
-        if not visible_to(request.user, board):
-            _deny(request, _("This board's results are embargoed until every table has played it."))
         games = _games().filter(board=board, replaced_at__isnull=True).order_by("table__number")
+        if not visible_to(request.user, board):
+            if not is_official(request.user, board.event):
+                _deny(
+                    request,
+                    _("This board's results are embargoed until every table has played it."),
+                )
+            games = games.filter(table__in=selectors.tables_of(request.user, board.event))
         return Response(s.GameBriefSerializer(games, many=True).data)
