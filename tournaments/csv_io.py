@@ -7,16 +7,24 @@ players) and ``team`` (the team's name in this event; empty for none), in any or
 player, an existing one, his club changed). The *import* writes only when no row is wrong:
 all rows in one transaction, or nothing.
 
-Each row enters the player in the event (tournaments.models.Entry), creating him when his name
-is new and filling in his club and external id; a team is created when its name is new, and
-the player added to it.
+*Identity*: a row is the stored player with its external id when it gives one (an external id
+names one player site-wide; a player of the row's name without an external id and in no other
+event is given it), else the player of exactly its name (the one entered in this event, else
+the only one so named, else the only one so named without an external id). Names are unique
+within an event, not site-wide: two people of one name are told apart by external id.
+
+Each row enters the player in the event (tournaments.models.Entry), creating him when he is
+new and filling in an empty club or external id; a team is created when its name is new, and
+the player added to it. A row never silently changes a player who plays in other events: a
+club or an external id that differs from his stored one is a row error. Importing the same
+rows again changes nothing (and records nothing).
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +53,8 @@ class PreviewRow:
     team: str
     action: str = ""
     errors: list[str] = field(default_factory=list)
+    player_id: int | None = None  # the stored player the row is; None for a new one
+    updates: dict[str, str] = field(default_factory=dict)  # his fields the import fills in
 
 
 @dataclass
@@ -75,15 +85,30 @@ class CsvRejected(AdministrationRefused):
 
 def _read(text: str) -> tuple[list[str], list[tuple[int, list[str]]], list[str]]:
     text = text.lstrip("\ufeff")
-    reader = csv.reader(io.StringIO(text))
+    # strict: an unclosed quote is an error, not a field swallowing the rest of the file.
+    reader = csv.reader(io.StringIO(text), strict=True)
     problems: list[str] = []
+    rows: list[tuple[int, list[str]]] = []
     try:
-        rows = [(reader.line_num, row) for row in reader]
+        for row in reader:
+            rows.append((reader.line_num, row))
     except csv.Error as exc:
-        return [], [], [_("The file is not CSV: %(error)s") % {"error": exc}]
+        after = rows[-1][0] if rows else 0
+        if "unexpected end of data" in str(exc):
+            message = _(
+                'A quote (") opened on line %(line)s is never closed: close it, or remove it.'
+            ) % {"line": after + 1}
+        else:
+            message = _("The file is not CSV: %(error)s (line %(line)s).") % {
+                "error": exc,
+                "line": reader.line_num,
+            }
+        return [], [], [message]
     rows = [(n, r) for n, r in rows if any(c.strip() for c in r)]
     if not rows:
         return [], [], [_("The file is empty.")]
+    if len(rows) == 1:
+        problems.append(_("The file has a header line but no player rows."))
     header = [_ALIASES.get(h.strip().lower(), h.strip().lower()) for h in rows[0][1]]
     unknown = [h for h in header if h not in COLUMNS]
     if unknown:
@@ -138,41 +163,78 @@ def players_csv_preview(*, event: Event, text: str) -> Preview:
 
 
 def _check_across(event: Event, rows: list[PreviewRow]) -> None:
-    """Duplicates within the file, and agreement with the players already stored."""
+    """Duplicates within the file, and which stored player each row is (see the module)."""
     names = Counter(r.name.casefold() for r in rows if r.name)
     ids = Counter(r.external_id for r in rows if r.external_id)
-    existing = {p.name: p for p in Player.objects.filter(name__in=[r.name for r in rows])}
+    by_name: dict[str, list[Player]] = defaultdict(list)
+    for p in Player.objects.filter(name__in=[r.name for r in rows if r.name]).order_by("pk"):
+        by_name[p.name].append(p)
     by_id = {
         p.external_id: p
         for p in Player.objects.filter(
             external_id__in=[r.external_id for r in rows if r.external_id]
         )
     }
+    entered = {
+        e.player.name: e.player for e in Entry.objects.filter(event=event).select_related("player")
+    }
+    candidates = {p.pk for ps in by_name.values() for p in ps} | {p.pk for p in by_id.values()}
+    elsewhere = set(
+        Entry.objects.filter(player_id__in=candidates)
+        .exclude(event=event)
+        .values_list("player_id", flat=True)
+    )
     for row in rows:
-        if row.name and names[row.name.casefold()] > 1:
+        if row.errors or not row.name:
+            continue
+        if names[row.name.casefold()] > 1:
             row.errors.append(_("%(name)s appears twice in the file.") % {"name": row.name})
         if row.external_id and ids[row.external_id] > 1:
             row.errors.append(
                 _("External id %(id)s appears twice in the file.") % {"id": row.external_id}
             )
-        player = existing.get(row.name)
-        owner = by_id.get(row.external_id)
-        if owner is not None and owner.name != row.name:
+        player = _identify(row, by_name.get(row.name, []), by_id, entered, elsewhere)
+        if row.errors:
+            continue
+        same_name = entered.get(row.name)
+        if same_name is not None and (player is None or player.pk != same_name.pk):
             row.errors.append(
-                _("External id %(id)s belongs to %(other)s.")
-                % {"id": row.external_id, "other": owner.name}
+                _(
+                    "Another player named %(name)s (external id %(id)s) is entered in this "
+                    "event: names are unique within an event."
+                )
+                % {"name": row.name, "id": same_name.external_id or "—"}
             )
-        if player and player.external_id and row.external_id != player.external_id:
-            row.errors.append(
-                _("%(name)s has external id %(id)s already.")
-                % {"name": row.name, "id": player.external_id}
-            )
+            continue
         if player is None:
             row.action = "new"
-        elif (row.club and row.club != player.club) or (row.external_id and not player.external_id):
-            row.action = "update"
-        else:
-            row.action = "existing"
+            continue
+        row.player_id = player.pk
+        if row.external_id and not player.external_id:
+            row.updates["external_id"] = row.external_id
+        if row.club and row.club != player.club:
+            if player.pk in elsewhere and player.club:
+                # Another event's roster names him with this club: changing it here would
+                # silently change that event's player too.
+                row.errors.append(
+                    _(
+                        "%(name)s plays for %(club)s in other events; this row says "
+                        "%(row_club)s. Correct the row (or the player, in the admin)."
+                    )
+                    % {"name": row.name, "club": player.club, "row_club": row.club}
+                )
+                continue
+            row.updates["club"] = row.club
+        if row.updates and player.pk in elsewhere and "external_id" in row.updates:
+            row.errors.append(
+                _(
+                    "%(name)s is in other events without an external id; this row gives "
+                    "%(id)s. Give him his external id in the admin first, or leave it empty."
+                )
+                % {"name": row.name, "id": row.external_id}
+            )
+            continue
+        row.action = "update" if row.updates else "existing"
     if event.format in (EventFormat.TEAM_OF_THREE, EventFormat.TEAM_MATCH):
         k = len(rules_of(event).seats)
         sizes = Counter(r.team for r in rows if r.team)
@@ -192,6 +254,49 @@ def _check_across(event: Event, rows: list[PreviewRow]) -> None:
                 )
 
 
+def _identify(
+    row: PreviewRow,
+    named: list[Player],
+    by_id: dict[str, Player],
+    entered: dict[str, Player],
+    elsewhere: set[int],
+) -> Player | None:
+    """The stored player a row is, None for a new one; appends to ``row.errors`` when it
+    cannot tell. By external id when the row gives one, else by exact name: the one entered
+    in this event, else the only player of that name, else the only one of that name
+    without an external id."""
+    if row.external_id:
+        owner = by_id.get(row.external_id)
+        if owner is not None:
+            if owner.name != row.name:
+                row.errors.append(
+                    _("External id %(id)s belongs to %(other)s.")
+                    % {"id": row.external_id, "other": owner.name}
+                )
+            return owner
+        # A player of this name without an external id, in no other event, is given it;
+        # anyone else of this name is another person.
+        bare = [p for p in named if not p.external_id]
+        if len(bare) == 1 and bare[0].pk not in elsewhere:
+            return bare[0]
+        if len(bare) == 1 and entered.get(row.name) == bare[0]:
+            return bare[0]
+        return None
+    if row.name in entered:
+        return entered[row.name]
+    if len(named) == 1:
+        return named[0]
+    bare = [p for p in named if not p.external_id]
+    if len(bare) == 1:
+        return bare[0]
+    if named:
+        row.errors.append(
+            _("%(n)s players are named %(name)s: give this one's external id.")
+            % {"n": len(named), "name": row.name}
+        )
+    return None
+
+
 def players_csv_import(*, event: Event, text: str, actor: Any) -> Preview:
     """Import a players file into ``event``: every row, or (when any row is wrong) none.
 
@@ -206,22 +311,32 @@ def players_csv_import(*, event: Event, text: str, actor: Any) -> Preview:
         if not preview.ok:
             raise CsvRejected(preview)
         teams: dict[str, Team] = {}
+        changed = 0
         for row in preview.rows:
-            player, _created = Player.objects.get_or_create(name=row.name)
-            changed = []
-            if row.club and row.club != player.club:
-                player.club = row.club
-                changed.append("club")
-            if row.external_id and not player.external_id:
-                player.external_id = row.external_id
-                changed.append("external_id")
-            if changed:
-                player.save(update_fields=changed)
-            Entry.objects.get_or_create(event=event, player=player)
+            if row.player_id is None:
+                player = Player.objects.create(
+                    name=row.name, club=row.club, external_id=row.external_id
+                )
+                changed += 1
+            else:
+                player = Player.objects.get(pk=row.player_id)
+                if row.updates:
+                    for column, value in row.updates.items():
+                        setattr(player, column, value)
+                    player.save(update_fields=list(row.updates))
+                    changed += 1
+            _entry, created = Entry.objects.get_or_create(event=event, player=player)
+            changed += created
             if row.team:
                 if row.team not in teams:
-                    teams[row.team], _new = Team.objects.get_or_create(event=event, name=row.team)
-                teams[row.team].members.add(player)
+                    teams[row.team], new = Team.objects.get_or_create(event=event, name=row.team)
+                    changed += new
+                if not teams[row.team].members.filter(pk=player.pk).exists():
+                    teams[row.team].members.add(player)
+                    changed += 1
+        if not changed:
+            # The same roster again: nothing to do, nothing to record.
+            return preview
         audit_record(
             event=event,
             actor=actor,

@@ -326,8 +326,8 @@ def _create_all(model: type[models.Model], objs: list[models.Model]) -> list[mod
 def event_import(*, data: Any) -> Event:
     """Restore an archive made by event_export, in one transaction.
 
-    Players are matched by name (created when new); users by username (left empty when this
-    installation has no such user).
+    Players are matched by external id, else by name among those without one (created when
+    new); users by username (left empty when this installation has no such user).
 
     Raises:
         ArchiveRejected: not an archive of this format and version, an event of this name or
@@ -363,7 +363,14 @@ def _restore(data: dict[str, Any]) -> Event:
     players: dict[str, Player] = {}
     for item in data["players"]:
         v = _values(Player, item)
-        player = Player.objects.filter(name=v["name"]).first()
+        # The same person as a stored one: by external id when archived with one, else by
+        # name among the players without one (names are not unique site-wide).
+        if v.get("external_id"):
+            player = Player.objects.filter(external_id=v["external_id"]).first()
+        else:
+            player = (
+                Player.objects.filter(name=v["name"], external_id="").order_by("pk").first()
+            )
         if player is None:
             player = _create_all(Player, [Player(**v)])[0]  # type: ignore[assignment]
         players[v["name"]] = player  # type: ignore[assignment]

@@ -39,7 +39,9 @@ class ScoringMethod(models.TextChoices):
 
 
 class Player(models.Model):
-    name = models.CharField(_("name"), max_length=120, unique=True)
+    # Not unique site-wide: two people may share a name (told apart by external id); names
+    # are unique within an event (tournaments.csv_io), which the archive's references need.
+    name = models.CharField(_("name"), max_length=120, db_index=True)
     club = models.CharField(_("club"), max_length=120, blank=True)
     external_id = models.CharField(
         _("external id"),

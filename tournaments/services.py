@@ -23,7 +23,8 @@ class EventRejected(DomainError):
 
 
 def player_get_or_create(*, name: str) -> Player:
-    """The player of this name, created when new.
+    """The player of this name (the first stored, preferring one without an external id:
+    names are not unique site-wide), created when new.
 
     Raises:
         EventRejected: an empty name.
@@ -31,8 +32,9 @@ def player_get_or_create(*, name: str) -> Player:
     name = name.strip()
     if not name:
         raise EventRejected(_("A player needs a name."))
-    player, _created = Player.objects.get_or_create(name=name)
-    return player
+    named = Player.objects.filter(name=name).order_by("pk")
+    player = named.filter(external_id="").first() or named.first()
+    return player or Player.objects.create(name=name)
 
 
 def event_create(
