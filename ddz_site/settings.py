@@ -62,6 +62,10 @@ MIDDLEWARE = [
 ROOT_URLCONF = "ddz_site.urls"
 # One sign-in page for every official (organizers, referees; no staff status needed).
 LOGIN_URL = "organizer:login"
+# After signing in without ?next= (and after signing out): the events list, which every user
+# may see (organizers find their dashboards from its header link).
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
 WSGI_APPLICATION = "ddz_site.wsgi.application"
 
 TEMPLATES = [
@@ -136,6 +140,11 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Django's default configuration gives the "django" logger a console handler of its own;
+    # its records also reach the root's handler, so every line was printed twice. One handler:
+    # the root's. ("django.server", runserver's request lines, keeps its own and does not
+    # propagate.)
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
     "root": {
         "handlers": ["console"],
         "level": env_choice(
@@ -178,6 +187,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Nothing from outside the site (games.api.docs): no validator badge from swagger.io, and
+    # Redoc's fonts are the system's.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    "REDOC_UI_SETTINGS": {"theme": {"typography": {"fontFamily": "system-ui, sans-serif"}}},
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {"ResolutionEnum": "games.models.Resolution"},
 }
