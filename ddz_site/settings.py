@@ -62,10 +62,10 @@ MIDDLEWARE = [
 ROOT_URLCONF = "ddz_site.urls"
 # One sign-in page for every official (organizers, referees; no staff status needed).
 LOGIN_URL = "organizer:login"
-# After signing in without ?next= (and after signing out): the events list, which every user
-# may see (organizers find their dashboards from its header link).
-LOGIN_REDIRECT_URL = "/"
-LOGOUT_REDIRECT_URL = "/"
+# After signing in without ?next=: the user's own events (each with his roles and pages);
+# after signing out: the public events list.
+LOGIN_REDIRECT_URL = "organizer:home"
+LOGOUT_REDIRECT_URL = "public:events"
 WSGI_APPLICATION = "ddz_site.wsgi.application"
 
 TEMPLATES = [
@@ -139,12 +139,24 @@ if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server"},
+    },
     # Django's default configuration gives the "django" logger a console handler of its own;
-    # its records also reach the root's handler, so every line was printed twice. One handler:
-    # the root's. ("django.server", runserver's request lines, keeps its own and does not
-    # propagate.)
-    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
+    # its records also reached the root's handler, so every line was printed twice. One
+    # handler each: the root's, and runserver's request lines ("django.server") their own.
+    "loggers": {
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
     "root": {
         "handlers": ["console"],
         "level": env_choice(

@@ -389,3 +389,86 @@ def test_csv_file_problems_say_what_is_wrong(text: str, problem: str) -> None:
 
     preview = csv_io.players_csv_preview(event=EventFactory(), text=text)
     assert preview.problems == [problem] and not preview.rows and not preview.ok
+
+
+# --- 5. signing in and out, 6. opening an event ----------------------------------------------
+
+
+def test_sign_in_lands_on_my_events_and_every_page_has_sign_in_or_out(client) -> None:
+    event = EventFactory(name="Winter Cup", slug="winter-cup")
+    player = _user("pat")
+    EventRole.objects.create(event=event, user=player, role=Role.PLAYER)
+    page = client.get("/").content.decode()
+    assert 'id="account"' in page and "/organizer/login/?next=/" in page
+    response = client.post(reverse("organizer:login"), {"username": "pat", "password": "pw"})
+    assert response.status_code == 302 and response["Location"] == reverse("organizer:home")
+    home = client.get(response["Location"])
+    assert home.status_code == 200
+    text = home.content.decode()
+    assert "Winter Cup" in text and "Player" in text and "Dashboard" not in text
+    for url in ("/", event.get_absolute_url(), reverse("organizer:home")):
+        body = client.get(url).content.decode()
+        assert 'action="/organizer/logout/"' in body and "csrfmiddlewaretoken" in body, url
+        assert "pat" in body
+    assert client.get(reverse("organizer:logout")).status_code == 405  # sign-out is a POST
+    response = client.post(reverse("organizer:logout"))
+    assert response.status_code == 302 and response["Location"] == "/"
+    assert "Sign in" in client.get("/").content.decode()
+    # With ?next= the sign-in goes there.
+    response = client.post(
+        reverse("organizer:login") + "?next=/events/winter-cup/",
+        {"username": "pat", "password": "pw", "next": "/events/winter-cup/"},
+    )
+    assert response["Location"] == "/events/winter-cup/"
+
+
+def test_staff_open_an_event_of_any_table_size(client) -> None:
+    from games.engine.rules import PRESETS
+
+    url = reverse("organizer:event_new")
+    referee = _user("ref")
+    client.force_login(referee)
+    assert client.get(url).status_code == 403
+    assert client.post(url, {"name": "Mine", "preset": "classic"}).status_code == 403
+    staff = _user("staff", is_staff=True)
+    client.force_login(staff)
+    form = client.get(url).content.decode()
+    for preset in PRESETS:  # two_player, four_player, five_player among them
+        assert f'value="{preset}"' in form
+    response = client.post(
+        url,
+        {
+            "name": "Four Winds",
+            "preset": "four_player",
+            "options": "space_shuttle=true\nmax_additions=3",
+            "format": "individual",
+            "scoring_method": "datum",
+        },
+    )
+    from tournaments.models import Event
+
+    event = Event.objects.get(name="Four Winds")
+    assert response["Location"] == reverse("organizer:dashboard", args=[event.slug])
+    assert event.rules == {
+        "preset": "four_player",
+        "options": {"max_additions": 3, "space_shuttle": True},
+    }
+    assert (event.format, event.scoring_method) == ("individual", "datum")
+    assert EventRole.objects.filter(event=event, user=staff, role=Role.ORGANIZER).exists()
+    audit = AuditEntry.objects.get(action="event.create")
+    assert audit.actor == staff and audit.changes["rules"] == event.rules
+    # Bad input: a clear message, the form kept, nothing stored.
+    for data, message in (
+        ({"name": "X", "preset": "classic", "options": "base=0"}, "base must be at least 1"),
+        ({"name": "X", "preset": "classic", "options": "shuttle"}, "name=value"),
+        ({"name": "X", "preset": "classic", "options": "warp=1"}, "unknown option"),
+        ({"name": "X", "preset": "six_player"}, "Unknown rules preset six_player"),
+        ({"name": "X", "preset": "two_player", "format": "team_of_three"}, "tables of three"),
+        ({"name": "Four Winds", "preset": "classic"}, "already exists"),
+        ({"name": " ", "preset": "classic"}, "needs a name"),
+        ({"name": "X", "preset": "classic", "scoring_method": "imps"}, "Unknown scoring"),
+    ):
+        response = client.post(url, data)
+        assert response.status_code == 400, data
+        assert message in response.content.decode(), data
+    assert Event.objects.count() == 1 and AuditEntry.objects.count() == 1

@@ -33,10 +33,12 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Q
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
-from games.engine import RuleSet
+from games.engine import EngineError, RuleSet
+from games.engine.rules import PRESETS
 from games.models import Board, Game, Status
 from games.services import BoardRejected, board_create
 from tournaments import dealing, scoring, seating
@@ -47,7 +49,9 @@ from tournaments.models import (
     Entry,
     Event,
     EventFormat,
+    EventRole,
     Player,
+    Role,
     Round,
     RoundState,
     Seat,
@@ -57,6 +61,7 @@ from tournaments.models import (
     Table,
     Team,
 )
+from tournaments.services import EventRejected, event_create
 
 # Each transition: the service name → (state before, state after).
 TRANSITIONS: dict[str, tuple[str, str]] = {
@@ -85,6 +90,100 @@ def organizer_lock(event: Event, actor: Any) -> Event:
     if not is_organizer(actor, event):
         raise NotOrganizer(_("Only the organizers of %(event)s may change it.") % {"event": event})
     return Event.objects.select_for_update().get(pk=event.pk)
+
+
+# --- Events --------------------------------------------------------------------------------
+
+
+def may_create_events(user: Any) -> bool:
+    """Staff users and superusers open events (they become their organizers)."""
+    return bool(getattr(user, "is_authenticated", False) and (user.is_staff or user.is_superuser))
+
+
+def rule_options_parse(text: str) -> dict[str, str]:
+    """Rule options written ``name=value``, one per line or separated by commas (e.g.
+    ``space_shuttle=true, max_additions=3``); values stay text for RuleSet.from_spec to parse.
+
+    Raises:
+        AdministrationRefused: a part without ``=``, an empty name, a name given twice.
+    """
+    options: dict[str, str] = {}
+    for part in text.replace("\n", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        name, sep, value = part.partition("=")
+        name, value = name.strip(), value.strip()
+        if not sep or not name:
+            raise AdministrationRefused(
+                _("Write each option as name=value (e.g. space_shuttle=true), not %(part)s.")
+                % {"part": part}
+            )
+        if name in options:
+            raise AdministrationRefused(_("The option %(name)s is given twice.") % {"name": name})
+        options[name] = value
+    return options
+
+
+def event_open(
+    *,
+    actor: Any,
+    name: str,
+    preset: str,
+    options: dict[str, str] | None = None,
+    format: str = EventFormat.INDIVIDUAL,
+    scoring_method: str = "matchpoints",
+) -> Event:
+    """Open a new event with the rules ``preset`` of games.engine (PRESETS: every table size)
+    and ``options`` (RULES.md §7, checked by RuleSet.from_spec), its ``format`` and
+    ``scoring_method``; ``actor`` becomes its organizer. Audited (``event.create``).
+
+    Raises:
+        NotOrganizer: the actor is neither staff nor superuser; AdministrationRefused: an
+        unknown preset, option, format or scoring method, an impossible option value (the
+        engine's message), an empty or taken name.
+    """
+    if not may_create_events(actor):
+        raise NotOrganizer(_("Only staff users open events."))
+    if preset not in PRESETS:
+        raise AdministrationRefused(
+            _("Unknown rules preset %(preset)s; the presets are %(known)s.")
+            % {"preset": preset, "known": ", ".join(PRESETS)}
+        )
+    if format not in EventFormat.values:
+        raise AdministrationRefused(_("Unknown format %(format)s.") % {"format": format})
+    spec: str | dict[str, Any] = {"preset": preset, "options": dict(options)} if options else preset
+    try:
+        rules = RuleSet.from_spec(spec)
+    except EngineError as exc:
+        raise AdministrationRefused(
+            _("These rules are not possible: %(error)s") % {"error": exc}
+        ) from None
+    if format == EventFormat.TEAM_OF_THREE and len(rules.seats) != 3:
+        raise AdministrationRefused(_("Teams of three play at tables of three."))
+    if slugify(name.strip(), allow_unicode=True) == "new":
+        raise AdministrationRefused(_("Choose another name: “new” is taken by this page."))
+    try:
+        with transaction.atomic():
+            event = event_create(name=name, rules=spec, scoring_method=scoring_method)
+            Event.objects.filter(pk=event.pk).update(format=format)
+            event.format = format
+            EventRole.objects.create(event=event, user=actor, role=Role.ORGANIZER)
+            audit_record(
+                event=event,
+                actor=actor,
+                action="event.create",
+                obj=event,
+                changes={
+                    "name": event.name,
+                    "rules": event.rules,
+                    "format": format,
+                    "scoring_method": scoring_method,
+                },
+            )
+    except EventRejected as exc:
+        raise AdministrationRefused(exc.message) from None
+    return event
 
 
 # --- Field and stages ----------------------------------------------------------------------

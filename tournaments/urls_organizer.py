@@ -17,6 +17,8 @@ urlpatterns = [
         auth_views.LoginView.as_view(template_name="organizer/login.html"),
         name="login",
     ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("events/new/", views.event_new, name="event_new"),
     path("events/<str:slug>/", views.dashboard, name="dashboard"),
     path("events/<str:slug>/seed/commit/", views.seed_commit, name="seed_commit"),
     path("events/<str:slug>/seed/reveal/", views.seed_reveal, name="seed_reveal"),

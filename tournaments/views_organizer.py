@@ -25,6 +25,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ddz_site.errors import DomainError
+from games.engine import RuleSet
+from games.engine.rules import OPTION_NAMES, PRESETS
 from games.models import Board
 from tournaments import csv_io, dealing, rounds
 from tournaments.access import is_organizer
@@ -32,9 +34,11 @@ from tournaments.models import (
     AuditEntry,
     Entry,
     Event,
+    EventFormat,
     EventRole,
     Role,
     Round,
+    ScoringMethod,
     Seat,
     Stage,
     StageKind,
@@ -68,12 +72,87 @@ def _done(request: HttpRequest, event: Event, call: Any, success: str) -> HttpRe
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    if request.user.is_superuser:
-        events = Event.objects.all()
-    else:
-        ids = EventRole.objects.filter(user=request.user, role=Role.ORGANIZER).values("event")
-        events = Event.objects.filter(pk__in=ids)
-    return render(request, "organizer/home.html", {"events": events.order_by("-created_at")})
+    """The signed-in user's events, each with his roles and where they take him (the
+    dashboard for an organizer, the referee pages for referees, the public page for
+    players); where one signs in to without ?next=."""
+    by_event: dict[int, set[str]] = {}
+    for event_id, role in EventRole.objects.filter(user=request.user).values_list(
+        "event_id", "role"
+    ):
+        by_event.setdefault(event_id, set()).add(role)
+    events = (
+        Event.objects.all()
+        if request.user.is_superuser
+        else Event.objects.filter(pk__in=list(by_event))
+    )
+    rows = []
+    for event in events.order_by("-created_at"):
+        roles = by_event.get(event.pk, set())
+        if request.user.is_superuser:
+            roles = roles | {Role.ORGANIZER}
+        rows.append((event, [Role(r).label for r in Role.values if r in roles], roles))
+    return render(
+        request,
+        "organizer/home.html",
+        {
+            "rows": rows,
+            "can_create": rounds.may_create_events(request.user),
+            "organizer": Role.ORGANIZER,
+        },
+    )
+
+
+@login_required
+def event_new(request: HttpRequest) -> HttpResponse:
+    """Open an event (staff users and superusers; the creator becomes its organizer): name,
+    rules preset (every preset of games.engine) and options, format, scoring method."""
+    if not rounds.may_create_events(request.user):
+        raise PermissionDenied(_("Only staff users open events."))
+    values = {
+        "name": "",
+        "preset": "classic",
+        "options": "",
+        "format": EventFormat.INDIVIDUAL,
+        "scoring_method": ScoringMethod.MATCHPOINTS,
+    }
+    error = ""
+    status = 200
+    if request.method == "POST":
+        values = {k: request.POST.get(k, v).strip() for k, v in values.items()}
+        try:
+            event = rounds.event_open(
+                actor=request.user,
+                name=values["name"],
+                preset=values["preset"],
+                options=rounds.rule_options_parse(values["options"]),
+                format=values["format"],
+                scoring_method=values["scoring_method"],
+            )
+        except DomainError as exc:
+            error, status = exc.message, 400
+        else:
+            messages.success(
+                request, _("Event %(name)s opened; you are its organizer.") % {"name": event.name}
+            )
+            return redirect("organizer:dashboard", slug=event.slug)
+    return render(
+        request,
+        "organizer/event_new.html",
+        {
+            "values": values,
+            "error": error,
+            "presets": [(name, _preset_label(name)) for name in PRESETS],
+            "options": OPTION_NAMES,
+            "formats": EventFormat.choices,
+            "methods": ScoringMethod.choices,
+        },
+        status=status,
+    )
+
+
+def _preset_label(name: str) -> str:
+    rules = RuleSet.from_spec(name)
+    return _("%(name)s (tables of %(n)s)") % {"name": name, "n": len(rules.seats)}
 
 
 @login_required
