@@ -472,3 +472,57 @@ def test_staff_open_an_event_of_any_table_size(client) -> None:
         assert response.status_code == 400, data
         assert message in response.content.decode(), data
     assert Event.objects.count() == 1 and AuditEntry.objects.count() == 1
+
+
+# --- 7. smaller things ------------------------------------------------------------------------
+
+
+def test_the_web_standings_csv_has_the_commands_columns(client) -> None:
+    import csv as csv_module
+
+    from tournaments.management.commands.ddz_standings import FIELDS
+    from tournaments.models import Standing
+
+    event = EventFactory()
+    for position, (player, percentage) in enumerate(
+        (("Ann", "775/12"), ("Bo", "129/2"), ("Chen", "1/200")), start=1
+    ):
+        Standing.objects.create(
+            event=event,
+            player=PlayerFactory(name=player),
+            method="matchpoints",
+            position=position,
+            rank=str(position),
+            total="1",
+            top="2",
+            percentage=percentage,
+            boards=1,
+        )
+    body = client.get(reverse("public:standings_csv", args=[event.slug])).content.decode()
+    rows = list(csv_module.DictReader(io.StringIO(body)))
+    assert set(FIELDS) <= set(rows[0])
+    # 775/12 = 64.583…, 129/2 = 64.5, 1/200 = 0.005 → half up.
+    assert [r["percentage_decimal"] for r in rows] == ["64.58", "64.50", "0.01"]
+
+
+def test_the_audit_log_names_objects_not_ids(client, event_in_play) -> None:
+    event, round_, users = event_in_play
+    client.force_login(users["td"])
+    dash = client.get(reverse("organizer:dashboard", args=[event.slug])).content.decode()
+    audit = dash[dash.index('id="audit"') :]
+    assert "<code>round.start</code> Round 1<" in audit
+    assert "<code>stage.create</code> Stage 1<" in audit
+    assert f"round {round_.pk}<" not in audit.replace("Round", "")
+
+
+def test_the_replay_buttons_are_text_with_labels(client) -> None:
+    from tests.factories import duplicate_round
+
+    event, _round, tables, boards = duplicate_round(tables=3, boards=1, seed="replay")
+    for table in tables:
+        game_submit(table=table, board=boards[0], record=bot_record(boards[0], table))
+    game = Game.objects.filter(board=boards[0]).first()
+    page = client.get(reverse("public:replay", args=[game.pk])).content.decode()
+    assert "⏮" not in page and "⏭" not in page
+    for button, label in (("replay-first", "First step"), ("replay-last", "Last step")):
+        assert f'id="{button}" aria-label="{label}"' in page

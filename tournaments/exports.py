@@ -93,9 +93,30 @@ def _csv(fields: list[str], rows: list[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
+# The CSV adds, beside the exact percentage, the same rounded column as `ddz_standings`.
+STANDINGS_CSV_FIELDS = [
+    "rank",
+    "player",
+    "total",
+    "top",
+    "percentage",
+    "percentage_decimal",
+    "penalty",
+    "boards",
+    "decided_by",
+]
+
+
 def standings_csv(*, event: Event, stage: Stage | None = None) -> str:
-    """The stored standings as CSV with a header line (STANDINGS_FIELDS)."""
-    return _csv(STANDINGS_FIELDS, standings_rows(event=event, stage=stage))
+    """The stored standings as CSV with a header line (STANDINGS_CSV_FIELDS): the columns of
+    `manage.py ddz_standings --format csv` (``percentage_decimal``: the exact percentage to 2
+    places, half up) plus the penalty and the tie-break that decided the row."""
+    from tournaments.management.commands.ddz_standings import decimal_text
+
+    rows = standings_rows(event=event, stage=stage)
+    for row in rows:
+        row["percentage_decimal"] = decimal_text(row["percentage"])
+    return _csv(STANDINGS_CSV_FIELDS, rows)
 
 
 def scorecard_csv(*, event: Event, player: Player, visible: set[int] | None) -> str:
@@ -368,9 +389,7 @@ def _restore(data: dict[str, Any]) -> Event:
         if v.get("external_id"):
             player = Player.objects.filter(external_id=v["external_id"]).first()
         else:
-            player = (
-                Player.objects.filter(name=v["name"], external_id="").order_by("pk").first()
-            )
+            player = Player.objects.filter(name=v["name"], external_id="").order_by("pk").first()
         if player is None:
             player = _create_all(Player, [Player(**v)])[0]  # type: ignore[assignment]
         players[v["name"]] = player  # type: ignore[assignment]
