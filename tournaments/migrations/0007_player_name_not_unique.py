@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0006_standings_adjustments_penalties'),
+        ("tournaments", "0006_standings_adjustments_penalties"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='player',
-            name='name',
-            field=models.CharField(db_index=True, max_length=120, verbose_name='name'),
+            model_name="player",
+            name="name",
+            field=models.CharField(db_index=True, max_length=120, verbose_name="name"),
         ),
     ]
