@@ -2,9 +2,9 @@
 
 Vocabulary: a *demo account* is a user with a fixed, published password and one role in the
 demo event (tournaments.models.Role): the organizer (also staff and superuser, so /admin/
-opens), the chief referee, a referee assigned to table 1 of round 1, and a player (the user of
-one seated Player). The passwords are printed by the demo and written in the README: they are
-for a demo on one's own machine only, never for a site others can reach.
+opens), the chief referee, a referee assigned to table 1 of the round left in play, and a
+player (the user of one seated Player). The passwords are printed by the demo and written in
+the README: they are for a demo on one's own machine only, never for a site others can reach.
 
 `demo_accounts_ensure` is idempotent: users are created once and their password, flags and
 roles are set again on every run (the demo event itself is rebuilt each time).
@@ -67,8 +67,9 @@ def demo_organizer_ensure(*, event: Event) -> object:
 def demo_accounts_ensure(*, event: Event, table: Table, player: Player) -> list[DemoAccount]:
     """Create (or reset) the demo accounts with their roles in `event`.
 
-    `table` is the referee's assigned table (table 1 of round 1 in the demo) and `player` the
-    Player the player account is. Returns the accounts (with their passwords, for printing).
+    `table` is the referee's assigned table (table 1 of round 5, the round the demo leaves in
+    play) and `player` the Player the player account is. Returns the accounts (with their
+    passwords, for printing).
     Raises ValueError when `table` is not a table of `event`.
     """
     if table.round.event_id != event.pk:

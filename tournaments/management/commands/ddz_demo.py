@@ -7,10 +7,13 @@ tournaments.seating (the Kirkman triple system on nine players: every pair of pl
 exactly one table), the deal seed committed, then round by round: three boards dealt from the
 seed, the round started, the built-in bot (games.bot) bidding and playing every board at every
 table through games.services.game_submit (the referees' write path; Celery verifies each game,
-eagerly in the embedded default or in a worker), the round closed and published. The seed
-stays secret: the organizer reveals it on the dashboard, and /deals/demo-duplicate/ then
-recomputes every board. The demo accounts of tournaments.demo_accounts (organizer, chief
-referee, referee, player) are created or reset and their logins printed. Then the records of
+eagerly in the embedded default or in a worker), the round closed and published. A fifth round
+is left in play for a walkthrough: seated Swiss by the standings, three boards dealt, tables 2
+and 3 played by the bot, table 1 waiting for the demo referee; its boards stay under embargo
+until he has entered them. Then the organizer closes and publishes it and reveals the seed, and
+/deals/demo-duplicate/ recomputes every board. The demo accounts of
+tournaments.demo_accounts (organizer, chief referee, referee, player) are created or reset and
+their logins printed. Then the records of
 tests/data/*.jsonl are imported into an archive event.
 
 ``--seed`` makes the run reproducible: the deal seed is SHA-256 of it (so it is no secret:
@@ -41,7 +44,7 @@ from tournaments.services import event_create
 DEMO_EVENT = "Demo duplicate"
 ARCHIVE_EVENT = "Archive of real games"
 PLAYERS = ["Ann", "Bo", "Chen", "Dana", "Eli", "Fang", "Gus", "Hui", "Ivo"]
-ROUNDS = 4
+ROUNDS = 4  # played and published; round ROUNDS + 1 is left in play
 BOARDS_PER_ROUND = 3
 
 
@@ -108,11 +111,10 @@ class Command(BaseCommand):
         )
         rules = rounds.rules_of(event)
         games = 0
-        for round_ in event.rounds.order_by("number"):
-            boards = rounds.round_deal(round_=round_, boards=BOARDS_PER_ROUND, actor=td)
-            rounds.round_start(round_=round_, actor=td)
+
+        def play(round_: Any, boards: Any, tables: Any) -> int:
             for board in boards:
-                for table in Table.objects.filter(round=round_).order_by("number"):
+                for table in tables:
                     record = play_record(
                         rules=rules,
                         hands={s: rank_cards(c) for s, c in board.hands.items()},
@@ -122,17 +124,34 @@ class Command(BaseCommand):
                         record_id=f"R{round_.number}-B{board.number}-T{table.number}",
                     )
                     game_submit(table=table, board=board, record=record, source="demo")
-                    games += 1
+            return len(boards) * len(tables)
+
+        for round_ in event.rounds.order_by("number"):
+            boards = rounds.round_deal(round_=round_, boards=BOARDS_PER_ROUND, actor=td)
+            rounds.round_start(round_=round_, actor=td)
+            games += play(round_, boards, list(Table.objects.filter(round=round_)))
             rounds.round_close(round_=round_, actor=td)
             rounds.round_publish(round_=round_, actor=td)
+        # The round left in play: table 1 is the demo referee's to enter.
+        open_round = rounds.round_create(event=event, stage=stage, actor=td)
+        rounds.round_seat_swiss(round_=open_round, actor=td)
+        open_boards = rounds.round_deal(round_=open_round, boards=BOARDS_PER_ROUND, actor=td)
+        rounds.round_start(round_=open_round, actor=td)
+        open_tables = list(Table.objects.filter(round=open_round).order_by("number"))
+        games += play(open_round, open_boards, open_tables[1:])
         board_count = event.boards.count()
         self.stdout.write(
-            f"{event.name}: {len(PLAYERS)} players, {ROUNDS} rounds, {board_count} boards "
-            f"dealt from the committed seed, {games} games submitted"
+            f"{event.name}: {len(PLAYERS)} players, {ROUNDS} rounds played and published, "
+            f"{board_count} boards dealt from the committed seed, {games} games submitted"
+        )
+        self.stdout.write(
+            f"Round {open_round.number} is in play: tables 2 and 3 have played boards "
+            f"{open_boards[0].number}-{open_boards[-1].number}; table 1 waits for demo-referee, "
+            "and those boards stay hidden from the public until he has entered them."
         )
         accounts = demo_accounts_ensure(
             event=event,
-            table=Table.objects.get(round__event=event, round__number=1, number=1),
+            table=open_tables[0],
             player=Player.objects.get(entries__event=event, name=PLAYERS[0]),
         )
         _wait_verified(event, timeout)
@@ -167,7 +186,8 @@ class Command(BaseCommand):
             )
         site = options["site"].rstrip("/")
         self.stdout.write(
-            f"\nDeals: commitment {event.deal_commitment}; the organizer reveals the seed on "
+            f"\nDeals: commitment {event.deal_commitment}. Once round {open_round.number} is "
+            f"entered, closed and published, the organizer reveals the seed on "
             f"{site}/organizer/events/{event.slug}/ and {site}/deals/{event.slug}/ then "
             "recomputes every board."
         )
