@@ -75,7 +75,7 @@ _SEPARATORS = frozenset(" ,-\t")
 _PASS_WORDS = frozenset({"pass", "p", "-", "不要", "过", "不出"})
 
 _PARSE_CACHE: dict[str, Counts] = {}
-CACHE_LIMIT = 100_000  # entries per memo table: bounded memory whatever the input
+CACHE_LIMIT = 50_000  # entries per memo table: bounded memory whatever the input
 
 
 def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:

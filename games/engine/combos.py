@@ -324,7 +324,7 @@ def classify(cards: str, rules: RuleSet | None = None) -> frozenset[Reading]:
     found: frozenset[Reading] | None = cache.get(cards)
     if found is None:
         found = classify_counts(parse_cards(cards), rs)
-        if len(cache) >= 400_000:
+        if len(cache) >= 150_000:
             cache.clear()  # bounded memory whatever the input
         cache[cards] = found
     return found

@@ -29,7 +29,7 @@ __all__ = ["Move", "PASS", "legal_counts", "legal_moves", "encode", "decode", "c
 UNIT = tuple(1 << (4 * r) for r in range(NRANKS))
 _JOKERS_MASK = (1 << SMALL_JOKER) | (1 << BIG_JOKER)
 _DECODE: dict[int, Counts] = {}
-_CACHE_LIMIT = 400_000
+_CACHE_LIMIT = 150_000
 _TEXT: dict[int, str] = {}
 
 
