@@ -60,11 +60,15 @@ class QuickResultForm(forms.Form):
     )
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=100)
 
-    def __init__(self, *args: Any, seats: tuple[str, ...], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, seats: tuple[str, ...], has_doubles: bool = True, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         choices = [(s, s) for s in seats]
         self.fields["landlord"].choices = choices
         self.fields["doubles"].choices = choices
+        if not has_doubles:  # rules whose bidding has no double do not offer one
+            del self.fields["doubles"]
 
     def quick(self) -> Any:
         from games.entry import QuickResult
@@ -77,7 +81,7 @@ class QuickResultForm(forms.Form):
             winner=data["winner"],
             bombs=bombs,
             rockets=data["rockets"] or 0,
-            doubles=tuple(data["doubles"]),
+            doubles=tuple(data.get("doubles") or ()),
             spring=data["spring"] == "spring",
             anti_spring=data["spring"] == "anti_spring",
         )

@@ -51,7 +51,7 @@ from ddz_site.errors import DomainError
 from games.models import Board, EntryDraft, Game, Resolution, Status
 from tournaments.access import can_enter_table, is_chief_referee
 from tournaments.audit import audit_record
-from tournaments.models import Table
+from tournaments.models import Round, RoundState, Table
 
 FLAGGED_STATUSES = (Status.ILLEGAL, Status.MISMATCH, Status.INCOMPLETE, Status.FLAGGED)
 # The flagged statuses a chief referee may accept: those with a result to stand.
@@ -255,6 +255,17 @@ def game_resolve(*, game_id: int, actor: Any, decision: str, note: str) -> Game:
             confirmed_at__isnull=False
         ) & ~Q(resolution=Resolution.REJECT)
     with transaction.atomic():
+        # A closed or published round's results are final: no ruling may change them (the
+        # round's row lock orders this against a concurrent close).
+        state = (
+            Round.objects.select_for_update()
+            .values_list("state", flat=True)
+            .get(pk=game.table.round_id)
+        )
+        if state in (RoundState.CLOSED, RoundState.PUBLISHED):
+            raise StateConflict(
+                _("This round is closed: its results are final and no ruling may change them.")
+            )
         updated = (
             Game.objects.filter(allowed, pk=game_id, replaced_at__isnull=True)
             .filter(status=game.status)
@@ -293,7 +304,16 @@ def game_resolve(*, game_id: int, actor: Any, decision: str, note: str) -> Game:
 
 
 def draft_save(*, table: Table, board: Board, steps: Sequence[str], actor: Any) -> EntryDraft:
-    """Store the checked steps of a live entry (one draft per table and board, upserted)."""
+    """Store the checked steps of a live entry (one draft per table and board, upserted).
+
+    Raises:
+        StateConflict: the table's round is not in play (nothing may be entered there).
+    """
+    from games.services import round_refusal
+
+    refusal = round_refusal(Round.objects.values_list("state", flat=True).get(pk=table.round_id))
+    if refusal:
+        raise StateConflict(refusal)
     user = actor if getattr(actor, "is_authenticated", False) else None
     for _attempt in range(2):
         try:

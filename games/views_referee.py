@@ -161,7 +161,11 @@ def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> 
     current = Game.objects.filter(table=table, board=board, replaced_at__isnull=True).first()
     status = 200
     if request.method == "POST":
-        form = QuickResultForm(request.POST, seats=deal.rules.seats)
+        form = QuickResultForm(
+            request.POST,
+            seats=deal.rules.seats,
+            has_doubles="double" in entry.bidding_calls(deal.rules),
+        )
         if form.is_valid():
             try:
                 record = entry.quick_record(
@@ -187,7 +191,9 @@ def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> 
         status = 400
     else:
         form = QuickResultForm(
-            seats=deal.rules.seats, initial={"idempotency_key": uuid.uuid4().hex}
+            seats=deal.rules.seats,
+            has_doubles="double" in entry.bidding_calls(deal.rules),
+            initial={"idempotency_key": uuid.uuid4().hex},
         )
     return render(
         request,

@@ -150,7 +150,6 @@ FORM_BAD = [
     ({"bid": "abc"}, "bid"),
     ({"bid": "7"}, "bid"),
     ({"landlord": "N"}, "landlord"),
-    ({"doubles": ["E"]}, "doubles"),
     ({"rockets": "3"}, "rockets"),
     ({"winner": "nobody"}, "winner"),
     ({"spring": "spring", "winner": "farmers"}, "spring"),
@@ -185,6 +184,21 @@ def test_the_quick_result_page_shows_a_field_error(world, change, field) -> None
     form = response.context["form"]
     assert form.errors.get(field), form.errors
     assert Game.objects.count() == before
+
+
+def test_the_quick_result_page_offers_no_double_under_rules_without_one(world) -> None:
+    client = Client()
+    client.force_login(world.users["referee1"])
+    url = reverse(
+        "referee:quick",
+        kwargs={
+            "slug": world.event.slug,
+            "table_id": world.tables[0].pk,
+            "number": world.boards[0].number,
+        },
+    )
+    page = client.get(url)
+    assert "doubles" not in page.context["form"].fields  # classic has no double (R-SC-MULT)
 
 
 # -- doubles under rules without doubling (item 5) -----------------------------------------------

@@ -14,9 +14,10 @@ the only one so named, else the only one so named without an external id). Names
 within an event, not site-wide: two people of one name are told apart by external id.
 
 Each row enters the player in the event (tournaments.models.Entry), creating him when he is
-new and filling in an empty club or external id; a team is created when its name is new, and
-the player added to it. A row never silently changes a player who plays in other events: a
-club or an external id that differs from his stored one is a row error. Importing the same
+new and filling in an empty club or external id of a player who is in no other event; a team
+is created when its name is new, and the player added to it. A row never silently changes a
+player who plays in other events: a club or an external id that differs from his stored one
+(a blank one included) is a row error. Importing the same
 rows again changes nothing (and records nothing).
 """
 
@@ -213,15 +214,15 @@ def _check_across(event: Event, rows: list[PreviewRow]) -> None:
         if row.external_id and not player.external_id:
             row.updates["external_id"] = row.external_id
         if row.club and row.club != player.club:
-            if player.pk in elsewhere and player.club:
-                # Another event's roster names him with this club: changing it here would
-                # silently change that event's player too.
+            if player.pk in elsewhere:
+                # Another event's roster names him with his club (or none): changing it here,
+                # even filling in a blank, would silently change that event's player too.
                 row.errors.append(
                     _(
                         "%(name)s plays for %(club)s in other events; this row says "
                         "%(row_club)s. Correct the row (or the player, in the admin)."
                     )
-                    % {"name": row.name, "club": player.club, "row_club": row.club}
+                    % {"name": row.name, "club": player.club or _("no club"), "row_club": row.club}
                 )
                 continue
             row.updates["club"] = row.club

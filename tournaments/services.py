@@ -6,6 +6,7 @@ are written only by standings_recompute, which Celery runs after a game's verifi
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -49,6 +50,11 @@ def event_create(
     name = name.strip()
     if not name:
         raise EventRejected(_("An event needs a name."))
+    if len(name) > 200 or any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name):
+        # A NUL or other control character is refused here, not by PostgreSQL (a 500).
+        raise EventRejected(
+            _("An event's name is at most 200 printable characters (no control characters).")
+        )
     if scoring_method not in ScoringMethod.values:
         raise EventRejected(_("Unknown scoring method %(method)s.") % {"method": scoring_method})
     spec = None
