@@ -33,6 +33,35 @@ def wait_for(predicate: Callable[[], Any], *, timeout: float = 60.0, what: str =
         time.sleep(0.1)
 
 
+def race(n: int, action: Callable[[], Any]) -> list[object]:
+    """Run `action` in `n` threads released at once (each on its own database connection);
+    the results, or the DomainError each raised, in the order they finished."""
+    import threading
+
+    from django.db import connection
+
+    from ddz_site.errors import DomainError
+
+    barrier = threading.Barrier(n)
+    outcomes: list[object] = []
+
+    def run() -> None:
+        barrier.wait()
+        try:
+            outcomes.append(action())
+        except DomainError as exc:
+            outcomes.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return outcomes
+
+
 class Worker:
     """A running Celery worker subprocess; `log()` is its output so far."""
 

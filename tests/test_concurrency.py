@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from ddz_site.errors import DomainError
 from games.models import Game
 from games.services import game_submit, game_verify
+from tests.conftest import race
 from tests.factories import bot_record, duplicate_round
 from tournaments.models import Standing
 from tournaments.services import standings_recompute
@@ -17,31 +15,10 @@ from tournaments.services import standings_recompute
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
-def _race(n: int, action) -> list[object]:
-    barrier = threading.Barrier(n)
-    outcomes: list[object] = []
-
-    def run() -> None:
-        barrier.wait()
-        try:
-            outcomes.append(action())
-        except DomainError as exc:
-            outcomes.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run) for _ in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return outcomes
-
-
 def test_two_referees_submitting_one_game_store_it_once() -> None:
     _event, _round, tables, boards = duplicate_round(tables=1, seed="race")
     record = bot_record(boards[0], tables[0])
-    outcomes = _race(4, lambda: game_submit(table=tables[0], board=boards[0], record=record))
+    outcomes = race(4, lambda: game_submit(table=tables[0], board=boards[0], record=record))
     stored = [o for o in outcomes if isinstance(o, Game)]
     refused = [o for o in outcomes if isinstance(o, DomainError)]
     assert len(stored) == 1 and len(refused) == 3
@@ -56,12 +33,12 @@ def test_concurrent_verifications_and_recomputes_write_once() -> None:
         Game.objects.create(table=t, board=boards[0], record=bot_record(boards[0], t))
         for t in tables
     ]
-    outcomes = _race(3, lambda: game_verify(game_id=games[0].pk))
+    outcomes = race(3, lambda: game_verify(game_id=games[0].pk))
     assert sorted(outcomes) == [False, False, True]
     for game in games[1:]:
         game_verify(game_id=game.pk)
     # A running worker may recompute too (game_verify enqueued it): at most one writes.
-    outcomes = _race(3, lambda: standings_recompute(event_id=event.pk))
+    outcomes = race(3, lambda: standings_recompute(event_id=event.pk))
     assert sum(bool(o) for o in outcomes) <= 1
     standings_recompute(event_id=event.pk)
     assert Standing.objects.filter(event=event).count() == 9

@@ -3,15 +3,13 @@ committed seed, the cut, permissions and the audit log; concurrent transitions."
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 
 from ddz_site.errors import DomainError
 from games.models import Board, Game
 from games.services import game_submit, game_verify
+from tests.conftest import race
 from tests.factories import EventFactory, PlayerFactory, bot_record, round_fill
 from tournaments import dealing, rounds
 from tournaments.models import (
@@ -241,27 +239,6 @@ def test_cut_order_breaks_ties_by_boards_won_then_best_board_then_lot() -> None:
     assert order == [r.player for r in rounds.cut_order(rows, points, lot_seed="x")]
 
 
-def _race(n: int, action) -> list[object]:
-    barrier = threading.Barrier(n)
-    outcomes: list[object] = []
-
-    def run() -> None:
-        barrier.wait()
-        try:
-            outcomes.append(action())
-        except DomainError as exc:
-            outcomes.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run) for _ in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return outcomes
-
-
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_clicks_move_a_round_once() -> None:
@@ -276,7 +253,7 @@ def test_concurrent_clicks_move_a_round_once() -> None:
     for action, state in (("start", "in_play"), ("close", "closed"), ("publish", "published")):
         if action == "close":
             round_fill(round_)
-        outcomes = _race(
+        outcomes = race(
             4,
             lambda action=action: rounds.round_transition(
                 round_=Round.objects.get(pk=round_.pk), action=action, actor=td
@@ -293,7 +270,7 @@ def test_concurrent_clicks_move_a_round_once() -> None:
 def test_concurrent_seed_commits_store_one_seed() -> None:
     event = EventFactory()
     td = _organizer(event)
-    outcomes = _race(4, lambda: rounds.event_seed_commit(event=event, actor=td))
+    outcomes = race(4, lambda: rounds.event_seed_commit(event=event, actor=td))
     winners = [o for o in outcomes if isinstance(o, str)]
     assert len(winners) == 1
     event.refresh_from_db()
