@@ -26,7 +26,7 @@ from ddz_site.errors import DomainError
 from games import entry, selectors
 from games.forms import GameRecordForm, QuickResultForm, ResolveForm
 from games.models import Board, Game
-from games.services import game_submit
+from games.services import game_submit, round_refusal
 from games.versions import (
     ACCEPTABLE_STATUSES,
     game_confirm,
@@ -148,6 +148,7 @@ def live_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> H
             "current": current,
             "config": config,
             "seats": deal.rules.seats,
+            "closed": round_refusal(table.round.state),
         },
     )
 
@@ -198,7 +199,14 @@ def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> 
     return render(
         request,
         "referee/quick_entry.html",
-        {"event": board.event, "board": board, "table": table, "form": form, "current": current},
+        {
+            "event": board.event,
+            "board": board,
+            "table": table,
+            "form": form,
+            "current": current,
+            "closed": round_refusal(table.round.state),
+        },
         status=status,
     )
 

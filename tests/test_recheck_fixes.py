@@ -60,3 +60,19 @@ def test_an_import_never_fills_in_another_events_blank_club() -> None:
 def test_an_event_name_with_control_characters_is_refused(name: str) -> None:
     with pytest.raises(EventRejected):
         event_create(name=name, rules="classic")
+
+
+@pytest.mark.parametrize("name", ["referee:live", "referee:quick"])
+def test_the_entry_pages_of_a_closed_round_say_so_and_offer_no_entry(client, name: str) -> None:
+    from django.urls import reverse
+
+    event, round_, tables, boards = duplicate_round(tables=1, boards=1, seed="closed-page")
+    organizer = _user("org", event, Role.ORGANIZER)
+    Round.objects.filter(pk=round_.pk).update(state=RoundState.CLOSED)
+    client.force_login(organizer)
+    url = reverse(
+        name, kwargs={"slug": event.slug, "table_id": tables[0].pk, "number": boards[0].number}
+    )
+    html = client.get(url).content.decode()
+    assert 'id="round-closed"' in html and "results are final" in html
+    assert 'id="quick-form"' not in html and "games/entry.js" not in html
