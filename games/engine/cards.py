@@ -33,16 +33,13 @@ __all__ = [
     "ONE_DECK",
     "TWO_DECKS",
     "deck_counts",
-    "EMPTY",
     "parse_cards",
     "format_cards",
     "parse_play",
     "is_pass_text",
-    "card_count",
     "contains",
     "subtract",
     "add",
-    "rank_index",
     "SUITED_DECK",
     "parse_suited",
     "format_suited",
@@ -57,7 +54,6 @@ TWO, SMALL_JOKER, BIG_JOKER = 12, 13, 14
 ACE = 11
 
 Counts = tuple[int, ...]
-EMPTY: Counts = (0,) * NRANKS
 ONE_DECK: Counts = (4,) * 13 + (1, 1)
 TWO_DECKS: Counts = (8,) * 13 + (2, 2)
 
@@ -86,16 +82,6 @@ def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
 
 _STRIP_RANKS = str.maketrans("", "", RANKS)
 _FORMAT_CACHE: dict[Counts, str] = {}
-
-
-def rank_index(char: str) -> int:
-    """Index 0..14 of a rank character (any R-NOTE alias). Raises NotationError."""
-    r = _CHAR_RANK.get(char.upper())
-    if r is None:
-        r = _WORD_RANK.get(char)
-    if r is None:
-        raise NotationError(char, 1, char[:1], what="rank")
-    return r
 
 
 def parse_cards(text: str) -> Counts:
@@ -178,11 +164,6 @@ def parse_play(text: str) -> Counts | None:
     if not any(counts):
         raise NotationError(text, 1, text[:1] or " ", what="play (no cards)")
     return counts
-
-
-def card_count(counts: Counts) -> int:
-    """Number of cards."""
-    return sum(counts)
 
 
 def contains(hand: Counts, part: Counts) -> bool:

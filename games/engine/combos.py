@@ -34,10 +34,8 @@ __all__ = [
     "beating_readings",
     "why_not_a_combination",
     "bomb_power",
-    "MAX_PLAY",
 ]
 
-MAX_PLAY = 20  # R-MAX: the largest hand at a three-player table
 
 TYPES = (
     "solo",  # R-T1

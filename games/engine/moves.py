@@ -24,7 +24,7 @@ from .cards import ACE, BIG_JOKER, CACHE_LIMIT, NRANKS, RANKS, SMALL_JOKER, TWO,
 from .combos import RANK_VALUE, TYPE_ORDER, Reading, beating_readings, classify_counts
 from .rules import CLASSIC, RuleSet
 
-__all__ = ["Move", "PASS", "legal_counts", "legal_moves", "encode", "decode", "code_text"]
+__all__ = ["Move", "PASS", "legal_moves", "decode", "code_text"]
 
 UNIT = tuple(1 << (4 * r) for r in range(NRANKS))
 _JOKERS_MASK = (1 << SMALL_JOKER) | (1 << BIG_JOKER)
@@ -61,14 +61,6 @@ class Move(NamedTuple):
 
 
 PASS = Move("")
-
-
-def encode(counts: Counts) -> int:
-    """Pack counts (each 0..15) into one integer, four bits per rank."""
-    code = 0
-    for r in range(NRANKS - 1, -1, -1):
-        code = (code << 4) | counts[r]
-    return code
 
 
 def decode(code: int) -> Counts:
@@ -159,6 +151,9 @@ def _multisets(avail: list[tuple[int, int]], start: int, size: int) -> Iterator[
                 yield code + take * unit, mask | bit
 
 
+# Space shuttles: (type, cards per four with its kickers).
+SHUTTLES = (("space_shuttle", 4), ("space_shuttle_with_solos", 6), ("space_shuttle_with_pairs", 8))
+
 _PER_UNIT = {
     "chain_of_solos": 1,
     "chain_of_pairs": 2,
@@ -236,39 +231,6 @@ def _shape(h: Counts, kind: str, length: int, above: int, kick: _Kickers) -> Ite
                     yield body
 
 
-def _lead_shapes(n: int, rules: RuleSet) -> list[tuple[str, int]]:
-    """Every (type, length) a hand of ``n`` cards might lead, in ``TYPES`` order (R-MAX)."""
-    key = (n, rules.space_shuttle)
-    found = _LEAD_SHAPES.get(key)
-    if found is not None:
-        return found
-    sizes = {
-        "chain_of_solos": (5, 1),
-        "chain_of_pairs": (3, 2),
-        "chain_of_trios": (2, 3),
-        "airplane_with_solos": (2, 4),
-        "airplane_with_pairs": (2, 5),
-        "space_shuttle": (2, 4),
-        "space_shuttle_with_solos": (2, 6),
-        "space_shuttle_with_pairs": (2, 8),
-    }
-    shapes = []
-    for kind in TYPE_ORDER:
-        if kind.startswith("space_shuttle") and not rules.space_shuttle:
-            continue
-        if kind in sizes:
-            least, size = sizes[kind]
-            for length in range(least, min(ACE + 1, rules.max_play // size, n // size) + 1):
-                shapes.append((kind, length))
-        else:
-            shapes.append((kind, 1))
-    _LEAD_SHAPES[key] = shapes
-    return shapes
-
-
-_LEAD_SHAPES: dict[tuple[int, bool], list[tuple[str, int]]] = {}
-
-
 def _two_deck_bombs(h: Counts, rules: RuleSet) -> Iterator[int]:
     """Bombs of 4 to 8 cards of a rank, then the joker sets (R-4P rocket, R-5P joker bombs)."""
     for r in range(TWO + 1):
@@ -344,9 +306,9 @@ def _lead_codes(h: Counts, rules: RuleSet, kick: _Kickers) -> Iterator[int]:
             for code, mask in kind_kickers:
                 if not mask & bit:
                     yield body + code
-    if rules.space_shuttle and len(fours) >= 2:
-        for kind, length in _lead_shapes(n, rules):
-            if kind.startswith("space_shuttle"):
+    if rules.space_shuttle and len(fours) >= 2:  # R-SHUTTLE, within R-MAX
+        for kind, size in SHUTTLES:
+            for length in range(2, min(ACE + 1, rules.max_play // size, n // size) + 1):
                 yield from _shape(h, kind, length, -1, kick)
     for f in fours:  # bomb
         yield 4 * UNIT[f]
@@ -433,22 +395,12 @@ def _legal_codes(
     return found
 
 
-def legal_counts(
-    hand: Counts, open_readings: frozenset[Reading] | None, rules: RuleSet | None = None
-) -> list[tuple[Counts, frozenset[Reading]]]:
-    """Every distinct legal play of ``hand`` as ``(counts, readings taken)``, in order.
-
-    Leading when ``open_readings`` is None (every combination the hand holds, R-LEAD); else
-    following (plays that beat an open reading, R-CMP, R-AMBIG), the pass not included.
-    """
-    found = _legal_codes(hand, open_readings, rules or CLASSIC)
-    return [(decode(code), move.readings) for code, move in found.items()]
-
-
 def legal_moves(
     hand: Counts, open_readings: frozenset[Reading] | None, rules: RuleSet | None = None
 ) -> list[Move]:
-    """``legal_counts`` as ``Move`` values, with the pass last when following (R-TRICK)."""
+    """Every distinct legal play of ``hand`` as ``Move`` values, in order: leading when
+    ``open_readings`` is None (every combination the hand holds, R-LEAD), else following
+    (plays that beat an open reading, R-CMP, R-AMBIG) with the pass last (R-TRICK)."""
     moves = list(_legal_codes(hand, open_readings, rules or CLASSIC).values())
     if open_readings is not None:
         moves.append(PASS)

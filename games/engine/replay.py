@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bidding import Bidding
+from .bidding import BID_RULE, Bidding
 from .cards import RANKS, Counts, add, contains, deck_counts, looks_suited, parse_suited
 from .errors import DealError, EngineError, IllegalPlayError, RulesError
 from .play import GameState, parse_hand
@@ -362,7 +362,7 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
                 rid,
                 EngineError(
                     f"bid {rec.bid} is impossible under the {rules.bidding} bidding",
-                    rule=_bid_rule(rules),
+                    rule=BID_RULE[rules.bidding],
                     stage="bidding",
                     seat=rec.landlord,
                     cards=str(rec.bid),
@@ -473,12 +473,6 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
             ),
         )
     return _scored(rec, rules, contract, state, winner)
-
-
-def _bid_rule(rules: RuleSet) -> str:
-    from .bidding import BID_RULE
-
-    return BID_RULE[rules.bidding]
 
 
 def _plausible_bid(rules: RuleSet, bid: int) -> bool:
