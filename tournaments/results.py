@@ -24,7 +24,7 @@ from games.models import Board, Game
 from games.versions import counts
 from tournaments import scoring
 from tournaments.models import Adjustment, Event, EventFormat, Player, Round, Seat, Table, Team
-from tournaments.standings import event_results
+from tournaments.standings import event_results, method_of
 
 
 def seats_of(event: Event, board: Board | None = None) -> tuple[str, ...]:
@@ -41,10 +41,6 @@ def seats_of(event: Event, board: Board | None = None) -> tuple[str, ...]:
     return ("S", "E", "W")
 
 
-def _method(event: Event) -> scoring.Method:
-    return "datum" if event.scoring_method == "datum" else "matchpoints"
-
-
 def _points(event: Event, boards: set[int]) -> dict[tuple[Any, Any, str], scoring.SeatPoints]:
     """(board, table, seat) → points, compared over each whole board (every table of it)."""
     if not boards:
@@ -52,7 +48,7 @@ def _points(event: Event, boards: set[int]) -> dict[tuple[Any, Any, str], scorin
     data = event_results(event=event, boards=boards, with_penalties=False)
     points = scoring.board_points(
         data.results,
-        method=_method(event),
+        method=method_of(event),
         expected=data.expected,
         unit=Fraction(event.adjustment_unit or 0),
     )
@@ -235,7 +231,7 @@ def running_score(event: Event, rows: list[ScorecardRow]) -> list[RunningPoint]:
             if row.points is not None:
                 total += row.points
                 tops += row.top or 0
-        if _method(event) == "matchpoints":
+        if method_of(event) == "matchpoints":
             value = 100 * total / tops if tops else Fraction(0)
         else:
             value = total

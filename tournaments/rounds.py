@@ -62,6 +62,7 @@ from tournaments.models import (
     Team,
 )
 from tournaments.services import EventRejected, event_create
+from tournaments.standings import method_of
 
 # Each transition: the service name → (state before, state after).
 TRANSITIONS: dict[str, tuple[str, str]] = {
@@ -421,7 +422,7 @@ def stage_standings(*, stage: Stage) -> list[scoring.Standing]:
     the event's method, plus what each player carried into the stage when it carries scores
     over (his percentage or total at the cut before, added to this stage's)."""
     event = stage.event
-    method: scoring.Method = "datum" if event.scoring_method == "datum" else "matchpoints"
+    method = method_of(event)
     points = scoring.board_points(_stage_seat_results(stage), method=method, expected=None)
     rows = scoring.standings(points, method=method)
     if not stage.carry_over:
@@ -886,7 +887,7 @@ def stage_cut(*, stage: Stage, actor: Any) -> list[StageEntry]:
                 _("Only %(n)s players are ranked; the cut is %(cut)s.")
                 % {"n": len(rows), "cut": stage.cut}
             )
-        method: scoring.Method = "datum" if event.scoring_method == "datum" else "matchpoints"
+        method = method_of(event)
         points = scoring.board_points(_stage_seat_results(stage), method=method)
         order = cut_order(rows, points, lot_seed=event.deal_commitment or event.slug)[: stage.cut]
         players = {p.pk: p for p in Player.objects.filter(pk__in=[r.player for r in order])}

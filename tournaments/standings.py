@@ -167,7 +167,8 @@ def event_results(
     return EventResults(event, results, stage_of_board, expected, penalties)
 
 
-def _method(event: Event) -> scoring.Method:
+def method_of(event: Event) -> scoring.Method:
+    """The scoring method of `event` as the pure scoring names it."""
     return "datum" if event.scoring_method == "datum" else "matchpoints"
 
 
@@ -193,7 +194,7 @@ def compute(
         ScoringError: input the pure scoring refuses (a seat met twice at one table).
     """
     event = data.event
-    method = _method(event)
+    method = method_of(event)
     unit = Fraction(event.adjustment_unit or 0)
     points = scoring.board_points(data.results, method=method, expected=data.expected, unit=unit)
     order, seed = _tiebreaks(event)
