@@ -61,7 +61,7 @@ from tournaments.models import (
     Table,
     Team,
 )
-from tournaments.services import EventRejected, event_create
+from tournaments.services import EventRejected, event_create, rules_of
 from tournaments.standings import method_of
 
 # Each transition: the service name → (state before, state after).
@@ -80,10 +80,6 @@ class AdministrationRefused(DomainError):
 
 class NotOrganizer(AdministrationRefused):
     """The acting user is not an organizer of the event."""
-
-
-def rules_of(event: Event) -> RuleSet:
-    return RuleSet.from_spec(event.rules or "classic")
 
 
 def organizer_lock(event: Event, actor: Any) -> Event:

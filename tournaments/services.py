@@ -23,6 +23,11 @@ class EventRejected(DomainError):
     """An event, round or seating that cannot be stored."""
 
 
+def rules_of(event: Event) -> RuleSet:
+    """The engine rules of `event` (classic when it has none, as an archive)."""
+    return RuleSet.from_spec(event.rules or "classic")
+
+
 def player_get_or_create(*, name: str) -> Player:
     """The player of this name (the first stored, preferring one without an external id:
     names are not unique site-wide), created when new.
@@ -82,7 +87,7 @@ def round_seat(*, event: Event, number: int, tables: Sequence[Sequence[Player]])
         EventRejected: the round exists, a table has the wrong number of players, or a player
         sits twice.
     """
-    seats = RuleSet.from_spec(event.rules or "classic").seats
+    seats = rules_of(event).seats
     seen: set[int] = set()
     for players in tables:
         if len(players) != len(seats):
