@@ -678,7 +678,8 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
             "R-SEAT",
             "landlord",
         )
-    from games.engine.replay import _bid_rule, _plausible_bid
+    from games.engine.bidding import BID_RULE
+    from games.engine.replay import _plausible_bid
 
     if (
         isinstance(quick.bid, bool)
@@ -687,7 +688,7 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
     ):
         raise _quick_fail(
             _("A bid of %(bid)s is impossible under these rules.") % {"bid": quick.bid},
-            _bid_rule(rules),
+            BID_RULE[rules.bidding],
             "bid",
         )
     if quick.winner not in ("landlord", "farmers"):
