@@ -507,6 +507,12 @@ def _open_play(position: Position) -> tuple[str, str]:
     return "", ""
 
 
+def table_record_id(table: Any, board: Any) -> str:
+    """The id of the game entered at a games Table for a Board (live entry, quick result):
+    ``R<round>-B<board>-T<table>``."""
+    return f"R{table.round.number}-B{board.number}-T{table.number}"
+
+
 def to_record(position: Position, *, record_id: str = "") -> dict[str, Any]:
     """The RECORDS.md §1 record of the steps so far (no declared score: the engine scores)."""
     deal = position.deal

@@ -172,7 +172,7 @@ def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> 
                 record = entry.quick_record(
                     deal,
                     form.quick(),
-                    record_id=f"R{table.round.number}-B{board.number}-T{table.number}",
+                    record_id=entry.table_record_id(table, board),
                 )
                 game = game_submit(
                     table=table,

@@ -71,10 +71,6 @@ def _games() -> Any:
     )
 
 
-def _record_id(table: Table, board: Board) -> str:
-    return f"R{table.round.number}-B{board.number}-T{table.number}"
-
-
 TABLE_PARAMS = [
     OpenApiParameter("slug", str, OpenApiParameter.PATH),
     OpenApiParameter("table_id", int, OpenApiParameter.PATH),
@@ -179,7 +175,7 @@ class GameListView(APIView):
                 raise GameRejected(
                     _("The game is not finished: %(seat)s is to move.") % {"seat": position.to_move}
                 )
-            record = entry.to_record(position, record_id=_record_id(table, board))
+            record = entry.to_record(position, record_id=entry.table_record_id(table, board))
         elif "quick" in v:
             q = v["quick"]
             quick = entry.QuickResult(
@@ -193,7 +189,9 @@ class GameListView(APIView):
                 anti_spring=q["anti_spring"],
             )
             try:
-                record = entry.quick_record(deal, quick, record_id=_record_id(table, board))
+                record = entry.quick_record(
+                    deal, quick, record_id=entry.table_record_id(table, board)
+                )
             except entry.EntryError as exc:
                 if exc.field:
                     exc.field = f"quick.{exc.field}"
