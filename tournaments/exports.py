@@ -20,6 +20,8 @@ import csv
 import io
 from datetime import datetime
 from decimal import Decimal
+from fractions import Fraction
+from math import floor
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -44,6 +46,7 @@ from tournaments.models import (
     Table,
     Team,
 )
+from tournaments.selectors import event_standings
 
 FORMAT = "ddz-event-archive"
 VERSION = 1
@@ -78,10 +81,21 @@ def standings_rows(*, event: Event, stage: Stage | None = None) -> list[dict[str
             "boards": row.boards,
             "decided_by": row.decided_by,
         }
-        for row in Standing.objects.filter(event=event, stage=stage)
-        .select_related("player")
-        .order_by("position")
+        for row in event_standings(event=event, stage=stage)
     ]
+
+
+def decimal_text(value: object, places: int = 2) -> str | None:
+    """An exact value ("775/12", a Fraction) to `places` decimals, rounded half up (away from
+    zero): "775/12" → "64.58", "129/2" → "64.50", "1/200" → "0.01"; None and "" → None."""
+    if value is None or value == "":
+        return None
+    exact = Fraction(str(value))
+    scale = 10**places
+    digits = floor(abs(exact) * scale + Fraction(1, 2))
+    sign = "-" if exact < 0 and digits else ""
+    whole, part = divmod(digits, scale)
+    return f"{sign}{whole}.{part:0{places}d}" if places else f"{sign}{whole}"
 
 
 def _csv(fields: list[str], rows: list[dict[str, Any]]) -> str:
@@ -111,8 +125,6 @@ def standings_csv(*, event: Event, stage: Stage | None = None) -> str:
     """The stored standings as CSV with a header line (STANDINGS_CSV_FIELDS): the columns of
     `manage.py ddz_standings --format csv` (``percentage_decimal``: the exact percentage to 2
     places, half up) plus the penalty and the tie-break that decided the row."""
-    from tournaments.management.commands.ddz_standings import decimal_text
-
     rows = standings_rows(event=event, stage=stage)
     for row in rows:
         row["percentage_decimal"] = decimal_text(row["percentage"])

@@ -12,7 +12,7 @@ from django.db.models.functions import Coalesce
 
 from games.models import Board
 from tournaments import scoring
-from tournaments.models import Event, Player, Seat, Standing
+from tournaments.models import Event, Player, Seat, Stage, Standing
 
 
 def _count(queryset: QuerySet[Any]) -> Subquery:
@@ -43,9 +43,13 @@ def event_players(*, event: Event) -> QuerySet[Player]:
     )
 
 
-def event_standings(*, event: Event) -> QuerySet[Standing]:
-    """The stored standing rows of the whole of `event` (not of a stage), best first."""
-    return event.standings.filter(stage__isnull=True).select_related("player").order_by("position")
+def event_standings(*, event: Event, stage: Stage | None = None) -> QuerySet[Standing]:
+    """The stored standing rows of the whole of `event` (or of one of its stages), best first."""
+    return (
+        Standing.objects.filter(event=event, stage=stage)
+        .select_related("player")
+        .order_by("position")
+    )
 
 
 def event_computed_standings(*, event: Event) -> list[scoring.Standing]:

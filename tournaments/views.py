@@ -22,7 +22,7 @@ from games.entry import stored_error_message
 from games.models import Board, Game, Status
 from tournaments import embargo, exports, results, selectors
 from tournaments.access import is_chief_referee
-from tournaments.models import Event, Round, Seat, Stage, Standing
+from tournaments.models import Event, Round, Seat, Stage
 from tournaments.scoring import TIEBREAKS
 from tournaments.standings import lot_seed
 from tournaments.templatetags.ddz_public import call_word, play
@@ -60,12 +60,7 @@ def _standings_html(request: HttpRequest, event: Event, stage: Stage | None) -> 
     key = "standings-html:" + _standings_key(event, stage)
     html = cache.get(key)
     if html is None:
-        rows = (
-            Standing.objects.filter(event=event, stage=stage)
-            .select_related("player")
-            .order_by("position")
-        )
-        rows = list(rows)
+        rows = list(selectors.event_standings(event=event, stage=stage))
         # Nothing to rank: either no board is open yet, or the event seats nobody (an archive
         # of imported games). Seating does not move the standings version, so an empty table
         # is kept only for a refresh period.

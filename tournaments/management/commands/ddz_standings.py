@@ -13,44 +13,23 @@ import csv
 import json
 import os
 import sys
-from fractions import Fraction
-from math import floor
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments import exports
-from tournaments.models import Event
-from tournaments.selectors import event_standings
+from tournaments.exports import decimal_text
+from tournaments.models import Event, Stage
 
 FIELDS = ["rank", "player", "total", "top", "percentage", "percentage_decimal", "boards"]
 
 
-def decimal_text(value: object, places: int = 2) -> str | None:
-    """An exact value ("775/12", a Fraction) to `places` decimals, rounded half up (away from
-    zero): "775/12" → "64.58", "129/2" → "64.50", "1/200" → "0.01"; None and "" → None."""
-    if value is None or value == "":
-        return None
-    exact = Fraction(str(value))
-    scale = 10**places
-    digits = floor(abs(exact) * scale + Fraction(1, 2))
-    sign = "-" if exact < 0 and digits else ""
-    whole, part = divmod(digits, scale)
-    return f"{sign}{whole}.{part:0{places}d}" if places else f"{sign}{whole}"
-
-
-def standings_rows(event: Event) -> list[dict[str, Any]]:
-    """The stored standing rows of `event` as plain dicts (exact values as fraction text)."""
+def standings_rows(event: Event, stage: Stage | None = None) -> list[dict[str, Any]]:
+    """The stored standing rows of `event` (or one stage) as plain dicts of FIELDS but
+    percentage_decimal (exact values as fraction text; no top or percentage: None)."""
     return [
-        {
-            "rank": row.rank,
-            "player": row.player.name,
-            "total": row.total,
-            "top": row.top or None,
-            "percentage": row.percentage or None,
-            "boards": row.boards,
-        }
-        for row in event_standings(event=event)
+        {k: (row[k] or None) if k in ("top", "percentage") else row[k] for k in FIELDS if k in row}
+        for row in exports.standings_rows(event=event, stage=stage)
     ]
 
 
@@ -67,17 +46,12 @@ class Command(BaseCommand):
         event = Event.objects.filter(name=name).first() or Event.objects.filter(slug=name).first()
         if event is None:
             raise CommandError(f"no event named {name!r}", returncode=2)
+        stage = None
         if options["stage"] is not None:
             stage = event.stages.filter(number=options["stage"]).first()
             if stage is None:
                 raise CommandError(f"{event.name} has no stage {options['stage']}", returncode=2)
-            rows = [
-                {k: (v or None) if k in ("top", "percentage") else v for k, v in row.items()}
-                for row in exports.standings_rows(event=event, stage=stage)
-            ]
-            rows = [{k: row[k] for k in FIELDS if k in row} for row in rows]
-        else:
-            rows = standings_rows(event)
+        rows = standings_rows(event, stage)
         for row in rows:
             row["percentage_decimal"] = decimal_text(row["percentage"])
         try:
