@@ -97,7 +97,7 @@ def settle(
     springish = spring or anti_spring
     notes = [f"bid {contract.bid}"]
     if bombs:
-        notes.append(f"{bombs} bomb{'s' if bombs > 1 else ''}")
+        notes.append(_count(bombs, "bomb"))
     if rockets:
         notes.append(f"{rockets} rocket")
     if spring:
@@ -107,29 +107,21 @@ def settle(
     stakes: dict[str, int]
     scoring = rules.scoring
     if scoring in ("two_player", "four_player", "five_player"):
-        return _settle_other_sizes(
-            rules, contract, winner, sign, bombs, rockets, spring, bomb_readings, farmers, notes
+        unit, multiplier, stakes = _other_sizes(
+            rules, contract, bombs, rockets, spring, bomb_readings, farmers, notes
         )
-    if scoring == "additive":
+    elif scoring == "additive":
         # R-SC-ADD: u = value + doubles + one per bomb or rocket + 1 for (anti-)spring,
-        # additions capped by max_additions; R-SURRENDER: the landlord concedes u − 1.
+        # additions capped by max_additions; R-SURRENDER: the landlord concedes u − 1, u
+        # counting the value and the doubles (no card was played).
+        cap = rules.max_additions
         additions = len(contract.doubles) + doublings + (1 if springish else 0)
-        if rules.max_additions is not None:
-            additions = min(additions, rules.max_additions)
-        unit = contract.bid + additions
+        unit = contract.bid + (additions if cap is None else min(additions, cap))
         if contract.doubles:
-            notes.append(
-                f"{len(contract.doubles)} double{'s' if len(contract.doubles) > 1 else ''}"
-            )
+            notes.append(_count(len(contract.doubles), "double"))
         if contract.surrendered:
-            unit = (
-                contract.bid
-                + min(
-                    len(contract.doubles),
-                    rules.max_additions if rules.max_additions is not None else 99,
-                )
-                - 1
-            )
+            doubles = len(contract.doubles)
+            unit = contract.bid + (doubles if cap is None else min(doubles, cap)) - 1
             notes.append("surrender")
             sign = -1
         multiplier = unit
@@ -164,71 +156,13 @@ def settle(
         else:
             unit = contract.bid * multiplier  # R-SC-MULT
             stakes = {f: unit for f in farmers}
+    # Each farmer settles his stake with the landlord's side; two landlords (R-5P) share the
+    # total, the first the odd unit if any.
+    landlords = [contract.landlord] + ([contract.partner] if contract.partner else [])
     score = {s: 0 for s in seats}
     for f, stake in stakes.items():
         score[f] = -sign * stake
-        score[contract.landlord] += sign * stake
-    return Settlement(
-        winner="farmers" if sign < 0 else "landlord",
-        unit=unit,
-        multiplier=multiplier,
-        score=score,
-        explanation=", ".join(notes),
-    )
-
-
-def _settle_other_sizes(
-    rules: RuleSet,
-    contract: Contract,
-    winner: str,
-    sign: int,
-    bombs: int,
-    rockets: int,
-    spring: bool,
-    bomb_readings: tuple[Reading, ...],
-    farmers: list[str],
-    notes: list[str],
-) -> Settlement:
-    """R-2P, R-4P and R-5P settlements."""
-    scoring = rules.scoring
-    score = {s: 0 for s in rules.seats}
-    if scoring == "two_player":
-        # R-2P: u = 2^(bombs + rockets); one farmer.
-        multiplier = 2 ** (bombs + rockets)
-        unit = multiplier
-        stakes = {f: unit for f in farmers}
-    elif scoring == "four_player":
-        # R-4P: u = bid × 2^(rockets + bombs of six or more cards); 4- and 5-card bombs don't.
-        big = sum(1 for r in bomb_readings if r.length >= 6)
-        multiplier = 2 ** (rockets + big)
-        unit = contract.bid * multiplier
-        stakes = {f: unit for f in farmers}
-    else:
-        # R-5P: bombs of 5+ cards and three or four jokers double, each reveal and each
-        # player's double ×2, spring ×2. Decision: each landlord–farmer pair settles one unit,
-        # so with two landlords each farmer ∓2u and each landlord ±3u.
-        doubling = sum(
-            1
-            for r in bomb_readings
-            if (r.rank in ("B", "R") and r.length >= 3)
-            or (r.rank not in ("B", "R") and r.length >= 5)
-        )
-        multiplier = 2 ** (doubling + len(contract.doubles) + contract.reveals)
-        if spring:
-            multiplier *= 2
-        unit = multiplier
-        per_farmer = unit * (2 if contract.partner else 1)
-        stakes = {f: per_farmer for f in farmers}
-        if contract.doubles:
-            notes.append(
-                f"{len(contract.doubles)} double{'s' if len(contract.doubles) > 1 else ''}"
-            )
-        if contract.reveals:
-            notes.append("revealed")
-    landlords = [contract.landlord] + ([contract.partner] if contract.partner else [])
     total = sum(stakes.values())
-    for f, stake in stakes.items():
-        score[f] = -sign * stake
     for i, lord in enumerate(landlords):
         share = total // len(landlords) + (1 if i < total % len(landlords) else 0)
         score[lord] += sign * share
@@ -239,3 +173,48 @@ def _settle_other_sizes(
         score=score,
         explanation=", ".join(notes),
     )
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n > 1 else ''}"
+
+
+def _other_sizes(
+    rules: RuleSet,
+    contract: Contract,
+    bombs: int,
+    rockets: int,
+    spring: bool,
+    bomb_readings: tuple[Reading, ...],
+    farmers: list[str],
+    notes: list[str],
+) -> tuple[int, int, dict[str, int]]:
+    """R-2P, R-4P and R-5P: (unit, multiplier, each farmer's stake)."""
+    scoring = rules.scoring
+    if scoring == "two_player":
+        # R-2P: u = 2^(bombs + rockets); one farmer.
+        multiplier = 2 ** (bombs + rockets)
+        return multiplier, multiplier, {f: multiplier for f in farmers}
+    if scoring == "four_player":
+        # R-4P: u = bid × 2^(rockets + bombs of six or more cards); 4- and 5-card bombs don't.
+        big = sum(1 for r in bomb_readings if r.length >= 6)
+        multiplier = 2 ** (rockets + big)
+        unit = contract.bid * multiplier
+        return unit, multiplier, {f: unit for f in farmers}
+    # R-5P: bombs of 5+ cards and three or four jokers double, each reveal and each player's
+    # double ×2, spring ×2. Decision: each landlord–farmer pair settles one unit, so with two
+    # landlords each farmer ∓2u and each landlord ±3u.
+    doubling = sum(
+        1
+        for r in bomb_readings
+        if (r.rank in ("B", "R") and r.length >= 3) or (r.rank not in ("B", "R") and r.length >= 5)
+    )
+    multiplier = 2 ** (doubling + len(contract.doubles) + contract.reveals)
+    if spring:
+        multiplier *= 2
+    if contract.doubles:
+        notes.append(_count(len(contract.doubles), "double"))
+    if contract.reveals:
+        notes.append("revealed")
+    per_farmer = multiplier * (2 if contract.partner else 1)
+    return multiplier, multiplier, {f: per_farmer for f in farmers}
