@@ -64,6 +64,11 @@ class Board(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("public:traveller", kwargs={"slug": self.event.slug, "number": self.number})
 
+    def is_played_at(self, table: Table) -> bool:
+        """Whether the board is played at `table`: a board dealt to a round at that round's
+        tables only, a board of no round (an imported deal) at any table."""
+        return self.round_id is None or self.round_id == table.round_id
+
 
 class Status(models.TextChoices):
     PENDING = "pending", _("pending")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
 
 from games.models import Board, EntryDraft, Game, Resolution, Status
 from games.versions import FLAGGED_STATUSES
@@ -63,6 +64,18 @@ def tables_of(user: Any, event: Event) -> QuerySet[Table]:
         "table_id"
     )
     return tables.filter(pk__in=assigned).order_by("round__number", "number")
+
+
+def table_and_board(*, slug: str, table_id: int, number: int) -> tuple[Table, Board]:
+    """Table `table_id` and board `number` of event `slug` (Http404 when either is absent).
+    Whether the board is played at that table (Board.is_played_at) is the caller's answer."""
+    table = get_object_or_404(
+        Table.objects.select_related("round__event"), pk=table_id, round__event__slug=slug
+    )
+    board = get_object_or_404(
+        Board.objects.select_related("event"), event__slug=slug, number=number
+    )
+    return table, board
 
 
 def status_board(*, event: Event, tables: QuerySet[Table]) -> list[Row]:

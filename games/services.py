@@ -126,7 +126,7 @@ def _check_record(*, table: Table, board: Board, record: object) -> dict[str, An
         pass
     if table.round.event_id != board.event_id:
         raise GameRejected(_("The table and the board belong to different events."))
-    if board.round_id is not None and board.round_id != table.round_id:
+    if not board.is_played_at(table):
         raise GameRejected(
             _("Board %(board)s is not played in round %(round)s.")
             % {"board": board.number, "round": table.round.number}

@@ -45,13 +45,8 @@ def _refuse(request: HttpRequest) -> HttpResponse:
 
 
 def _table_and_board(slug: str, table_id: int, number: int) -> tuple[Table, Board]:
-    table = get_object_or_404(
-        Table.objects.select_related("round__event"), pk=table_id, round__event__slug=slug
-    )
-    board = get_object_or_404(
-        Board.objects.select_related("event"), event__slug=slug, number=number
-    )
-    if board.round_id is not None and board.round_id != table.round_id:
+    table, board = selectors.table_and_board(slug=slug, table_id=table_id, number=number)
+    if not board.is_played_at(table):
         raise PermissionDenied(_("This board is not played at this table."))
     return table, board
 
