@@ -16,7 +16,7 @@ The public API:
 from __future__ import annotations
 
 from .bidding import Bidding
-from .cards import RANKS, format_cards, parse_cards, parse_play
+from .cards import RANKS, check_hand, format_cards, parse_cards, parse_play
 from .combos import Reading, beats, classify
 from .deal import Deal, deal_random
 from .errors import (
@@ -109,18 +109,3 @@ def legal_plays(hand: str, previous: str | None = None, rules: RuleSet | None = 
     counts = parse_hand(hand)
     check_hand(counts, rs)
     return legal_moves(counts, open_readings, rs)
-
-
-def check_hand(counts: tuple[int, ...], rules: RuleSet | None = None) -> None:
-    """Raise ``DealError`` (R-DECK) when the deck of ``rules`` cannot hold these cards."""
-    from .cards import RANKS, deck_counts
-
-    deck = deck_counts((rules or RuleSet.from_spec("classic")).decks)
-    over = [f"{c} × {RANKS[r]}" for r, (c, d) in enumerate(zip(counts, deck, strict=True)) if c > d]
-    if over:
-        what = "one deck holds" if deck[0] == 4 else "two decks hold"
-        raise DealError(
-            f"no hand holds {', '.join(over)}: {what} at most "
-            f"{deck[0]} of a rank and {deck[13]} of each joker",
-            rule="R-DECK",
-        )

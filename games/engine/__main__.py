@@ -17,8 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
 
-from . import check_hand
-from .cards import format_cards, is_pass_text
+from .cards import check_hand, format_cards, is_pass_text
 from .combos import beating_readings, classify_counts, why_not_a_combination
 from .errors import EngineError
 from .moves import legal_moves

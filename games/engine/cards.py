@@ -33,6 +33,7 @@ __all__ = [
     "ONE_DECK",
     "TWO_DECKS",
     "deck_counts",
+    "check_hand",
     "parse_cards",
     "format_cards",
     "parse_play",
@@ -250,3 +251,19 @@ def shuffled_deck(rng: random.Random, decks: int = 1) -> list[str]:
     deck = list(SUITED_DECK if decks == 1 else SUITED_TWO_DECKS)
     rng.shuffle(deck)
     return deck
+
+
+def check_hand(counts: Counts, rules: Any = None) -> None:
+    """Raise ``DealError`` (R-DECK) when the deck of ``rules`` (a RuleSet; None for one deck)
+    cannot hold these cards."""
+    from .errors import DealError
+
+    deck = deck_counts(rules.decks if rules is not None else 1)
+    over = [f"{c} × {RANKS[r]}" for r, (c, d) in enumerate(zip(counts, deck, strict=True)) if c > d]
+    if over:
+        what = "one deck holds" if deck[0] == 4 else "two decks hold"
+        raise DealError(
+            f"no hand holds {', '.join(over)}: {what} at most "
+            f"{deck[0]} of a rank and {deck[13]} of each joker",
+            rule="R-DECK",
+        )
