@@ -146,6 +146,20 @@ def may_confirm(game: Game) -> bool:
     return is_flagged(game) and game.resolution == Resolution.ACCEPT
 
 
+def may_accept(game: Game) -> bool:
+    """Whether a ruling may let the game's result stand (``accept``): an unruled ``mismatch``
+    or ``flagged`` game (not who rules)."""
+    return game.status in ACCEPTABLE_STATUSES and game.resolved_at is None
+
+
+def may_rule(game: Game) -> bool:
+    """Whether the game's state takes a ruling at all (not who rules): an unruled flagged game,
+    or a confirmed game not already sent back to be entered again."""
+    return (is_flagged(game) and game.resolved_at is None) or (
+        game.confirmed_at is not None and game.resolution != Resolution.REJECT
+    )
+
+
 def game_confirm(*, game_id: int, actor: Any) -> Game:
     """Confirm the current version of a game as its table's result.
 

@@ -27,13 +27,7 @@ from games import entry, selectors
 from games.forms import GameRecordForm, QuickResultForm, ResolveForm
 from games.models import Board, Game
 from games.services import game_submit, round_refusal
-from games.versions import (
-    ACCEPTABLE_STATUSES,
-    game_confirm,
-    game_resolve,
-    is_flagged,
-    may_confirm,
-)
+from games.versions import game_confirm, game_resolve, may_accept, may_confirm, may_rule
 from tournaments.access import can_enter_table, is_chief_referee, is_official
 from tournaments.models import AuditEntry, Event, Table
 
@@ -298,15 +292,8 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         and event.confirmation_required
         and may_confirm(current)
         and current.entered_by_id != request.user.pk,
-        "can_resolve": chief
-        and current is not None
-        and (
-            (is_flagged(current) and current.resolved_at is None)
-            or (current.confirmed_at is not None and current.resolution != "reject")
-        ),
-        "can_accept": current is not None
-        and current.status in ACCEPTABLE_STATUSES
-        and current.resolved_at is None,
+        "can_resolve": chief and current is not None and may_rule(current),
+        "can_accept": current is not None and may_accept(current),
         "state": selectors.entry_state(current, drafting=False) if current else "not_started",
     }
     if not context["can_accept"]:
