@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from fractions import Fraction
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max, Prefetch, Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -504,15 +504,12 @@ def round_seat_swiss(*, round_: Round, actor: Any) -> list[list[str]]:
             .prefetch_related("tables__seats")
             .order_by("number")
         )
-        seat_order = {s: i for i, s in enumerate(rules_of(event).seats)}
+        seat_names = rules_of(event).seats
         history: list[list[list[int]]] = []
         sat: dict[int, int] = defaultdict(int)
         for r in earlier:
             tables = [
-                [
-                    s.player_id
-                    for s in sorted(t.seats.all(), key=lambda s: seat_order.get(s.seat, 9))
-                ]
+                [s.player_id for s in in_seat_order(t.seats.all(), seat_names)]
                 for t in r.tables.all()
             ]
             history.append(tables)
@@ -920,6 +917,22 @@ def stage_cut(*, stage: Stage, actor: Any) -> list[StageEntry]:
 # --- Dashboard -----------------------------------------------------------------------------
 
 
+def in_seat_order(seats: Iterable[Seat], names: Sequence[str]) -> list[Seat]:
+    """A table's seats in the turn order `names` of the event's rules (R-SEAT); a seat the
+    rules do not name goes last."""
+    order = {s: i for i, s in enumerate(names)}
+    return sorted(seats, key=lambda s: order.get(s.seat, 9))
+
+
+def round_tables(round_: Round) -> list[tuple[Table, list[tuple[str, Player]]]]:
+    """The tables of a round by number, each with (seat, player) in seat order (two queries)."""
+    names = rules_of(round_.event).seats
+    tables = round_.tables.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    ).order_by("number")
+    return [(t, [(s.seat, s.player) for s in in_seat_order(t.seats.all(), names)]) for t in tables]
+
+
 @dataclass
 class TableProgress:
     table: Table
@@ -965,13 +978,11 @@ def event_overview(*, event: Event) -> list[RoundOverview]:
         )
         .order_by("number")
     )
-    order = {s: i for i, s in enumerate(rules_of(event).seats)}
+    seat_names = rules_of(event).seats
     by_round: dict[int, list[TableProgress]] = defaultdict(list)
     n_boards = {r.pk: r.n_boards for r in rounds}
     for t in tables:
-        seats = sorted(
-            ((s.seat, s.player) for s in t.seats.all()), key=lambda x: order.get(x[0], 9)
-        )
+        seats = [(s.seat, s.player) for s in in_seat_order(t.seats.all(), seat_names)]
         by_round[t.round_id].append(
             TableProgress(t, seats, t.entered, t.verified, n_boards.get(t.round_id, 0))
         )

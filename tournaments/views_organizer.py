@@ -18,7 +18,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required as _login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -39,7 +38,6 @@ from tournaments.models import (
     Role,
     Round,
     ScoringMethod,
-    Seat,
     Stage,
     StageKind,
     Table,
@@ -397,23 +395,12 @@ def players_export(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
-def _round_tables(round_: Round) -> list[tuple[Table, list[tuple[str, Any]]]]:
-    order = {s: i for i, s in enumerate(rounds.rules_of(round_.event).seats)}
-    tables = round_.tables.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player"))
-    ).order_by("number")
-    return [
-        (t, sorted(((s.seat, s.player) for s in t.seats.all()), key=lambda x: order.get(x[0], 9)))
-        for t in tables
-    ]
-
-
 @login_required
 def print_round(request: HttpRequest, slug: str, number: int, what: str) -> HttpResponse:
     """Print pages of a round: ``table-cards``, ``hand-records`` or ``seating``."""
     event = _event_for_organizer(request, slug)
     round_ = get_object_or_404(Round, event=event, number=number)
-    tables = _round_tables(round_)
+    tables = rounds.round_tables(round_)
     boards = list(Board.objects.filter(round=round_).order_by("number"))
     seats = rounds.rules_of(event).seats
     if what == "table-cards":
