@@ -16,8 +16,8 @@ The public API:
 from __future__ import annotations
 
 from .bidding import Bidding
-from .cards import RANKS, check_hand, format_cards, parse_cards, parse_play
-from .combos import Reading, beats, classify
+from .cards import RANKS, check_hand, format_cards, is_pass_text, parse_cards, parse_play
+from .combos import Reading, beats, classify, classify_counts, why_not_a_combination
 from .deal import Deal, deal_random
 from .errors import (
     DealError,
@@ -88,24 +88,32 @@ def legal_plays(hand: str, previous: str | None = None, rules: RuleSet | None = 
         ``Move`` values; when following, ``pass`` comes last; when leading, no pass.
 
     Raises:
-        NotationError: bad notation in ``hand`` or ``previous``.
+        NotationError: bad notation in ``hand`` or ``previous``; DealError: more cards than the
+        deck holds (R-DECK); IllegalPlayError: a previous play that is a pass or no
+        combination.
 
     >>> [str(m) for m in legal_plays("3345")]
     ['3', '4', '5', '33']
     >>> [str(m) for m in legal_plays("33BR", "44")]
     ['BR', 'pass']
     """
-    rs = rules or None
+    counts = parse_hand(hand)
+    check_hand(counts, rules)
     open_readings = None
     if previous is not None:
-        open_readings = classify(previous, rs)
+        if is_pass_text(previous):
+            raise IllegalPlayError(
+                "the previous play is a pass: there is nothing to follow (leave out the "
+                "previous play to list the leads)",
+                rule="R-TRICK",
+                cards=previous,
+            )
+        prev = parse_hand(previous)
+        check_hand(prev, rules)
+        open_readings = classify_counts(prev, rules)
         if not open_readings:
-            from .combos import why_not_a_combination
-
-            rule, why = why_not_a_combination(parse_cards(previous), rs)
+            rule, why = why_not_a_combination(prev, rules)
             raise IllegalPlayError(
                 f"the previous play is not a combination: {why}", rule=rule, cards=previous
             )
-    counts = parse_hand(hand)
-    check_hand(counts, rs)
-    return legal_moves(counts, open_readings, rs)
+    return legal_moves(counts, open_readings, rules)

@@ -17,10 +17,10 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
 
-from .cards import check_hand, format_cards, is_pass_text
+from . import legal_plays
+from .cards import check_hand, format_cards
 from .combos import beating_readings, classify_counts, why_not_a_combination
 from .errors import EngineError
-from .moves import legal_moves
 from .play import parse_hand
 from .record import Record, read_record, record_from_text, record_to_text
 from .replay import replay
@@ -88,21 +88,7 @@ def classify_line(cards: str, rules: RuleSet) -> dict[str, Any]:
 
 def moves_line(hand: str, previous: str | None, rules: RuleSet) -> dict[str, Any]:
     """The answer of ``moves`` for one query (RECORDS.md §2). Raises EngineError on bad input."""
-    counts = _cards(hand, rules)
-    open_readings = None
-    if previous is not None:
-        if is_pass_text(previous):
-            raise EngineError(
-                "the previous play is a pass: there is nothing to follow (leave out the "
-                "previous play to list the leads)",
-                rule="R-TRICK",
-            )
-        prev = _cards(previous, rules)
-        open_readings = classify_counts(prev, rules)
-        if not open_readings:
-            rule, why = why_not_a_combination(prev, rules)
-            raise EngineError(f"the previous play is not a combination: {why}", rule=rule)
-    return {"moves": [str(m) for m in legal_moves(counts, open_readings, rules)]}
+    return {"moves": [str(m) for m in legal_plays(hand, previous, rules)]}
 
 
 def _emit(obj: dict[str, Any], out: TextIO) -> None:
