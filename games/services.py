@@ -334,7 +334,8 @@ def game_submit(
     return game
 
 
-_FACTS = ("bid", "unit", "bombs", "rockets", "spring", "anti_spring")
+# The outcome keys stored as a game's facts (here and for a ruled claim, games.versions).
+FACTS = ("bid", "unit", "bombs", "rockets", "spring", "anti_spring")
 
 
 def replay_fields(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -371,7 +372,7 @@ def replay_fields(record: Mapping[str, Any]) -> dict[str, Any]:
         "multiplier": outcome.get("multiplier"),
         "score": outcome.get("score"),
         "error": outcome.get("error") if status != Status.VERIFIED else None,
-        "facts": {k: outcome.get(k) for k in _FACTS if outcome.get(k) is not None} or None,
+        "facts": {k: outcome.get(k) for k in FACTS if outcome.get(k) is not None} or None,
     }
 
 

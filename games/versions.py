@@ -94,6 +94,7 @@ def accepted_claim_fields(record: Any) -> dict[str, Any] | None:
     that way (its replay then is not verified).
     """
     from games.engine import EngineError, RuleSet, replay
+    from games.services import FACTS
 
     if not isinstance(record, dict) or not isinstance(record.get("end"), dict):
         return None
@@ -112,12 +113,11 @@ def accepted_claim_fields(record: Any) -> dict[str, Any] | None:
         return None
     if outcome.get("status") != Status.VERIFIED:
         return None
-    facts = ("bid", "unit", "bombs", "rockets", "spring", "anti_spring")
     return {
         "score": outcome.get("score"),
         "winner": outcome.get("winner") or "",
         "multiplier": outcome.get("multiplier"),
-        "facts": {k: outcome[k] for k in facts if outcome.get(k) is not None} | {"ruled": True},
+        "facts": {k: outcome[k] for k in FACTS if outcome.get(k) is not None} | {"ruled": True},
     }
 
 
