@@ -16,7 +16,15 @@ The public API:
 from __future__ import annotations
 
 from .bidding import Bidding
-from .cards import RANKS, check_hand, format_cards, is_pass_text, parse_cards, parse_play
+from .cards import (
+    RANKS,
+    check_hand,
+    format_cards,
+    is_pass_text,
+    parse_cards,
+    parse_hand,
+    parse_play,
+)
 from .combos import Reading, beats, classify, classify_counts, why_not_a_combination
 from .deal import Deal, deal_random
 from .errors import (
@@ -29,7 +37,7 @@ from .errors import (
     RulesError,
 )
 from .moves import Move, legal_moves
-from .play import GameState, parse_hand
+from .play import GameState
 from .record import Record, RecordSyntaxError, read_record, record_from_text, record_to_text
 from .replay import Outcome, check_deal, replay
 from .rules import RuleSet

@@ -18,10 +18,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
 
 from . import legal_plays
-from .cards import check_hand, format_cards
+from .cards import check_hand, format_cards, parse_hand
 from .combos import beating_readings, classify_counts, why_not_a_combination
 from .errors import EngineError
-from .play import parse_hand
 from .record import Record, read_record, record_from_text, record_to_text
 from .replay import replay
 from .rules import RuleSet

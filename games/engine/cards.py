@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from .errors import NotationError
+from .errors import DealError, NotationError
 
 __all__ = [
     "RANKS",
@@ -34,6 +34,7 @@ __all__ = [
     "TWO_DECKS",
     "deck_counts",
     "check_hand",
+    "parse_hand",
     "parse_cards",
     "format_cards",
     "parse_play",
@@ -256,8 +257,6 @@ def shuffled_deck(rng: random.Random, decks: int = 1) -> list[str]:
 def check_hand(counts: Counts, rules: Any = None) -> None:
     """Raise ``DealError`` (R-DECK) when the deck of ``rules`` (a RuleSet; None for one deck)
     cannot hold these cards."""
-    from .errors import DealError
-
     deck = deck_counts(rules.decks if rules is not None else 1)
     over = [f"{c} × {RANKS[r]}" for r, (c, d) in enumerate(zip(counts, deck, strict=True)) if c > d]
     if over:
@@ -267,3 +266,14 @@ def check_hand(counts: Counts, rules: Any = None) -> None:
             f"{deck[0]} of a rank and {deck[13]} of each joker",
             rule="R-DECK",
         )
+
+
+def parse_hand(text: str) -> Counts:
+    """Counts of a hand written in rank notation (R-NOTE) or as suited cards (R-SUIT).
+
+    Raises:
+        NotationError: bad character or token, with its position.
+    """
+    if " " in text and looks_suited(text):
+        return suited_to_counts(parse_suited(text))
+    return parse_cards(text)

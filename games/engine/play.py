@@ -23,30 +23,16 @@ from .cards import (
     add,
     contains,
     format_cards,
-    looks_suited,
-    parse_cards,
+    parse_hand,
     parse_play,
-    parse_suited,
     subtract,
-    suited_to_counts,
 )
 from .combos import TYPES, Reading, beating_readings, classify_counts, why_not_a_combination
 from .errors import IllegalPlayError
 from .moves import Move, legal_moves
 from .rules import CLASSIC, RuleSet
 
-__all__ = ["GameState", "parse_hand"]
-
-
-def parse_hand(text: str) -> Counts:
-    """Counts of a hand written in rank notation (R-NOTE) or as suited cards (R-SUIT).
-
-    Raises:
-        NotationError: bad character or token, with its position.
-    """
-    if " " in text and looks_suited(text):
-        return suited_to_counts(parse_suited(text))
-    return parse_cards(text)
+__all__ = ["GameState"]
 
 
 @dataclass(frozen=True)

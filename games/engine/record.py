@@ -40,7 +40,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .bidding import Bidding
 from .errors import RecordError
+from .rules import RuleSet
 
 __all__ = ["Record", "read_record", "RecordSyntaxError", "record_to_text", "record_from_text"]
 
@@ -256,8 +258,6 @@ def _next_seat(seats: tuple[str, ...], seat: str | None) -> str | None:
 
 
 def _seats_of(rec_rules: Any) -> tuple[str, ...]:
-    from .rules import RuleSet
-
     try:
         return RuleSet.from_spec(rec_rules).seats
     except ValueError:
@@ -268,9 +268,6 @@ class _SeatGuide:
     """Infers whose turn each token is, as the writer and the reader both do."""
 
     def __init__(self, record_rules: Any, first_bidder: str | None, landlord: str | None):
-        from .bidding import Bidding
-        from .rules import RuleSet
-
         self.seats = _seats_of(record_rules)
         self.bidding: Any = None
         try:
@@ -444,8 +441,6 @@ def record_from_text(text: str) -> Record:
                 f"Rules is not JSON: {exc.msg}", _line_of(text, "Rules"), 1
             ) from None
     try:
-        from .rules import RuleSet
-
         RuleSet.from_spec(rules)
     except ValueError as exc:
         raise RecordSyntaxError(f"Rules: {exc}", _line_of(text, "Rules"), 1) from None

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bidding import BID_RULE, Bidding
-from .cards import RANKS, Counts, add, contains, deck_counts, looks_suited, parse_suited
+from .cards import RANKS, Counts, add, contains, deck_counts, looks_suited, parse_hand, parse_suited
 from .errors import DealError, EngineError, IllegalPlayError, RulesError
-from .play import GameState, parse_hand
+from .play import GameState
 from .record import Record, read_record
 from .rules import RuleSet
 from .scoring import SCORING_RULE, Contract, settle
