@@ -14,10 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.deals import rank_cards
-from games.engine import Bidding, GameState, RuleSet, replay
+from games.engine import RANKS, Bidding, GameState, RuleSet, replay
 from games.engine.replay import marked_landlords
 
-RANKS = "3456789TJQKA2BR"
 _POWER = {"bomb", "rocket"}
 
 
