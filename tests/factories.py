@@ -93,16 +93,22 @@ def duplicate_round(
 
 
 def bot_record(board: Board, table: Table, *, seed: str = "test") -> dict[str, Any]:
-    """A full legal record of `board` at `table`, bid and played by the demo bot."""
+    """A full legal record of `board` at `table`, bid and played by the demo bot (with the
+    board's cards set aside, R-2P, and its marked card, R-5P, whose hidden landlord needs the
+    suited hands)."""
     from games.deals import rank_cards
 
     return play_record(
         rules=RuleSet.from_spec(board.event.rules or "classic"),
-        hands={s: rank_cards(c) for s, c in board.hands.items()},
+        hands=dict(board.hands)
+        if board.marked
+        else {s: rank_cards(c) for s, c in board.hands.items()},
         bottom=rank_cards(board.bottom),
         first_bidder=board.first_bidder or "S",
         seed=f"{seed}:{board.number}:{table.number}",
         record_id=f"B{board.number}-T{table.number}",
+        aside=board.aside or None,
+        marked=board.marked or None,
     )
 
 

@@ -13,11 +13,10 @@ from fractions import Fraction
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.bot import play_record
 from games.engine import RuleSet
 from games.models import Game, Status
 from games.services import game_submit, game_verify
-from tests.factories import EventFactory, PlayerFactory
+from tests.factories import EventFactory, PlayerFactory, bot_record
 from tournaments import rounds
 from tournaments.models import Entry, EventRole, Role, Standing
 from tournaments.standings import standings_recompute
@@ -52,16 +51,7 @@ def test_a_duplicate_event_of_another_table_size(preset: str) -> None:
     rounds.round_start(round_=first, actor=td)
     for board in boards:
         for table in tables:
-            record = play_record(
-                rules=rules,
-                hands=board.hands,
-                bottom=board.bottom,
-                first_bidder=board.first_bidder,
-                seed=f"{board.number}-{table.number}",
-                record_id=f"B{board.number}-T{table.number}",
-                aside=board.aside or None,
-                marked=board.marked or None,
-            )
+            record = bot_record(board, table, seed=preset)
             game = game_submit(table=table, board=board, record=record)
             game_verify(game_id=game.pk)
     statuses = set(Game.objects.filter(board__event=event).values_list("status", flat=True))

@@ -8,12 +8,11 @@ import random
 
 import pytest
 
-from games.bot import play_record
 from games.engine import RuleSet, deal_random
 from games.models import Game, Status
 from games.services import board_create, game_submit
 from tests.conftest import Worker, wait_for
-from tests.factories import EventFactory, PlayerFactory
+from tests.factories import EventFactory, PlayerFactory, bot_record
 from tournaments.services import EventRejected, round_seat
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -42,16 +41,7 @@ def test_a_game_of_another_table_size_is_verified_by_the_worker(
     for table in round_.tables.order_by("number"):
         seats = set(table.seats.values_list("seat", flat=True))
         assert seats == set(rules.seats)
-        record = play_record(
-            rules=rules,
-            hands=board.hands,
-            bottom=board.bottom,
-            first_bidder=board.first_bidder,
-            seed=f"{preset}-{table.number}",
-            record_id=f"{preset}-T{table.number}",
-            aside=board.aside or None,
-            marked=board.marked or None,
-        )
+        record = bot_record(board, table, seed=preset)
         games.append(game_submit(table=table, board=board, record=record))
     wait_for(
         lambda: (
