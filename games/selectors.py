@@ -10,6 +10,7 @@ from a fixed list, so every table size works.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,6 +129,9 @@ def game_versions(*, table: Table, board: Board) -> QuerySet[Game]:
     )
 
 
-def audit_log(*, event: Event) -> QuerySet[AuditEntry]:
-    """The audit entries of `event`, newest first."""
-    return AuditEntry.objects.filter(event=event).select_related("actor").order_by("-at", "-id")
+def audit_log(*, event: Event, games: Sequence[Game] | None = None) -> QuerySet[AuditEntry]:
+    """The audit entries of `event`, newest first; with `games`, those of these games only."""
+    entries = AuditEntry.objects.filter(event=event)
+    if games is not None:
+        entries = entries.filter(object_type="game", object_id__in=[str(g.pk) for g in games])
+    return entries.select_related("actor").order_by("-at", "-id")

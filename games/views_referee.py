@@ -29,7 +29,7 @@ from games.models import Board, Game
 from games.services import game_submit, round_refusal
 from games.versions import game_confirm, game_resolve, may_accept, may_confirm, may_rule
 from tournaments.access import can_enter_table, is_chief_referee, is_official
-from tournaments.models import AuditEntry, Event, Table
+from tournaments.models import Event, Table
 
 
 def _refuse(request: HttpRequest) -> HttpResponse:
@@ -274,9 +274,7 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             return redirect("referee:game", slug=slug, pk=game.pk)
     versions = list(selectors.game_versions(table=game.table, board=game.board))
     current = next((v for v in versions if v.replaced_at is None), None)
-    audit = AuditEntry.objects.filter(
-        event=event, object_type="game", object_id__in=[str(v.pk) for v in versions]
-    ).select_related("actor")
+    audit = selectors.audit_log(event=event, games=versions)
     context: dict[str, Any] = {
         "event": event,
         "game": game,
