@@ -120,6 +120,11 @@ def flagged_queue(*, event: Event) -> QuerySet[Game]:
     )
 
 
+def current_game(*, table: Table, board: Board) -> Game | None:
+    """The current version of one table's game of one board, None before any is entered."""
+    return Game.objects.filter(table=table, board=board, replaced_at__isnull=True).first()
+
+
 def game_versions(*, table: Table, board: Board) -> QuerySet[Game]:
     """Every version of one table's game of one board, newest first."""
     return (

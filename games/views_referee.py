@@ -89,7 +89,7 @@ def live_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> H
     table, board = _table_and_board(slug, table_id, number)
     if not can_enter_table(request.user, table):
         return _refuse(request)
-    current = Game.objects.filter(table=table, board=board, replaced_at__isnull=True).first()
+    current = selectors.current_game(table=table, board=board)
     deal = entry.EntryDeal.from_board(board)
     api = {
         "entry": reverse(
@@ -148,7 +148,7 @@ def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> 
     if not can_enter_table(request.user, table):
         return _refuse(request)
     deal = entry.EntryDeal.from_board(board)
-    current = Game.objects.filter(table=table, board=board, replaced_at__isnull=True).first()
+    current = selectors.current_game(table=table, board=board)
     status = 200
     if request.method == "POST":
         form = QuickResultForm(
