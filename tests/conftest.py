@@ -109,6 +109,16 @@ def _database_url() -> str:
     )
 
 
+@pytest.fixture(autouse=True)
+def _default_language_after_each_test() -> Iterator[None]:
+    """A request in another language (Accept-Language: zh-hans) leaves it active in the test
+    thread; each test starts from the default language, whatever ran before it."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
 _STARTED: list[Worker] = []  # the session's worker, once a test has started it
 
 
