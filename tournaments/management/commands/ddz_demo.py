@@ -30,6 +30,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games import entry
 from games.bot import play_record
 from games.deals import rank_cards
 from games.imports import records_import
@@ -121,7 +122,7 @@ class Command(BaseCommand):
                         bottom=rank_cards(board.bottom),
                         first_bidder=board.first_bidder,
                         seed=f"{seed}:{board.number}:{table.number}",
-                        record_id=f"R{round_.number}-B{board.number}-T{table.number}",
+                        record_id=entry.table_record_id(table, board),
                     )
                     game_submit(table=table, board=board, record=record, source="demo")
             return len(boards) * len(tables)
