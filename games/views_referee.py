@@ -76,12 +76,16 @@ def status_board(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def flagged_queue(request: HttpRequest, slug: str) -> HttpResponse:
-    """The games the engine flagged that await a chief referee's ruling."""
+    """The games the engine flagged that await a chief referee's ruling, then the results far
+    from the field on the same hand (a warning to check the entry)."""
     event = get_object_or_404(Event, slug=slug)
     if not is_chief_referee(request.user, event):
         return _refuse(request)
     games = selectors.flagged_queue(event=event)
-    return render(request, "referee/flagged.html", {"event": event, "games": games})
+    warnings = selectors.field_warnings(event=event)
+    return render(
+        request, "referee/flagged.html", {"event": event, "games": games, "warnings": warnings}
+    )
 
 
 def live_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> HttpResponse:
