@@ -1,6 +1,7 @@
 """Seating a stage (tournaments.rounds.stage_seat) on PostgreSQL, issue 10 item 5: the search
 runs outside the event's row lock, and the store refuses when the stage changed meanwhile;
-clubs kept apart where a movement allows; the seating command counts steps."""
+clubs kept apart where a movement allows; the dashboard shows each round's repeats and club
+clashes."""
 
 from __future__ import annotations
 
@@ -15,10 +16,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db import connection, transaction
+from django.urls import reverse
 
 from tests.factories import EventFactory, PlayerFactory
 from tournaments import rounds, seating
 from tournaments.models import AuditEntry, Entry, Event, EventRole, Role, Round, RoundState, Table
+from tournaments.services import round_seat
 
 
 def _organizer(event: Event, name: str = "td") -> Any:
@@ -150,6 +153,30 @@ def test_a_stage_seated_by_another_organizer_during_the_search_is_kept(
     # The other organizer's seating stands, written once.
     assert Table.objects.count() == 2 * 3
     assert AuditEntry.objects.filter(action="stage.seat").get().actor == other
+
+
+@pytest.mark.django_db
+def test_the_dashboard_shows_each_rounds_repeats_and_club_clashes(client) -> None:
+    event = EventFactory(slug="club-night")
+    td = _organizer(event)
+    names = ["An", "Bo", "Cai", "Du", "Er", "Fu"]
+    club = {"An": "Red", "Du": "Red", "Cai": "Blue", "Fu": "Blue"}
+    p = {n: PlayerFactory(name=n, club=club.get(n, "")) for n in names}
+    # Round 1 nobody has met and no table holds club-mates; round 2 has two repeats (An and
+    # Bo; Er and Fu) and two clashes (An and Du of Red; Cai and Fu of Blue).
+    round_seat(
+        event=event, number=1, tables=[[p["An"], p["Bo"], p["Cai"]], [p["Du"], p["Er"], p["Fu"]]]
+    )
+    round_seat(
+        event=event, number=2, tables=[[p["An"], p["Bo"], p["Du"]], [p["Cai"], p["Er"], p["Fu"]]]
+    )
+    client.force_login(td)
+    page = client.get(reverse("organizer:dashboard", args=[event.slug])).content.decode()
+    first = page[page.index('id="round-1"') : page.index('id="round-2"')]
+    second = page[page.index('id="round-2"') : page.index('id="audit"')]
+    assert "No repeat meeting, no club-mates at a table." in first
+    assert "2 repeat meetings: An–Bo, Er–Fu" in second
+    assert "2 club clashes: An–Du (Red), Cai–Fu (Blue)" in second
 
 
 def test_the_seating_command_counts_steps(tmp_path) -> None:
