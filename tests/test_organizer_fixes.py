@@ -50,7 +50,7 @@ def event_in_play():
         Entry.objects.create(event=event, player=PlayerFactory())
     stage = rounds.stage_create(event=event, actor=users["td"])
     round_ = rounds.round_create(event=event, stage=stage, actor=users["td"])
-    rounds.stage_seat(stage=stage, actor=users["td"], time_limit=1)
+    rounds.stage_seat(stage=stage, actor=users["td"])
     rounds.event_seed_commit(event=event, actor=users["td"])
     rounds.round_deal(round_=round_, boards=3, actor=users["td"])
     rounds.round_start(round_=round_, actor=users["td"])

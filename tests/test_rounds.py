@@ -47,7 +47,7 @@ def test_a_stage_goes_from_draft_to_published() -> None:
     stage = rounds.stage_create(event=event, actor=td, name="Qualifying")
     made = [rounds.round_create(event=event, stage=stage, actor=td) for _ in range(4)]
     assert [r.state for r in made] == [RoundState.DRAFT] * 4
-    report = rounds.stage_seat(stage=stage, actor=td, time_limit=1)
+    report = rounds.stage_seat(stage=stage, actor=td)
     assert report["repeat_pairs"] == 0 and report["lower_bound"] == 0
     movement = [
         [tuple(t.seats.values_list("player_id", flat=True)) for t in r.tables.all()]
@@ -140,7 +140,7 @@ def test_sit_outs_with_ten_players() -> None:
     stage = rounds.stage_create(event=event, actor=td)
     for _ in range(4):
         rounds.round_create(event=event, stage=stage, actor=td)
-    report = rounds.stage_seat(stage=stage, actor=td, time_limit=1)
+    report = rounds.stage_seat(stage=stage, actor=td)
     assert [len(out) for out in report["sit_out"]] == [1, 1, 1, 1]
     assert len({name for out in report["sit_out"] for name in out}) == 4
     assert all(r.tables.count() == 3 for r in Round.objects.all())

@@ -82,10 +82,15 @@ class NotOrganizer(AdministrationRefused):
     """The acting user is not an organizer of the event."""
 
 
-def organizer_lock(event: Event, actor: Any) -> Event:
-    """The event row, locked until the transaction ends; refuses non-organizers."""
+def organizer_check(event: Event, actor: Any) -> None:
+    """Refuses non-organizers of ``event`` (NotOrganizer)."""
     if not is_organizer(actor, event):
         raise NotOrganizer(_("Only the organizers of %(event)s may change it.") % {"event": event})
+
+
+def organizer_lock(event: Event, actor: Any) -> Event:
+    """The event row, locked until the transaction ends; refuses non-organizers."""
+    organizer_check(event, actor)
     return Event.objects.select_for_update().get(pk=event.pk)
 
 
@@ -329,83 +334,135 @@ def _teams(event: Event, k: int) -> list[list[Player]]:
     return teams
 
 
+def _seating_inputs(stage: Stage, event: Event) -> dict[str, Any]:
+    """What the seating of ``stage`` is made from, by part: the rules and format, the draft
+    rounds, the field with its clubs, the teams with their members."""
+    teams = Team.objects.filter(event=event).order_by("pk")
+    return {
+        "rules": (event.rules, event.format),
+        "rounds": list(
+            stage.rounds.filter(state=RoundState.DRAFT)
+            .order_by("number")
+            .values_list("pk", flat=True)
+        ),
+        "players": [(p.pk, p.club) for p in stage_field(stage=stage)],
+        "teams": [(t.pk, sorted(t.members.values_list("pk", flat=True))) for t in teams],
+    }
+
+
+def _stage_plan(
+    stage: Stage, event: Event, seed: int | str | None, steps: int
+) -> tuple[list[Round], list[list[list[Player]]], dict[str, Any]]:
+    """The draft rounds of ``stage``, their tables (players in seat order) and the measures
+    of stage_seat. Reads only; the movement's search runs here.
+
+    Raises:
+        AdministrationRefused: as stage_seat.
+    """
+    rounds = list(stage.rounds.filter(state=RoundState.DRAFT).order_by("number"))
+    if not rounds:
+        raise AdministrationRefused(_("This stage has no draft round to seat."))
+    k = len(rules_of(event).seats)
+    plan: list[list[list[Player]]]
+    report: dict[str, Any]
+    if event.format in (EventFormat.INDIVIDUAL, EventFormat.SINGLE_TABLE):
+        field = stage_field(stage=stage)
+        if event.format == EventFormat.SINGLE_TABLE and len(field) != k:
+            raise AdministrationRefused(
+                _("A single-table stage needs exactly %(k)s players; it has %(n)s.")
+                % {"k": k, "n": len(field)}
+            )
+        if len(field) < k:
+            raise AdministrationRefused(
+                _("A table seats %(k)s players; this stage has %(n)s.") % {"k": k, "n": len(field)}
+            )
+        clubs = {i: p.club for i, p in enumerate(field, start=1) if p.club}
+        schedule = seating.movement(
+            len(field),
+            len(rounds),
+            seats=k,
+            seed=seed if seed is not None else f"{event.pk}:{stage.number}",
+            clubs=clubs,
+            steps=steps,
+        )
+        plan = [[[field[p - 1] for p in t] for t in r] for r in schedule.rounds]
+        report = {
+            "repeat_pairs": schedule.repeat_pairs,
+            "lower_bound": schedule.lower_bound,
+            "seat_imbalance": schedule.seat_imbalance,
+            "club_conflicts": schedule.club_conflicts,
+            "sit_out": [[field[p - 1].name for p in r] for r in schedule.sit_out],
+        }
+    else:
+        teams = _teams(event, k)
+        plan = []
+        for r in range(len(rounds)):
+            tables: list[list[Player]] = []
+            if event.format == EventFormat.TEAM_OF_THREE:
+                if not teams or len(teams) % k:
+                    raise AdministrationRefused(
+                        _("Team rounds need a multiple of %(k)s teams.") % {"k": k}
+                    )
+                for g in range(0, len(teams), k):
+                    group = [t[r % k :] + t[: r % k] for t in teams[g : g + k]]
+                    ids = [[p.pk for p in t] for t in group]
+                    by_id = {p.pk: p for t in group for p in t}
+                    tables += [[by_id[i] for i in t] for t in seating.team_round(ids)]
+            else:
+                if not teams or len(teams) % 2:
+                    raise AdministrationRefused(_("Team matches need an even number of teams."))
+                for g in range(0, len(teams), 2):
+                    x, y = teams[g], teams[g + 1]
+                    by_id = {p.pk: p for p in x + y}
+                    pairs = seating.team_match_round([p.pk for p in x], [p.pk for p in y], r)
+                    tables += [[by_id[i] for i in t] for t in pairs]
+            plan.append(tables)
+        report = {"teams": [[p.name for p in t] for t in teams]}
+    return rounds, plan, report
+
+
 def stage_seat(
-    *, stage: Stage, actor: Any, seed: int | str | None = None, time_limit: float = 5.0
+    *, stage: Stage, actor: Any, seed: int | str | None = None, steps: int = seating.SEARCH_STEPS
 ) -> dict[str, Any]:
     """Seat every draft round of ``stage`` by the event's format: a movement over the whole
-    schedule (individual and single-table events), or the team seatings (teams of k at k
-    tables; two-table matches of two teams).
+    schedule (individual and single-table events; ``steps`` bounds its search, and the same
+    ``seed`` gives the same movement), or the team seatings (teams of k at k tables;
+    two-table matches of two teams).
+
+    The seating is made first, outside any transaction: a search may take seconds, and the
+    event's row lock would hold up every other change to the event meanwhile. A short
+    transaction then locks the event, checks that what the seating was made from (rules and
+    format, draft rounds, players and their clubs, teams) is unchanged, and stores it.
 
     Returns the movement's measures ``{"rounds", "repeat_pairs", "lower_bound",
     "seat_imbalance", "club_conflicts", "sit_out"}`` (names, not numbers).
 
     Raises:
         NotOrganizer; AdministrationRefused: no draft round, too few players, teams that do not
-        fit the format.
+        fit the format, or a change to the stage during the search (nothing stored).
     """
-    event = stage.event
+    organizer_check(stage.event, actor)
+    event = Event.objects.get(pk=stage.event_id)
+    inputs = _seating_inputs(stage, event)
+    rounds, plan, report = _stage_plan(stage, event, seed, steps)
     with transaction.atomic():
-        organizer_lock(event, actor)
-        rounds = list(stage.rounds.filter(state=RoundState.DRAFT).order_by("number"))
-        if not rounds:
-            raise AdministrationRefused(_("This stage has no draft round to seat."))
-        k = len(rules_of(event).seats)
-        plan: list[list[list[Player]]]
-        report: dict[str, Any]
-        if event.format in (EventFormat.INDIVIDUAL, EventFormat.SINGLE_TABLE):
-            field = stage_field(stage=stage)
-            if event.format == EventFormat.SINGLE_TABLE and len(field) != k:
-                raise AdministrationRefused(
-                    _("A single-table stage needs exactly %(k)s players; it has %(n)s.")
-                    % {"k": k, "n": len(field)}
+        locked = organizer_lock(event, actor)
+        now = _seating_inputs(stage, locked)
+        parts = {
+            "rules": _("the rules or format"),
+            "rounds": _("the draft rounds"),
+            "players": _("the players or their clubs"),
+            "teams": _("the teams"),
+        }
+        changed = [label for key, label in parts.items() if now[key] != inputs[key]]
+        if changed:
+            raise AdministrationRefused(
+                _(
+                    "The stage changed while its seating was being made (%(parts)s); nothing "
+                    "was stored. Seat it again."
                 )
-            if len(field) < k:
-                raise AdministrationRefused(
-                    _("A table seats %(k)s players; this stage has %(n)s.")
-                    % {"k": k, "n": len(field)}
-                )
-            clubs = {i: p.club for i, p in enumerate(field, start=1) if p.club}
-            schedule = seating.movement(
-                len(field),
-                len(rounds),
-                seats=k,
-                seed=seed if seed is not None else f"{event.pk}:{stage.number}",
-                clubs=clubs,
-                time_limit=time_limit,
+                % {"parts": ", ".join(changed)}
             )
-            plan = [[[field[p - 1] for p in t] for t in r] for r in schedule.rounds]
-            report = {
-                "repeat_pairs": schedule.repeat_pairs,
-                "lower_bound": schedule.lower_bound,
-                "seat_imbalance": schedule.seat_imbalance,
-                "club_conflicts": schedule.club_conflicts,
-                "sit_out": [[field[p - 1].name for p in r] for r in schedule.sit_out],
-            }
-        else:
-            teams = _teams(event, k)
-            plan = []
-            for r in range(len(rounds)):
-                tables: list[list[Player]] = []
-                if event.format == EventFormat.TEAM_OF_THREE:
-                    if not teams or len(teams) % k:
-                        raise AdministrationRefused(
-                            _("Team rounds need a multiple of %(k)s teams.") % {"k": k}
-                        )
-                    for g in range(0, len(teams), k):
-                        group = [t[r % k :] + t[: r % k] for t in teams[g : g + k]]
-                        ids = [[p.pk for p in t] for t in group]
-                        by_id = {p.pk: p for t in group for p in t}
-                        tables += [[by_id[i] for i in t] for t in seating.team_round(ids)]
-                else:
-                    if not teams or len(teams) % 2:
-                        raise AdministrationRefused(_("Team matches need an even number of teams."))
-                    for g in range(0, len(teams), 2):
-                        x, y = teams[g], teams[g + 1]
-                        by_id = {p.pk: p for p in x + y}
-                        pairs = seating.team_match_round([p.pk for p in x], [p.pk for p in y], r)
-                        tables += [[by_id[i] for i in t] for t in pairs]
-                plan.append(tables)
-            report = {"teams": [[p.name for p in t] for t in teams]}
         for round_, tables in zip(rounds, plan, strict=True):
             _seat(round_, actor, tables, f"movement:{event.format}", {})
         report["rounds"] = [r.number for r in rounds]

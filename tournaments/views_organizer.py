@@ -1,5 +1,6 @@
 """Organizer pages (namespace "organizer", under /organizer/): an event's dashboard (each
-round's state and each table's entry progress, the transitions as buttons, the deal
+round's state, its seating's repeat meetings and club clashes, and each table's entry
+progress, the transitions as buttons, the deal
 commitment, stages and the cut, the audit log), players with the CSV import and export, and
 the print pages of a round (table cards, hand records, seating list). The public deals page
 (namespace "deals") shows the commitment and, once revealed, the seed and the recomputation.
@@ -27,7 +28,7 @@ from ddz_site.errors import DomainError
 from games.engine import RuleSet
 from games.engine.rules import OPTION_NAMES, PRESETS
 from games.models import Board, Game
-from tournaments import csv_io, dealing, rounds
+from tournaments import csv_io, dealing, rounds, selectors
 from tournaments.access import is_organizer
 from tournaments.models import (
     AuditEntry,
@@ -157,12 +158,16 @@ def _preset_label(name: str) -> str:
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event_for_organizer(request, slug)
     stages = list(event.stages.prefetch_related("entries__player").order_by("number"))
+    checks = selectors.round_seating_checks(event=event)
     return render(
         request,
         "organizer/dashboard.html",
         {
             "event": event,
-            "overview": rounds.event_overview(event=event),
+            # Each round with its seating's repeats and club clashes (None before seating).
+            "overview": [
+                (item, checks.get(item.round.pk)) for item in rounds.event_overview(event=event)
+            ],
             "stages": stages,
             "stage_kinds": StageKind.choices,
             "entries": event.entries.count(),

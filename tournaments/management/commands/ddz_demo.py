@@ -104,7 +104,7 @@ class Command(BaseCommand):
         stage = rounds.stage_create(event=event, actor=td, name="Qualifying")
         for _r in range(ROUNDS):
             rounds.round_create(event=event, stage=stage, actor=td)
-        rounds.stage_seat(stage=stage, actor=td, seed=seed, time_limit=5)
+        rounds.stage_seat(stage=stage, actor=td, seed=seed)
         rounds.event_seed_commit(
             event=event,
             actor=td,
