@@ -8,8 +8,9 @@ goes through the *states* draft → seated → in play → closed → published 
 
 - draft: made, no tables; seating it (movement, Swiss or team seating) makes it seated;
 - seated → in play (``round_start``): needs its boards, dealt from the committed seed;
-- in play → closed (``round_close``): results are final; closed → published
-  (``round_publish``): shown to everyone.
+- in play → closed (``round_close``): needs every game *settled* (round_unsettled: the
+  table's game of each board counts, games.versions.counts, or every seat has an adjusted
+  score); results are final; closed → published (``round_publish``): shown to everyone.
 
 Every service here takes the acting user, refuses anyone but the event's organizers
 (tournaments.access.is_organizer), runs in one transaction that first locks the event row (so
@@ -35,12 +36,14 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Prefetch, Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from ddz_site.errors import DomainError
 from games.engine import EngineError, RuleSet
 from games.engine.rules import PRESETS
 from games.models import Board, Game, Status
 from games.services import BoardRejected, board_create
+from games.versions import not_counted_reason
 from tournaments import dealing, scoring, seating
 from tournaments.access import is_organizer
 from tournaments.audit import audit_record
@@ -589,34 +592,82 @@ def round_deal(*, round_: Round, boards: int, actor: Any) -> list[Board]:
     return made
 
 
-def round_missing(*, round_: Round) -> list[tuple[int, int]]:
-    """The (table number, board number) pairs of ``round_`` that are not finished: no current
-    game of that board at that table and no adjusted score (tournaments.models.Adjustment)
-    for it. Sorted; empty once every table has finished every board (the embargo's rule,
-    tournaments.embargo). Three queries."""
-    tables = dict(Table.objects.filter(round_id=round_.pk).values_list("pk", "number"))
-    boards = dict(Board.objects.filter(round_id=round_.pk).values_list("pk", "number"))
-    done = set(
-        Game.objects.filter(
-            table_id__in=tables, board_id__in=boards, replaced_at__isnull=True
-        ).values_list("table_id", "board_id")
-    )
-    done |= set(
-        Adjustment.objects.filter(table_id__in=tables, board_id__in=boards).values_list(
-            "table_id", "board_id"
+# Why a table's board keeps its round open (round_unsettled), in the order a referee works.
+UNSETTLED_REASONS = {
+    "missing": gettext_lazy("not entered"),
+    "pending": gettext_lazy("not verified yet"),
+    "illegal": gettext_lazy("illegal or incomplete"),
+    "flagged": gettext_lazy("flagged, waiting for a chief referee's ruling"),
+    "rejected": gettext_lazy("ruled to be entered again"),
+    "partial": gettext_lazy("adjusted scores for some seats only"),
+}
+
+
+def rounds_unsettled(round_ids: Iterable[int]) -> dict[int, list[tuple[int, int, str]]]:
+    """The unsettled (table number, board number, reason) of each of ``round_ids`` (rounds
+    with none are left out), sorted. A table's board is *settled* when the table's current
+    game of it counts (games.versions.counts: verified, or accepted by a chief referee's
+    ruling; the standings' rule) or every seat of the table has an adjusted score for it
+    (tournaments.models.Adjustment). The reason (a key of UNSETTLED_REASONS) is the game's
+    (games.versions.not_counted_reason), else "partial" (adjusted scores for some seats
+    only), else "missing". Five queries whatever the number of rounds."""
+    ids = list(round_ids)
+    tables = {
+        pk: (round_id, number)
+        for pk, round_id, number in Table.objects.filter(round_id__in=ids).values_list(
+            "pk", "round_id", "number"
         )
-    )
-    return sorted((tables[t], boards[b]) for t in tables for b in boards if (t, b) not in done)
+    }
+    boards: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for pk, round_id, number in Board.objects.filter(round_id__in=ids).values_list(
+        "pk", "round_id", "number"
+    ):
+        boards[round_id].append((pk, number))
+    seats: dict[int, set[str]] = defaultdict(set)
+    for table_id, seat in Seat.objects.filter(table_id__in=tables).values_list("table_id", "seat"):
+        seats[table_id].add(seat)
+    adjusted: dict[tuple[int, int], set[str]] = defaultdict(set)
+    for table_id, board_id, seat in Adjustment.objects.filter(table_id__in=tables).values_list(
+        "table_id", "board_id", "seat"
+    ):
+        adjusted[(table_id, board_id)].add(seat)
+    games = {
+        (g.table_id, g.board_id): g
+        for g in Game.objects.filter(table_id__in=tables, replaced_at__isnull=True).only(
+            "table_id", "board_id", "status", "resolution"
+        )
+    }
+    out: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+    for table_id, (round_id, table_number) in tables.items():
+        for board_id, board_number in boards.get(round_id, []):
+            done = adjusted.get((table_id, board_id), set())
+            if seats[table_id] <= done:
+                continue
+            game = games.get((table_id, board_id))
+            reason = not_counted_reason(game) if game is not None else ""
+            if game is None:
+                reason = "partial" if done else "missing"
+            if reason:
+                out[round_id].append((table_number, board_number, reason))
+    return {round_id: sorted(items) for round_id, items in out.items()}
 
 
-def missing_text(missing: Sequence[tuple[int, int]], limit: int = 12) -> str:
-    """``missing`` pairs as "table 2 board 13, table 3 board 13" (the first ``limit``, then
-    how many more)."""
+def round_unsettled(*, round_: Round) -> list[tuple[int, int, str]]:
+    """The (table number, board number, reason) of ``round_`` not settled yet (see
+    rounds_unsettled); empty once the round may be closed."""
+    return rounds_unsettled([round_.pk]).get(round_.pk, [])
+
+
+def unsettled_text(unsettled: Sequence[tuple[int, int, str]], limit: int = 12) -> str:
+    """``unsettled`` as "table 2 board 13 (not entered), table 3 board 13 (not verified yet)"
+    (the first ``limit``, then how many more), in the active language."""
     parts = [
-        _("table %(table)s board %(board)s") % {"table": t, "board": b} for t, b in missing[:limit]
+        _("table %(table)s board %(board)s (%(reason)s)")
+        % {"table": t, "board": b, "reason": UNSETTLED_REASONS[reason]}
+        for t, b, reason in unsettled[:limit]
     ]
-    if len(missing) > limit:
-        parts.append(_("%(n)s more") % {"n": len(missing) - limit})
+    if len(unsettled) > limit:
+        parts.append(_("%(n)s more") % {"n": len(unsettled) - limit})
     return ", ".join(parts)
 
 
@@ -625,13 +676,13 @@ def round_transition(*, round_: Round, action: str, actor: Any) -> Round:
 
     One conditional UPDATE (state = the state before): of concurrent requests exactly one
     succeeds, the others are refused. Starting needs the round's boards; closing needs every
-    table to have finished every board of the round (round_missing: a current game or an
-    adjusted score).
+    table's every board of the round settled (round_unsettled: a game that counts, or
+    adjusted scores at every seat).
 
     Raises:
         NotOrganizer; AdministrationRefused: an unknown action, the round not in the state
-        before (already moved on, or not yet there), a start without boards, a close while
-        games are missing (the message names each table and board).
+        before (already moved on, or not yet there), a start without boards, a close while a
+        game is not settled (the message names each table and board, and why).
     """
     if action not in TRANSITIONS:
         raise AdministrationRefused(_("Unknown round action %(action)s.") % {"action": action})
@@ -643,21 +694,31 @@ def round_transition(*, round_: Round, action: str, actor: Any) -> Round:
             raise AdministrationRefused(_("Deal the round's boards before starting it."))
         if action == "close":
             # Closing makes results final and lets the stage be cut: a table with nothing
-            # entered would keep its boards under embargo for ever and its players out of the
-            # standings, so every table must have finished every board (a game or an adjusted
-            # score for a game that could not be played).
-            missing = round_missing(round_=round_)
-            if missing:
+            # entered would keep its boards under embargo for ever, and a game that does not
+            # count (pending, illegal, flagged, to be entered again) would leave its players
+            # out of the standings of that board, so every table's every board must be
+            # settled: a game that counts, or adjusted scores for a game that could not be
+            # played. Games are stored and ruled on under the round's row lock: taken first,
+            # it keeps a submission or a ruling from slipping between this check and the close.
+            Round.objects.select_for_update().filter(pk=round_.pk).values_list("pk").first()
+            unsettled = round_unsettled(round_=round_)
+            if unsettled:
                 raise AdministrationRefused(
-                    _(
-                        "Round %(number)s cannot be closed: %(count)s games are missing "
-                        "(%(pairs)s). Enter them, or give an adjusted score for each game "
-                        "that could not be played."
+                    ngettext(
+                        "Round %(number)s cannot be closed: %(count)s game is not settled "
+                        "(%(games)s). Enter it and let the engine verify it, have a chief "
+                        "referee rule on it if it is flagged, or give an adjusted score to "
+                        "every seat if it could not be played.",
+                        "Round %(number)s cannot be closed: %(count)s games are not settled "
+                        "(%(games)s). Enter each one and let the engine verify it, have a "
+                        "chief referee rule on the flagged ones, or give an adjusted score to "
+                        "every seat of a game that could not be played.",
+                        len(unsettled),
                     )
                     % {
                         "number": round_.number,
-                        "count": len(missing),
-                        "pairs": missing_text(missing),
+                        "count": len(unsettled),
+                        "games": unsettled_text(unsettled),
                     }
                 )
         if not Round.objects.filter(pk=round_.pk, state=before).update(state=after):
@@ -944,21 +1005,22 @@ class TableProgress:
 
 @dataclass
 class RoundOverview:
-    """A round on the dashboard; ``missing`` lists the (table, board) numbers not finished
-    yet (round_missing), filled for rounds in play, which cannot be closed until it is empty."""
+    """A round on the dashboard; ``unsettled`` lists the (table, board, reason) not settled
+    yet (rounds_unsettled), filled for rounds in play, which cannot be closed until it is
+    empty."""
 
     round: Round
     boards: int
     tables: list[TableProgress]
-    missing: list[tuple[int, int]] = dc_field(default_factory=list)
+    unsettled: list[tuple[int, int, str]] = dc_field(default_factory=list)
 
     @property
     def actions(self) -> list[str]:
         return [a for a, (before, _after) in TRANSITIONS.items() if before == self.round.state]
 
     @property
-    def missing_text(self) -> str:
-        return missing_text(self.missing)
+    def unsettled_text(self) -> str:
+        return unsettled_text(self.unsettled)
 
 
 def event_overview(*, event: Event) -> list[RoundOverview]:
@@ -986,26 +1048,8 @@ def event_overview(*, event: Event) -> list[RoundOverview]:
         by_round[t.round_id].append(
             TableProgress(t, seats, t.entered, t.verified, n_boards.get(t.round_id, 0))
         )
-    in_play = [r.pk for r in rounds if r.state == RoundState.IN_PLAY]
-    finished = set(
-        Game.objects.filter(table__round_id__in=in_play, replaced_at__isnull=True).values_list(
-            "table_id", "board_id"
-        )
-    ) | set(
-        Adjustment.objects.filter(table__round_id__in=in_play).values_list("table_id", "board_id")
-    )
-    boards_of: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for pk, round_id, number in Board.objects.filter(round_id__in=in_play).values_list(
-        "pk", "round_id", "number"
-    ):
-        boards_of[round_id].append((pk, number))
-    overview = []
-    for r in rounds:
-        missing = sorted(
-            (t.table.number, number)
-            for t in by_round.get(r.pk, [])
-            for pk, number in boards_of.get(r.pk, [])
-            if (t.table.pk, pk) not in finished
-        )
-        overview.append(RoundOverview(r, r.n_boards, by_round.get(r.pk, []), missing))
-    return overview
+    unsettled = rounds_unsettled(r.pk for r in rounds if r.state == RoundState.IN_PLAY)
+    return [
+        RoundOverview(r, r.n_boards, by_round.get(r.pk, []), unsettled.get(r.pk, []))
+        for r in rounds
+    ]
