@@ -3,8 +3,9 @@ the deal seed and the cut between stages. Services (writes) and the selectors th
 
 Vocabulary (DESIGN.md): an event's *field* is its entries (tournaments.models.Entry); a later
 stage's field is its StageEntry rows, written by the *cut* of the stage before (the top
-``Stage.cut`` of that stage's standings, ties at the cut broken by the tie-breaks). A round
-goes through the *states* draft → seated → in play → closed → published (RoundState):
+``Stage.cut`` of that stage's published standings, tournaments.standings: one computation,
+ties across the cut line drawn by the event's lot; Swiss seating ranks by the same rows). A
+round goes through the *states* draft → seated → in play → closed → published (RoundState):
 
 - draft: made, no tables; seating it (movement, Swiss or team seating) makes it seated;
 - seated → in play (``round_start``): needs its boards, dealt from the committed seed;
@@ -24,12 +25,10 @@ any board is dealt, and revealed (``event_seed_reveal``) once every round is clo
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from fractions import Fraction
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -44,7 +43,7 @@ from games.engine.rules import PRESETS
 from games.models import Board, Game, Status
 from games.services import BoardRejected, board_create
 from games.versions import not_counted_reason
-from tournaments import dealing, scoring, seating
+from tournaments import dealing, seating
 from tournaments.access import is_organizer
 from tournaments.audit import audit_record
 from tournaments.models import (
@@ -61,11 +60,13 @@ from tournaments.models import (
     Stage,
     StageEntry,
     StageKind,
+    Standing,
     Table,
     Team,
 )
+from tournaments.selectors import event_standings
 from tournaments.services import EventRejected, event_create, rules_of
-from tournaments.standings import method_of
+from tournaments.standings import standings_recompute
 
 # Each transition: the service name → (state before, state after).
 TRANSITIONS: dict[str, tuple[str, str]] = {
@@ -416,68 +417,15 @@ def stage_seat(
     return report
 
 
-def stage_standings(*, stage: Stage) -> list[scoring.Standing]:
-    """The standings of one stage: the verified games of its rounds (players as ids), scored by
-    the event's method, plus what each player carried into the stage when it carries scores
-    over (his percentage or total at the cut before, added to this stage's)."""
-    event = stage.event
-    method = method_of(event)
-    points = scoring.board_points(_stage_seat_results(stage), method=method, expected=None)
-    rows = scoring.standings(points, method=method)
-    if not stage.carry_over:
-        return rows
-    carried = {e.player_id: Fraction(e.carried) for e in stage.entries.exclude(carried="")}
-    if not carried:
-        return rows
-    merged = {r.player: r for r in rows}
-    for player in carried:
-        if player not in merged:
-            merged[player] = scoring.Standing("", 0, player, Fraction(0), None, None, 0)
-
-    def key(r: scoring.Standing) -> Fraction:
-        own = r.percentage if method == "matchpoints" and r.percentage is not None else r.total
-        return own + carried.get(r.player, Fraction(0))
-
-    order = sorted(merged.values(), key=lambda r: (-key(r), str(r.player)))
-    labels = scoring.rank_labels([key(r) for r in order])
-    return [
-        scoring.Standing(
-            rank=label,
-            position=i + 1,
-            player=r.player,
-            total=key(r) if method == "datum" else r.total,
-            top=r.top,
-            percentage=key(r) if method == "matchpoints" else None,
-            boards=r.boards,
-        )
-        for i, (label, r) in enumerate(zip(labels, order, strict=True))
-    ]
-
-
-def _stage_seat_results(stage: Stage) -> list[scoring.SeatResult]:
-    players: dict[int, dict[str, int]] = {}
-    for table_id, seat, player_id in Seat.objects.filter(table__round__stage=stage).values_list(
-        "table_id", "seat", "player_id"
-    ):
-        players.setdefault(table_id, {})[seat] = player_id
-    results = []
-    games = Game.objects.filter(
-        table__round__stage=stage, replaced_at__isnull=True, status=Status.VERIFIED
-    ).values_list("board_id", "table_id", "score")
-    for board_id, table_id, score in games:
-        for seat, player_id in players.get(table_id, {}).items():
-            value = (score or {}).get(seat)
-            if value is not None:
-                results.append(
-                    scoring.SeatResult(
-                        board=board_id,
-                        table=table_id,
-                        seat=seat,
-                        player=player_id,
-                        score=Fraction(value),
-                    )
-                )
-    return results
+def stage_standings(*, stage: Stage) -> list[Standing]:
+    """The published standings of ``stage``, best first: its stored Standing rows
+    (tournaments.standings: every counted game and adjusted score, Neuberg, penalties, the
+    boards of the stages before when it carries scores over, the event's tie-breaks and lot),
+    brought up to date first, so that what the cut and the Swiss seating rank by is exactly
+    what everyone sees. It writes (standings_recompute, which locks the event row): call it
+    in the caller's transaction, after organizer_lock."""
+    standings_recompute(event_id=stage.event_id)
+    return list(event_standings(event=stage.event, stage=stage))
 
 
 def round_seat_swiss(*, round_: Round, actor: Any) -> list[list[str]]:
@@ -499,7 +447,7 @@ def round_seat_swiss(*, round_: Round, actor: Any) -> list[list[str]]:
         k = len(rules_of(event).seats)
         field = stage_field(stage=round_.stage)
         by_id = {p.pk: p for p in field}
-        order = [int(r.player) for r in stage_standings(stage=round_.stage)]
+        order = [r.player_id for r in stage_standings(stage=round_.stage)]
         ranked = [pk for pk in order if pk in by_id]
         ranked += [p.pk for p in field if p.pk not in set(ranked)]
         earlier = (
@@ -870,41 +818,11 @@ def event_deals_verify(*, event: Event, seed: str) -> DealsReport:
 # --- The cut -------------------------------------------------------------------------------
 
 
-def cut_order(
-    rows: Sequence[scoring.Standing],
-    points: Sequence[scoring.SeatPoints],
-    *,
-    lot_seed: str,
-) -> list[scoring.Standing]:
-    """The standings in the order of the cut: by the standing's key (percentage or total),
-    then DESIGN.md's tie-breaks: boards won against the datum (points above half the top in
-    matchpoints, above 0 in datum difference), best single board (as a share of its top in
-    matchpoints), then a lot: SHA-256 of ``lot_seed`` + ":" + the player, lowest first (the
-    seed is the event's public commitment, so the lot is fixed before play and checkable).
-    Head-to-head is not used at a cut: players level at a cut have mostly never met.
-    """
-    won: dict[Any, int] = defaultdict(int)
-    best: dict[Any, Fraction] = {}
-    for p in points:
-        share = p.points / p.top if p.top else p.points
-        if p.top is not None:
-            won[p.player] += p.points * 2 > p.top
-        else:
-            won[p.player] += p.points > 0
-        best[p.player] = max(best.get(p.player, share), share)
-
-    def key(r: scoring.Standing) -> tuple[Any, ...]:
-        own = r.percentage if r.percentage is not None else r.total
-        lot = hashlib.sha256(f"{lot_seed}:{r.player}".encode()).hexdigest()
-        return (-own, -won[r.player], -best.get(r.player, Fraction(0)), lot)
-
-    return sorted(rows, key=key)
-
-
 def stage_cut(*, stage: Stage, actor: Any) -> list[StageEntry]:
-    """Send the top ``stage.cut`` of the stage's standings (cut_order) through to the next
-    stage as its StageEntry rows, with the score each carries when the next stage carries
-    scores over. Once only.
+    """Send the top ``stage.cut`` of the stage's published standings (stage_standings) through
+    to the next stage as its StageEntry rows, with the score each carries (his percentage, or
+    total in datum difference) when the next stage carries scores over; that stage's own
+    standings then count the boards of both stages (tournaments.standings). Once only.
 
     Raises:
         NotOrganizer; AdministrationRefused: no cut set, no next stage, a round not closed,
@@ -941,22 +859,17 @@ def stage_cut(*, stage: Stage, actor: Any) -> list[StageEntry]:
                 _("Only %(n)s players are ranked; the cut is %(cut)s.")
                 % {"n": len(rows), "cut": stage.cut}
             )
-        method = method_of(event)
-        points = scoring.board_points(_stage_seat_results(stage), method=method)
-        order = cut_order(rows, points, lot_seed=event.deal_commitment or event.slug)[: stage.cut]
-        players = {p.pk: p for p in Player.objects.filter(pk__in=[r.player for r in order])}
+        # The stage's standings draw the players tied across the cut line by the lot
+        # (tournaments.standings), so the top ``cut`` rows are exactly the players through.
+        order = rows[: stage.cut]
         try:
             with transaction.atomic():
                 made = StageEntry.objects.bulk_create(
                     StageEntry(
                         stage=following,
-                        player=players[int(r.player)],
+                        player=r.player,
                         position=i,
-                        carried=scoring.format_fraction(
-                            r.percentage if r.percentage is not None else r.total
-                        )
-                        if following.carry_over
-                        else "",
+                        carried=(r.percentage or r.total) if following.carry_over else "",
                     )
                     for i, r in enumerate(order, start=1)
                 )
@@ -969,7 +882,7 @@ def stage_cut(*, stage: Stage, actor: Any) -> list[StageEntry]:
             obj=stage,
             changes={
                 "to_stage": following.number,
-                "through": [players[int(r.player)].name for r in order],
+                "through": [r.player.name for r in order],
             },
         )
     return made
