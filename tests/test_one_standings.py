@@ -10,6 +10,7 @@ out by hand from DESIGN.md's scoring section.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from fractions import Fraction as F
 
 import pytest
@@ -56,10 +57,10 @@ POINTS = {
 PENALTY = {"t1S": F(1)}
 
 
-def _lot(player_id: int) -> str:
+def _lot(player_id: int, seed: str = SEED) -> str:
     # DESIGN.md: the lot is drawn from the published seed, SHA-256 of "seed:player", the
     # smaller first.
-    return hashlib.sha256(f"{SEED}:{player_id}".encode()).hexdigest()
+    return hashlib.sha256(f"{seed}:{player_id}".encode()).hexdigest()
 
 
 def _organizer(event):
@@ -68,16 +69,20 @@ def _organizer(event):
     return user
 
 
-def _qualifying(*, tiebreaks, cut=5, carry=False, recomputed=False):
+def _qualifying(*, tiebreaks, cut=5, carry=False, recomputed=False, lot_seed=None):
     """The event, its organizer, the qualifying stage (cut `cut`) with its round played and
     closed, the next stage, and the players by name; with `recomputed`, the stored standings
-    brought up to date as the worker does after each change."""
+    brought up to date as the worker does after each change; `lot_seed(players)` gives the
+    event's published seed of the lot before play (default SEED)."""
     event = EventFactory(tiebreaks=tiebreaks, lot_seed=SEED)
     td = _organizer(event)
     qualifying = rounds.stage_create(event=event, actor=td, cut=cut)
     following = rounds.stage_create(event=event, actor=td, kind="duplicate", carry_over=carry)
     players = {f"t{t}{s}": PlayerFactory(name=f"t{t}{s}") for t in range(1, 5) for s in "SEW"}
     Entry.objects.bulk_create(Entry(event=event, player=p) for p in players.values())
+    if lot_seed is not None:
+        event.lot_seed = lot_seed(players)
+        event.save(update_fields=["lot_seed"])
     round_ = round_seat(
         event=event,
         number=1,
@@ -157,16 +162,31 @@ def test_ties_across_the_cut_are_drawn_by_the_lot_even_without_it_in_the_tiebrea
     # The event's tie-breaks leave ties shared (1=, 1=); a cut must still take exactly five,
     # so the players tied across the cut line, and they only, are drawn by the event's lot,
     # in the published stage standings as in the cut.
-    event, td, qualifying, _following, players = _qualifying(tiebreaks=[], cut=5)
+    fifty = ["t2E", "t3W", "t4E"]
+
+    def drawing(players):
+        # A published seed whose draw of the three on 50 % differs from their order by id, so
+        # that the draw shows.
+        return next(
+            f"seed-{i}"
+            for i in itertools.count()
+            if sorted(fifty, key=lambda n: _lot(players[n].pk, f"seed-{i}"))
+            != sorted(fifty, key=lambda n: str(players[n].pk))
+        )
+
+    event, td, qualifying, _following, players = _qualifying(tiebreaks=[], cut=5, lot_seed=drawing)
+    seed = event.lot_seed
     made = rounds.stage_cut(stage=qualifying, actor=td)
     # The cut brought the stored standings up to date (no worker ran here).
-    assert stored_rows(event=event) == computed_rows(event=event)
+    computed = computed_rows(event=event)
+    assert stored_rows(event=event) == computed
+    assert [r["position"] for r in computed[qualifying.pk]] == list(range(1, 13))
     published = _published(event, qualifying)
     by_id = {p.pk: name for name, p in players.items()}
     ranks = {by_id[r.player_id]: r.rank for r in published}
     assert ranks["t3E"] == ranks["t2W"] == "1="
     assert ranks["t1S"] == "3" and ranks["t4S"] == "4"
-    fifty = sorted(["t2E", "t3W", "t4E"], key=lambda n: _lot(players[n].pk))
+    fifty.sort(key=lambda n: _lot(players[n].pk, seed))
     assert [by_id[r.player_id] for r in published[4:7]] == fifty
     assert [r.rank for r in published[4:7]] == ["5", "6", "7"]
     assert {r.decided_by for r in published[4:7]} == {"lot"}

@@ -250,8 +250,12 @@ def compute(
         if shared and "lot" not in order:
             # A cut takes exactly `cut` players: those the tie-breaks leave equal across its
             # line, and they only, are drawn by the lot, and the published rows show the draw.
+            # The drawn rows keep the places of the shared rank, in the lot's order.
             drawn = {r.player: r for r in ranked(tiebreaks=[*order, "lot"])}
-            rows = [drawn[r.player] if r.rank == shared else r for r in rows]
+            rows = sorted(
+                (drawn[r.player] if r.rank == shared else r for r in rows),
+                key=lambda r: r.position,
+            )
         scopes[stage.pk] = rows
     return scopes
 
