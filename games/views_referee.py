@@ -15,19 +15,29 @@ import json
 import uuid
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ddz_site.errors import DomainError
 from games import entry, selectors
 from games.forms import GameRecordForm, QuickResultForm, ResolveForm
 from games.models import Board, Game
 from games.services import game_submit, round_refusal
-from games.versions import game_confirm, game_resolve, may_accept, may_confirm, may_rule
+from games.versions import (
+    game_confirm,
+    game_resolve,
+    games_confirm,
+    may_accept,
+    may_confirm,
+    may_rule,
+)
+from tournaments import results
 from tournaments.access import can_enter_table, is_chief_referee, is_official
 from tournaments.models import Event, Table
 
@@ -85,6 +95,46 @@ def flagged_queue(request: HttpRequest, slug: str) -> HttpResponse:
     warnings = selectors.field_warnings(event=event)
     return render(
         request, "referee/flagged.html", {"event": event, "games": games, "warnings": warnings}
+    )
+
+
+def confirm_queue(request: HttpRequest, slug: str) -> HttpResponse:
+    """The verified games a chief referee may confirm, with their results; he ticks several and
+    confirms them at once (games.versions.games_confirm). Each refusal is named by its table
+    and board; the others are confirmed."""
+    event = get_object_or_404(Event, slug=slug)
+    if not is_chief_referee(request.user, event):
+        return _refuse(request)
+    if request.method == "POST":
+        ids = [int(v) for v in request.POST.getlist("game") if v.isascii() and v.isdigit()]
+        confirmed, refused = games_confirm(event=event, game_ids=ids, actor=request.user)
+        if confirmed:
+            messages.success(
+                request,
+                ngettext("%(count)d game confirmed.", "%(count)d games confirmed.", len(confirmed))
+                % {"count": len(confirmed)},
+            )
+        names = {
+            g.pk: g
+            for g in Game.objects.filter(pk__in=[i for i, _r in refused]).select_related(
+                "table", "board"
+            )
+        }
+        for game_id, reason in refused:
+            game = names.get(game_id)
+            where = (
+                _("Table %(table)s, board %(board)s")
+                % {"table": game.table.number, "board": game.board.number}
+                if game
+                else _("Game %(id)s") % {"id": game_id}
+            )
+            messages.error(request, f"{where}: {reason}")
+        return redirect("referee:confirm", slug=slug)
+    games = selectors.confirm_queue(event=event, actor=request.user)
+    return render(
+        request,
+        "referee/confirm_queue.html",
+        {"event": event, "games": games, "required": event.confirmation_required},
     )
 
 
@@ -278,6 +328,8 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             return redirect("referee:game", slug=slug, pk=game.pk)
     versions = list(selectors.game_versions(table=game.table, board=game.board))
     current = next((v for v in versions if v.replaced_at is None), None)
+    # The record above the confirm button: the chief sees what he confirms.
+    shown = results.game_record(current, public=True) if current is not None else {}
     audit = selectors.audit_log(event=event, games=versions)
     context: dict[str, Any] = {
         "event": event,
@@ -297,6 +349,7 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "can_resolve": chief and current is not None and may_rule(current),
         "can_accept": current is not None and may_accept(current),
         "state": selectors.entry_state(current, drafting=False) if current else "not_started",
+        **{k: shown[k] for k in ("seats", "record", "bottom", "bidding", "tricks") if k in shown},
     }
     if not context["can_accept"]:
         # Illegal, incomplete or confirmed: the only ruling left is to enter it again.
