@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
 from datetime import datetime, timedelta
 
 import pytest
@@ -29,6 +30,7 @@ from tests.factories import EventFactory, bot_record, duplicate_round
 from tournaments import access, links, officials
 from tournaments.models import (
     AuditEntry,
+    Event,
     EventRole,
     PlayerLink,
     ResultCheck,
@@ -531,3 +533,28 @@ def test_the_command_exits_2_on_bad_input(args: list[str]) -> None:
     with pytest.raises(CommandError) as info:
         call_command("ddz_table_links", *[a.format(slug=world.event.slug) for a in args])
     assert info.value.returncode == 2
+
+
+@pytest.mark.services
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_the_demo_prints_round_5_table_links_and_the_command_remakes_them(celery_worker) -> None:
+    from tournaments.management.commands.ddz_demo import DEMO_EVENT
+
+    out = io.StringIO()
+    call_command("ddz_demo", "--records", "", "--timeout", "120", "--site", "http://x", stdout=out)
+    event = Event.objects.get(name=DEMO_EVENT)
+    printed = re.findall(r"table (\d)\s+http://x(/t/[A-Za-z0-9_-]{43}/)", out.getvalue())
+    assert [int(n) for n, _url in printed] == [1, 2, 3]
+    round5 = event.rounds.get(number=5)
+    for number, url in printed:
+        link = links.table_link_find(url.split("/")[2])
+        assert (link.round, link.table_number) == (round5, int(number))
+        assert access.table_link_opens(link, round5.tables.get(number=int(number)))
+    player = re.search(r"Ann's player link\s+http://x(/p/[A-Za-z0-9_-]{43}/)", out.getvalue())
+    assert links.player_link_find(player[1].split("/")[2]).player.name == "Ann"
+    made = io.StringIO()
+    call_command("ddz_table_links", "demo-duplicate", "--round", "5", stdout=made)
+    rows = json.loads(made.getvalue())["links"]
+    assert [row["table"] for row in rows] == [1, 2, 3]
+    assert links.table_link_find(printed[0][1].split("/")[2]).revoked_at is not None
