@@ -62,6 +62,7 @@ from tournaments.models import (
     Table,
     TableLink,
 )
+from tournaments.services import rules_of
 
 __all__ = ["GameRejected"]  # raised by link_game_submit, as by game_submit
 
@@ -645,10 +646,10 @@ def player_view(link: PlayerLink) -> PlayerView:
         "player"
     ):
         mates.setdefault(other.table_id, []).append((other.seat, other.player))
+    order = {name: i for i, name in enumerate(rules_of(link.event).seats)}
     for seat in seats:
-        view.seats.append(
-            (seat.table.round, seat.table, seat.seat, sorted(mates.get(seat.table_id, [])))
-        )
+        at_table = sorted(mates.get(seat.table_id, []), key=lambda m: order.get(m[0], 9))
+        view.seats.append((seat.table.round, seat.table, seat.seat, at_table))
     by_table = {s.table_id: s.seat for s in seats}
     games = list(
         Game.objects.filter(table_id__in=list(by_table), replaced_at__isnull=True)

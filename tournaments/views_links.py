@@ -32,6 +32,8 @@ from games.models import Board, EntryDraft, Game
 from games.views_referee import live_entry_context, quick_entry_page
 from tournaments import access, embargo, links, results
 from tournaments.models import PlayerLink, Table, TableLink
+from tournaments.rounds import in_seat_order
+from tournaments.services import rules_of
 
 MAX_BODY_STEPS = entry.MAX_STEPS
 MAX_STEP_CHARS = 60
@@ -135,10 +137,12 @@ def table_home(request: HttpRequest, token: str) -> HttpResponse:
         .prefetch_related("seats__player")
         .order_by("round__number"),
     )
+    names = rules_of(link.event).seats
+    seated = {row.table.pk: in_seat_order(row.table.seats.all(), names) for row in rows}
     return render(
         request,
         "links/table.html",
-        {"link": link, "token": token, "event": link.event, "rows": rows},
+        {"link": link, "token": token, "event": link.event, "rows": rows, "seated": seated},
     )
 
 
