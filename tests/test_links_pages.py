@@ -401,3 +401,19 @@ def test_the_dashboard_adds_officials_and_assigns_a_stage_in_one_form(django_use
     assert (
         zhao_client.get(reverse("referee:live", args=[slug, tables2[1].pk, 3])).status_code == 403
     )
+
+
+def test_a_stage_link_waits_between_rounds_and_ends_with_the_stage() -> None:
+    world = build_world(seed="stage-link-page")
+    event = world.event
+    stage = Stage.objects.create(event=event, number=1)
+    Round.objects.update(stage=stage)
+    made = links.table_links_make(event=event, stage=stage, actor=world.users["organizer"])
+    token = _token(made[0].url)
+    Round.objects.filter(event=event).update(state=RoundState.CLOSED)
+    next_round = Round.objects.create(event=event, number=2, stage=stage, state=RoundState.DRAFT)
+    client = Client()
+    waiting = client.get(reverse("links:table", args=[token]))
+    assert waiting.status_code == 200 and 'id="not-seated"' in waiting.content.decode()
+    Round.objects.filter(pk=next_round.pk).update(state=RoundState.CLOSED)
+    assert client.get(reverse("links:table", args=[token])).status_code == 403

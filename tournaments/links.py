@@ -599,6 +599,16 @@ def link_tables(link: TableLink) -> list[Table]:
     return list(tables.select_related("round__event").order_by("round__number"))
 
 
+def rounds_to_come(link: TableLink) -> bool:
+    """Whether a stage link has a round of its stage not seated yet (between two rounds its
+    table waits for the next seating instead of being over)."""
+    if link.stage_id is None:
+        return False
+    return Round.objects.filter(
+        stage_id=link.stage_id, state__in=[RoundState.DRAFT, RoundState.SEATED]
+    ).exists()
+
+
 def link_table_of(link: TableLink, board: Board) -> Table | None:
     """The link's table of `board`'s round, None when the board is not played at a table the
     link covers (another round or stage, another event, an imported deal)."""

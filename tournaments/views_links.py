@@ -128,7 +128,7 @@ def table_home(request: HttpRequest, token: str) -> HttpResponse:
     link = _table_link(token)
     tables = links.link_tables(link)
     shown = [t for t in tables if access.table_link_opens(link, t)]
-    if tables and not shown:
+    if tables and not shown and not links.rounds_to_come(link):
         raise _Refused(403, access.table_refusal(link, tables[-1]) or "")
     rows = selectors.status_board(
         event=link.event,
