@@ -12,15 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from statistics import median
 from typing import Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
 from games.models import Board, EntryDraft, Game, Resolution, Status
-from games.versions import FLAGGED_STATUSES
+from games.versions import FLAGGED_STATUSES, counted_q
 from tournaments.access import is_chief_referee
+from tournaments.embargo import open_board_ids
 from tournaments.models import AuditEntry, Event, Table, TableAssignment
+from tournaments.outliers import field_outliers
 
 ENTRY_STATES = ("not_started", "entering", "submitted", "verified", "flagged", "confirmed")
 
@@ -118,6 +122,45 @@ def flagged_queue(*, event: Event) -> QuerySet[Game]:
         .defer("record")
         .order_by("submitted_at", "pk")
     )
+
+
+@dataclass(frozen=True)
+class FieldWarning:
+    """A counted result far from the field on the same hand (tournaments.outliers): `game`,
+    the `seat` whose hand it is, its raw `score`, the field's `median` and `distance` from it
+    in units of the field's spread (> 3)."""
+
+    game: Game
+    seat: str
+    score: int
+    median: Fraction
+    distance: Fraction
+
+
+def field_warnings(*, event: Event) -> list[FieldWarning]:
+    """The results of `event`'s open boards far from their field (tournaments.outliers), board
+    by board, for the chief referee's queue. Boards still under embargo are left out: until
+    every table has played a board its field is not complete (docs/DESIGN.md, "Field
+    outliers"). Two queries."""
+    games = (
+        Game.objects.filter(
+            board_id__in=open_board_ids(event), replaced_at__isnull=True, score__isnull=False
+        )
+        .filter(counted_q())
+        .select_related("board", "table__round")
+        .defer("record")
+        .order_by("board__number", "table__number")
+    )
+    fields: dict[tuple[int, str], dict[Game, int]] = {}
+    for game in games:
+        for seat, score in (game.score or {}).items():
+            fields.setdefault((game.board_id, seat), {})[game] = score
+    warnings = []
+    for (_board, seat), field in fields.items():
+        for game, distance in field_outliers(field).items():
+            middle = Fraction(median(Fraction(s) for s in field.values()))
+            warnings.append(FieldWarning(game, seat, field[game], middle, distance))
+    return warnings
 
 
 def current_game(*, table: Table, board: Board) -> Game | None:

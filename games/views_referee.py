@@ -77,17 +77,21 @@ def status_board(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def flagged_queue(request: HttpRequest, slug: str) -> HttpResponse:
-    """The games the engine flagged that await a chief referee's ruling, and the problems
-    players signalled through their private links (tournaments.links)."""
+    """The games the engine flagged that await a chief referee's ruling, then the results far
+    from the field on the same hand (a warning to check the entry), and the problems players
+    signalled through their private links (tournaments.links)."""
     from tournaments.links import open_signals
 
     event = get_object_or_404(Event, slug=slug)
     if not is_chief_referee(request.user, event):
         return _refuse(request)
     games = selectors.flagged_queue(event=event)
+    warnings = selectors.field_warnings(event=event)
     signals = open_signals(event=event)
     return render(
-        request, "referee/flagged.html", {"event": event, "games": games, "signals": signals}
+        request,
+        "referee/flagged.html",
+        {"event": event, "games": games, "warnings": warnings, "signals": signals},
     )
 
 

@@ -10,14 +10,28 @@ groups rounds (qualifying, second duplicate stage, final table); a *Team* groups
 team events. *Roles* (DESIGN.md's users): organizer, chief referee, referee (entering the
 tables assigned to him), player; anyone else is the public (tournaments.access decides). Every
 change to an event is an *AuditEntry* (who, when, what; tournaments.audit writes them).
+
+Once a round of an event has *started* (in play, closed or published), the settings that decide
+its results (FROZEN_ONCE_STARTED: rules, scoring method, tie-breaks, seed of the lot) are
+frozen: Event.save and the event QuerySet's update refuse to change them (EventFrozen), whatever
+the door. The rows of the models that make results (events, stages, rounds, tables, seats,
+boards) keep their *history* (django-simple-history: every version with who and when).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
+from django.db.models.expressions import Combinable
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from ddz_site.errors import DomainError
 
 # Every seat label of R-SEAT: S E W (three players), S N (two), S E N W (four), P1…P5 (five).
 SEAT_CHOICES = [
@@ -65,6 +79,32 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+# The settings of an event that decide its results: once a round has started, a change would
+# rescore or reorder what was played under the old ones.
+FROZEN_ONCE_STARTED = ("rules", "scoring_method", "tiebreaks", "lot_seed")
+
+
+class EventFrozen(DomainError):
+    """A change to a setting of FROZEN_ONCE_STARTED after a round of the event started."""
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    def update(self, **kwargs: Any) -> int:
+        """QuerySet.update, refusing (EventFrozen) to change a setting of FROZEN_ONCE_STARTED
+        of an event that has started; bulk_update comes here too."""
+        frozen = [f for f in FROZEN_ONCE_STARTED if f in kwargs]
+        if not frozen:
+            return super().update(**kwargs)
+        with transaction.atomic(using=self.db):
+            for event in self.select_for_update().only("pk", *frozen):
+                event.refuse_frozen_changes(
+                    f
+                    for f in frozen
+                    if isinstance(kwargs[f], Combinable) or getattr(event, f) != kwargs[f]
+                )
+            return super().update(**kwargs)
 
 
 class EventFormat(models.TextChoices):
@@ -138,6 +178,11 @@ class Event(models.Model):
             "How long after a game is entered its players may confirm it or signal a problem."
         ),
     )
+    # The secret seed never goes into the history (the admin shows history rows), nor the
+    # recompute's time stamp (written by every recompute, changed by no one).
+    history = HistoricalRecords(excluded_fields=["deal_seed", "standings_updated_at"])
+
+    objects = EventQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "name"]
@@ -164,6 +209,46 @@ class Event(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("public:event", kwargs={"slug": self.slug})
 
+    def started_round(self) -> Round | None:
+        """The first round of the event that has started (in play, closed or published)."""
+        return self.rounds.filter(state__in=STARTED).order_by("number").first()
+
+    def refuse_frozen_changes(self, changed: Iterable[str]) -> None:
+        """Refuse a change to the fields ``changed`` when one is of FROZEN_ONCE_STARTED and a
+        round of the event has started.
+
+        Raises:
+            EventFrozen: naming the round that started.
+        """
+        if not any(f in FROZEN_ONCE_STARTED for f in changed):
+            return
+        started = self.started_round()
+        if started is not None:
+            raise EventFrozen(
+                gettext(
+                    "The rules, the scoring method, the tie-breaks and the seed of the lot are "
+                    "fixed once a round of the event has started (round %(number)s is %(state)s)."
+                )
+                % {"number": started.number, "state": started.get_state_display()}
+            )
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, refusing (EventFrozen) to change a setting of FROZEN_ONCE_STARTED once a round
+        has started."""
+        fields = kwargs.get("update_fields")
+        frozen = [f for f in FROZEN_ONCE_STARTED if fields is None or f in fields]
+        if self._state.adding or not frozen:
+            super().save(*args, **kwargs)
+            return
+        with transaction.atomic(using=kwargs.get("using")):
+            # The lock the round transitions take first (tournaments.rounds.organizer_lock):
+            # no round starts between this check and the save.
+            events = Event.objects.db_manager(kwargs.get("using"))
+            stored = events.select_for_update().filter(pk=self.pk).values(*frozen).first()
+            if stored is not None:
+                self.refuse_frozen_changes(f for f in frozen if stored[f] != getattr(self, f))
+            super().save(*args, **kwargs)
+
 
 class StageKind(models.TextChoices):
     QUALIFYING = "qualifying", _("Qualifying stage")
@@ -187,6 +272,7 @@ class Stage(models.Model):
         help_text=_("How many of the standings go through to the next stage."),
     )
     carry_over = models.BooleanField(_("carry scores over"), default=False)
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["event", "number"]
@@ -223,6 +309,10 @@ class RoundState(models.TextChoices):
     PUBLISHED = "published", _("published")
 
 
+# A round has started once it is in play: its games count under the event's settings.
+STARTED = (RoundState.IN_PLAY, RoundState.CLOSED, RoundState.PUBLISHED)
+
+
 class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField(_("number"))
@@ -234,6 +324,7 @@ class Round(models.Model):
     state = models.CharField(
         _("state"), max_length=12, choices=RoundState.choices, default=RoundState.IN_PLAY
     )
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["event", "number"]
@@ -253,6 +344,7 @@ class Round(models.Model):
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveIntegerField(_("number"))
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["round", "number"]
@@ -270,6 +362,7 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     seat = models.CharField(_("seat"), max_length=2, choices=SEAT_CHOICES)
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["table", "seat"]
