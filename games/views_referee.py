@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -87,14 +88,20 @@ def status_board(request: HttpRequest, slug: str) -> HttpResponse:
 
 def flagged_queue(request: HttpRequest, slug: str) -> HttpResponse:
     """The games the engine flagged that await a chief referee's ruling, then the results far
-    from the field on the same hand (a warning to check the entry)."""
+    from the field on the same hand (a warning to check the entry), and the problems players
+    signalled through their private links (tournaments.links)."""
+    from tournaments.links import open_signals
+
     event = get_object_or_404(Event, slug=slug)
     if not is_chief_referee(request.user, event):
         return _refuse(request)
     games = selectors.flagged_queue(event=event)
     warnings = selectors.field_warnings(event=event)
+    signals = open_signals(event=event)
     return render(
-        request, "referee/flagged.html", {"event": event, "games": games, "warnings": warnings}
+        request,
+        "referee/flagged.html",
+        {"event": event, "games": games, "warnings": warnings, "signals": signals},
     )
 
 
@@ -143,19 +150,30 @@ def live_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> H
     table, board = _table_and_board(slug, table_id, number)
     if not can_enter_table(request.user, table):
         return _refuse(request)
+    kwargs = {"slug": slug, "table_id": table.pk, "number": board.number}
+    context = live_entry_context(
+        table,
+        board,
+        api={
+            "entry": reverse("api:entry", kwargs=kwargs),
+            "games": reverse("api:games", kwargs=kwargs),
+        },
+        review=reverse("referee:game", kwargs={"slug": slug, "pk": 0}),
+    )
+    return render(request, "referee/live_entry.html", context)
+
+
+def live_entry_context(
+    table: Table, board: Board, *, api: dict[str, str], review: str
+) -> dict[str, Any]:
+    """The live entry page's context for any door (a referee's, a table's private link):
+    `api` the URLs of its ``entry`` (check a step) and ``games`` (submit) endpoints, `review`
+    where a submitted game is shown (its id replacing the final ``0/``)."""
     current = selectors.current_game(table=table, board=board)
     deal = entry.EntryDeal.from_board(board)
-    api = {
-        "entry": reverse(
-            "api:entry", kwargs={"slug": slug, "table_id": table.pk, "number": board.number}
-        ),
-        "games": reverse(
-            "api:games", kwargs={"slug": slug, "table_id": table.pk, "number": board.number}
-        ),
-    }
     config = {
         "api": api,
-        "review": reverse("referee:game", kwargs={"slug": slug, "pk": 0}),
+        "review": review,
         "seats": list(deal.rules.seats),
         "replace": current is not None,
         "key": uuid.uuid4().hex,
@@ -181,19 +199,15 @@ def live_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> H
             "concede": _("concede"),
         },
     }
-    return render(
-        request,
-        "referee/live_entry.html",
-        {
-            "event": board.event,
-            "board": board,
-            "table": table,
-            "current": current,
-            "config": config,
-            "seats": deal.rules.seats,
-            "closed": round_refusal(table.round.state),
-        },
-    )
+    return {
+        "event": board.event,
+        "board": board,
+        "table": table,
+        "current": current,
+        "config": config,
+        "seats": deal.rules.seats,
+        "closed": round_refusal(table.round.state),
+    }
 
 
 def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> HttpResponse:
@@ -201,6 +215,31 @@ def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> 
     table, board = _table_and_board(slug, table_id, number)
     if not can_enter_table(request.user, table):
         return _refuse(request)
+    return quick_entry_page(
+        request,
+        table,
+        board,
+        actor=request.user,
+        source="quick",
+        template="referee/quick_entry.html",
+        done=lambda game: reverse("referee:game", kwargs={"slug": slug, "pk": game.pk}),
+    )
+
+
+def quick_entry_page(
+    request: HttpRequest,
+    table: Table,
+    board: Board,
+    *,
+    actor: Any,
+    source: str,
+    template: str,
+    done: Callable[[Game], str],
+    context: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """The quick result form for any door (a referee's, a table's private link): a POST calls
+    games.services.game_submit as `actor` through door `source`, then redirects to
+    ``done(game)``; a refusal is shown under its field and nothing is stored."""
     deal = entry.EntryDeal.from_board(board)
     current = selectors.current_game(table=table, board=board)
     status = 200
@@ -222,16 +261,16 @@ def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> 
                     board=board,
                     record=record,
                     replace=current is not None,
-                    actor=request.user,
+                    actor=actor,
                     idempotency_key=form.cleaned_data["idempotency_key"] or None,
-                    source="quick",
+                    source=source,
                 )
             except DomainError as exc:
                 # A quick-result claim names its field (games.entry.EntryError.field).
                 where = getattr(exc, "field", None)
                 form.add_error(where if where in form.fields else None, exc.message)
             else:
-                return redirect("referee:game", slug=slug, pk=game.pk)
+                return redirect(done(game))
         status = 400
     else:
         form = QuickResultForm(
@@ -241,7 +280,7 @@ def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> 
         )
     return render(
         request,
-        "referee/quick_entry.html",
+        template,
         {
             "event": board.event,
             "board": board,
@@ -249,6 +288,7 @@ def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> 
             "form": form,
             "current": current,
             "closed": round_refusal(table.round.state),
+            **(context or {}),
         },
         status=status,
     )

@@ -43,6 +43,7 @@ from tournaments.models import (
     StageKind,
     Table,
 )
+from tournaments.views_officials import dashboard_context
 
 CSV_MAX_BYTES = 1_000_000
 
@@ -172,9 +173,16 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "stage_kinds": StageKind.choices,
             "entries": event.entries.count(),
             "audit": _audit_labelled(
-                list(AuditEntry.objects.filter(event=event).select_related("actor")[:25])
+                # Steps typed through table links are audited one by one; the dashboard
+                # lists the changes, not the typing.
+                list(
+                    AuditEntry.objects.filter(event=event)
+                    .exclude(action="entry.step")
+                    .select_related("actor")[:25]
+                )
             ),
             "max_boards": rounds.MAX_BOARDS_PER_ROUND,
+            **dashboard_context(event),
         },
     )
 
