@@ -16,6 +16,7 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
 
 from games.entry import stored_error_message
@@ -375,7 +376,9 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
         exports.standings_csv(event=event, stage=stage), content_type="text/csv; charset=utf-8"
     )
     suffix = f"-stage-{stage.number}" if stage else ""
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}{suffix}-standings.csv"'
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{event.slug}{suffix}-standings.csv"
+    )
     return response
 
 
@@ -387,8 +390,8 @@ def scorecard_csv(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
         exports.scorecard_csv(event=event, player=player, visible=visible),
         content_type="text/csv; charset=utf-8",
     )
-    response["Content-Disposition"] = (
-        f'attachment; filename="{event.slug}-scorecard-{player.pk}.csv"'
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{event.slug}-scorecard-{player.pk}.csv"
     )
     return response
 
@@ -403,5 +406,5 @@ def archive_json(request: HttpRequest, slug: str) -> HttpResponse:
         json.dumps(exports.event_export(event=event), ensure_ascii=False, indent=1),
         content_type="application/json; charset=utf-8",
     )
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
+    response["Content-Disposition"] = content_disposition_header(True, f"{event.slug}.json")
     return response
