@@ -188,6 +188,11 @@ def test_the_json_doors_of_a_link_refuse_bad_input_without_a_server_error(linked
         '{"steps": "1"}',
         '{"steps": [1]}',
         '{"step": "' + "x" * 99 + '"}',
+        # JSON nested deeper than the recursion limit, a number of thousands of digits, NaN
+        "[" * 1000 + "]" * 1000,
+        '{"steps": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        '{"step": ' + "9" * 5000 + "}",
+        '{"step": NaN}',
     ):
         response = client.post(url, body, content_type="application/json")
         assert response.status_code == 400 and response.json()["error"]["message"], body

@@ -16,7 +16,6 @@ audit the link and the device.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +27,8 @@ from django.views.decorators.http import require_POST
 
 from ddz_site.errors import DomainError
 from games import entry, selectors
+from games.engine import RecordError
+from games.engine.record import parse_json
 from games.models import Board, EntryDraft, Game
 from games.views_referee import live_entry_context, quick_entry_page
 from tournaments import access, embargo, links, results
@@ -184,8 +185,10 @@ def quick_entry(request: HttpRequest, token: str, number: int) -> HttpResponse:
 def _body(request: HttpRequest) -> dict[str, Any]:
     """The JSON object posted, with ``steps`` a list of short strings and ``step`` one."""
     try:
-        body = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
+        # The engine's strict reader: nesting past the recursion limit, numbers of thousands
+        # of digits and NaN are refused like any other bad JSON, never a server error.
+        body = parse_json((request.body or b"{}").decode())
+    except (RecordError, UnicodeDecodeError):
         raise DomainError(_("The request is not JSON.")) from None
     if not isinstance(body, dict):
         raise DomainError(_("The request must be a JSON object."))
