@@ -45,3 +45,9 @@ def can_enter_table(user: Any, table: Table) -> bool:
     if found & {Role.ORGANIZER, Role.CHIEF_REFEREE}:
         return True
     return Role.REFEREE in found and TableAssignment.objects.filter(table=table, user=user).exists()
+
+
+def may_run_clock(user: Any, event: Event) -> bool:
+    """Organizers and chief referees start, pause and resume a round's clock and give a
+    table extra time (tournaments.clock); everyone sees the clock."""
+    return is_chief_referee(user, event)
