@@ -138,8 +138,10 @@ def bidding_text(game: Game | None) -> str:
 
 @dataclass
 class ScorecardRow:
-    """One board a player met: where, in which seat, his role, score and points; `hidden` when
-    the viewer may not see its result yet (the embargo)."""
+    """One board a player met: where, in which seat, against whom (`opponents`: the other
+    seats of his table, in turn order), his role, score, points and `percentage` (matchpoints:
+    100 × points / top of the board, as the standings' percentage is of the sums); `hidden`
+    when the viewer may not see its result yet (the embargo)."""
 
     round: Round
     board: Board
@@ -152,13 +154,15 @@ class ScorecardRow:
     top: Fraction | None
     adjusted: str
     hidden: bool
+    opponents: list[tuple[str, Player]] = field(default_factory=list)
+    percentage: Fraction | None = None
 
 
 def player_scorecard(
     *, event: Event, player: Player, visible: set[int] | None
 ) -> list[ScorecardRow]:
     """The boards `player` met in `event`, in round and board order; `visible` the board ids
-    the viewer may see (None: all). Five queries whatever the event's size."""
+    the viewer may see (None: all). Six queries whatever the event's size."""
     seats = list(
         Seat.objects.filter(table__round__event=event, player=player).select_related("table__round")
     )
@@ -177,6 +181,14 @@ def player_scorecard(
         for a in Adjustment.objects.filter(table_id__in=table_ids)
     }
     points = _points(event, shown)
+    # Who sat at his tables is public (the seating), whatever the embargo of the results.
+    order = {s: i for i, s in enumerate(seats_of(event))}
+    opponents: dict[int, list[tuple[str, Player]]] = defaultdict(list)
+    for other in sorted(
+        Seat.objects.filter(table_id__in=table_ids).exclude(player=player).select_related("player"),
+        key=lambda o: order.get(o.seat, 99),
+    ):
+        opponents[other.table_id].append((other.seat, other.player))
     rows = []
     for seat in seats:
         for board in boards:
@@ -206,6 +218,8 @@ def player_scorecard(
                     if hidden
                     else adjusted.get((seat.table_id, board.pk, seat.seat), ""),
                     hidden=hidden,
+                    opponents=opponents[seat.table_id],
+                    percentage=100 * p.points / p.top if p is not None and p.top else None,
                 )
             )
     rows.sort(key=lambda r: (r.round.number, r.board.number))
