@@ -301,13 +301,16 @@ def _short(value: Fraction) -> str:
 
 @dataclass
 class ReplayStep:
-    """One position of a replay: what was done (a call or a play) and every seat's hand."""
+    """One position of a replay: what was done (a call or a play), every seat's hand, and the
+    `trick` on the table after it: its plays and passes as (seat, cards or "pass"), from its
+    lead on (R-TRICK; empty before the first lead)."""
 
     index: int
     kind: str
     seat: str
     action: str
     hands: dict[str, str]
+    trick: list[tuple[str, str]] = field(default_factory=list)
 
 
 def replay_steps(game: Game, seats: tuple[str, ...]) -> list[ReplayStep]:
@@ -332,6 +335,8 @@ def replay_steps(game: Game, seats: tuple[str, ...]) -> list[ReplayStep]:
             return steps
         hands[landlord] = [a + b for a, b in zip(hands[landlord], bottom, strict=True)]
         steps.append(ReplayStep(len(steps), "bottom", landlord, format_cards(bottom), _show(hands)))
+    trick: list[tuple[str, str]] = []
+    passes = 0
     for play in record.get("plays") or []:
         if not (isinstance(play, list) and len(play) >= 2) or play[0] not in hands:
             break
@@ -345,8 +350,48 @@ def replay_steps(game: Game, seats: tuple[str, ...]) -> list[ReplayStep]:
             if min(left) < 0:
                 break
             hands[seat] = left
-        steps.append(ReplayStep(len(steps), "play", seat, cards, _show(hands)))
+            # R-TRICK: once every other player has passed in a row, this play leads anew.
+            if passes >= len(seats) - 1:
+                trick = []
+            passes = 0
+        else:
+            passes += 1
+        trick = [*trick, (seat, cards)]
+        steps.append(ReplayStep(len(steps), "play", seat, cards, _show(hands), trick))
     return steps
+
+
+@dataclass
+class ReplaySummary:
+    """What a replay shows above the cards: the landlord (seat and player), the bid (the
+    engine's contract value, or the one a quick result gave), and the result once the engine
+    counted the game: which side won and each seat's score, in seat order."""
+
+    landlord: str
+    landlord_player: Player | None
+    bid: Any
+    winner: str
+    scores: list[tuple[str, int]]
+    spring: bool
+    anti_spring: bool
+
+
+def replay_summary(game: Game, seats: tuple[str, ...], players: dict[str, Player]) -> ReplaySummary:
+    """The summary of `game` (call only for a game the viewer may see)."""
+    record = game.record if isinstance(game.record, dict) else {}
+    facts = game.facts if isinstance(game.facts, dict) else {}
+    landlord = game.landlord or str(record.get("landlord") or "")
+    bid = facts.get("bid", record.get("bid"))
+    counted = counts(game) and isinstance(game.score, dict)
+    return ReplaySummary(
+        landlord=landlord,
+        landlord_player=players.get(landlord),
+        bid=bid,
+        winner=game.winner if counted else "",
+        scores=[(s, game.score[s]) for s in seats if s in game.score] if counted else [],
+        spring=bool(facts.get("spring")) if counted else False,
+        anti_spring=bool(facts.get("anti_spring")) if counted else False,
+    )
 
 
 def _show(hands: dict[str, list[int]]) -> dict[str, str]:
