@@ -347,5 +347,7 @@ def test_the_big_screen_is_the_same_for_everyone_and_keeps_the_embargo() -> None
         assert reverse("public:replay", kwargs={"pk": game.pk}) not in anonymous
         assert f"/games/{game.pk}/" not in anonymous
     assert hidden.get_absolute_url() not in anonymous
-    boards_column = re.findall(r'<td class="num">(\d+)</td><td>[^<]*</td></tr>', anonymous)
+    boards_column = re.findall(
+        r'<td class="num">(\d+)</td><td class="minor">[^<]*</td></tr>', anonymous
+    )
     assert boards_column and set(boards_column) == {"1"}
