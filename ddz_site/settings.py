@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "simple_history",
     "games",
     "tournaments",
 ]
@@ -57,7 +58,11 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The user of each row history (simple_history): the admin and every other door.
+    "simple_history.middleware.HistoryRequestMiddleware",
 ]
+# A row is never written back from its history: that would go around the services.
+SIMPLE_HISTORY_REVERT_DISABLED = True
 
 ROOT_URLCONF = "ddz_site.urls"
 # One sign-in page for every official (organizers, referees; no staff status needed).

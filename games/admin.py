@@ -1,5 +1,6 @@
 """Admin of boards and games. A game added here goes through games.services.game_submit,
-the one write path; its verification fields are read-only (the engine writes them)."""
+the one write path; its verification fields are read-only (the engine writes them). Changes
+and deletions are in the event's audit log (tournaments.admin.AuditedAdmin)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from django.utils.translation import gettext_lazy as _
 
 from ddz_site.errors import DomainError
 from games.models import Board, Game
+from tournaments.admin import AuditedAdmin
 
 
 @admin.register(Board)
-class BoardAdmin(admin.ModelAdmin):
+class BoardAdmin(AuditedAdmin):
     list_display = ["__str__", "event", "round", "number", "first_bidder"]
     list_filter = ["event"]
     readonly_fields = ["deal_key"]
@@ -42,7 +44,9 @@ class GameAddForm(forms.ModelForm):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(AuditedAdmin):
+    # An added game is audited by game_submit (game.submit).
+    audited = ("change", "delete")
     list_display = ["__str__", "record_id", "status", "landlord", "multiplier", "submitted_at"]
     list_filter = ["status", "board__event"]
     search_fields = ["record_id", "board__event__name"]

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 from tournaments.models import Event, Round, Table
 
@@ -48,6 +49,7 @@ class Board(models.Model):
         help_text=_("Five players: the marked card; its holder is the open landlord (R-5P)."),
     )
     deal_key = models.CharField(max_length=64, editable=False)
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["event", "number"]

@@ -2,9 +2,10 @@
 
 Vocabulary: the *entry state* of a table and board, as the chief referee's board shows it:
 ``not_started`` (nothing yet), ``entering`` (a live entry draft, no game), ``submitted`` (the
-current game waits for the engine), ``verified`` (the engine verified it, or a chief referee
-ruled that it stands), ``flagged`` (the engine found a fault and no ruling let it stand), and
-``confirmed`` (a second person confirmed it). Seats and tables come from the database, never
+current game waits for the engine), ``verified`` (it counts, games.versions.counts: the engine
+verified it, or a chief referee ruled that it stands), ``flagged`` (it does not count: a fault
+no ruling let stand, or a ruling that it be entered again), and ``confirmed`` (it counts and a
+second person confirmed it). Seats and tables come from the database, never
 from a fixed list, so every table size works.
 """
 
@@ -12,15 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from statistics import median
 from typing import Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
-from games.models import Board, EntryDraft, Game, Resolution, Status
-from games.versions import FLAGGED_STATUSES
+from games.models import Board, EntryDraft, Game, Status
+from games.versions import FLAGGED_STATUSES, counted_q, counts
 from tournaments.access import is_chief_referee
+from tournaments.embargo import open_board_ids
 from tournaments.models import AuditEntry, Event, Table, TableAssignment
+from tournaments.outliers import field_outliers
 
 ENTRY_STATES = ("not_started", "entering", "submitted", "verified", "flagged", "confirmed")
 
@@ -29,15 +34,13 @@ def entry_state(game: Game | None, *, drafting: bool) -> str:
     """The entry state of one table and board (see the module docstring)."""
     if game is None:
         return "entering" if drafting else "not_started"
-    if game.confirmed_at is not None:
-        return "confirmed"
     if game.status == Status.PENDING:
         return "submitted"
-    if game.status == Status.VERIFIED and game.resolution != Resolution.REJECT:
-        return "verified"
-    if game.status in FLAGGED_STATUSES and game.resolution == Resolution.ACCEPT:
-        return "verified"
-    return "flagged"
+    # The standings' rule (games.versions.counts): a game accepted and then found illegal
+    # when verified again is flagged, confirmed or not.
+    if not counts(game):
+        return "flagged"
+    return "confirmed" if game.confirmed_at is not None else "verified"
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,59 @@ def flagged_queue(*, event: Event) -> QuerySet[Game]:
     )
 
 
+@dataclass(frozen=True)
+class FieldWarning:
+    """A counted result far from the field on the same hand (tournaments.outliers): `game`,
+    the `seat` whose hand it is, its raw `score`, the field's `median` and `distance` from it
+    in units of the field's spread (> 3)."""
+
+    game: Game
+    seat: str
+    score: int
+    median: Fraction
+    distance: Fraction
+
+
+def field_warnings(*, event: Event) -> list[FieldWarning]:
+    """The results of `event`'s open boards far from their field (tournaments.outliers), board
+    by board, for the chief referee's queue. Boards still under embargo are left out: until
+    every table has played a board its field is not complete (docs/DESIGN.md, "Field
+    outliers"). Two queries."""
+    games = (
+        Game.objects.filter(
+            board_id__in=open_board_ids(event), replaced_at__isnull=True, score__isnull=False
+        )
+        .filter(counted_q())
+        .select_related("board", "table__round")
+        .defer("record")
+        .order_by("board__number", "table__number")
+    )
+    fields: dict[tuple[int, str], dict[Game, int]] = {}
+    for game in games:
+        for seat, score in (game.score or {}).items():
+            fields.setdefault((game.board_id, seat), {})[game] = score
+    warnings = []
+    for (_board, seat), field in fields.items():
+        for game, distance in field_outliers(field).items():
+            middle = Fraction(median(Fraction(s) for s in field.values()))
+            warnings.append(FieldWarning(game, seat, field[game], middle, distance))
+    return warnings
+
+
+def confirm_queue(*, event: Event, actor: Any) -> QuerySet[Game]:
+    """The current games of `event` that `actor` may confirm now (games.versions.may_confirm:
+    they count and no one confirmed them; not entered by `actor`, the second-person rule), by
+    round, table and board."""
+    return (
+        Game.objects.filter(counted_q(), board__event=event, replaced_at__isnull=True)
+        .filter(confirmed_at__isnull=True)
+        .exclude(entered_by=actor)
+        .select_related("board", "table__round", "entered_by")
+        .defer("record")
+        .order_by("table__round__number", "table__number", "board__number")
+    )
+
+
 def current_game(*, table: Table, board: Board) -> Game | None:
     """The current version of one table's game of one board, None before any is entered."""
     return Game.objects.filter(table=table, board=board, replaced_at__isnull=True).first()
@@ -129,7 +185,8 @@ def game_versions(*, table: Table, board: Board) -> QuerySet[Game]:
     """Every version of one table's game of one board, newest first."""
     return (
         Game.objects.filter(table=table, board=board)
-        .select_related("entered_by", "confirmed_by", "resolved_by")
+        .select_related("entered_by", "confirmed_by", "resolved_by", "board__event", "table")
+        .prefetch_related("table__seats__player")
         .order_by("-version")
     )
 

@@ -17,6 +17,7 @@ urlpatterns = [
     path("events/<str:slug>/", views_referee.referee_event, name="event"),
     path("events/<str:slug>/status/", views_referee.status_board, name="status"),
     path("events/<str:slug>/flagged/", views_referee.flagged_queue, name="flagged"),
+    path("events/<str:slug>/confirm/", views_referee.confirm_queue, name="confirm"),
     path(
         "events/<str:slug>/rounds/<int:number>/clock/<str:action>/",
         views_screen.clock_action,

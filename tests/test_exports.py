@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from games.models import Game
 from games.services import game_submit, game_verify
-from tests.factories import bot_record, duplicate_round
+from tests.factories import EventFactory, bot_record, duplicate_round
 from tournaments.exports import ArchiveRejected, event_export, event_import
 from tournaments.models import Event, Stage
 from tournaments.standings import (
@@ -37,7 +37,9 @@ def _fresh_cache():
 @pytest.fixture
 def event():
     """Two rounds in two stages at two tables; a corrected game, an adjustment, a penalty."""
-    event, round1, tables, boards = duplicate_round(tables=2, boards=2, seed="export")
+    # The tie-breaks and the lot are set before play: they are frozen once a round starts.
+    event = EventFactory(tiebreaks=["best_board", "lot"], lot_seed="seed-1")
+    event, round1, tables, boards = duplicate_round(tables=2, boards=2, seed="export", event=event)
     _e, round2, tables2, boards2 = duplicate_round(tables=2, boards=1, seed="export2", event=event)
     stage1 = Stage.objects.create(event=event, number=1, name="Q")
     stage2 = Stage.objects.create(event=event, number=2, carry_over=True)
@@ -59,8 +61,6 @@ def event():
     adjustment_set(table=tables2[1], board=boards2[0], seat="W", kind="avg-")
     player = tables[0].seats.get(seat="E").player
     penalty_add(event=event, player=player, points="1.5", reason="slow play", stage=stage1)
-    event.tiebreaks, event.lot_seed = ["best_board", "lot"], "seed-1"
-    event.save()
     standings_recompute(event_id=event.pk)
     return Event.objects.get(pk=event.pk)
 

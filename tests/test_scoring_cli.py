@@ -108,3 +108,67 @@ def test_a_missing_file_is_one_clean_line(tmp_path, capsys) -> None:
     assert (
         _refused(capsys, [missing]) == f"scoring: cannot read {missing}: no such file or directory"
     )
+
+
+# Issue 10, item 6: a board met by fewer tables than the file's other boards is Neuberg-scaled
+# (DESIGN.md, Scoring methods: MP' = (MP + 1)·N/n − 1, N expected, n actual), N being the most
+# tables that met any board of the file unless --tables says otherwise. Seat S only, so each
+# player's total is his S results.
+BOARD_1 = [  # DESIGN.md's worked example at four tables: +12, −4, −4, +15 → MP 4, 1, 1, 6.
+    {"board": 1, "table": t, "seat": "S", "player": p, "score": s}
+    for t, p, s in [(1, "a", 12), (2, "b", -4), (3, "c", -4), (4, "d", 15)]
+]
+BOARD_2 = [  # Table 4 did not meet board 2: +10, 0, −5 → raw MP 4, 2, 0 at three tables.
+    {"board": 2, "table": t, "seat": "S", "player": p, "score": s}
+    for t, p, s in [(1, "a", 10), (2, "b", 0), (3, "c", -5)]
+]
+
+
+def _totals(out: str) -> dict[str, tuple[str, str, str]]:
+    return {r["player"]: (r["total"], r["top"], r["percentage"]) for r in json.loads(out)["rows"]}
+
+
+def test_a_board_met_by_fewer_tables_is_neuberg_scaled_by_default(tmp_path, capsys) -> None:
+    code, out, err = _run(capsys, [_file(tmp_path, BOARD_1 + BOARD_2)])
+    assert code == 0 and err == ""
+    # N = 4 (board 1), n = 3 on board 2: (4+1)·4/3 − 1 = 17/3, (2+1)·4/3 − 1 = 3,
+    # (0+1)·4/3 − 1 = 1/3, each over the top 2(N − 1) = 6 of four tables.
+    # a: 4 + 17/3 = 29/3 of 12, 100·(29/3)/12 = 725/9 %; b: 1 + 3 = 4 of 12, 100/3 %;
+    # c: 1 + 1/3 = 4/3 of 12, 100/9 %; d (board 1 only): 6 of 6, 100 %.
+    assert _totals(out) == {
+        "a": ("29/3", "12", "725/9"),
+        "b": ("4", "12", "100/3"),
+        "c": ("4/3", "12", "100/9"),
+        "d": ("6", "6", "100"),
+    }
+
+
+def test_tables_option_sets_the_expected_number(tmp_path, capsys) -> None:
+    path = _file(tmp_path, BOARD_2)
+    # Alone in its file board 2 is met by the most tables there are: no scaling, top 4.
+    assert _totals(_run(capsys, [path])[1]) == {
+        "a": ("4", "4", "100"),
+        "b": ("2", "4", "50"),
+        "c": ("0", "4", "0"),
+    }
+    # --tables 4: 17/3, 3 and 1/3 of 6 as above.
+    code, out, _err = _run(capsys, [path, "--tables", "4"])
+    assert code == 0
+    assert _totals(out) == {
+        "a": ("17/3", "6", "850/9"),
+        "b": ("3", "6", "50"),
+        "c": ("1/3", "6", "50/9"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--tables", "3"], "--tables 3 is fewer than the 4 tables that met board 1"),
+        (["--tables", "0"], "--tables '0' is not a number of tables"),
+        (["--tables", "four"], "--tables 'four' is not a number of tables"),
+        (["--method", "datum", "--tables", "5"], "--tables applies to matchpoints only"),
+    ],
+)
+def test_bad_tables_are_refused_by_name(tmp_path, capsys, argv, says) -> None:
+    assert says in _refused(capsys, [_file(tmp_path, BOARD_1 + BOARD_2), *argv])

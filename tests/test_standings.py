@@ -36,8 +36,8 @@ MP = [{"S": 4, "E": 0, "W": 2}, {"S": 1, "E": 4, "W": 6}, {"S": 1, "E": 6, "W": 
       {"S": 6, "E": 2, "W": 0}]  # fmt: skip
 
 
-def _event(scoring_method="matchpoints", tables=4, rounds=1, stages=()):
-    event = EventFactory(scoring_method=scoring_method)
+def _event(scoring_method="matchpoints", tables=4, rounds=1, stages=(), **settings):
+    event = EventFactory(scoring_method=scoring_method, **settings)
     made = []
     for number in range(1, rounds + 1):
         players = [PlayerFactory(name=f"r{number}t{t}{s}") for t in range(tables) for s in "SEW"]
@@ -95,14 +95,13 @@ def test_the_worked_example_through_the_database() -> None:
 
 @pytest.mark.django_db
 def test_penalty_kept_apart_and_lot_tiebreak() -> None:
-    event, (round_,) = _event()
+    # The tie-breaks and the lot are set before play: they are frozen once a round starts.
+    event, (round_,) = _event(tiebreaks=["lot"], lot_seed="published-seed")
     _play(_board(event, round_, 1), SCORES)
     from tournaments.models import Player
 
     penalised = Player.objects.get(name="r1t3S")
     penalty_add(event=event, player=penalised, points="1", reason="slow play")
-    event.tiebreaks, event.lot_seed = ["lot"], "published-seed"
-    event.save()
     standings_recompute(event_id=event.pk)
     rows = _by_name(event)
     # 6 - 1 = 5 of 6: 250/3 %, below the two unpenalised 6s; his board total stays 6.

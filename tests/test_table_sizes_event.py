@@ -35,7 +35,7 @@ def test_a_duplicate_event_of_another_table_size(preset: str) -> None:
     Entry.objects.bulk_create(Entry(event=event, player=p) for p in players)
     stage = rounds.stage_create(event=event, actor=td, name="Qualifying")
     first = rounds.round_create(event=event, stage=stage, actor=td)
-    rounds.stage_seat(stage=stage, actor=td, time_limit=1)
+    rounds.stage_seat(stage=stage, actor=td)
     tables = list(first.tables.order_by("number").prefetch_related("seats"))
     assert len(tables) == 3
     for table in tables:

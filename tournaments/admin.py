@@ -1,4 +1,12 @@
-"""Admin of players, events, rounds, tables and seats (organizers' screens)."""
+"""Admin of players, events, rounds, tables and seats (organizers' screens).
+
+The admin goes through the services: a round's state is shown, never edited (the transitions
+are the dashboard's buttons, tournaments.rounds); an event's settings of
+FROZEN_ONCE_STARTED are refused once a round has started (the form says so, and Event.save
+refuses them whatever the door); adjustments and penalties are written by their services. Every
+add, change and delete of a model that makes results is in the event's audit log (AuditedAdmin),
+and its rows' history (django-simple-history) is the "History" page of each object, read-only.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +14,24 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.core.exceptions import PermissionDenied
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
+from simple_history.admin import SimpleHistoryAdmin
 
+from tournaments.audit import admin_record
 from tournaments.models import (
+    FROZEN_ONCE_STARTED,
     Adjustment,
     AuditEntry,
     Event,
+    EventFrozen,
     EventRole,
     Penalty,
     Player,
     Round,
+    RoundState,
     Seat,
     Stage,
     Standing,
@@ -27,15 +41,60 @@ from tournaments.models import (
 )
 
 
+class AuditedAdmin(SimpleHistoryAdmin):
+    """A ModelAdmin whose additions, changes and deletions are written to the event's audit log
+    (tournaments.audit.admin_record, in the admin's own transaction) beside Django's admin log,
+    with a read-only history page. ``audited`` names the kinds of change recorded (a model whose
+    additions go through an audited service records only the others)."""
+
+    audited: tuple[str, ...] = ("add", "change", "delete")
+
+    def log_addition(self, request: HttpRequest, obj: Model, message: Any) -> Any:
+        if "add" in self.audited:
+            admin_record(actor=request.user, action="add", obj=obj, message=message)
+        return super().log_addition(request, obj, message)
+
+    def log_change(self, request: HttpRequest, obj: Model, message: Any) -> Any:
+        if "change" in self.audited:
+            admin_record(actor=request.user, action="change", obj=obj, message=message)
+        return super().log_change(request, obj, message)
+
+    def log_deletions(self, request: HttpRequest, queryset: Any) -> Any:
+        if "delete" in self.audited:
+            for obj in queryset:
+                admin_record(actor=request.user, action="delete", obj=obj)
+        return super().log_deletions(request, queryset)
+
+    def history_form_view(
+        self, request: HttpRequest, object_id: str, version_id: str, extra_context: Any = None
+    ) -> HttpResponse:
+        # A past version is shown, never written back: a revert would save the whole old row
+        # (a round's state, an event without its seed) around the services.
+        if request.method != "GET":
+            raise PermissionDenied
+        return super().history_form_view(request, object_id, version_id, extra_context)
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ["name", "club", "external_id"]
     search_fields = ["name", "club", "external_id"]
 
 
+class RoundForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A round made in the admin is a draft: the dashboard seats, deals and starts it."""
+
+    def save(self, commit: bool = True) -> Any:
+        if self.instance._state.adding:
+            self.instance.state = RoundState.DRAFT
+        return super().save(commit)
+
+
 class RoundInline(admin.TabularInline):
     model = Round
+    form = RoundForm
     extra = 0
+    readonly_fields = ["state"]
 
 
 class StageInline(admin.TabularInline):
@@ -49,8 +108,25 @@ class EventRoleInline(admin.TabularInline):
     autocomplete_fields = ["user", "player"]
 
 
+class EventForm(forms.ModelForm):  # type: ignore[type-arg]
+    """Refuses a change to a setting of FROZEN_ONCE_STARTED once a round has started, on each
+    changed field, with the model's message (Event.save refuses it too)."""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        changed = [f for f in FROZEN_ONCE_STARTED if f in self.changed_data]
+        if self.instance.pk is not None and changed:
+            try:
+                self.instance.refuse_frozen_changes(changed)
+            except EventFrozen as exc:
+                for field in changed:
+                    self.add_error(field, exc.message)
+        return data
+
+
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(AuditedAdmin):
+    form = EventForm
     list_display = ["name", "format", "scoring_method", "created_at", "standings_updated_at"]
     # The deal seed never shows here; its commitment does (tournaments.rounds writes both).
     readonly_fields = ["deal_commitment", "seed_revealed"]
@@ -73,9 +149,12 @@ class TableInline(admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "event", "number"]
+class RoundAdmin(AuditedAdmin):
+    form = RoundForm
+    list_display = ["__str__", "event", "number", "state"]
     list_filter = ["event"]
+    # Changed only by the services' transitions (the dashboard's buttons).
+    readonly_fields = ["state"]
     inlines = [TableInline]
 
 
@@ -92,7 +171,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(AuditedAdmin):
     list_display = ["__str__", "round", "number"]
     list_filter = ["round__event"]
     inlines = [SeatInline, TableAssignmentInline]
@@ -111,7 +190,7 @@ class StandingAdmin(admin.ModelAdmin):
 
 
 @admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(AuditedAdmin):
     list_display = ["name", "event"]
     list_filter = ["event"]
     search_fields = ["name"]

@@ -28,6 +28,11 @@ The method, so that it can be re-implemented from this text alone:
 6. *First bidder* (R-BID): the event's fixed seat when the organizer set one, else the seats in
    turn order by board number, ``seats[(n − 1) mod len(seats)]`` (S, E, W, S, … at three
    players); at five players the marked card's holder speaks first whatever the rule.
+
+Every published commitment depends on these steps staying as written, the engine's deck order
+and the mapping of step 5 included: tests/test_dealing_known_answers.py pins them (NIST's
+HMAC_DRBG vectors, and a fixed seed whose boards are written out as text). A change that fails
+there changes every board of every event ever dealt.
 """
 
 from __future__ import annotations

@@ -10,17 +10,31 @@ groups rounds (qualifying, second duplicate stage, final table); a *Team* groups
 team events. *Roles* (DESIGN.md's users): organizer, chief referee, referee (entering the
 tables assigned to him), player; anyone else is the public (tournaments.access decides). Every
 change to an event is an *AuditEntry* (who, when, what; tournaments.audit writes them).
+
+Once a round of an event has *started* (in play, closed or published), the settings that decide
+its results (FROZEN_ONCE_STARTED: rules, scoring method, tie-breaks, seed of the lot) are
+frozen: Event.save and the event QuerySet's update refuse to change them (EventFrozen), whatever
+the door. The rows of the models that make results (events, stages, rounds, tables, seats,
+boards) keep their *history* (django-simple-history: every version with who and when).
+
 A round's *clock* (RoundClock, and each table's extra time, TableTime) is tournaments.clock's.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
+from django.db.models.expressions import Combinable
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from ddz_site.errors import DomainError
 
 # Every seat label of R-SEAT: S E W (three players), S N (two), S E N W (four), P1…P5 (five).
 SEAT_CHOICES = [
@@ -68,6 +82,32 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+# The settings of an event that decide its results: once a round has started, a change would
+# rescore or reorder what was played under the old ones.
+FROZEN_ONCE_STARTED = ("rules", "scoring_method", "tiebreaks", "lot_seed")
+
+
+class EventFrozen(DomainError):
+    """A change to a setting of FROZEN_ONCE_STARTED after a round of the event started."""
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    def update(self, **kwargs: Any) -> int:
+        """QuerySet.update, refusing (EventFrozen) to change a setting of FROZEN_ONCE_STARTED
+        of an event that has started; bulk_update comes here too."""
+        frozen = [f for f in FROZEN_ONCE_STARTED if f in kwargs]
+        if not frozen:
+            return super().update(**kwargs)
+        with transaction.atomic(using=self.db):
+            for event in self.select_for_update().only("pk", *frozen):
+                event.refuse_frozen_changes(
+                    f
+                    for f in frozen
+                    if isinstance(kwargs[f], Combinable) or getattr(event, f) != kwargs[f]
+                )
+            return super().update(**kwargs)
 
 
 class EventFormat(models.TextChoices):
@@ -132,6 +172,20 @@ class Event(models.Model):
         help_text=_("Published with the event; draws the order of players still tied."),
     )
     adjustment_unit = models.PositiveIntegerField(_("datum unit of adjusted scores"), default=0)
+    # Private links (tournaments.links): how long after a game is stored its players may
+    # confirm it or signal a problem through their links; 0 shows them their games only.
+    correction_minutes = models.PositiveIntegerField(
+        _("correction window (minutes)"),
+        default=30,
+        help_text=_(
+            "How long after a game is entered its players may confirm it or signal a problem."
+        ),
+    )
+    # The secret seed never goes into the history (the admin shows history rows), nor the
+    # recompute's time stamp (written by every recompute, changed by no one).
+    history = HistoricalRecords(excluded_fields=["deal_seed", "standings_updated_at"])
+
+    objects = EventQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "name"]
@@ -158,6 +212,46 @@ class Event(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("public:event", kwargs={"slug": self.slug})
 
+    def started_round(self) -> Round | None:
+        """The first round of the event that has started (in play, closed or published)."""
+        return self.rounds.filter(state__in=STARTED).order_by("number").first()
+
+    def refuse_frozen_changes(self, changed: Iterable[str]) -> None:
+        """Refuse a change to the fields ``changed`` when one is of FROZEN_ONCE_STARTED and a
+        round of the event has started.
+
+        Raises:
+            EventFrozen: naming the round that started.
+        """
+        if not any(f in FROZEN_ONCE_STARTED for f in changed):
+            return
+        started = self.started_round()
+        if started is not None:
+            raise EventFrozen(
+                gettext(
+                    "The rules, the scoring method, the tie-breaks and the seed of the lot are "
+                    "fixed once a round of the event has started (round %(number)s is %(state)s)."
+                )
+                % {"number": started.number, "state": started.get_state_display()}
+            )
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, refusing (EventFrozen) to change a setting of FROZEN_ONCE_STARTED once a round
+        has started."""
+        fields = kwargs.get("update_fields")
+        frozen = [f for f in FROZEN_ONCE_STARTED if fields is None or f in fields]
+        if self._state.adding or not frozen:
+            super().save(*args, **kwargs)
+            return
+        with transaction.atomic(using=kwargs.get("using")):
+            # The lock the round transitions take first (tournaments.rounds.organizer_lock):
+            # no round starts between this check and the save.
+            events = Event.objects.db_manager(kwargs.get("using"))
+            stored = events.select_for_update().filter(pk=self.pk).values(*frozen).first()
+            if stored is not None:
+                self.refuse_frozen_changes(f for f in frozen if stored[f] != getattr(self, f))
+            super().save(*args, **kwargs)
+
 
 class StageKind(models.TextChoices):
     QUALIFYING = "qualifying", _("Qualifying stage")
@@ -181,6 +275,7 @@ class Stage(models.Model):
         help_text=_("How many of the standings go through to the next stage."),
     )
     carry_over = models.BooleanField(_("carry scores over"), default=False)
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["event", "number"]
@@ -217,6 +312,10 @@ class RoundState(models.TextChoices):
     PUBLISHED = "published", _("published")
 
 
+# A round has started once it is in play: its games count under the event's settings.
+STARTED = (RoundState.IN_PLAY, RoundState.CLOSED, RoundState.PUBLISHED)
+
+
 class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField(_("number"))
@@ -228,6 +327,7 @@ class Round(models.Model):
     state = models.CharField(
         _("state"), max_length=12, choices=RoundState.choices, default=RoundState.IN_PLAY
     )
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["event", "number"]
@@ -247,6 +347,7 @@ class Round(models.Model):
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveIntegerField(_("number"))
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["round", "number"]
@@ -264,6 +365,7 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     seat = models.CharField(_("seat"), max_length=2, choices=SEAT_CHOICES)
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["table", "seat"]
@@ -402,7 +504,20 @@ class AuditEntry(models.Model):
         indexes = [models.Index(fields=["event", "-at"], name="audit_event_at")]
 
     def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor or '-'} {self.action}"
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.who or '-'} {self.action}"
+
+    @property
+    def who(self) -> str:
+        """Who made the change, for people: the user's name, or the private link it came
+        through ("table 3 link", "player link: Ann"; tournaments.links), else ""."""
+        if self.actor_id is not None:
+            return self.actor.get_username() if self.actor else ""
+        via = (self.changes or {}).get("via") if isinstance(self.changes, dict) else None
+        if isinstance(via, dict) and via.get("link") == "table":
+            return _("table %(table)s link") % {"table": via.get("table")}
+        if isinstance(via, dict) and via.get("link") == "player":
+            return _("player link: %(player)s") % {"player": via.get("player")}
+        return ""
 
 
 class Entry(models.Model):
@@ -513,6 +628,128 @@ class Penalty(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event}: {self.player} −{self.points}"
+
+
+class TableLink(models.Model):
+    """A private link to one table without an account (tournaments.links): table
+    ``table_number`` of ``round``, or of each round of ``stage``. Only the SHA-256 of its
+    token is stored. It opens that table's live entry and quick result until it is revoked,
+    until ``expires_at``, and for each round until that round closes (tournaments.access)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="table_links")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, null=True, blank=True, related_name="table_links"
+    )
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, null=True, blank=True, related_name="table_links"
+    )
+    table_number = models.PositiveIntegerField(_("table"))
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("made"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"))
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "round", "stage", "table_number", "-created_at"]
+        verbose_name = _("table link")
+        verbose_name_plural = _("table links")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(round__isnull=False, stage__isnull=True)
+                | models.Q(round__isnull=True, stage__isnull=False),
+                name="table_link_round_or_stage",
+            ),
+            # One link in force per table: making new ones revokes the ones before.
+            models.UniqueConstraint(
+                fields=["round", "table_number"],
+                condition=models.Q(revoked_at__isnull=True, round__isnull=False),
+                name="table_link_one_per_round_table",
+            ),
+            models.UniqueConstraint(
+                fields=["stage", "table_number"],
+                condition=models.Q(revoked_at__isnull=True, stage__isnull=False),
+                name="table_link_one_per_stage_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        scope = f"R{self.round_id}" if self.round_id else f"S{self.stage_id}"
+        return f"{self.event} {scope} T{self.table_number}"
+
+
+class PlayerLink(models.Model):
+    """A private link of one player in one event (tournaments.links): her seat in each round,
+    her scorecard, and her games to confirm or signal within the correction window. Only the
+    SHA-256 of its token is stored."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="player_links")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="links")
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("made"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"))
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "player__name", "-created_at"]
+        verbose_name = _("player link")
+        verbose_name_plural = _("player links")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "player"],
+                condition=models.Q(revoked_at__isnull=True),
+                name="player_link_one_per_player",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.player}"
+
+
+class CheckKind(models.TextChoices):
+    CONFIRM = "confirm", _("confirmed")
+    PROBLEM = "problem", _("problem signalled")
+
+
+class ResultCheck(models.Model):
+    """A player's answer on one of her games through her link: she confirms it, or signals a
+    problem (with a note) that waits in the chief referee's queue until he handles it. One
+    per game version and player; she may change it within the correction window."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="checks")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="checks")
+    seat = models.CharField(_("seat"), max_length=2, choices=SEAT_CHOICES)
+    kind = models.CharField(_("answer"), max_length=8, choices=CheckKind.choices)
+    note = models.TextField(_("note"), blank=True)
+    link = models.ForeignKey(
+        PlayerLink, on_delete=models.SET_NULL, null=True, blank=True, related_name="checks"
+    )
+    device = models.CharField(_("device"), max_length=200, blank=True)
+    at = models.DateTimeField(_("when"))
+    handled_at = models.DateTimeField(_("handled"), null=True, blank=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    handled_note = models.TextField(_("how it was handled"), blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+        verbose_name = _("player's check of a result")
+        verbose_name_plural = _("players' checks of results")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="result_check_once"),
+            models.CheckConstraint(
+                condition=models.Q(kind__in=CheckKind.values), name="result_check_kind_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.player} {self.kind}"
 
 
 class RoundClock(models.Model):

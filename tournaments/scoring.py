@@ -32,13 +32,16 @@ Seats are whatever the rules deal (S E W for three players; S N, S E N W, P1…P
 five): results are grouped by the seat string, so every function works for any table size.
 
 Command line: `python -m tournaments.scoring FILE [--method matchpoints|datum] [--unit U]
-[--tiebreak NAME …] [--seed SEED]`
+[--tables N] [--tiebreak NAME …] [--seed SEED]`
 reads JSON lines `{"board", "table", "seat", "player", "score"[, "adjusted"]}` and prints
 `{"rows": [{"rank": "2=", "player": …, "total": "37/2", "percentage": "185/4", …}]}`, every
-exact value a reduced fraction in a string. Bad input exits 2 with one line on stderr: a line
-that is not a seat result, a seat not of R-SEAT, a seat or a player twice at one table of a
-board, `--unit` not a number, negative, or given with matchpoints, an adjusted result under
-datum scoring without `--unit`, a file that cannot be read.
+exact value a reduced fraction in a string. In matchpoints every board is expected at N
+tables, N being the most tables that met any board of the file (`--tables N` sets it): a board
+met by fewer is Neuberg-scaled (expected_tables). Bad input exits 2 with one line on stderr: a
+line that is not a seat result, a seat not of R-SEAT, a seat or a player twice at one table of
+a board, `--unit` not a number, negative, or given with matchpoints, `--tables` not a whole
+number above 0, fewer than the tables that met a board, or given with datum, an adjusted result
+under datum scoring without `--unit`, a file that cannot be read.
 """
 
 from __future__ import annotations
@@ -600,6 +603,51 @@ def _unit(text: str | None, method: str) -> Fraction | None:
     return unit
 
 
+def expected_tables(
+    results: Iterable[SeatResult], tables: int | None = None
+) -> dict[Hashable, int]:
+    """Neuberg's N of every board of `results`: `tables`, or by default the most tables that met
+    any board (a table meets a board when it has a result of it, adjusted ones included).
+
+    >>> rs = [SeatResult(b, t, "S", f"{b}{t}", Fraction(0)) for b, t in
+    ...       [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2)]]
+    >>> expected_tables(rs), expected_tables(rs, 4)
+    ({1: 3, 2: 3}, {1: 4, 2: 4})
+
+    Raises:
+        ScoringError: `tables` below 1, or fewer than the tables that met a board.
+    """
+    met: dict[Hashable, set[Hashable]] = defaultdict(set)
+    for r in results:
+        met[r.board].add(r.table)
+    most = max((len(t) for t in met.values()), default=0)
+    if tables is None:
+        tables = most
+    elif tables < 1:
+        raise ScoringError(f"--tables {tables} is not a number of tables")
+    elif tables < most:
+        board = next(b for b, t in met.items() if len(t) == most)
+        raise ScoringError(
+            f"--tables {tables} is fewer than the {most} tables that met board {board}"
+        )
+    return {board: tables for board in met}
+
+
+def _tables(text: str | None, method: str) -> int | None:
+    """The --tables option: None when not given (datum scoring never takes one).
+
+    Raises:
+        ScoringError: not a whole number above 0, or given with datum scoring.
+    """
+    if text is None:
+        return None
+    if method != "matchpoints":
+        raise ScoringError("--tables applies to matchpoints only (Neuberg's N)")
+    if not text.isascii() or not text.isdigit() or int(text) < 1:
+        raise ScoringError(f"--tables {text!r} is not a number of tables")
+    return int(text)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (see the module docstring); returns the exit status."""
     parser = argparse.ArgumentParser(
@@ -609,6 +657,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--method", choices=METHODS, default="matchpoints")
     parser.add_argument(
         "--unit", default=None, help="datum unit u (≥ 0) for adjusted results; datum only"
+    )
+    parser.add_argument(
+        "--tables",
+        default=None,
+        help="tables expected at every board (Neuberg's N); default the most that met a board",
     )
     parser.add_argument(
         "--tiebreak",
@@ -621,6 +674,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         unit = _unit(args.unit, args.method)
+        tables = _tables(args.tables, args.method)
         if args.file == "-":
             results = read_seat_results(sys.stdin)
         else:
@@ -632,7 +686,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise ScoringError(f"cannot read {args.file}: {reason}") from None
         if args.method == "datum" and unit is None and any(r.adjusted for r in results):
             raise ScoringError("an adjusted result under datum scoring scores ±u: --unit is needed")
-        points = board_points(results, method=args.method, unit=unit or Fraction(0))
+        expected = expected_tables(results, tables) if args.method == "matchpoints" else None
+        points = board_points(
+            results, method=args.method, expected=expected, unit=unit or Fraction(0)
+        )
         rows = standings(
             points, method=args.method, results=results, tiebreaks=args.tiebreak, seed=args.seed
         )

@@ -1,17 +1,20 @@
 """Read-side queries of tournaments: the event list, an event's players and its stored or
-freshly computed standings. The seat results and points behind travellers and scorecards are
-tournaments.standings.event_results and tournaments.results.
+freshly computed standings, the repeats and club clashes of its rounds' seating. The seat
+results and points behind travellers and scorecards are tournaments.standings.event_results
+and tournaments.results.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from games.models import Board
-from tournaments import scoring
+from tournaments import scoring, seating
 from tournaments.models import Event, Player, Seat, Stage, Standing
 
 
@@ -57,3 +60,56 @@ def event_computed_standings(*, event: Event) -> list[scoring.Standing]:
     from tournaments.standings import compute, event_results
 
     return compute(event_results(event=event))[None]
+
+
+@dataclass(frozen=True)
+class SeatingCheck:
+    """One seated round's ``repeats`` (pairs of player names who met at a table of an earlier
+    round of the same stage) and ``clashes`` (pairs of one club at a table: name, name,
+    club), each pair and each list in name order."""
+
+    repeats: list[tuple[str, str]]
+    clashes: list[tuple[str, str, str]]
+
+
+def round_seating_checks(*, event: Event) -> dict[int, SeatingCheck]:
+    """Round id → SeatingCheck for every seated round of ``event`` (seating.round_checks
+    over the rounds of each stage in number order; rounds outside a stage count together).
+    One query."""
+    rows = Seat.objects.filter(table__round__event=event).values_list(
+        "table__round_id",
+        "table__round__stage_id",
+        "table__round__number",
+        "table_id",
+        "player_id",
+        "player__name",
+        "player__club",
+    )
+    # stage id → (round number, round id) → table id → its players.
+    stages: dict[Any, dict[tuple[int, int], dict[int, list[int]]]] = defaultdict(dict)
+    names: dict[int, str] = {}
+    clubs: dict[int, str] = {}
+    for round_id, stage_id, number, table_id, player_id, name, club in rows:
+        stages[stage_id].setdefault((number, round_id), {}).setdefault(table_id, []).append(
+            player_id
+        )
+        names[player_id] = name
+        if club:
+            clubs[player_id] = club
+    out: dict[int, SeatingCheck] = {}
+    for seated in stages.values():
+        order = sorted(seated)
+        movement = [list(seated[key].values()) for key in order]
+        for (_number, round_id), check in zip(
+            order, seating.round_checks(movement, clubs), strict=True
+        ):
+            out[round_id] = SeatingCheck(
+                repeats=sorted(_named(names, a, b) for a, b in check.repeats),
+                clashes=sorted((*_named(names, a, b), clubs[a]) for a, b in check.clashes),
+            )
+    return out
+
+
+def _named(names: dict[int, str], a: int, b: int) -> tuple[str, str]:
+    first, second = sorted((names[a], names[b]))
+    return first, second

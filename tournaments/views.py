@@ -276,39 +276,10 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         pk=pk,
     )
-    board, event = game.board, game.board.event
     public = embargo.game_visible_to(request.user, game)
-    players = {s.seat: s.player for s in game.table.seats.all()}
-    record = game.record if isinstance(game.record, dict) and public else {}
-    hands = record.get("hands") if isinstance(record.get("hands"), dict) else {}
-    # The board's hands carry suits when it was dealt (R-SUIT); a record holds ranks only.
-    suited = board.hands if public and isinstance(board.hands, dict) else {}
-    seats = [
-        {
-            "seat": seat,
-            "player": players.get(seat),
-            "hand": suited.get(seat) or hands.get(seat, ""),
-            "declared": (game.declared or {}).get(seat) if public else None,
-            "score": (game.score or {}).get(seat) if public else None,
-        }
-        for seat in results.seats_of(event, board)
-    ]
-    return render(
-        request,
-        "public/game.html",
-        {
-            "game": game,
-            "event": event,
-            "board": board,
-            "public": public,
-            "seats": seats,
-            "record": record,
-            "bottom": (board.bottom or record.get("bottom", "")) if public else "",
-            "error_text": _error_text(game, record) if public else "",
-            "bidding": record.get("bidding") or [],
-            "plays": record.get("plays") or [],
-        },
-    )
+    context = results.game_record(game, public=public)
+    context["error_text"] = _error_text(game, context["record"]) if public else ""
+    return render(request, "public/game.html", context)
 
 
 def _error_text(game: Game, record: dict[str, object]) -> str:

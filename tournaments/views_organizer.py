@@ -1,5 +1,6 @@
 """Organizer pages (namespace "organizer", under /organizer/): an event's dashboard (each
-round's state and each table's entry progress, the transitions as buttons, the deal
+round's state, its seating's repeat meetings and club clashes, and each table's entry
+progress, the transitions as buttons, the deal
 commitment, stages and the cut, the audit log), players with the CSV import and export, and
 the print pages of a round (table cards, hand records, seating list). The public deals page
 (namespace "deals") shows the commitment and, once revealed, the seed and the recomputation.
@@ -27,7 +28,7 @@ from ddz_site.errors import DomainError
 from games.engine import RuleSet
 from games.engine.rules import OPTION_NAMES, PRESETS
 from games.models import Board, Game
-from tournaments import csv_io, dealing, rounds
+from tournaments import csv_io, dealing, rounds, selectors
 from tournaments.access import is_organizer
 from tournaments.models import (
     AuditEntry,
@@ -42,6 +43,7 @@ from tournaments.models import (
     StageKind,
     Table,
 )
+from tournaments.views_officials import dashboard_context
 
 CSV_MAX_BYTES = 1_000_000
 
@@ -157,19 +159,30 @@ def _preset_label(name: str) -> str:
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event_for_organizer(request, slug)
     stages = list(event.stages.prefetch_related("entries__player").order_by("number"))
+    checks = selectors.round_seating_checks(event=event)
     return render(
         request,
         "organizer/dashboard.html",
         {
             "event": event,
-            "overview": rounds.event_overview(event=event),
+            # Each round with its seating's repeats and club clashes (None before seating).
+            "overview": [
+                (item, checks.get(item.round.pk)) for item in rounds.event_overview(event=event)
+            ],
             "stages": stages,
             "stage_kinds": StageKind.choices,
             "entries": event.entries.count(),
             "audit": _audit_labelled(
-                list(AuditEntry.objects.filter(event=event).select_related("actor")[:25])
+                # Steps typed through table links are audited one by one; the dashboard
+                # lists the changes, not the typing.
+                list(
+                    AuditEntry.objects.filter(event=event)
+                    .exclude(action="entry.step")
+                    .select_related("actor")[:25]
+                )
             ),
             "max_boards": rounds.MAX_BOARDS_PER_ROUND,
+            **dashboard_context(event),
         },
     )
 

@@ -1,8 +1,10 @@
-"""`manage.py ddz_seating --players N --rounds R [--seed S] [--clubs CSV] [--time-limit SEC]
+"""`manage.py ddz_seating --players N --rounds R [--seed S] [--clubs CSV] [--steps N]
 [--seats K]`: a movement for players numbered 1..N (tournaments.seating.movement), as JSON:
 ``{"rounds", "sit_out", "repeat_pairs", "lower_bound", "seat_imbalance", "club_conflicts",
 "method"}``. ``--clubs`` names a CSV file of ``player,club`` rows (player numbers 1..N, a
-header row). Bad input: exit 2 with a one-line message."""
+header row). ``--steps`` bounds the search (the same arguments give the same movement on any
+machine); the older ``--time-limit SEC`` still works and means SEC × STEPS_PER_SECOND steps.
+Bad input: exit 2 with a one-line message."""
 
 from __future__ import annotations
 
@@ -14,6 +16,10 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments import seating
+
+# What --time-limit SEC means since the search counts steps instead of seconds: its old
+# default, 5 s, is the default budget.
+STEPS_PER_SECOND = seating.SEARCH_STEPS // 5
 
 
 def read_clubs(path: str, players: int) -> dict[int, str]:
@@ -49,13 +55,34 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, required=True)
         parser.add_argument("--seed", default="0")
         parser.add_argument("--clubs", default=None, help="CSV file of player,club")
-        parser.add_argument("--time-limit", type=float, default=5.0, dest="time_limit")
+        parser.add_argument(
+            "--steps",
+            type=int,
+            default=None,
+            help=f"the search's budget in steps (default {seating.SEARCH_STEPS})",
+        )
+        parser.add_argument(
+            "--time-limit",
+            type=float,
+            default=None,
+            dest="time_limit",
+            help=f"deprecated: SEC × {STEPS_PER_SECOND} steps",
+        )
         parser.add_argument("--seats", type=int, default=3, help="players per table (2 to 5)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         players, rounds = options["players"], options["rounds"]
-        if options["time_limit"] < 0:
-            raise CommandError("--time-limit must not be negative", returncode=2)
+        steps = options["steps"]
+        if options["time_limit"] is not None:
+            if steps is not None:
+                raise CommandError("give --steps or --time-limit, not both", returncode=2)
+            if not 0 <= options["time_limit"] <= 3600:
+                raise CommandError("--time-limit is 0 to 3600 seconds", returncode=2)
+            steps = round(options["time_limit"] * STEPS_PER_SECOND)
+        if steps is None:
+            steps = seating.SEARCH_STEPS
+        if steps < 0:
+            raise CommandError("--steps must not be negative", returncode=2)
         clubs = read_clubs(options["clubs"], players) if options["clubs"] else None
         try:
             schedule = seating.movement(
@@ -64,7 +91,7 @@ class Command(BaseCommand):
                 seats=options["seats"],
                 seed=options["seed"],
                 clubs=clubs,
-                time_limit=options["time_limit"],
+                steps=steps,
             )
         except seating.SeatingError as exc:
             raise CommandError(str(exc), returncode=2) from None

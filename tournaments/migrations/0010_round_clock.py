@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0007_player_name_not_unique"),
+        ("tournaments", "0009_private_links"),
     ]
 
     operations = [
