@@ -8,8 +8,11 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
+from ddz_site.health import healthz
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
     # The language switch needs no CSRF token (a forged request could only change the
     # visitor's language), so public pages carry none and can be served from a cache.
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),

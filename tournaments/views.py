@@ -16,6 +16,7 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
 
 from games.entry import stored_error_message
@@ -133,18 +134,22 @@ def _standings_stamp(slug: str) -> tuple[int, float] | None:
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings of the event or of one stage (?stage=N), refreshing by themselves.
 
-    The whole page is the same for every visitor (stored standings count open boards only,
-    and the page carries no CSRF token), so it is cached per path, language and version of
-    the standings.
+    A stranger's page is the same for every stranger (stored standings count open boards
+    only, and it carries no CSRF token), so it is cached whole per path, language and version
+    of the standings. A signed-in visitor's header carries his name and a CSRF token (the
+    sign-out form), so his page is rendered for him around the cached standings table and is
+    never stored: the cache would serve it to the next stranger.
     """
     stamp = _standings_stamp(slug)
     if stamp is None:
         raise Http404("no such event")
     path = request.get_full_path()
     key = "standings-page:" + hashlib.sha256(f"{path}|{get_language()}".encode()).hexdigest()
-    cached = cache.get(key)
-    if cached is not None and cached[0] == stamp:
-        return HttpResponse(cached[1])
+    stranger = not request.user.is_authenticated
+    if stranger:
+        cached = cache.get(key)
+        if cached is not None and cached[0] == stamp:
+            return HttpResponse(cached[1])
     event = get_object_or_404(Event, slug=slug)
     stage = _stage(event, request)
     response = render(
@@ -159,7 +164,10 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             "refresh": REFRESH_SECONDS,
         },
     )
-    cache.set(key, (stamp, response.content), 3600)
+    # get_token() marks the request when a CSRF token went into the page: such a page is
+    # its visitor's alone, whoever he is.
+    if stranger and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+        cache.set(key, (stamp, response.content), 3600)
     return response
 
 
@@ -379,7 +387,9 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
         exports.standings_csv(event=event, stage=stage), content_type="text/csv; charset=utf-8"
     )
     suffix = f"-stage-{stage.number}" if stage else ""
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}{suffix}-standings.csv"'
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{event.slug}{suffix}-standings.csv"
+    )
     return response
 
 
@@ -391,8 +401,8 @@ def scorecard_csv(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
         exports.scorecard_csv(event=event, player=player, visible=visible),
         content_type="text/csv; charset=utf-8",
     )
-    response["Content-Disposition"] = (
-        f'attachment; filename="{event.slug}-scorecard-{player.pk}.csv"'
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{event.slug}-scorecard-{player.pk}.csv"
     )
     return response
 
@@ -407,5 +417,5 @@ def archive_json(request: HttpRequest, slug: str) -> HttpResponse:
         json.dumps(exports.event_export(event=event), ensure_ascii=False, indent=1),
         content_type="application/json; charset=utf-8",
     )
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
+    response["Content-Disposition"] = content_disposition_header(True, f"{event.slug}.json")
     return response

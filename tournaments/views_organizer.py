@@ -21,6 +21,7 @@ from django.contrib.auth.decorators import login_required as _login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -404,7 +405,7 @@ def players_export(request: HttpRequest, slug: str) -> HttpResponse:
     response = HttpResponse(
         csv_io.players_csv_export(event=event), content_type="text/csv; charset=utf-8"
     )
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}-players.csv"'
+    response["Content-Disposition"] = content_disposition_header(True, f"{event.slug}-players.csv")
     return response
 
 
