@@ -1,11 +1,13 @@
 """Referee URLs (namespace "referee"): the tables of an event, live and quick entry, a game's
-versions with confirmation and ruling, the status board and the flagged queue."""
+versions with confirmation and ruling, the status board, the flagged queue and the buttons of the
+round clock."""
 
 from __future__ import annotations
 
 from django.urls import path
 
 from games import views_referee
+from tournaments import views_screen
 
 app_name = "referee"
 
@@ -16,6 +18,11 @@ urlpatterns = [
     path("events/<str:slug>/status/", views_referee.status_board, name="status"),
     path("events/<str:slug>/flagged/", views_referee.flagged_queue, name="flagged"),
     path("events/<str:slug>/confirm/", views_referee.confirm_queue, name="confirm"),
+    path(
+        "events/<str:slug>/rounds/<int:number>/clock/<str:action>/",
+        views_screen.clock_action,
+        name="clock",
+    ),
     path("events/<str:slug>/games/<int:pk>/", views_referee.game_versions, name="game"),
     path(TABLE, views_referee.live_entry, name="live"),
     path(TABLE + "quick/", views_referee.quick_entry, name="quick"),

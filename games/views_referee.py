@@ -40,7 +40,9 @@ from games.versions import (
 )
 from tournaments import results
 from tournaments.access import can_enter_table, is_chief_referee, is_official
+from tournaments.clock import current_round
 from tournaments.models import Event, Table
+from tournaments.views_screen import clock_context
 
 
 def _refuse(request: HttpRequest) -> HttpResponse:
@@ -57,7 +59,8 @@ def _table_and_board(slug: str, table_id: int, number: int) -> tuple[Table, Boar
 
 
 def referee_event(request: HttpRequest, slug: str) -> HttpResponse:
-    """The tables the user enters in `event`, each board with its entry state."""
+    """The tables the user enters in `event`, each board with its entry state, and the
+    current round's clock (its buttons for organizers and chief referees)."""
     event = get_object_or_404(Event, slug=slug)
     if not is_official(request.user, event):
         return _refuse(request)
@@ -65,7 +68,13 @@ def referee_event(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "games/referee_event.html",
-        {"event": event, "rows": rows, "chief": is_chief_referee(request.user, event)},
+        {
+            "event": event,
+            "rows": rows,
+            "chief": is_chief_referee(request.user, event),
+            # The same clock as the big screen, with its buttons for those who run it.
+            **clock_context(event, current_round(event), request.user, tables=True),
+        },
     )
 
 

@@ -142,3 +142,9 @@ def player_check_refusal(
     if now - game.submitted_at > timedelta(minutes=minutes):
         return _("The correction window of this game is over: tell a referee.")
     return None
+
+
+def may_run_clock(user: Any, event: Event) -> bool:
+    """Organizers and chief referees start, pause and resume a round's clock and give a
+    table extra time (tournaments.clock); everyone sees the clock."""
+    return is_chief_referee(user, event)

@@ -16,11 +16,14 @@ its results (FROZEN_ONCE_STARTED: rules, scoring method, tie-breaks, seed of the
 frozen: Event.save and the event QuerySet's update refuse to change them (EventFrozen), whatever
 the door. The rows of the models that make results (events, stages, rounds, tables, seats,
 boards) keep their *history* (django-simple-history: every version with who and when).
+
+A round's *clock* (RoundClock, and each table's extra time, TableTime) is tournaments.clock's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -747,3 +750,52 @@ class ResultCheck(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}: {self.player} {self.kind}"
+
+
+class RoundClock(models.Model):
+    """The clock of a round (tournaments.clock): its length in minutes, when it was started,
+    when it was paused (null while it runs) and the pauses before that, so that every screen
+    counts the same time from these timestamps. Written only by tournaments.clock."""
+
+    round = models.OneToOneField(
+        Round, on_delete=models.CASCADE, primary_key=True, related_name="clock"
+    )
+    minutes = models.PositiveIntegerField(_("minutes"), default=0)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    paused_at = models.DateTimeField(_("paused"), null=True, blank=True)
+    paused = models.DurationField(_("time paused before"), default=timedelta(0))
+
+    class Meta:
+        verbose_name = _("round clock")
+        verbose_name_plural = _("round clocks")
+        constraints = [
+            # A clock is paused only once started, and never after its own pause.
+            models.CheckConstraint(
+                condition=models.Q(paused_at__isnull=True)
+                | models.Q(started_at__isnull=False, paused_at__gte=models.F("started_at")),
+                name="round_clock_paused_after_start",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(paused__gte=timedelta(0)), name="round_clock_pause_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} clock"
+
+
+class TableTime(models.Model):
+    """Extra minutes given to one table of a round (a late start, a ruling), on top of the
+    round's clock. Written only by tournaments.clock."""
+
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, primary_key=True, related_name="time"
+    )
+    extra_minutes = models.PositiveIntegerField(_("extra minutes"), default=0)
+
+    class Meta:
+        verbose_name = _("table's extra time")
+        verbose_name_plural = _("tables' extra time")
+
+    def __str__(self) -> str:
+        return f"{self.table} +{self.extra_minutes}"

@@ -138,8 +138,10 @@ def bidding_text(game: Game | None) -> str:
 
 @dataclass
 class ScorecardRow:
-    """One board a player met: where, in which seat, his role, score and points; `hidden` when
-    the viewer may not see its result yet (the embargo)."""
+    """One board a player met: where, in which seat, against whom (`opponents`: the other
+    seats of his table, in turn order), his role, score, points and `percentage` (matchpoints:
+    100 × points / top of the board, as the standings' percentage is of the sums); `hidden`
+    when the viewer may not see its result yet (the embargo)."""
 
     round: Round
     board: Board
@@ -152,13 +154,15 @@ class ScorecardRow:
     top: Fraction | None
     adjusted: str
     hidden: bool
+    opponents: list[tuple[str, Player]] = field(default_factory=list)
+    percentage: Fraction | None = None
 
 
 def player_scorecard(
     *, event: Event, player: Player, visible: set[int] | None
 ) -> list[ScorecardRow]:
     """The boards `player` met in `event`, in round and board order; `visible` the board ids
-    the viewer may see (None: all). Five queries whatever the event's size."""
+    the viewer may see (None: all). Six queries whatever the event's size."""
     seats = list(
         Seat.objects.filter(table__round__event=event, player=player).select_related("table__round")
     )
@@ -184,6 +188,14 @@ def player_scorecard(
         for a in Adjustment.objects.filter(table_id__in=table_ids)
     }
     points = _points(event, shown)
+    # Who sat at his tables is public (the seating), whatever the embargo of the results.
+    order = {s: i for i, s in enumerate(seats_of(event))}
+    opponents: dict[int, list[tuple[str, Player]]] = defaultdict(list)
+    for other in sorted(
+        Seat.objects.filter(table_id__in=table_ids).exclude(player=player).select_related("player"),
+        key=lambda o: order.get(o.seat, 99),
+    ):
+        opponents[other.table_id].append((other.seat, other.player))
     rows = []
     for seat in seats:
         for board in boards:
@@ -213,6 +225,8 @@ def player_scorecard(
                     if hidden
                     else adjusted.get((seat.table_id, board.pk, seat.seat), ""),
                     hidden=hidden,
+                    opponents=opponents[seat.table_id],
+                    percentage=100 * p.points / p.top if p is not None and p.top else None,
                 )
             )
     rows.sort(key=lambda r: (r.round.number, r.board.number))
@@ -294,13 +308,16 @@ def _short(value: Fraction) -> str:
 
 @dataclass
 class ReplayStep:
-    """One position of a replay: what was done (a call or a play) and every seat's hand."""
+    """One position of a replay: what was done (a call or a play), every seat's hand, and the
+    `trick` on the table after it: its plays and passes as (seat, cards or "pass"), from its
+    lead on (R-TRICK; empty before the first lead)."""
 
     index: int
     kind: str
     seat: str
     action: str
     hands: dict[str, str]
+    trick: list[tuple[str, str]] = field(default_factory=list)
 
 
 def game_record(game: Game, *, public: bool) -> dict[str, Any]:
@@ -371,6 +388,8 @@ def replay_steps(game: Game, seats: tuple[str, ...]) -> list[ReplayStep]:
             return steps
         hands[landlord] = [a + b for a, b in zip(hands[landlord], bottom, strict=True)]
         steps.append(ReplayStep(len(steps), "bottom", landlord, format_cards(bottom), _show(hands)))
+    trick: list[tuple[str, str]] = []
+    passes = 0
     for play in record.get("plays") or []:
         if not (isinstance(play, list) and len(play) >= 2) or play[0] not in hands:
             break
@@ -384,8 +403,48 @@ def replay_steps(game: Game, seats: tuple[str, ...]) -> list[ReplayStep]:
             if min(left) < 0:
                 break
             hands[seat] = left
-        steps.append(ReplayStep(len(steps), "play", seat, cards, _show(hands)))
+            # R-TRICK: once every other player has passed in a row, this play leads anew.
+            if passes >= len(seats) - 1:
+                trick = []
+            passes = 0
+        else:
+            passes += 1
+        trick = [*trick, (seat, cards)]
+        steps.append(ReplayStep(len(steps), "play", seat, cards, _show(hands), trick))
     return steps
+
+
+@dataclass
+class ReplaySummary:
+    """What a replay shows above the cards: the landlord (seat and player), the bid (the
+    engine's contract value, or the one a quick result gave), and the result once the engine
+    counted the game: which side won and each seat's score, in seat order."""
+
+    landlord: str
+    landlord_player: Player | None
+    bid: Any
+    winner: str
+    scores: list[tuple[str, int]]
+    spring: bool
+    anti_spring: bool
+
+
+def replay_summary(game: Game, seats: tuple[str, ...], players: dict[str, Player]) -> ReplaySummary:
+    """The summary of `game` (call only for a game the viewer may see)."""
+    record = game.record if isinstance(game.record, dict) else {}
+    facts = game.facts if isinstance(game.facts, dict) else {}
+    landlord = game.landlord or str(record.get("landlord") or "")
+    bid = facts.get("bid", record.get("bid"))
+    counted = counts(game) and isinstance(game.score, dict)
+    return ReplaySummary(
+        landlord=landlord,
+        landlord_player=players.get(landlord),
+        bid=bid,
+        winner=game.winner if counted else "",
+        scores=[(s, game.score[s]) for s in seats if s in game.score] if counted else [],
+        spring=bool(facts.get("spring")) if counted else False,
+        anti_spring=bool(facts.get("anti_spring")) if counted else False,
+    )
 
 
 def _show(hands: dict[str, list[int]]) -> dict[str, str]:

@@ -1,11 +1,11 @@
-"""Public URLs: events, standings, seating, travellers, scorecards, hand records, games and
-their replays, and the exports (namespace "public")."""
+"""Public URLs: events, standings, the big screen and its clock, seating, travellers,
+scorecards, hand records, games and their replays, and the exports (namespace "public")."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import views, views_screen
 
 app_name = "public"
 
@@ -14,6 +14,8 @@ urlpatterns = [
     path("events/<str:slug>/", views.event_detail, name="event"),
     path("events/<str:slug>/standings/", views.standings, name="standings"),
     path("events/<str:slug>/standings/live/", views.standings_live, name="standings_live"),
+    path("events/<str:slug>/screen/", views_screen.screen, name="screen"),
+    path("events/<str:slug>/screen/clock/", views_screen.screen_clock, name="screen_clock"),
     path("events/<str:slug>/standings.csv", views.standings_csv, name="standings_csv"),
     path("events/<str:slug>/archive.json", views.archive_json, name="archive"),
     path("events/<str:slug>/rounds/<int:number>/", views.round_detail, name="round"),

@@ -307,16 +307,66 @@ def _error_text(game: Game, record: dict[str, object]) -> str:
     )
 
 
+def _replay_panel(game: Game, seats: tuple[str, ...], suffix: str = "") -> dict[str, object]:
+    """One replay of the page (templates/tournaments/_replay_panel.html): its steps as the
+    JSON the page steps through, the players and the summary; `suffix` tells its element ids
+    from another panel's."""
+    players = {s.seat: s.player for s in game.table.seats.select_related("player")}
+    steps = results.replay_steps(game, seats)
+    return {
+        "game": game,
+        "suffix": suffix,
+        "seats": [(s, players.get(s)) for s in seats],
+        "steps": steps,
+        "summary": results.replay_summary(game, seats, players),
+        "steps_json": json.dumps(
+            [
+                {
+                    "kind": s.kind,
+                    "seat": s.seat,
+                    "action": call_word(s.action) if s.kind == "call" else play(s.action),
+                    "hands": s.hands,
+                    "trick": [[seat, play(cards)] for seat, cards in s.trick],
+                }
+                for s in steps
+            ]
+        ),
+    }
+
+
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
-    """Step through a recorded game: every call and play, with the hands as they shrink."""
+    """Step through a recorded game: every call and play, with the hands as they shrink, the
+    trick on the table, the landlord, the bid and the result. ``?with=ID`` puts another
+    table's game of the same board beside it (404 unless the viewer may see that one too)."""
     game = get_object_or_404(
         Game.objects.select_related("board__event", "board__round", "table__round"), pk=pk
     )
     board, event = game.board, game.board.event
-    public = embargo.game_visible_to(request.user, game)
+    # Seeing the whole board (every table's game) implies seeing this one.
+    whole = embargo.visible_to(request.user, board)
+    public = whole or embargo.game_visible_to(request.user, game)
     seats = results.seats_of(event, board)
-    steps = results.replay_steps(game, seats) if public else []
-    players = {s.seat: s.player for s in game.table.seats.select_related("player")}
+    panels = [_replay_panel(game, seats)] if public else []
+    other_id = request.GET.get("with", "")
+    if other_id and public:
+        if not other_id.isdigit():
+            raise Http404("no such game")
+        other = get_object_or_404(
+            Game.objects.select_related("table__round"), pk=int(other_id), board=board
+        )
+        if other.pk == game.pk or not (whole or embargo.game_visible_to(request.user, other)):
+            raise Http404("no such game")
+        panels.append(_replay_panel(other, seats, "-2"))
+    others = (
+        list(
+            Game.objects.filter(board=board, replaced_at__isnull=True)
+            .exclude(pk=game.pk)
+            .select_related("table")
+            .order_by("table__number")
+        )
+        if whole
+        else []
+    )
     return render(
         request,
         "tournaments/replay.html",
@@ -325,19 +375,9 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
             "board": board,
             "game": game,
             "public": public,
-            "seats": [(s, players.get(s)) for s in seats],
-            "steps": steps,
-            "steps_json": json.dumps(
-                [
-                    {
-                        "kind": s.kind,
-                        "seat": s.seat,
-                        "action": call_word(s.action) if s.kind == "call" else play(s.action),
-                        "hands": s.hands,
-                    }
-                    for s in steps
-                ]
-            ),
+            "panels": panels,
+            "others": others,
+            "compared": panels[1]["game"] if len(panels) > 1 else None,
         },
     )
 
