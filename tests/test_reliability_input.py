@@ -49,6 +49,15 @@ def _games_url(world, table: int = 0, board: int = 0) -> str:
     return reverse("api:games", kwargs=kw)
 
 
+def _enter_path(world) -> str:
+    kw = {
+        "slug": world.event.slug,
+        "table_id": world.tables[0].pk,
+        "number": world.boards[0].number,
+    }
+    return reverse("referee:enter", kwargs=kw)
+
+
 def _routes_with_a_slug() -> list[tuple[str, dict[str, Any]]]:
     """Every named URL of the site that takes an event slug, with its other arguments filled."""
     found: list[tuple[str, dict[str, Any]]] = []
@@ -137,14 +146,7 @@ def test_page_a_record_with_a_nul_or_a_lone_surrogate_is_refused(world, text) ->
     record["id"] = "@@"
     client = Client(raise_request_exception=False)
     client.force_login(world.users["referee1"])
-    url = reverse(
-        "referee:enter",
-        kwargs={
-            "slug": world.event.slug,
-            "table_id": world.tables[0].pk,
-            "number": world.boards[0].number,
-        },
-    )
+    url = _enter_path(world)
     response = client.post(url, {"record": json.dumps(record).replace("@@", text)})
     assert response.status_code == 400
     assert Game.objects.count() == 0
@@ -181,14 +183,7 @@ def test_json_nested_a_thousand_deep_is_a_bad_request(world, body) -> None:
 def test_page_a_record_of_hostile_json_is_a_field_error(world, text) -> None:
     client = Client(raise_request_exception=False)
     client.force_login(world.users["referee1"])
-    url = reverse(
-        "referee:enter",
-        kwargs={
-            "slug": world.event.slug,
-            "table_id": world.tables[0].pk,
-            "number": world.boards[0].number,
-        },
-    )
+    url = _enter_path(world)
     response = client.post(url, {"record": text})
     assert response.status_code == 400
     assert Game.objects.count() == 0
@@ -295,3 +290,15 @@ def test_import_a_hostile_line_is_a_rejected_line() -> None:
     report = records_import(event=EventFactory(rules=None), lines=lines)
     assert [n for n, _ in report.rejected] == [1, 2, 3, 4, 5]
     assert report.stored == 1 and Game.objects.count() == 1
+
+
+def test_page_a_rules_option_too_large_for_a_number_is_refused(world) -> None:
+    record = bot_record(world.boards[0], world.tables[0])
+    record["rules"] = {"preset": "classic", "options": {"spring_multiplier": "@@"}}
+    client = Client(raise_request_exception=False)
+    client.force_login(world.users["referee1"])
+    response = client.post(
+        _enter_path(world), {"record": json.dumps(record).replace('"@@"', "1e400")}
+    )
+    assert response.status_code == 400
+    assert Game.objects.count() == 0
