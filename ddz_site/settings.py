@@ -50,6 +50,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: an address holding NUL never reaches a view (ddz_site.middleware).
+    "ddz_site.middleware.refuse_nul",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -60,6 +62,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # The user of each row history (simple_history): the admin and every other door.
     "simple_history.middleware.HistoryRequestMiddleware",
+    # A view that loses the database answers 503 "try again" (ddz_site.middleware).
+    "ddz_site.middleware.DatabaseUnavailableMiddleware",
 ]
 # A row is never written back from its history: that would go around the services.
 SIMPLE_HISTORY_REVERT_DISABLED = True
@@ -105,7 +109,11 @@ if _database_url is None:
 else:
     DATABASES = {
         "default": dj_database_url.parse(
-            _database_url, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0)
+            _database_url,
+            conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+            # A kept connection is tested before a request reuses it, so one that PostgreSQL
+            # dropped (a restart) is replaced instead of failing the request.
+            conn_health_checks=True,
         )
     }
 _test_database_name = env_str("DDZ_TEST_DATABASE_NAME", "")
@@ -182,6 +190,26 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "ddz")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A task is acknowledged once done (acks late): when its worker dies (SIGKILL, a lost machine)
+# Redis gives it to another worker once the visibility timeout has passed. Kombu's default is
+# an hour; ours must still exceed the longest task and the longest retry countdown
+# (games.tasks.DB_TASK_OPTIONS: 60 s), which a worker also holds unacknowledged.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300, minimum=90)
+}
+# `celery -A ddz_site beat` (one process per site) sends the sweep every DDZ_SWEEP_SECONDS: it
+# sends again the verification of every game pending for two sweeps or more, whose message a
+# broker outage or a dead worker lost (games.tasks.sweep_pending_games).
+DDZ_SWEEP_SECONDS = env_int("DDZ_SWEEP_SECONDS", 60, minimum=1)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-pending-games": {
+        "task": "games.tasks.sweep_pending_games",
+        "schedule": DDZ_SWEEP_SECONDS,
+        "kwargs": {"older_than": 2 * DDZ_SWEEP_SECONDS},
+        # A sweep that waited longer than an interval is superseded by the next one.
+        "options": {"expires": DDZ_SWEEP_SECONDS},
+    }
+}
 
 # The REST API (games.api): token or session authentication, one error shape, OpenAPI schema
 # served with Swagger UI and Redoc from the project's own static files (no CDN).

@@ -28,6 +28,12 @@ class GameRecordForm(forms.Form):
                 _("This is not JSON (line %(line)s, column %(column)s: %(error)s)."),
                 params={"line": exc.lineno, "column": exc.colno, "error": exc.msg},
             ) from None
+        except (RecursionError, ValueError):
+            # JSON nested deeper than the recursion limit, or a number of more digits than
+            # int() converts (sys.get_int_max_str_digits()).
+            raise forms.ValidationError(
+                _("This JSON nests too deeply or holds a number too long to read.")
+            ) from None
 
 
 class QuickResultForm(forms.Form):

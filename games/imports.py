@@ -23,7 +23,7 @@ from ddz_site.errors import DomainError
 from games.deals import deal_key
 from games.engine import EngineError, RecordError, RuleSet, read_record
 from games.models import Board, Game
-from games.services import GameRejected, board_create, game_submit
+from games.services import GameRejected, board_create, game_submit, refuse_unstorable
 from tournaments.models import Event, Round, Table
 
 
@@ -51,8 +51,12 @@ def _parse_line(text: str) -> dict[str, Any]:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise GameRejected(_("not JSON: %(error)s") % {"error": exc.msg}) from None
+    except (RecursionError, ValueError):
+        # Nested deeper than the recursion limit, or a number longer than int() converts.
+        raise GameRejected(_("not JSON: nested too deeply or a number too long")) from None
     if not isinstance(obj, dict):
         raise GameRejected(_("a game record must be a JSON object"))
+    refuse_unstorable(obj)
     try:
         read_record(obj)
     except RecordError as exc:

@@ -4,7 +4,9 @@ validate → store → enqueue `verify_game` after commit → the task replays t
 the engine (games.engine.replay, the source of truth for legality and scores) and stores its
 result with a conditional UPDATE → when that changed something, `recompute_standings` is
 enqueued. Each step is idempotent: verifying a game twice, or recomputing standings twice,
-changes nothing the second time.
+changes nothing the second time. A game stays pending until it is verified, so the pending
+games are the outbox of verification: a message lost to a broker outage or a dead worker is
+sent again by `verification_sweep` (run by beat).
 
 Refused at the door (GameRejected, nothing stored): input that is not a record at all, a
 record of another deal than its board, a record under other rules than its event's, a second
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -37,6 +40,26 @@ logger = logging.getLogger(__name__)
 
 class GameRejected(DomainError):
     """A submission refused at the door; nothing of it was stored."""
+
+
+class GameConflict(GameRejected):
+    """The table already has a current game of this board (a second submission, or the loser
+    of two at once): the API answers 409."""
+
+    code = "conflict"
+
+
+class IdempotencyKeyReused(GameRejected):
+    """An idempotency key sent again with another submission than its first (the API answers
+    422, as the IETF Idempotency-Key draft says), never answered with the first game."""
+
+    code = "idempotency_key_reused"
+
+
+# The longest idempotency key taken (the column's length); a longer one is refused, never cut.
+IDEMPOTENCY_KEY_MAX = 100
+# How deep a record's JSON may nest: RECORDS.md §1 nests four levels (rules, options, a play).
+RECORD_MAX_DEPTH = 32
 
 
 class BoardRejected(DomainError):
@@ -107,6 +130,51 @@ def round_refusal(state: str) -> str | None:
     return _("This round is closed: its results are final and no game may be entered or replaced.")
 
 
+def _unstorable(value: object) -> str | None:
+    """Where a JSON value holds what the database cannot store, as a dotted path ("" for the
+    top), or None. PostgreSQL's text and jsonb hold no NUL character, UTF-8 no lone surrogate
+    (a JSON ``\\ud800``), and JSON no NaN or infinite number (a JSON ``1e400`` reads as one);
+    nesting is bounded by RECORD_MAX_DEPTH."""
+    stack: list[tuple[object, str, int]] = [(value, "", 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        if depth > RECORD_MAX_DEPTH:
+            return path
+        if isinstance(item, str):
+            if "\x00" in item or any("\ud800" <= c <= "\udfff" for c in item):
+                return path
+        elif isinstance(item, float):
+            if item != item or item in (float("inf"), float("-inf")):
+                return path
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                name = f"{path}.{key}" if path else str(key)
+                if _unstorable(key) is not None:
+                    return path
+                stack.append((inner, name, depth + 1))
+        elif isinstance(item, list):
+            stack.extend((inner, f"{path}.{i}", depth + 1) for i, inner in enumerate(item))
+    return None
+
+
+def refuse_unstorable(record: object) -> None:
+    """Refuse a JSON value the database cannot store (see `_unstorable`).
+
+    Raises:
+        GameRejected: naming the field (dotted path) that holds a NUL character, a lone
+            surrogate, a number that is not finite, or nests deeper than RECORD_MAX_DEPTH.
+    """
+    where = _unstorable(record)
+    if where is not None:
+        raise GameRejected(
+            _(
+                "The record cannot be stored: %(field)s holds a NUL character, a lone "
+                "surrogate, a number that is not finite, or nests too deeply."
+            )
+            % {"field": where or _("the record")}
+        )
+
+
 def _check_record(*, table: Table, board: Board, record: object) -> dict[str, Any]:
     """The record as a dict if it may be stored for `board` at `table`; else GameRejected."""
     # Read afresh: a caller's Table may carry a Round loaded before a transition.
@@ -116,6 +184,7 @@ def _check_record(*, table: Table, board: Board, record: object) -> dict[str, An
         raise GameRejected(refusal)
     if not isinstance(record, dict):
         raise GameRejected(_("A game record must be a JSON object."))
+    refuse_unstorable(record)
     try:
         read_record(record)
     except RecordError as exc:
@@ -175,11 +244,45 @@ class _Duplicate(Exception):
         self.game = game
 
 
-def _by_idempotency_key(key: str, *, table: Table, board: Board) -> Game | None:
-    game = Game.objects.filter(idempotency_key=key).first()
-    if game is not None and (game.table_id, game.board_id) != (table.pk, board.pk):
-        raise GameRejected(_("This idempotency key was already used for another table or board."))
+def _idempotency_key(key: str | None) -> str | None:
+    """The key as stored: None for none; GameRejected for one too long or unstorable."""
+    key = (key or "").strip() or None
+    if key is None:
+        return None
+    if len(key) > IDEMPOTENCY_KEY_MAX:
+        raise GameRejected(
+            _("An idempotency key has at most %(n)s characters; this one has %(length)s.")
+            % {"n": IDEMPOTENCY_KEY_MAX, "length": len(key)}
+        )
+    if _unstorable(key) is not None:
+        raise GameRejected(_("An idempotency key cannot hold a NUL character."))
+    return key
+
+
+def _first_submission(game: Game, *, table: Table, board: Board, record: object) -> Game:
+    """The game a retry answers with: the first submission of its key, when the retry is the
+    same submission (same table, board and record); else IdempotencyKeyReused."""
+    if (game.table_id, game.board_id) != (table.pk, board.pk):
+        raise IdempotencyKeyReused(
+            _("This idempotency key was already used for another table or board.")
+        )
+    if game.record != record:
+        raise IdempotencyKeyReused(
+            _(
+                "This idempotency key was already used for another submission: send a new "
+                "key with a new game."
+            )
+        )
+    game.stored = False  # type: ignore[attr-defined]
     return game
+
+
+def _by_idempotency_key(key: str) -> Game | None:
+    return (
+        Game.objects.filter(idempotency_key=key)
+        .select_related("board__event", "table__round", "entered_by")
+        .first()
+    )
 
 
 def _record_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
@@ -208,8 +311,9 @@ def game_submit(
     version (1, 2, … per table and board), old versions are never changed. `actor` is the user
     entering it (stored as `entered_by`; None for the system), `source` the door (``page``,
     ``api``, ``quick``, ``import``, ``admin``, ``demo``). With an `idempotency_key` (at most
-    100 characters), a retry of the same submission returns the game stored the first time and
-    stores nothing, even when both arrive at once (a unique constraint decides). Every stored
+    100 characters, never cut), a retry of the same submission (same table, board and record)
+    returns the game stored the first time and stores nothing, even when both arrive at once (a
+    unique constraint decides). Every stored
     submission is written to the audit log (``game.submit``, or ``game.edit`` for a
     replacement, with the fields of the record that changed) in the same transaction, and the
     table's entry draft (games.entry) is removed. The returned game's attribute `stored` is
@@ -221,23 +325,26 @@ def game_submit(
     ``reject``) or `actor` is an organizer of the event.
 
     Raises:
-        GameRejected: not a record, another deal or rule set, a current game already stored
-            for this table and board, an idempotency key used for another table or board (see
-            the module docstring), a round not in play, a confirmed game replaced without a
-            ruling; nothing is stored and nothing is audited.
+        GameRejected: not a record, or one the database cannot store (a NUL character, a lone
+            surrogate, a number that is not finite, nesting deeper than RECORD_MAX_DEPTH),
+            another deal or rule set, an idempotency key longer than IDEMPOTENCY_KEY_MAX, a
+            round not in play, a confirmed game replaced without a ruling (see the module
+            docstring); nothing is stored and nothing is audited.
+        GameConflict: a current game already stored for this table and board (a GameRejected).
+        IdempotencyKeyReused: the key was used for another table, board or record (a
+            GameRejected).
     """
     from games.models import EntryDraft
-    from games.tasks import verify_game
+    from games.tasks import enqueue, verify_game
     from tournaments.access import is_organizer
     from tournaments.audit import audit_record
     from tournaments.tasks import recompute_standings
 
-    key = (idempotency_key or "").strip()[:100] or None
+    key = _idempotency_key(idempotency_key)
     if key is not None:
-        existing = _by_idempotency_key(key, table=table, board=board)
+        existing = _by_idempotency_key(key)
         if existing is not None:
-            existing.stored = False  # type: ignore[attr-defined]
-            return existing
+            return _first_submission(existing, table=table, board=board, record=record)
     checked = _check_record(table=table, board=board, record=record)
     declared = checked.get("declared")
     user = actor if getattr(actor, "is_authenticated", False) else None
@@ -298,10 +405,10 @@ def game_submit(
                     )
             except IntegrityError:
                 if key is not None:
-                    first = Game.objects.filter(idempotency_key=key).first()
+                    first = _by_idempotency_key(key)
                     if first is not None:
                         raise _Duplicate(first) from None
-                raise GameRejected(
+                raise GameConflict(
                     _("Table %(table)s already has a game for board %(board)s.")
                     % {"table": table.number, "board": board.number}
                 ) from None
@@ -320,16 +427,13 @@ def game_submit(
             )
             EntryDraft.objects.filter(table=table, board=board).delete()
             game_id, event_id = game.pk, board.event_id
-            transaction.on_commit(lambda: verify_game.delay(game_id))
+            # After commit, and never failing the request: a broker that is down leaves the game
+            # pending, and games.tasks.sweep_pending_games sends it again.
+            transaction.on_commit(lambda: enqueue(verify_game, game_id))
             if replaced:
-                transaction.on_commit(lambda: recompute_standings.delay(event_id))
+                transaction.on_commit(lambda: enqueue(recompute_standings, event_id))
     except _Duplicate as duplicate:
-        if (duplicate.game.table_id, duplicate.game.board_id) != (table.pk, board.pk):
-            raise GameRejected(
-                _("This idempotency key was already used for another table or board.")
-            ) from None
-        duplicate.game.stored = False  # type: ignore[attr-defined]
-        return duplicate.game
+        return _first_submission(duplicate.game, table=table, board=board, record=record)
     game.stored = True  # type: ignore[attr-defined]
     return game
 
@@ -383,6 +487,7 @@ def game_verify(*, game_id: int) -> bool:
     second run (a redelivered task, a second worker) changes nothing and returns False. A
     current game that changed enqueues the standings of its event after commit.
     """
+    from games.tasks import enqueue
     from tournaments.tasks import recompute_standings
 
     game = Game.objects.filter(pk=game_id).select_related("board").first()
@@ -400,8 +505,46 @@ def game_verify(*, game_id: int) -> bool:
         )
         if updated and game.replaced_at is None:
             event_id = game.board.event_id
-            transaction.on_commit(lambda: recompute_standings.delay(event_id))
+            transaction.on_commit(lambda: enqueue(recompute_standings, event_id))
     return bool(updated)
+
+
+def verification_sweep(*, older_than: float, limit: int = 500) -> int:
+    """Send again the verification of games still pending `older_than` seconds after they were
+    submitted, oldest first, at most `limit` (a sweep; games.tasks.sweep_pending_games).
+
+    The pending games are the outbox of verification: a message lost to a broker outage at
+    commit, or held by a worker killed before it finished (Redis gives it to another only after
+    the visibility timeout), leaves its game pending, and the next sweep sends it again. A
+    game verified twice changes nothing the second time (game_verify), so a sweep that meets a
+    message merely waiting in a long queue costs one replay. The standings of every event with a
+    game verified within `older_than` seconds are sent too, in case the recomputation sent
+    after that verification was lost. Returns the number of games sent.
+    """
+    from games.tasks import enqueue, verify_game
+    from tournaments.tasks import recompute_standings
+
+    since = timezone.now() - timedelta(seconds=older_than)
+    pending = list(
+        Game.objects.filter(status=Status.PENDING, submitted_at__lt=since)
+        .order_by("submitted_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    for game_id in pending:
+        if not enqueue(verify_game, game_id):
+            break
+    else:
+        events = (
+            Game.objects.filter(verified_at__gte=since, replaced_at__isnull=True)
+            .order_by()
+            .values_list("board__event_id", flat=True)
+            .distinct()
+        )
+        for event_id in events:
+            enqueue(recompute_standings, event_id)
+    if pending:
+        logger.warning("verification sweep: %s pending games sent again", len(pending))
+    return len(pending)
 
 
 def game_reverify(*, game_id: int) -> bool:
@@ -409,7 +552,7 @@ def game_reverify(*, game_id: int) -> bool:
 
     Used after an engine fix. Returns False when the game is already pending or absent.
     """
-    from games.tasks import verify_game
+    from games.tasks import enqueue, verify_game
 
     with transaction.atomic():
         updated = (
@@ -418,5 +561,5 @@ def game_reverify(*, game_id: int) -> bool:
             .update(status=Status.PENDING, verified_at=None)
         )
         if updated:
-            transaction.on_commit(lambda: verify_game.delay(game_id))
+            transaction.on_commit(lambda: enqueue(verify_game, game_id))
     return bool(updated)

@@ -63,15 +63,31 @@ def race(n: int, action: Callable[[], Any]) -> list[object]:
 
 
 class Worker:
-    """A running Celery worker subprocess; `log()` is its output so far."""
+    """A running Celery worker subprocess; `log()` is its output so far (of every process that
+    served as this worker: `kill` and `restart` replace the process, as a crash and a
+    supervisor would)."""
 
-    def __init__(self, process: subprocess.Popen[bytes], log_path: Path, name: str) -> None:
+    def __init__(
+        self, process: subprocess.Popen[bytes], log_path: Path, name: str, env: dict[str, str]
+    ) -> None:
         self.process = process
         self.log_path = log_path
         self.name = name
+        self.env = env
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
+
+    def kill(self) -> None:
+        """SIGKILL the worker process: it acknowledges nothing and restores nothing."""
+        self.process.kill()
+        self.process.wait(timeout=20)
+
+    def restart(self) -> None:
+        """Start a new worker process of the same name on the same queue (after `kill`)."""
+        if self.process.poll() is None:
+            raise RuntimeError("the worker is still running; kill it first")
+        self.process = _start_worker(self.env, self.name, self.log_path)
 
     def idle(self) -> bool:
         """True when its queue is empty and it runs or holds no task."""
@@ -95,6 +111,42 @@ class Worker:
         while quiet < 3 and time.monotonic() < deadline:
             quiet = quiet + 1 if self.idle() else 0
             time.sleep(0.2)
+
+
+def _start_worker(env: dict[str, str], name: str, log_path: Path) -> subprocess.Popen[bytes]:
+    """A `celery worker` subprocess (solo pool) on the run's queue, once it answers a ping."""
+    from ddz_site.celery import app
+
+    with log_path.open("ab") as log:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "ddz_site",
+                "worker",
+                "--pool=solo",
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "-Q",
+                env["CELERY_TASK_DEFAULT_QUEUE"],
+                "-n",
+                name,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    deadline = time.monotonic() + 60
+    while not app.control.ping(destination=[name], timeout=0.5):
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            log_text = log_path.read_text(errors="replace")[-3000:]
+            pytest.fail(f"the Celery worker did not start:\n{log_text}")
+    return process
 
 
 def _database_url() -> str:
@@ -140,9 +192,51 @@ def _worker_idle_after_each_test(request: pytest.FixtureRequest) -> Iterator[Non
 
 @pytest.fixture
 def celery_worker(celery_worker_process: Worker) -> Iterator[Worker]:
-    """The session's real Celery worker; after the test, waits until it is idle."""
+    """The session's real Celery worker; after the test, waits until it is idle (and is
+    started again first if the test killed it)."""
     yield celery_worker_process
+    if celery_worker_process.process.poll() is not None:
+        celery_worker_process.restart()
     celery_worker_process.drain()
+
+
+@pytest.fixture
+def celery_beat(celery_worker: Worker, tmp_path: Path) -> Iterator[Callable[[], None]]:
+    """A function that starts `celery -A ddz_site beat` with the site's schedule every second
+    (DDZ_SWEEP_SECONDS=1) on the worker's queue; stopped after the test."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start() -> None:
+        env = dict(celery_worker.env, DDZ_SWEEP_SECONDS="1")
+        with (tmp_path / "beat.log").open("ab") as log:
+            started.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "celery",
+                        "-A",
+                        "ddz_site",
+                        "beat",
+                        "--loglevel=INFO",
+                        f"--schedule={tmp_path / 'beat-schedule'}",
+                        f"--pidfile={tmp_path / 'beat.pid'}",
+                    ],
+                    cwd=ROOT,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            )
+
+    yield start
+    for process in started:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 @pytest.fixture(scope="session")
@@ -168,43 +262,16 @@ def celery_worker_process(
         PYTHONUNBUFFERED="1",
     )
     app.control.purge()
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "ddz_site",
-                "worker",
-                "--pool=solo",
-                "--loglevel=INFO",
-                "--without-gossip",
-                "--without-mingle",
-                "-Q",
-                settings.CELERY_TASK_DEFAULT_QUEUE,
-                "-n",
-                name,
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    worker = Worker(process, log_path, name)
+    worker = Worker(_start_worker(env, name, log_path), log_path, name, env)
     try:
-        deadline = time.monotonic() + 60
-        while not app.control.ping(destination=[name], timeout=0.5):
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"the Celery worker did not start:\n{worker.log()[-3000:]}")
         _STARTED.append(worker)
         yield worker
     finally:
         _STARTED.clear()
-        process.terminate()
+        worker.process.terminate()
         try:
-            process.wait(timeout=20)
+            worker.process.wait(timeout=20)
         except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            worker.process.kill()
+            worker.process.wait()
         app.control.purge()

@@ -99,7 +99,7 @@ def test_versions_are_kept_and_an_edit_is_audited(world) -> None:
     record = bot_record(world.boards[0], world.tables[0])
     ref.post(urls(world)["games"], {"record": record}, format="json")
     refused = ref.post(urls(world)["games"], {"record": record}, format="json")
-    assert refused.status_code == 400 and "already has a game" in refused.json()["error"]["message"]
+    assert refused.status_code == 409 and "already has a game" in refused.json()["error"]["message"]
     quick = {"landlord": "S", "bid": 1, "winner": "farmers"}
     second = ref.post(urls(world)["games"], {"quick": quick, "replace": True}, format="json")
     assert second.status_code == 201 and second.json()["version"] == 2

@@ -143,6 +143,10 @@ def players_csv_preview(*, event: Event, text: str) -> Preview:
             rows.append(row)
             continue
         values = {h: c.strip() for h, c in zip(header, cells, strict=True)}
+        # No database text holds NUL: such a cell is a row error, shown with U+FFFD in its
+        # place (which the checks below may look up safely).
+        with_nul = [h for h in COLUMNS if "\x00" in values.get(h, "")]
+        values = {h: v.replace("\x00", "\ufffd") for h, v in values.items()}
         row = PreviewRow(
             line,
             values.get("name", ""),
@@ -150,6 +154,8 @@ def players_csv_preview(*, event: Event, text: str) -> Preview:
             values.get("external_id", ""),
             values.get("team", ""),
         )
+        for column in with_nul:
+            row.errors.append(_("%(column)s holds a NUL character.") % {"column": column})
         if not row.name:
             row.errors.append(_("The name is empty."))
         for column, limit in LIMITS.items():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 from django.core.cache import cache
 from django.db.models import Count, Q
@@ -41,7 +42,8 @@ def _stage(event: Event, request: HttpRequest) -> Stage | None:
     number = request.GET.get("stage", "")
     if not number:
         return None
-    if not number.isdigit():
+    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
+    if not re.fullmatch(r"[0-9]{1,9}", number):
         raise Http404("no such stage")
     return get_object_or_404(Stage, event=event, number=int(number))
 

@@ -3,15 +3,20 @@
 Shape: ``{"error": {"code": str, "message": str, "fields": {name: [messages]} | null,
 "rule": "R-…" | null}}``; a nested field is named with dots (``quick.spring``, ``steps.3``),
 a quick-result claim refused by the engine by its field (``quick.bombs``). HTTP status: 400
-for bad input and refused requests (DomainError, ValidationError), 401 unauthenticated, 403
-forbidden, 404 absent, 405, 409 for a conflict with the stored state (a game already entered,
-a confirmation refused by state).
+for bad input and refused requests (DomainError, ValidationError; JSON that cannot be parsed,
+nested too deeply included: ``parse_error``), 401 unauthenticated, 403 forbidden, 404 absent,
+405, 409 for a conflict with the stored state (a game already entered, the loser of two
+submissions at once, a confirmation refused by state), 422 for an idempotency key sent again
+with another submission (``idempotency_key_reused``), 503 with ``Retry-After`` while the
+database cannot be reached (``unavailable``: nothing was stored, try again;
+ddz_site.middleware.DatabaseUnavailableMiddleware).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
@@ -19,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from ddz_site.errors import DomainError
+from ddz_site.middleware import RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE
 
 
 class Conflict(exceptions.APIException):
@@ -63,6 +69,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         http = {
             "conflict": status.HTTP_409_CONFLICT,
             "forbidden": status.HTTP_403_FORBIDDEN,
+            "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
         }.get(code, status.HTTP_400_BAD_REQUEST)
         rule = getattr(exc, "rule", None)
         fields = getattr(exc, "fields", None)
@@ -70,6 +77,25 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             {"error": {"code": code, "message": exc.message, "fields": fields, "rule": rule}},
             status=http,
         )
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        # The database went away (restarted, unreachable) or a lock timed out: the request's
+        # transaction was rolled back, so nothing of it was stored and it may be sent again.
+        return Response(
+            {
+                "error": {
+                    "code": "unavailable",
+                    "message": str(UNAVAILABLE_MESSAGE),
+                    "fields": None,
+                    "rule": None,
+                }
+            },
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+        )
+    if isinstance(exc, RecursionError):
+        # json.loads gives up on JSON nested deeper than the recursion limit (DRF's parsers
+        # let it through): bad input like any other parse error.
+        exc = exceptions.ParseError(_("JSON parse error - nested too deeply."))
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     response = drf_exception_handler(exc, context)

@@ -204,7 +204,9 @@ class GameListView(APIView):
             source=source,
         )
         code = status.HTTP_201_CREATED if getattr(game, "stored", True) else status.HTTP_200_OK
-        return Response(s.GameSerializer(_games().get(pk=game.pk)).data, status=code)
+        # The game as game_submit returns it, its relations loaded: no read after the commit,
+        # which a database lost at that moment would turn into an error for a stored game.
+        return Response(s.GameSerializer(game).data, status=code)
 
 
 class GameDetailView(APIView):

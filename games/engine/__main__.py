@@ -6,6 +6,10 @@ notation in an argument, an unknown preset or option, a file that cannot be read
 a one-line message on stderr. ``classify -`` and ``moves -`` answer one JSON line per input
 line; ``replay`` streams one line per record in constant memory and exits 0 once every line
 has been answered, whatever the verdicts (they are in the output).
+
+Input lines are untrusted: whatever a line holds (JSON nested too deeply, numbers too long or
+too large, NaN, lone surrogates, an engine fault on one record), it gets one answer of
+standard JSON and the stream goes on (``parse_json``, ``_emit``).
 """
 
 from __future__ import annotations
@@ -20,8 +24,8 @@ from typing import Any, TextIO
 from . import legal_plays
 from .cards import check_hand, format_cards, parse_hand
 from .combos import beating_readings, classify_counts, why_not_a_combination
-from .errors import EngineError
-from .record import Record, read_record, record_from_text, record_to_text
+from .errors import EngineError, RecordError
+from .record import Record, parse_json, read_record, record_from_text, record_to_text
 from .replay import replay
 from .rules import RuleSet
 
@@ -35,11 +39,16 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
-def _option_value(text: str) -> Any:
+def _option_value(name: str, text: str) -> Any:
     if text.lower() in ("true", "false", "null"):
         return json.loads(text.lower())
     if text.lstrip("-").isdigit():
-        return int(text)
+        try:
+            return int(text)
+        except ValueError:
+            # int() refuses more digits than sys.get_int_max_str_digits() (or a digit such
+            # as '²' that isdigit() accepts).
+            raise _UsageError(f"--option {name}: {text[:20]}… is not a usable number") from None
     return text
 
 
@@ -50,7 +59,7 @@ def _rules_spec(args: argparse.Namespace) -> str | dict[str, Any]:
         if "=" not in item:
             raise _UsageError(f"--option takes NAME=VALUE, not {item!r}")
         name, value = item.split("=", 1)
-        options[name] = _option_value(value)
+        options[name] = _option_value(name, value)
     spec: str | dict[str, Any] = (
         {"preset": args.rules, "options": options} if options else args.rules
     )
@@ -90,8 +99,29 @@ def moves_line(hand: str, previous: str | None, rules: RuleSet) -> dict[str, Any
     return {"moves": [str(m) for m in legal_plays(hand, previous, rules)]}
 
 
-def _emit(obj: dict[str, Any], out: TextIO) -> None:
-    out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+def _emit(obj: dict[str, Any], out: TextIO, *, where: dict[str, Any] | None = None) -> None:
+    """Write one answer line of standard JSON (RFC 8259: no NaN, no Infinity).
+
+    An answer that cannot be written so (a number of more digits than Python converts, nesting
+    too deep to encode) is replaced by an ``error`` answer carrying `where` (its file and line);
+    text with lone surrogates, which UTF-8 cannot hold, is written with ``\\u`` escapes.
+    """
+    try:
+        text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    except (ValueError, RecursionError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        obj = {
+            "id": None,
+            "status": "error",
+            **(where or {}),
+            "error": {"message": f"the answer cannot be written as JSON: {reason}"},
+        }
+        text = json.dumps(obj, ensure_ascii=False)
+    try:
+        out.write(text + "\n")
+    except UnicodeEncodeError:
+        # The text layer encodes before it writes, so nothing of the line went out.
+        out.write(json.dumps(obj, allow_nan=False) + "\n")
 
 
 def _lines(path: str) -> Iterator[tuple[int, str | None]]:
@@ -144,12 +174,35 @@ def _read(item: str, lineno: int, text_form: bool, spec: Any) -> Record:
         rec = record_from_text(item)
         return rec
     try:
-        obj = json.loads(item)
-    except json.JSONDecodeError as exc:
-        raise EngineError(
-            f"line {lineno}: not JSON ({exc.msg} at column {exc.colno})", rule="R-REC"
-        ) from None
+        obj = parse_json(item)
+    except RecordError as exc:
+        raise EngineError(f"line {lineno}: {exc}", rule="R-REC") from None
     return read_record(_with_default_rules(obj, spec))
+
+
+def _replay_answer(path: str, lineno: int, item: str | None, text_form: bool, spec: Any) -> Any:
+    """The verdict of one record (or why it is none) and the record's ``expected`` field."""
+    try:
+        if item is None:
+            raise EngineError(f"line {lineno}: not UTF-8 text", rule="R-REC")
+        rec = _read(item, lineno, text_form, spec)
+    except EngineError as exc:
+        where = {"file": path, "line": lineno}
+        error = {"message": str(exc), "rule": exc.rule}
+        return {"id": None, "status": "not a record", **where, "error": error}, None
+    try:
+        return replay(rec).to_dict(), rec.extra.get("expected")
+    except Exception as exc:
+        # A fault of the engine on one record must not end a stream of a million: it is
+        # answered, with the exception's message, and the next line is read.
+        message = f"the engine could not judge this record: {type(exc).__name__}: {exc}"
+        return {
+            "id": rec.id,
+            "status": "error",
+            "file": path,
+            "line": lineno,
+            "error": {"message": message},
+        }, None
 
 
 def _replay_stream(
@@ -162,29 +215,11 @@ def _replay_stream(
         for lineno, item in items:
             if item is not None and not item.strip():
                 continue
-            try:
-                if item is None:
-                    raise EngineError(f"line {lineno}: not UTF-8 text", rule="R-REC")
-                rec = _read(item, lineno, text_form, spec)
-            except EngineError as exc:
-                statuses["not a record"] += 1
-                _emit(
-                    {
-                        "id": None,
-                        "status": "not a record",
-                        "file": path,
-                        "line": lineno,
-                        "error": {"message": str(exc), "rule": exc.rule},
-                    },
-                    out,
-                )
-                continue
-            outcome = replay(rec)
-            statuses[outcome.status] += 1
-            expected = rec.extra.get("expected")
+            answer, expected = _replay_answer(path, lineno, item, text_form, spec)
+            statuses[answer["status"]] += 1
             if isinstance(expected, dict):
-                agree[str(_agrees(outcome.to_dict(), expected))] += 1
-            _emit(outcome.to_dict(), out)
+                agree[str(_agrees(answer, expected))] += 1
+            _emit(answer, out, where={"file": path, "line": lineno})
     if summary:
         total = sum(statuses.values())
         parts = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
@@ -317,13 +352,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         if line is None:
                             raise EngineError("not UTF-8 text")
                         _emit(classify_line(line.strip(), rules), out)
-                    except EngineError as exc:
+                    except Exception as exc:  # an EngineError, or a fault: answered either way
                         _emit(
                             {
                                 "cards": (line or "").strip(),
                                 "readings": [],
                                 "error": str(exc),
-                                "rule": exc.rule,
+                                "rule": getattr(exc, "rule", None),
                                 "line": lineno,
                             },
                             out,
@@ -362,10 +397,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         _emit(
                             moves_line(parts[0], parts[1] if len(parts) > 1 else None, rules), out
                         )
-                    except EngineError as exc:
-                        _emit(
-                            {"moves": [], "error": str(exc), "rule": exc.rule, "line": lineno}, out
-                        )
+                    except Exception as exc:  # an EngineError, or a fault: answered either way
+                        rule = getattr(exc, "rule", None)
+                        _emit({"moves": [], "error": str(exc), "rule": rule, "line": lineno}, out)
                     out.flush()
                 return 0
             try:

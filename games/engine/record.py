@@ -35,7 +35,9 @@ the end of the line. Writing then reading gives back the same record.
 from __future__ import annotations
 
 import json
+import math
 import re
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,7 +46,14 @@ from .bidding import Bidding
 from .errors import RecordError
 from .rules import RuleSet
 
-__all__ = ["Record", "read_record", "RecordSyntaxError", "record_to_text", "record_from_text"]
+__all__ = [
+    "Record",
+    "parse_json",
+    "read_record",
+    "RecordSyntaxError",
+    "record_to_text",
+    "record_from_text",
+]
 
 _KNOWN = (
     "id",
@@ -113,6 +122,56 @@ class Record:
         return out
 
 
+def _refuse_constant(name: str) -> Any:
+    raise RecordError(f"not JSON: {name} is not a number of JSON (RFC 8259)")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise RecordError(f"not JSON this engine reads: the number {text[:40]} is too large")
+    return value
+
+
+# One decoder for every line: json.loads with hooks would build a new one per call.
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
+def parse_json(text: str) -> Any:
+    """JSON text (RFC 8259) as Python values, refusing what a hostile file hides in valid-looking
+    lines, so that a reader of untrusted lines answers each with an error instead of failing.
+
+    >>> parse_json('{"bid": 3}')
+    {'bid': 3}
+    >>> parse_json("[" * 100_000)
+    Traceback (most recent call last):
+    ...
+    games.engine.errors.RecordError: not JSON this engine reads: arrays or objects nested too deeply
+
+    Raises:
+        RecordError: not JSON; ``NaN`` or ``Infinity`` (not JSON numbers); a number too large
+            for a float (``1e400``) or with more digits than Python converts
+            (``sys.get_int_max_str_digits()``, 4,300 by default); arrays or objects nested
+            deeper than Python's recursion limit allows.
+    """
+    try:
+        return _DECODER.decode(text)
+    except RecordError:
+        raise
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise RecordError(
+            "not JSON this engine reads: arrays or objects nested too deeply"
+        ) from None
+    except ValueError:
+        # The only other ValueError of the decoder: int() refusing a number that long.
+        raise RecordError(
+            "not JSON this engine reads: a number of more than "
+            f"{sys.get_int_max_str_digits()} digits"
+        ) from None
+
+
 def _need(cond: bool, message: str) -> None:
     if not cond:
         raise RecordError(message)
@@ -128,12 +187,7 @@ def read_record(obj: Mapping[str, Any] | str) -> Record:
         type (the message names the field).
     """
     if isinstance(obj, str):
-        try:
-            obj = json.loads(obj)
-        except json.JSONDecodeError as exc:
-            raise RecordError(
-                f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-            ) from None
+        obj = parse_json(obj)
     _need(isinstance(obj, Mapping), f"a record is a JSON object, not {type(obj).__name__}")
     assert isinstance(obj, Mapping)
     for key in ("hands", "plays"):
@@ -434,12 +488,7 @@ def record_from_text(text: str) -> Record:
             raise RecordSyntaxError(f"unknown tag {k}", _line_of(text, k), 1)
     rules: Any = tags.get("Rules", "classic")
     if rules.startswith("{"):
-        try:
-            rules = json.loads(rules)
-        except json.JSONDecodeError as exc:
-            raise RecordSyntaxError(
-                f"Rules is not JSON: {exc.msg}", _line_of(text, "Rules"), 1
-            ) from None
+        rules = _tag_json(text, "Rules", rules)
     try:
         RuleSet.from_spec(rules)
     except ValueError as exc:
@@ -450,7 +499,7 @@ def record_from_text(text: str) -> Record:
     if "Bid" in tags:
         if not re.fullmatch(r"-?\d+", tags["Bid"]):
             raise RecordSyntaxError("Bid must be a whole number", _line_of(text, "Bid"), 1)
-        bid = int(tags["Bid"])
+        bid = _tag_int(text, "Bid", tags["Bid"])
     end = None
     if "End" in tags:
         parts = tags["End"].split()
@@ -468,18 +517,15 @@ def record_from_text(text: str) -> Record:
                 raise RecordSyntaxError(
                     f"Declared item {item!r} is not SEAT=score", _line_of(text, "Declared"), 1
                 )
-            declared[m.group(1)] = int(m.group(2))
+            declared[m.group(1)] = _tag_int(text, "Declared", m.group(2))
     extra = {}
     if "Extra" in tags:
-        try:
-            extra = json.loads(tags["Extra"])
-        except json.JSONDecodeError as exc:
-            raise RecordSyntaxError(
-                f"Extra is not JSON: {exc.msg}", _line_of(text, "Extra"), 1
-            ) from None
+        extra = _tag_json(text, "Extra", tags["Extra"])
+        if not isinstance(extra, dict):
+            raise RecordSyntaxError("Extra is a JSON object", _line_of(text, "Extra"), 1)
     rec_id: Any = tags.get("Id")
     if "IdJson" in tags:
-        rec_id = json.loads(tags["IdJson"])
+        rec_id = _tag_json(text, "IdJson", tags["IdJson"])
     first = tags.get("FirstBidder")
     guide = _SeatGuide(rules, first, landlord)
     body = "\n".join(body_lines)
@@ -538,6 +584,25 @@ def record_from_text(text: str) -> Record:
         aside=tags.get("Aside"),
         marked=tags.get("Marked"),
     )
+
+
+def _tag_json(text: str, tag: str, value: str) -> Any:
+    try:
+        return parse_json(value)
+    except RecordError as exc:
+        raise RecordSyntaxError(f"{tag}: {exc}", _line_of(text, tag), 1) from None
+
+
+def _tag_int(text: str, tag: str, digits: str) -> int:
+    try:
+        return int(digits)
+    except ValueError:
+        # Only a number longer than Python converts (sys.get_int_max_str_digits()).
+        raise RecordSyntaxError(
+            f"{tag}: a number of more than {sys.get_int_max_str_digits()} digits",
+            _line_of(text, tag),
+            1,
+        ) from None
 
 
 def _split_seat(tok: str, line: int, col: int) -> tuple[str | None, str]:

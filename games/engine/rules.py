@@ -70,7 +70,8 @@ def _int_at_least(low: int) -> Callable[[str, Any], int]:
             raise RulesError(f"option {name} must be a whole number, not {value!r}")
         try:
             number = int(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
+            # OverflowError: an infinite float (a JSON 1e400).
             raise RulesError(f"option {name} must be a whole number, not {value!r}") from None
         if isinstance(value, float) and value != number:
             raise RulesError(f"option {name} must be a whole number, not {value!r}")

@@ -1,0 +1,79 @@
+"""Middleware of the site: addresses no page has, and a database that went away.
+
+- `refuse_nul`: a NUL character (``%00``) in the path answers 404 and one in the query string
+  400, before any view runs. No address of the site holds one, and PostgreSQL's text cannot:
+  every lookup by slug of such an address was a server error.
+- `DatabaseUnavailableMiddleware`: a view that meets a lost or unreachable database (PostgreSQL
+  restarted, a connection terminated, a lock or statement timeout: Django's OperationalError
+  and InterfaceError) answers 503 with ``Retry-After`` and a page saying to try again, instead
+  of a server error. The request's transaction was rolled back, so no half-written version is
+  left; Django closes the broken connection when the request ends (and, with persistent
+  connections, CONN_HEALTH_CHECKS tests it before reuse), so the next request reconnects: the
+  site recovers by itself once the database is back. The API answers the same in its own
+  error shape (games.api.errors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy as _
+
+# How long a client waits before trying again (seconds): a PostgreSQL restart takes a few.
+RETRY_AFTER_SECONDS = 5
+UNAVAILABLE_MESSAGE = _(
+    "The database cannot be reached at the moment, so nothing was stored. "
+    "Try again in a few seconds."
+)
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def refuse_nul(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[..., HttpResponse]:
+    """A NUL character in the path: 404; in the query string: 400 (see the module)."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        in_path = "\x00" in request.path
+        if in_path or "%00" in request.META.get("QUERY_STRING", ""):
+            status = 404 if in_path else 400
+            message = _("No page has this address.") if in_path else _("Bad request.")
+            if _is_api(request):
+                code = "not_found" if in_path else "parse_error"
+                error = {"code": code, "message": str(message), "fields": None, "rule": None}
+                return JsonResponse({"error": error}, status=status)
+            return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+        return get_response(request)
+
+    return middleware
+
+
+class DatabaseUnavailableMiddleware:
+    """A lost or unreachable database in a view: 503 and "try again" (see the module)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, (OperationalError, InterfaceError)):
+            return None
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+        if _is_api(request):
+            error = {
+                "code": "unavailable",
+                "message": str(UNAVAILABLE_MESSAGE),
+                "fields": None,
+                "rule": None,
+            }
+            return JsonResponse({"error": error}, status=503, headers=headers)
+        # Rendered without the request's context processors: they would ask the database for
+        # the signed-in user, which is what failed.
+        html = render_to_string("503.html", {"request": request, "message": UNAVAILABLE_MESSAGE})
+        return HttpResponse(html, status=503, headers=headers)
