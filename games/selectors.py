@@ -2,9 +2,10 @@
 
 Vocabulary: the *entry state* of a table and board, as the chief referee's board shows it:
 ``not_started`` (nothing yet), ``entering`` (a live entry draft, no game), ``submitted`` (the
-current game waits for the engine), ``verified`` (the engine verified it, or a chief referee
-ruled that it stands), ``flagged`` (the engine found a fault and no ruling let it stand), and
-``confirmed`` (a second person confirmed it). Seats and tables come from the database, never
+current game waits for the engine), ``verified`` (it counts, games.versions.counts: the engine
+verified it, or a chief referee ruled that it stands), ``flagged`` (it does not count: a fault
+no ruling let stand, or a ruling that it be entered again), and ``confirmed`` (it counts and a
+second person confirmed it). Seats and tables come from the database, never
 from a fixed list, so every table size works.
 """
 
@@ -19,8 +20,8 @@ from typing import Any
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
-from games.models import Board, EntryDraft, Game, Resolution, Status
-from games.versions import FLAGGED_STATUSES, counted_q
+from games.models import Board, EntryDraft, Game, Status
+from games.versions import FLAGGED_STATUSES, counted_q, counts
 from tournaments.access import is_chief_referee
 from tournaments.embargo import open_board_ids
 from tournaments.models import AuditEntry, Event, Table, TableAssignment
@@ -33,15 +34,13 @@ def entry_state(game: Game | None, *, drafting: bool) -> str:
     """The entry state of one table and board (see the module docstring)."""
     if game is None:
         return "entering" if drafting else "not_started"
-    if game.confirmed_at is not None:
-        return "confirmed"
     if game.status == Status.PENDING:
         return "submitted"
-    if game.status == Status.VERIFIED and game.resolution != Resolution.REJECT:
-        return "verified"
-    if game.status in FLAGGED_STATUSES and game.resolution == Resolution.ACCEPT:
-        return "verified"
-    return "flagged"
+    # The standings' rule (games.versions.counts): a game accepted and then found illegal
+    # when verified again is flagged, confirmed or not.
+    if not counts(game):
+        return "flagged"
+    return "confirmed" if game.confirmed_at is not None else "verified"
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,9 @@ Vocabulary:
 - *flagged*: a current game whose verification found a fault: status ``illegal``,
   ``mismatch``, ``incomplete`` or ``flagged`` (an unproven claim, R-CLAIM).
 - *confirm*: a second person (never the enterer: a database check holds it) says the current
-  version is the table's result. Allowed once the engine verified it, or, for a flagged game,
-  once a chief referee ruled that the result stands. Per event (Event.confirmation_required).
+  version is the table's result. Allowed exactly when the game counts (*counted* below: the
+  one rule of `may_confirm`, `game_confirm` and the standings). Per event
+  (Event.confirmation_required).
 - *ruling* (resolution): a chief referee (or organizer) settles a game, with a note giving
   the reason: ``accept`` (the result stands; it may then be confirmed, and it counts) or
   ``reject`` (the table's game is to be entered again, as a new version; it stops counting).
@@ -29,7 +30,11 @@ Vocabulary:
   ``reject`` is also how a *confirmed* game is reopened: games.services.game_submit replaces
   a confirmed game only after that ruling (or for an organizer).
 - *counted*: a current game the standings count (`counted_q`, `counts`): verified and not
-  ruled to be entered again, or ``mismatch``/``flagged`` and accepted by a chief referee.
+  ruled to be entered again, or ``mismatch``/``flagged`` and accepted by a chief referee. A
+  game accepted and later found ``illegal`` (or ``pending`` again) when verified again does
+  not count, and cannot be confirmed, until it is verified or ruled on anew. A game that does
+  not count keeps its round open (tournaments.rounds.round_unsettled names why:
+  `not_counted_reason`) unless adjusted scores replace it at every seat.
 - *draft*: the steps of a game being entered live (games.entry), saved at each checked step.
 
 Every change here is a conditional UPDATE (or an upsert guarded by a unique constraint) and is
@@ -80,6 +85,22 @@ def counts(game: Game | None) -> bool:
     if game.status == Status.VERIFIED:
         return game.resolution != Resolution.REJECT
     return game.status in ACCEPTABLE_STATUSES and game.resolution == Resolution.ACCEPT
+
+
+def not_counted_reason(game: Game) -> str:
+    """Why `game` does not count: "" when it counts (`counts`), else "rejected" (ruled to be
+    entered again), "pending" (not verified yet), "illegal" (``illegal`` or ``incomplete``: no
+    result can stand) or "flagged" (a ``mismatch`` or an unproven claim waiting for a chief
+    referee's ruling)."""
+    if counts(game):
+        return ""
+    if game.resolution == Resolution.REJECT:
+        return "rejected"
+    if game.status == Status.PENDING:
+        return "pending"
+    if game.status in (Status.ILLEGAL, Status.INCOMPLETE):
+        return "illegal"
+    return "flagged"
 
 
 def accepted_claim_fields(record: Any) -> dict[str, Any] | None:
@@ -138,12 +159,9 @@ def is_flagged(game: Game) -> bool:
 
 
 def may_confirm(game: Game) -> bool:
-    """Whether the game's state lets it be confirmed (not who confirms)."""
-    if game.replaced_at is not None or game.confirmed_at is not None:
-        return False
-    if game.status == Status.VERIFIED:
-        return game.resolution != Resolution.REJECT
-    return is_flagged(game) and game.resolution == Resolution.ACCEPT
+    """Whether the game's state lets it be confirmed (not who confirms): a current, unconfirmed
+    game that counts (`counts`, the standings' rule)."""
+    return game.replaced_at is None and game.confirmed_at is None and counts(game)
 
 
 def may_accept(game: Game) -> bool:
@@ -167,7 +185,8 @@ def game_confirm(*, game_id: int, actor: Any) -> Game:
         NotAllowed: `actor` may not enter at the game's table (tournaments.access), or is the
             person who entered it (the second-person rule).
         StateConflict: the event does not ask for confirmation; the game is replaced, already
-            confirmed, not verified yet, or flagged and not ruled to stand by a chief referee.
+            confirmed, or does not count (`may_confirm`): not verified yet, flagged and not
+            ruled to stand, ruled to be entered again, illegal or incomplete.
     """
     game = Game.objects.select_related("table__round__event", "board").filter(pk=game_id).first()
     if game is None:
@@ -181,12 +200,9 @@ def game_confirm(*, game_id: int, actor: Any) -> Game:
         raise StateConflict(_("This event does not ask for confirmations."))
     now = timezone.now()
     with transaction.atomic():
-        state_ok = Q(status=Status.VERIFIED) & ~Q(resolution=Resolution.REJECT) | Q(
-            status__in=FLAGGED_STATUSES, resolution=Resolution.ACCEPT
-        )
         updated = (
             Game.objects.filter(
-                state_ok, pk=game_id, replaced_at__isnull=True, confirmed_at__isnull=True
+                counted_q(), pk=game_id, replaced_at__isnull=True, confirmed_at__isnull=True
             )
             .exclude(entered_by=actor)
             .update(confirmed_by=actor, confirmed_at=now)
@@ -213,6 +229,11 @@ def _why_not_confirmable(game: Game) -> str:
         return _("The engine has not verified this game yet; try again in a moment.")
     if game.resolution == Resolution.REJECT:
         return _("A chief referee ruled that this game is to be entered again.")
+    if game.status in (Status.ILLEGAL, Status.INCOMPLETE):
+        return _(
+            "The engine found this game illegal or incomplete: it is to be entered again, or "
+            "given adjusted scores."
+        )
     return _("The engine flagged this game: a chief referee must rule on it first.")
 
 

@@ -113,9 +113,11 @@ def bot_record(board: Board, table: Table, *, seed: str = "test") -> dict[str, A
 
 
 def round_fill(round_: Round, *, seed: str = "test") -> None:
-    """A bot game of every board of `round_` at each of its tables (so that it can be closed)."""
-    from games.services import game_submit
+    """A bot game of every board of `round_` at each of its tables, verified (so that the
+    round can be closed: every game settled)."""
+    from games.services import game_submit, game_verify
 
     for board in round_.boards.order_by("number"):
         for table in round_.tables.order_by("number"):
-            game_submit(table=table, board=board, record=bot_record(board, table, seed=seed))
+            game = game_submit(table=table, board=board, record=bot_record(board, table, seed=seed))
+            game_verify(game_id=game.pk)

@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 from ddz_site.errors import DomainError
 from games.models import Board, Game
 from games.services import game_submit, game_verify
+from tests.conftest import wait_for
 from tests.factories import EventFactory, PlayerFactory, bot_record, round_fill
 from tournaments import rounds
 from tournaments.models import (
@@ -177,16 +178,19 @@ def test_a_round_closes_only_when_every_table_finished_every_board(client, event
     tables = list(Table.objects.filter(round=round_).order_by("number"))
     boards = list(Board.objects.filter(round=round_).order_by("number"))
     assert [t.number for t in tables] == [1, 2, 3] and [b.number for b in boards] == [1, 2, 3]
-    game_submit(table=tables[0], board=boards[0], record=bot_record(boards[0], tables[0]))
-    # 3 tables × 3 boards, one entered: the eight other pairs are missing.
-    expected = [(t, b) for t in (1, 2, 3) for b in (1, 2, 3) if (t, b) != (1, 1)]
-    assert rounds.round_missing(round_=round_) == expected
+    game = game_submit(table=tables[0], board=boards[0], record=bot_record(boards[0], tables[0]))
+    # 3 tables × 3 boards, one entered and not verified yet: the eight other pairs are missing.
+    expected = [(t, b, "missing") for t in (1, 2, 3) for b in (1, 2, 3) if (t, b) != (1, 1)]
+    assert rounds.round_unsettled(round_=round_) == [(1, 1, "pending"), *expected]
+    game_verify(game_id=game.pk)
+    assert rounds.round_unsettled(round_=round_) == expected
     with pytest.raises(DomainError) as refused:
         rounds.round_close(round_=round_, actor=td)
     message = refused.value.message
-    assert "8 games are missing" in message
-    assert "table 1 board 2" in message and "table 3 board 3" in message
-    assert "table 1 board 1," not in message
+    assert "8 games are not settled" in message
+    assert "table 1 board 2 (not entered)" in message
+    assert "table 3 board 3 (not entered)" in message
+    assert "table 1 board 1 " not in message
     assert Round.objects.get(pk=round_.pk).state == RoundState.IN_PLAY
     assert not AuditEntry.objects.filter(action="round.close").exists()
 
@@ -205,11 +209,12 @@ def test_a_round_closes_only_when_every_table_finished_every_board(client, event
     for t in tables:
         for b in boards:
             if (t.number, b.number) not in ((1, 1), (2, 3)):
-                game_submit(table=t, board=b, record=bot_record(b, t))
-    assert rounds.round_missing(round_=round_) == [(2, 3)]
+                entered = game_submit(table=t, board=b, record=bot_record(b, t))
+                game_verify(game_id=entered.pk)
+    assert rounds.round_unsettled(round_=round_) == [(2, 3, "missing")]
     for seat in ("S", "E", "W"):
         adjustment_set(table=tables[1], board=boards[2], seat=seat, kind="avg", actor=td)
-    assert rounds.round_missing(round_=round_) == []
+    assert rounds.round_unsettled(round_=round_) == []
     dash = client.get(reverse("organizer:dashboard", args=[event.slug])).content.decode()
     assert 'id="missing-1"' not in dash
     response = client.post(
@@ -289,12 +294,20 @@ def test_the_demo_is_built_like_a_real_event(client, celery_worker) -> None:
     assert "9 players" in dash and "draw it before dealing" not in dash
     # The walkthrough: table 1 of round 5 (the demo referee's) is all that is missing.
     open_round = event.rounds.get(number=5)
-    assert rounds.round_missing(round_=open_round) == [(1, 13), (1, 14), (1, 15)]
+    assert rounds.round_unsettled(round_=open_round) == [
+        (1, 13, "missing"),
+        (1, 14, "missing"),
+        (1, 15, "missing"),
+    ]
     referee = get_user_model().objects.get(username="demo-referee")
     table = open_round.tables.get(number=1)
     assert table.assignments.filter(user=referee).exists()
     for board in event.boards.filter(round=open_round):
         game_submit(table=table, board=board, record=bot_record(board, table), actor=referee)
+    # The round closes once the worker has verified them (every game settled).
+    wait_for(
+        lambda: not rounds.round_unsettled(round_=open_round), what="the worker's verifications"
+    )
     rounds.round_close(round_=open_round, actor=td)
     rounds.round_publish(round_=open_round, actor=td)
     seed = rounds.event_seed_reveal(event=event, actor=td)

@@ -197,15 +197,13 @@ def test_the_cut_sends_the_top_through_with_carried_scores() -> None:
     with pytest.raises(DomainError, match="every round of the stage is closed"):
         rounds.stage_cut(stage=qualifying, actor=td)
     rounds.round_close(round_=round_, actor=td)
-    standings = rounds.stage_standings(stage=qualifying)
     made = rounds.stage_cut(stage=qualifying, actor=td)
     assert [e.position for e in made] == [1, 2, 3]
     through = [e.player_id for e in made]
-    # The top three by percentage go through: everyone above the third best's percentage, and
-    # ties at the cut broken (never more than three).
-    third = sorted((r.percentage for r in standings), reverse=True)[2]
-    assert {r.player for r in standings if r.percentage > third} <= set(through)
-    assert all(r.percentage >= third for r in standings if r.player in through)
+    # The top three of the published stage standings go through, each carrying his percentage.
+    standings = rounds.stage_standings(stage=qualifying)
+    assert through == [r.player_id for r in standings[:3]]
+    assert [e.carried for e in made] == [r.percentage for r in standings[:3]]
     assert all(e.carried for e in made)
     assert [p.pk for p in rounds.stage_field(stage=final)] == through
     with pytest.raises(DomainError):
@@ -213,30 +211,6 @@ def test_the_cut_sends_the_top_through_with_carried_scores() -> None:
     assert StageEntry.objects.count() == 3
     assert set(through) <= {p.pk for p in players}
     assert Game.objects.filter(board__event=event).count() == 4
-
-
-def test_cut_order_breaks_ties_by_boards_won_then_best_board_then_lot() -> None:
-    from fractions import Fraction as F
-
-    from tournaments.scoring import SeatPoints, Standing
-
-    rows = [Standing("1=", 1, p, F(4), F(8), F(50), 2) for p in ("a", "b", "c", "d")]
-    points = [
-        # a: one board above half the top, one below; b: two at exactly half; c as a but a
-        # better best board; d as b.
-        SeatPoints(1, 1, "S", "a", F(3), F(4)),
-        SeatPoints(2, 1, "S", "a", F(1), F(4)),
-        SeatPoints(1, 2, "S", "b", F(2), F(4)),
-        SeatPoints(2, 2, "S", "b", F(2), F(4)),
-        SeatPoints(1, 3, "S", "c", F(4), F(4)),
-        SeatPoints(2, 3, "S", "c", F(0), F(4)),
-        SeatPoints(1, 4, "S", "d", F(2), F(4)),
-        SeatPoints(2, 4, "S", "d", F(2), F(4)),
-    ]
-    order = [r.player for r in rounds.cut_order(rows, points, lot_seed="x")]
-    assert order[:2] == ["c", "a"]
-    assert sorted(order[2:]) == ["b", "d"]
-    assert order == [r.player for r in rounds.cut_order(rows, points, lot_seed="x")]
 
 
 @pytest.mark.services

@@ -3,13 +3,15 @@ the deal seed and the cut between stages. Services (writes) and the selectors th
 
 Vocabulary (DESIGN.md): an event's *field* is its entries (tournaments.models.Entry); a later
 stage's field is its StageEntry rows, written by the *cut* of the stage before (the top
-``Stage.cut`` of that stage's standings, ties at the cut broken by the tie-breaks). A round
-goes through the *states* draft → seated → in play → closed → published (RoundState):
+``Stage.cut`` of that stage's published standings, tournaments.standings: one computation,
+ties across the cut line drawn by the event's lot; Swiss seating ranks by the same rows). A
+round goes through the *states* draft → seated → in play → closed → published (RoundState):
 
 - draft: made, no tables; seating it (movement, Swiss or team seating) makes it seated;
 - seated → in play (``round_start``): needs its boards, dealt from the committed seed;
-- in play → closed (``round_close``): results are final; closed → published
-  (``round_publish``): shown to everyone.
+- in play → closed (``round_close``): needs every game *settled* (round_unsettled: the
+  table's game of each board counts, games.versions.counts, or every seat has an adjusted
+  score); results are final; closed → published (``round_publish``): shown to everyone.
 
 Every service here takes the acting user, refuses anyone but the event's organizers
 (tournaments.access.is_organizer), runs in one transaction that first locks the event row (so
@@ -23,25 +25,25 @@ any board is dealt, and revealed (``event_seed_reveal``) once every round is clo
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from fractions import Fraction
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Prefetch, Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from ddz_site.errors import DomainError
 from games.engine import EngineError, RuleSet
 from games.engine.rules import PRESETS
 from games.models import Board, Game, Status
 from games.services import BoardRejected, board_create
-from tournaments import dealing, scoring, seating
+from games.versions import not_counted_reason
+from tournaments import dealing, seating
 from tournaments.access import is_organizer
 from tournaments.audit import audit_record
 from tournaments.models import (
@@ -58,11 +60,13 @@ from tournaments.models import (
     Stage,
     StageEntry,
     StageKind,
+    Standing,
     Table,
     Team,
 )
+from tournaments.selectors import event_standings
 from tournaments.services import EventRejected, event_create, rules_of
-from tournaments.standings import method_of
+from tournaments.standings import standings_recompute
 
 # Each transition: the service name → (state before, state after).
 TRANSITIONS: dict[str, tuple[str, str]] = {
@@ -470,68 +474,15 @@ def stage_seat(
     return report
 
 
-def stage_standings(*, stage: Stage) -> list[scoring.Standing]:
-    """The standings of one stage: the verified games of its rounds (players as ids), scored by
-    the event's method, plus what each player carried into the stage when it carries scores
-    over (his percentage or total at the cut before, added to this stage's)."""
-    event = stage.event
-    method = method_of(event)
-    points = scoring.board_points(_stage_seat_results(stage), method=method, expected=None)
-    rows = scoring.standings(points, method=method)
-    if not stage.carry_over:
-        return rows
-    carried = {e.player_id: Fraction(e.carried) for e in stage.entries.exclude(carried="")}
-    if not carried:
-        return rows
-    merged = {r.player: r for r in rows}
-    for player in carried:
-        if player not in merged:
-            merged[player] = scoring.Standing("", 0, player, Fraction(0), None, None, 0)
-
-    def key(r: scoring.Standing) -> Fraction:
-        own = r.percentage if method == "matchpoints" and r.percentage is not None else r.total
-        return own + carried.get(r.player, Fraction(0))
-
-    order = sorted(merged.values(), key=lambda r: (-key(r), str(r.player)))
-    labels = scoring.rank_labels([key(r) for r in order])
-    return [
-        scoring.Standing(
-            rank=label,
-            position=i + 1,
-            player=r.player,
-            total=key(r) if method == "datum" else r.total,
-            top=r.top,
-            percentage=key(r) if method == "matchpoints" else None,
-            boards=r.boards,
-        )
-        for i, (label, r) in enumerate(zip(labels, order, strict=True))
-    ]
-
-
-def _stage_seat_results(stage: Stage) -> list[scoring.SeatResult]:
-    players: dict[int, dict[str, int]] = {}
-    for table_id, seat, player_id in Seat.objects.filter(table__round__stage=stage).values_list(
-        "table_id", "seat", "player_id"
-    ):
-        players.setdefault(table_id, {})[seat] = player_id
-    results = []
-    games = Game.objects.filter(
-        table__round__stage=stage, replaced_at__isnull=True, status=Status.VERIFIED
-    ).values_list("board_id", "table_id", "score")
-    for board_id, table_id, score in games:
-        for seat, player_id in players.get(table_id, {}).items():
-            value = (score or {}).get(seat)
-            if value is not None:
-                results.append(
-                    scoring.SeatResult(
-                        board=board_id,
-                        table=table_id,
-                        seat=seat,
-                        player=player_id,
-                        score=Fraction(value),
-                    )
-                )
-    return results
+def stage_standings(*, stage: Stage) -> list[Standing]:
+    """The published standings of ``stage``, best first: its stored Standing rows
+    (tournaments.standings: every counted game and adjusted score, Neuberg, penalties, the
+    boards of the stages before when it carries scores over, the event's tie-breaks and lot),
+    brought up to date first, so that what the cut and the Swiss seating rank by is exactly
+    what everyone sees. It writes (standings_recompute, which locks the event row): call it
+    in the caller's transaction, after organizer_lock."""
+    standings_recompute(event_id=stage.event_id)
+    return list(event_standings(event=stage.event, stage=stage))
 
 
 def round_seat_swiss(*, round_: Round, actor: Any) -> list[list[str]]:
@@ -553,7 +504,7 @@ def round_seat_swiss(*, round_: Round, actor: Any) -> list[list[str]]:
         k = len(rules_of(event).seats)
         field = stage_field(stage=round_.stage)
         by_id = {p.pk: p for p in field}
-        order = [int(r.player) for r in stage_standings(stage=round_.stage)]
+        order = [r.player_id for r in stage_standings(stage=round_.stage)]
         ranked = [pk for pk in order if pk in by_id]
         ranked += [p.pk for p in field if p.pk not in set(ranked)]
         earlier = (
@@ -646,34 +597,82 @@ def round_deal(*, round_: Round, boards: int, actor: Any) -> list[Board]:
     return made
 
 
-def round_missing(*, round_: Round) -> list[tuple[int, int]]:
-    """The (table number, board number) pairs of ``round_`` that are not finished: no current
-    game of that board at that table and no adjusted score (tournaments.models.Adjustment)
-    for it. Sorted; empty once every table has finished every board (the embargo's rule,
-    tournaments.embargo). Three queries."""
-    tables = dict(Table.objects.filter(round_id=round_.pk).values_list("pk", "number"))
-    boards = dict(Board.objects.filter(round_id=round_.pk).values_list("pk", "number"))
-    done = set(
-        Game.objects.filter(
-            table_id__in=tables, board_id__in=boards, replaced_at__isnull=True
-        ).values_list("table_id", "board_id")
-    )
-    done |= set(
-        Adjustment.objects.filter(table_id__in=tables, board_id__in=boards).values_list(
-            "table_id", "board_id"
+# Why a table's board keeps its round open (round_unsettled), in the order a referee works.
+UNSETTLED_REASONS = {
+    "missing": gettext_lazy("not entered"),
+    "pending": gettext_lazy("not verified yet"),
+    "illegal": gettext_lazy("illegal or incomplete"),
+    "flagged": gettext_lazy("flagged, waiting for a chief referee's ruling"),
+    "rejected": gettext_lazy("ruled to be entered again"),
+    "partial": gettext_lazy("adjusted scores for some seats only"),
+}
+
+
+def rounds_unsettled(round_ids: Iterable[int]) -> dict[int, list[tuple[int, int, str]]]:
+    """The unsettled (table number, board number, reason) of each of ``round_ids`` (rounds
+    with none are left out), sorted. A table's board is *settled* when the table's current
+    game of it counts (games.versions.counts: verified, or accepted by a chief referee's
+    ruling; the standings' rule) or every seat of the table has an adjusted score for it
+    (tournaments.models.Adjustment). The reason (a key of UNSETTLED_REASONS) is the game's
+    (games.versions.not_counted_reason), else "partial" (adjusted scores for some seats
+    only), else "missing". Five queries whatever the number of rounds."""
+    ids = list(round_ids)
+    tables = {
+        pk: (round_id, number)
+        for pk, round_id, number in Table.objects.filter(round_id__in=ids).values_list(
+            "pk", "round_id", "number"
         )
-    )
-    return sorted((tables[t], boards[b]) for t in tables for b in boards if (t, b) not in done)
+    }
+    boards: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for pk, round_id, number in Board.objects.filter(round_id__in=ids).values_list(
+        "pk", "round_id", "number"
+    ):
+        boards[round_id].append((pk, number))
+    seats: dict[int, set[str]] = defaultdict(set)
+    for table_id, seat in Seat.objects.filter(table_id__in=tables).values_list("table_id", "seat"):
+        seats[table_id].add(seat)
+    adjusted: dict[tuple[int, int], set[str]] = defaultdict(set)
+    for table_id, board_id, seat in Adjustment.objects.filter(table_id__in=tables).values_list(
+        "table_id", "board_id", "seat"
+    ):
+        adjusted[(table_id, board_id)].add(seat)
+    games = {
+        (g.table_id, g.board_id): g
+        for g in Game.objects.filter(table_id__in=tables, replaced_at__isnull=True).only(
+            "table_id", "board_id", "status", "resolution"
+        )
+    }
+    out: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+    for table_id, (round_id, table_number) in tables.items():
+        for board_id, board_number in boards.get(round_id, []):
+            done = adjusted.get((table_id, board_id), set())
+            if seats[table_id] <= done:
+                continue
+            game = games.get((table_id, board_id))
+            reason = not_counted_reason(game) if game is not None else ""
+            if game is None:
+                reason = "partial" if done else "missing"
+            if reason:
+                out[round_id].append((table_number, board_number, reason))
+    return {round_id: sorted(items) for round_id, items in out.items()}
 
 
-def missing_text(missing: Sequence[tuple[int, int]], limit: int = 12) -> str:
-    """``missing`` pairs as "table 2 board 13, table 3 board 13" (the first ``limit``, then
-    how many more)."""
+def round_unsettled(*, round_: Round) -> list[tuple[int, int, str]]:
+    """The (table number, board number, reason) of ``round_`` not settled yet (see
+    rounds_unsettled); empty once the round may be closed."""
+    return rounds_unsettled([round_.pk]).get(round_.pk, [])
+
+
+def unsettled_text(unsettled: Sequence[tuple[int, int, str]], limit: int = 12) -> str:
+    """``unsettled`` as "table 2 board 13 (not entered), table 3 board 13 (not verified yet)"
+    (the first ``limit``, then how many more), in the active language."""
     parts = [
-        _("table %(table)s board %(board)s") % {"table": t, "board": b} for t, b in missing[:limit]
+        _("table %(table)s board %(board)s (%(reason)s)")
+        % {"table": t, "board": b, "reason": UNSETTLED_REASONS[reason]}
+        for t, b, reason in unsettled[:limit]
     ]
-    if len(missing) > limit:
-        parts.append(_("%(n)s more") % {"n": len(missing) - limit})
+    if len(unsettled) > limit:
+        parts.append(_("%(n)s more") % {"n": len(unsettled) - limit})
     return ", ".join(parts)
 
 
@@ -682,13 +681,13 @@ def round_transition(*, round_: Round, action: str, actor: Any) -> Round:
 
     One conditional UPDATE (state = the state before): of concurrent requests exactly one
     succeeds, the others are refused. Starting needs the round's boards; closing needs every
-    table to have finished every board of the round (round_missing: a current game or an
-    adjusted score).
+    table's every board of the round settled (round_unsettled: a game that counts, or
+    adjusted scores at every seat).
 
     Raises:
         NotOrganizer; AdministrationRefused: an unknown action, the round not in the state
-        before (already moved on, or not yet there), a start without boards, a close while
-        games are missing (the message names each table and board).
+        before (already moved on, or not yet there), a start without boards, a close while a
+        game is not settled (the message names each table and board, and why).
     """
     if action not in TRANSITIONS:
         raise AdministrationRefused(_("Unknown round action %(action)s.") % {"action": action})
@@ -700,21 +699,31 @@ def round_transition(*, round_: Round, action: str, actor: Any) -> Round:
             raise AdministrationRefused(_("Deal the round's boards before starting it."))
         if action == "close":
             # Closing makes results final and lets the stage be cut: a table with nothing
-            # entered would keep its boards under embargo for ever and its players out of the
-            # standings, so every table must have finished every board (a game or an adjusted
-            # score for a game that could not be played).
-            missing = round_missing(round_=round_)
-            if missing:
+            # entered would keep its boards under embargo for ever, and a game that does not
+            # count (pending, illegal, flagged, to be entered again) would leave its players
+            # out of the standings of that board, so every table's every board must be
+            # settled: a game that counts, or adjusted scores for a game that could not be
+            # played. Games are stored and ruled on under the round's row lock: taken first,
+            # it keeps a submission or a ruling from slipping between this check and the close.
+            Round.objects.select_for_update().filter(pk=round_.pk).values_list("pk").first()
+            unsettled = round_unsettled(round_=round_)
+            if unsettled:
                 raise AdministrationRefused(
-                    _(
-                        "Round %(number)s cannot be closed: %(count)s games are missing "
-                        "(%(pairs)s). Enter them, or give an adjusted score for each game "
-                        "that could not be played."
+                    ngettext(
+                        "Round %(number)s cannot be closed: %(count)s game is not settled "
+                        "(%(games)s). Enter it and let the engine verify it, have a chief "
+                        "referee rule on it if it is flagged, or give an adjusted score to "
+                        "every seat if it could not be played.",
+                        "Round %(number)s cannot be closed: %(count)s games are not settled "
+                        "(%(games)s). Enter each one and let the engine verify it, have a "
+                        "chief referee rule on the flagged ones, or give an adjusted score to "
+                        "every seat of a game that could not be played.",
+                        len(unsettled),
                     )
                     % {
                         "number": round_.number,
-                        "count": len(missing),
-                        "pairs": missing_text(missing),
+                        "count": len(unsettled),
+                        "games": unsettled_text(unsettled),
                     }
                 )
         if not Round.objects.filter(pk=round_.pk, state=before).update(state=after):
@@ -866,41 +875,11 @@ def event_deals_verify(*, event: Event, seed: str) -> DealsReport:
 # --- The cut -------------------------------------------------------------------------------
 
 
-def cut_order(
-    rows: Sequence[scoring.Standing],
-    points: Sequence[scoring.SeatPoints],
-    *,
-    lot_seed: str,
-) -> list[scoring.Standing]:
-    """The standings in the order of the cut: by the standing's key (percentage or total),
-    then DESIGN.md's tie-breaks: boards won against the datum (points above half the top in
-    matchpoints, above 0 in datum difference), best single board (as a share of its top in
-    matchpoints), then a lot: SHA-256 of ``lot_seed`` + ":" + the player, lowest first (the
-    seed is the event's public commitment, so the lot is fixed before play and checkable).
-    Head-to-head is not used at a cut: players level at a cut have mostly never met.
-    """
-    won: dict[Any, int] = defaultdict(int)
-    best: dict[Any, Fraction] = {}
-    for p in points:
-        share = p.points / p.top if p.top else p.points
-        if p.top is not None:
-            won[p.player] += p.points * 2 > p.top
-        else:
-            won[p.player] += p.points > 0
-        best[p.player] = max(best.get(p.player, share), share)
-
-    def key(r: scoring.Standing) -> tuple[Any, ...]:
-        own = r.percentage if r.percentage is not None else r.total
-        lot = hashlib.sha256(f"{lot_seed}:{r.player}".encode()).hexdigest()
-        return (-own, -won[r.player], -best.get(r.player, Fraction(0)), lot)
-
-    return sorted(rows, key=key)
-
-
 def stage_cut(*, stage: Stage, actor: Any) -> list[StageEntry]:
-    """Send the top ``stage.cut`` of the stage's standings (cut_order) through to the next
-    stage as its StageEntry rows, with the score each carries when the next stage carries
-    scores over. Once only.
+    """Send the top ``stage.cut`` of the stage's published standings (stage_standings) through
+    to the next stage as its StageEntry rows, with the score each carries (his percentage, or
+    total in datum difference) when the next stage carries scores over; that stage's own
+    standings then count the boards of both stages (tournaments.standings). Once only.
 
     Raises:
         NotOrganizer; AdministrationRefused: no cut set, no next stage, a round not closed,
@@ -937,22 +916,17 @@ def stage_cut(*, stage: Stage, actor: Any) -> list[StageEntry]:
                 _("Only %(n)s players are ranked; the cut is %(cut)s.")
                 % {"n": len(rows), "cut": stage.cut}
             )
-        method = method_of(event)
-        points = scoring.board_points(_stage_seat_results(stage), method=method)
-        order = cut_order(rows, points, lot_seed=event.deal_commitment or event.slug)[: stage.cut]
-        players = {p.pk: p for p in Player.objects.filter(pk__in=[r.player for r in order])}
+        # The stage's standings draw the players tied across the cut line by the lot
+        # (tournaments.standings), so the top ``cut`` rows are exactly the players through.
+        order = rows[: stage.cut]
         try:
             with transaction.atomic():
                 made = StageEntry.objects.bulk_create(
                     StageEntry(
                         stage=following,
-                        player=players[int(r.player)],
+                        player=r.player,
                         position=i,
-                        carried=scoring.format_fraction(
-                            r.percentage if r.percentage is not None else r.total
-                        )
-                        if following.carry_over
-                        else "",
+                        carried=(r.percentage or r.total) if following.carry_over else "",
                     )
                     for i, r in enumerate(order, start=1)
                 )
@@ -965,7 +939,7 @@ def stage_cut(*, stage: Stage, actor: Any) -> list[StageEntry]:
             obj=stage,
             changes={
                 "to_stage": following.number,
-                "through": [players[int(r.player)].name for r in order],
+                "through": [r.player.name for r in order],
             },
         )
     return made
@@ -1001,21 +975,22 @@ class TableProgress:
 
 @dataclass
 class RoundOverview:
-    """A round on the dashboard; ``missing`` lists the (table, board) numbers not finished
-    yet (round_missing), filled for rounds in play, which cannot be closed until it is empty."""
+    """A round on the dashboard; ``unsettled`` lists the (table, board, reason) not settled
+    yet (rounds_unsettled), filled for rounds in play, which cannot be closed until it is
+    empty."""
 
     round: Round
     boards: int
     tables: list[TableProgress]
-    missing: list[tuple[int, int]] = dc_field(default_factory=list)
+    unsettled: list[tuple[int, int, str]] = dc_field(default_factory=list)
 
     @property
     def actions(self) -> list[str]:
         return [a for a, (before, _after) in TRANSITIONS.items() if before == self.round.state]
 
     @property
-    def missing_text(self) -> str:
-        return missing_text(self.missing)
+    def unsettled_text(self) -> str:
+        return unsettled_text(self.unsettled)
 
 
 def event_overview(*, event: Event) -> list[RoundOverview]:
@@ -1043,26 +1018,8 @@ def event_overview(*, event: Event) -> list[RoundOverview]:
         by_round[t.round_id].append(
             TableProgress(t, seats, t.entered, t.verified, n_boards.get(t.round_id, 0))
         )
-    in_play = [r.pk for r in rounds if r.state == RoundState.IN_PLAY]
-    finished = set(
-        Game.objects.filter(table__round_id__in=in_play, replaced_at__isnull=True).values_list(
-            "table_id", "board_id"
-        )
-    ) | set(
-        Adjustment.objects.filter(table__round_id__in=in_play).values_list("table_id", "board_id")
-    )
-    boards_of: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for pk, round_id, number in Board.objects.filter(round_id__in=in_play).values_list(
-        "pk", "round_id", "number"
-    ):
-        boards_of[round_id].append((pk, number))
-    overview = []
-    for r in rounds:
-        missing = sorted(
-            (t.table.number, number)
-            for t in by_round.get(r.pk, [])
-            for pk, number in boards_of.get(r.pk, [])
-            if (t.table.pk, pk) not in finished
-        )
-        overview.append(RoundOverview(r, r.n_boards, by_round.get(r.pk, []), missing))
-    return overview
+    unsettled = rounds_unsettled(r.pk for r in rounds if r.state == RoundState.IN_PLAY)
+    return [
+        RoundOverview(r, r.n_boards, by_round.get(r.pk, []), unsettled.get(r.pk, []))
+        for r in rounds
+    ]

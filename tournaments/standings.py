@@ -9,7 +9,11 @@ count (tournaments.embargo): a board under embargo moves no total. Boards are co
 seat held (the seats of the event's rules, whatever the table size), never by role. A *scope*
 is the whole event (stage None) or one stage; a stage that carries scores over also counts the
 boards of the stages before it, for the players of this stage. Penalties are kept apart from
-the boards and taken off for the rank; ties are separated by the event's tie-breaks.
+the boards and taken off for the rank; ties are separated by the event's tie-breaks. In a stage
+with a cut, players the tie-breaks leave equal across the cut line are drawn by the event's
+lot, so that the cut (tournaments.rounds.stage_cut, which takes the top `Stage.cut` of these
+stored rows, as the Swiss seating ranks by them) never chooses between players the published
+standings show as equal.
 
 Writes: `standings_recompute` (run by the Celery task recompute_standings after each verified
 or corrected game, and after each adjustment or penalty) replaces a scope's rows only when
@@ -27,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -231,15 +236,35 @@ def compute(
             p for p in points if p.player in players and data.stage_of_board.get(p.board) in counted
         ]
         stage_penalties = {k: v for k, v in penalties(set(counted)).items() if k in players}
-        scopes[stage.pk] = scoring.standings(
+
+        ranked = partial(
+            scoring.standings,
             scope_points,
             method=method,
             results=scope_results,
             penalties=stage_penalties,
-            tiebreaks=order,
             seed=seed,
         )
+        rows = ranked(tiebreaks=order)
+        shared = _shared_at_cut(rows, stage.cut)
+        if shared and "lot" not in order:
+            # A cut takes exactly `cut` players: those the tie-breaks leave equal across its
+            # line, and they only, are drawn by the lot, and the published rows show the draw.
+            # The drawn rows keep the places of the shared rank, in the lot's order.
+            drawn = {r.player: r for r in ranked(tiebreaks=[*order, "lot"])}
+            rows = sorted(
+                (drawn[r.player] if r.rank == shared else r for r in rows),
+                key=lambda r: r.position,
+            )
+        scopes[stage.pk] = rows
     return scopes
+
+
+def _shared_at_cut(rows: list[scoring.Standing], cut: int | None) -> str:
+    """The rank shared by the players on both sides of a cut of `cut` ("" when none does)."""
+    if not cut or len(rows) <= cut or rows[cut - 1].rank != rows[cut].rank:
+        return ""
+    return rows[cut - 1].rank
 
 
 def _rows(event: Event, rows: list[scoring.Standing]) -> list[dict[str, Any]]:

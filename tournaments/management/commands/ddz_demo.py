@@ -131,6 +131,8 @@ class Command(BaseCommand):
             boards = rounds.round_deal(round_=round_, boards=BOARDS_PER_ROUND, actor=td)
             rounds.round_start(round_=round_, actor=td)
             games += play(round_, boards, list(Table.objects.filter(round=round_)))
+            # A round closes once every game is settled: verified by the worker.
+            _wait_verified(event, timeout)
             rounds.round_close(round_=round_, actor=td)
             rounds.round_publish(round_=round_, actor=td)
         # The round left in play: table 1 is the demo referee's to enter.
