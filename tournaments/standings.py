@@ -34,8 +34,9 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import Count
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -54,6 +55,7 @@ from tournaments.models import (
     Seat,
     Stage,
     Standing,
+    StandingsState,
     Table,
 )
 
@@ -305,18 +307,46 @@ def stored_rows(*, event: Event) -> dict[int | None, list[dict[str, Any]]]:
     return out
 
 
-def standings_recompute(*, event_id: int) -> bool:
+# The first key of the PostgreSQL advisory lock that orders the writers of one event's standings
+# (the second is the event id): "DDZS".
+_LOCK_CLASS = 0x44445A53
+# How long a recomputation waits after it is sent, so that a burst of verified games is
+# gathered into one (seconds).
+GATHER_SECONDS = 0.2
+
+
+def _writers_lock(event_id: int) -> None:
+    """Order the standings writers of one event, until the transaction ends, without the
+    event row: submissions and rulings that reference the event never wait on it."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCK_CLASS, event_id])
+
+
+def standings_recompute(*, event_id: int, generation: int | None = None) -> bool:
     """Recompute and store the standings of every scope of an event; True when they changed.
 
     Idempotent: the rows of a scope are replaced only when they differ from the stored ones.
-    The event row is locked first, so two workers recompute one event in turn, never
-    interleaved, and the stored rows always equal a full recompute of the committed games.
+    Reads everything committed before it starts (the generation it read: `generation`, or the
+    event's current StandingsState.requested), computes without any lock, then stores under
+    the standings writers' lock of the event (an advisory lock, never the event row), and
+    only when no newer generation is stored already, so two workers never interleave and
+    never store older rows over newer. The stored rows always equal a full recompute of the
+    committed games of some moment no earlier than the generation's.
     """
+    state = StandingsState.objects.filter(pk=event_id).values_list("requested", flat=True)
+    if generation is None:
+        generation = state.first() or 0
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        return False
+    read_at = timezone.now()
+    new = computed_rows(event=event)
     with transaction.atomic():
-        event = Event.objects.select_for_update().filter(pk=event_id).first()
-        if event is None:
-            return False
-        new = computed_rows(event=event)
+        _writers_lock(event_id)
+        done = StandingsState.objects.filter(pk=event_id).values_list("done", flat=True).first()
+        if done is not None and generation and done >= generation:
+            return False  # a newer recomputation is stored already
         old = stored_rows(event=event)
         changed = False
         for scope, rows in new.items():
@@ -331,15 +361,65 @@ def standings_recompute(*, event_id: int) -> bool:
         if stale:
             changed = True
             Standing.objects.filter(event=event, stage_id__in=stale).delete()
+        now = timezone.now()
         if changed:
-            Event.objects.filter(pk=event_id).update(standings_updated_at=timezone.now())
+            Event.objects.filter(pk=event_id).update(standings_updated_at=now)
+        # Last, so that the state row is held for an instant only (a verification bumps it).
+        StandingsState.objects.filter(pk=event_id).update(
+            done=Greatest(F("done"), generation),
+            runs=F("runs") + 1,
+            read_at=read_at,
+            stored_at=now,
+        )
+    return changed
+
+
+def standings_request(*, event_id: int) -> None:
+    """Ask for the standings of an event: bump its generation in the caller's transaction
+    (so the request commits with the change that moves the standings, or not at all), and
+    after commit send one recomputation, unless one is queued or running already."""
+    if not StandingsState.objects.filter(pk=event_id).update(requested=F("requested") + 1):
+        StandingsState.objects.get_or_create(event_id=event_id)
+        StandingsState.objects.filter(pk=event_id).update(requested=F("requested") + 1)
+    transaction.on_commit(partial(_send, event_id))
+
+
+def _send(event_id: int, *, again: bool = False) -> None:
+    """Send the recomputation of an event when none is queued or running (`again`: the
+    running one sends itself again, keeping the flag). A broker that is down leaves the
+    generation wanted: the sweep (games.services.verification_sweep) sends it later."""
+    from games.tasks import enqueue
+    from tournaments.tasks import recompute_standings
+
+    if not again and not StandingsState.objects.filter(pk=event_id, queued=False).update(
+        queued=True
+    ):
+        return
+    if not enqueue(recompute_standings, event_id, countdown=GATHER_SECONDS):
+        StandingsState.objects.filter(pk=event_id).update(queued=False)
+
+
+def standings_refresh(*, event_id: int) -> bool:
+    """The coalesced recomputation (the task recompute_standings): store the standings of the
+    generation wanted now, unless a newer one is stored already (then it exits at once); when
+    changes were requested meanwhile, send itself again, else mark none queued. True when the
+    stored rows changed."""
+    state = StandingsState.objects.filter(pk=event_id).values_list("requested", "done").first()
+    if state is None:
+        return False
+    generation, done = state
+    changed = False
+    if done < generation:
+        changed = standings_recompute(event_id=event_id, generation=generation)
+    # Released only when nothing was requested since it read: a request that bumps after
+    # this finds the flag down and sends a new recomputation, one before it keeps this one.
+    if not StandingsState.objects.filter(pk=event_id, requested=generation).update(queued=False):
+        _send(event_id, again=True)
     return changed
 
 
 def _enqueue(event_id: int) -> None:
-    from tournaments.tasks import recompute_standings
-
-    transaction.on_commit(lambda: recompute_standings.delay(event_id))
+    standings_request(event_id=event_id)
 
 
 def adjustment_check(*, table: Table, board: Board, seat: str, kind: str) -> None:
