@@ -12,8 +12,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from games import services
 from games.models import Game, Status
-from games.services import game_submit, games_verify
+from games.services import game_submit, game_verify
 from tests.conftest import Worker, race, wait_for
 from tests.factories import bot_record, duplicate_round
 from tournaments import standings
@@ -40,8 +41,10 @@ def test_a_burst_of_verified_games_costs_far_fewer_recomputes_than_games(
         what="the worker to verify the burst",
     )
     wait_for(
-        lambda: Standing.objects.filter(event=event, stage__isnull=True).count() == 30
-        and _stored_is_full_recompute(event),
+        lambda: (
+            Standing.objects.filter(event=event, stage__isnull=True).count() == 30
+            and _stored_is_full_recompute(event)
+        ),
         what="the standings of the whole burst",
     )
     celery_worker.drain()
@@ -57,21 +60,19 @@ def test_a_batch_verifies_each_game_exactly_once_even_with_duplicates() -> None:
     event, _round, tables, boards = duplicate_round(tables=4, boards=1, seed="batch")
     board = boards[0]
     # Rows made directly, so that no task is enqueued: this test plays the worker.
-    games = [
-        Game.objects.create(table=t, board=board, record=bot_record(board, t)) for t in tables
-    ]
+    games = [Game.objects.create(table=t, board=board, record=bot_record(board, t)) for t in tables]
     a, b, c, d = (g.pk for g in games)
     with CaptureQueriesContext(connection) as queries:
-        stored = games_verify(game_ids=[a, b, a, c, b, a])
+        stored = services.games_verify(game_ids=[a, b, a, c, b, a])
     assert sorted(stored) == sorted([a, b, c])
     on_games = [q["sql"] for q in queries if '"games_game"' in q["sql"]]
     # One query in (the games, locked), one bulk update out.
     assert [sql.split()[0] for sql in on_games] == ["SELECT", "UPDATE"], on_games
-    assert games_verify(game_ids=[a, b, c]) == []
+    assert services.games_verify(game_ids=[a, b, c]) == []
     statuses = dict(Game.objects.values_list("pk", "status"))
     assert statuses == {a: "verified", b: "verified", c: "verified", d: "pending"}
     # Filled from the queue: the oldest pending game comes along with the one asked for.
-    assert games_verify(game_ids=[a], fill=10) == [d]
+    assert services.games_verify(game_ids=[a], fill=10) == [d]
     assert set(Game.objects.values_list("status", flat=True)) == {Status.VERIFIED}
     assert all(g.score for g in Game.objects.all())
 
@@ -84,8 +85,8 @@ def test_two_batches_at_once_never_verify_a_game_twice() -> None:
         for t in tables
     ]
     ids = [g.pk for g in made]
-    outcomes = race(4, lambda: games_verify(game_ids=ids[:3], fill=5))
-    outcomes += [games_verify(game_ids=[], fill=100)]
+    outcomes = race(4, lambda: services.games_verify(game_ids=ids[:3], fill=5))
+    outcomes += [services.games_verify(game_ids=[], fill=100)]
     stored = [pk for batch in outcomes for pk in batch]  # type: ignore[union-attr]
     assert sorted(stored) == sorted(ids)  # each exactly once
     assert not Game.objects.filter(status=Status.PENDING).exists()
@@ -99,7 +100,7 @@ def test_a_submission_never_waits_for_a_standings_recompute() -> None:
     first, second = boards
     for table in tables:
         game = game_submit(table=table, board=first, record=bot_record(first, table))
-        games_verify(game_ids=[game.pk])
+        game_verify(game_id=game.pk)
     writing, release = threading.Event(), threading.Event()
     stored_rows = standings.stored_rows
 
