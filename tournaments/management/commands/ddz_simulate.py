@@ -243,13 +243,13 @@ class Command(BaseCommand):
             return []
         from ddz_site.celery import app
 
-        queue = f"ddz-sim-{uuid.uuid4().hex[:8]}"
-        env = dict(os.environ, CELERY_TASK_DEFAULT_QUEUE=queue)
-        settings.CELERY_TASK_DEFAULT_QUEUE = queue
-        app.conf.task_default_queue = queue
+        # The workers serve the site's queue (CELERY_TASK_DEFAULT_QUEUE): run the command on
+        # a queue of its own when other workers serve the default one.
+        queue = settings.CELERY_TASK_DEFAULT_QUEUE
+        env = dict(os.environ)
         procs = []
         for i in range(n):
-            name = f"{queue}-{i}@localhost"
+            name = f"ddz-sim-{uuid.uuid4().hex[:8]}-{i}@localhost"
             procs.append(
                 subprocess.Popen(
                     [
