@@ -109,6 +109,8 @@ class Command(BaseCommand):
             rounds.round_start(round_=last, actor=td)
         Game.objects.filter(board__round=last).delete()  # a rerun plays the last round again
         standings_recompute(event_id=event.pk)
+        # A message an interrupted run left unsent is the sweep's (beat) to find; none runs here.
+        StandingsState.objects.filter(pk=event.pk).update(queued=False)
         tables = list(Table.objects.filter(round=last).order_by("number"))
         work = [
             (t.pk, b.pk, _record(rules, b, t, seed))
