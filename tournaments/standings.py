@@ -26,7 +26,7 @@ each, audited, recompute enqueued after commit).
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -192,10 +192,60 @@ def lot_seed(event: Event) -> str:
     return event.lot_seed or event.deal_commitment or event.slug
 
 
+# The points of one board, kept per process: they depend only on the board's own seat results,
+# the method, the unit and its expected tables (the key), so a recompute after a burst scores
+# again only the boards whose results changed and looks the others up. Least recently used
+# first out.
+_BOARD_POINTS: OrderedDict[tuple[Any, ...], dict[tuple[Any, Any, str], scoring.SeatPoints]] = (
+    OrderedDict()
+)
+BOARD_POINTS_KEPT = 20_000
+
+
+def board_points(
+    data: EventResults, *, method: scoring.Method, unit: Fraction, memo: bool = True
+) -> list[scoring.SeatPoints]:
+    """The points of every seat result of `data`, in its order: scoring.board_points board by
+    board, each board's looked up when its results are the same as at a recompute before
+    (`memo`), else computed; the same list as one call of scoring.board_points on them all
+    (a property test holds it).
+
+    Raises:
+        ScoringError: as scoring.board_points.
+    """
+    if not memo:
+        return scoring.board_points(data.results, method=method, expected=data.expected, unit=unit)
+    by_board: dict[Any, list[scoring.SeatResult]] = defaultdict(list)
+    for r in data.results:
+        by_board[r.board].append(r)
+    found: dict[tuple[Any, Any, str], scoring.SeatPoints] = {}
+    for board, results in by_board.items():
+        # Plain values (hashed in C), not the results themselves (Fractions hash slowly).
+        signature = frozenset(
+            (r.table, r.seat, r.player, r.score.numerator, r.score.denominator, r.adjusted)
+            for r in results
+        )
+        key = (method, unit, data.expected.get(board), board, signature)
+        hit = _BOARD_POINTS.get(key)
+        if hit is None:
+            points = scoring.board_points(results, method=method, expected=data.expected, unit=unit)
+            # A seat result is one seat of one table (scoring refuses a seat met twice), so
+            # a board's points are found again by table and seat, in whatever order they come.
+            hit = {(p.board, p.table, p.seat): p for p in points}
+            _BOARD_POINTS[key] = hit
+            if len(_BOARD_POINTS) > BOARD_POINTS_KEPT:
+                _BOARD_POINTS.popitem(last=False)
+        else:
+            _BOARD_POINTS.move_to_end(key)
+        found.update(hit)
+    return [found[(r.board, r.table, r.seat)] for r in data.results]
+
+
 def compute(
-    data: EventResults, *, stages: Iterable[Stage] = ()
+    data: EventResults, *, stages: Iterable[Stage] = (), memo: bool = True
 ) -> dict[int | None, list[scoring.Standing]]:
-    """The standings of every scope: None (the whole event) and each of `stages`.
+    """The standings of every scope: None (the whole event) and each of `stages`; `memo`:
+    the points of boards unchanged since a recompute before are looked up (board_points).
 
     Raises:
         ScoringError: input the pure scoring refuses (a seat met twice at one table).
@@ -203,7 +253,7 @@ def compute(
     event = data.event
     method = method_of(event)
     unit = Fraction(event.adjustment_unit or 0)
-    points = scoring.board_points(data.results, method=method, expected=data.expected, unit=unit)
+    points = board_points(data, method=method, unit=unit, memo=memo)
     order, seed = _tiebreaks(event)
 
     def penalties(stage_ids: set[int | None] | None) -> dict[int, Fraction]:
