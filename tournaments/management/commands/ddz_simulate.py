@@ -3,12 +3,12 @@
 Builds on the configured database an event of ``--players`` players (one stage of ``--rounds``
 rounds seated by tournaments.seating, ``--boards`` boards a round dealt from a seed committed
 first), as an organizer would (tournaments.rounds), and plays every round but the last with the
-built-in bot (games.bot) through games.services.game_submit, verified and ranked in this
-process. The last round is then played: its records are made first, and ``--clients``
-processes submit them through game_submit, as fast as they can with ``--burst`` (else one at a
-time), while ``--workers`` Celery worker processes (started here on a private queue, one
-process each; 0: workers already running for CELERY_BROKER_URL) verify them and recompute the
-standings. Prints JSON:
+built-in bot (games.bot; VARIANTS games of each board) through games.services.game_submit,
+verified and ranked in this process. The last round is then played: its records are made
+first, and ``--clients`` processes submit them through game_submit, as fast as they can with
+``--burst`` (else from one client), while ``--workers`` Celery worker processes (started here,
+one process each, on CELERY_TASK_DEFAULT_QUEUE; 0: workers already running) verify them and
+recompute the standings. Prints JSON:
 
     {"players", "rounds", "boards", "games": n, "workers", "clients",
      "submissions_per_s", "verification_games_per_s",
@@ -50,16 +50,25 @@ from tournaments.models import Event, RoundState, StandingsState, Table
 from tournaments.services import event_create
 from tournaments.standings import standings_recompute
 
+# How many different games the bot plays of one board (table n plays variant n mod VARIANTS):
+# enough for a field of scores to compare, few enough that building a large event is quick.
+VARIANTS = 8
+_PLAYED: dict[tuple[int, int], dict[str, Any]] = {}
+
 
 def _record(rules: Any, board: Any, table: Any, seed: str) -> dict[str, Any]:
-    return play_record(
-        rules=rules,
-        hands={s: rank_cards(c) for s, c in board.hands.items()},
-        bottom=rank_cards(board.bottom),
-        first_bidder=board.first_bidder,
-        seed=f"{seed}:{board.number}:{table.number}",
-        record_id=entry.table_record_id(table, board),
-    )
+    variant = table.number % VARIANTS
+    played = _PLAYED.get((board.pk, variant))
+    if played is None:
+        played = _PLAYED[(board.pk, variant)] = play_record(
+            rules=rules,
+            hands={s: rank_cards(c) for s, c in board.hands.items()},
+            bottom=rank_cards(board.bottom),
+            first_bidder=board.first_bidder,
+            seed=f"{seed}:{board.number}:{variant}",
+            record_id="",
+        )
+    return dict(played, id=entry.table_record_id(table, board))
 
 
 def _client(work: list[tuple[int, int, dict[str, Any]]], out: Any, start: Any) -> None:
