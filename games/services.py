@@ -495,7 +495,9 @@ def replay_fields(record: Mapping[str, Any]) -> dict[str, Any]:
 VERIFY_BATCH = 100
 
 
-def games_verify(*, game_ids: Sequence[int], fill: int = 0) -> list[int]:
+def games_verify(
+    *, game_ids: Sequence[int], fill: int = 0, standings_inline: bool = False
+) -> list[int]:
     """Replay pending games in one batch and store the engine's results; the ids this call
     stored, in no particular order.
 
@@ -506,7 +508,8 @@ def games_verify(*, game_ids: Sequence[int], fill: int = 0) -> list[int]:
     out, in one transaction. Idempotent per game: only a game still pending under its lock is
     written, so a second run changes nothing. The standings of every event with a current
     game stored are requested (tournaments.standings.standings_request) in the same
-    transaction.
+    transaction; with `standings_inline` (a worker) the recomputation runs after commit in
+    this process when none is queued or running.
     """
     from tournaments.standings import standings_request
 
@@ -552,7 +555,7 @@ def games_verify(*, game_ids: Sequence[int], fill: int = 0) -> list[int]:
             return []
         Game.objects.bulk_update(stored, ["verified_at", *sorted(written)])
         for event_id in sorted({g.board.event_id for g in stored if g.replaced_at is None}):
-            standings_request(event_id=event_id)
+            standings_request(event_id=event_id, inline=standings_inline)
     return [g.pk for g in stored]
 
 

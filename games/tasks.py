@@ -52,9 +52,10 @@ def enqueue(task: Task, *args: Any, countdown: float | None = None) -> bool:
 @shared_task(**DB_TASK_OPTIONS)
 def verify_game(game_id: int) -> bool:
     """Replay game `game_id` through the engine and store the result (idempotent), with up to
-    VERIFY_BATCH - 1 other pending games when the queue is deep (games.services.games_verify);
-    True when this task stored game `game_id`."""
-    return game_id in games_verify(game_ids=[game_id], fill=VERIFY_BATCH)
+    VERIFY_BATCH - 1 other pending games when the queue is deep (games.services.games_verify),
+    then the standings they move (at once, unless a recomputation is queued or running); True
+    when this task stored game `game_id`."""
+    return game_id in games_verify(game_ids=[game_id], fill=VERIFY_BATCH, standings_inline=True)
 
 
 @shared_task(**DB_TASK_OPTIONS)

@@ -424,20 +424,23 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
     return changed
 
 
-def standings_request(*, event_id: int) -> None:
+def standings_request(*, event_id: int, inline: bool = False) -> None:
     """Ask for the standings of an event: bump its generation in the caller's transaction
     (so the request commits with the change that moves the standings, or not at all), and
-    after commit send one recomputation, unless one is queued or running already."""
+    after commit have one recomputation run, unless one is queued or running already: sent
+    as a task, or with `inline` (a worker that has just verified games) run at once in this
+    process, so that it never waits behind the queue of verifications."""
     if not StandingsState.objects.filter(pk=event_id).update(requested=F("requested") + 1):
         StandingsState.objects.get_or_create(event_id=event_id)
         StandingsState.objects.filter(pk=event_id).update(requested=F("requested") + 1)
-    transaction.on_commit(partial(_send, event_id))
+    transaction.on_commit(partial(_send, event_id, inline=inline))
 
 
-def _send(event_id: int, *, again: bool = False) -> None:
-    """Send the recomputation of an event when none is queued or running (`again`: the
-    running one sends itself again, keeping the flag). A broker that is down leaves the
-    generation wanted: the sweep (games.services.verification_sweep) sends it later."""
+def _send(event_id: int, *, again: bool = False, inline: bool = False) -> None:
+    """Have the recomputation of an event run when none is queued or running (`again`: the
+    running one sends itself again, keeping the flag). A broker that is down, or an inline
+    recomputation that fails, leaves the generation wanted: the sweep
+    (games.services.verification_sweep) sends it later."""
     from games.tasks import enqueue
     from tournaments.tasks import recompute_standings
 
@@ -445,26 +448,35 @@ def _send(event_id: int, *, again: bool = False) -> None:
         queued=True
     ):
         return
-    if not enqueue(recompute_standings, event_id, countdown=GATHER_SECONDS):
+    if inline:
+        standings_refresh(event_id=event_id)
+    elif not enqueue(recompute_standings, event_id, countdown=GATHER_SECONDS):
         StandingsState.objects.filter(pk=event_id).update(queued=False)
+
+
+# How many times a recomputation runs again at once when more was requested while it ran,
+# before it sends itself to the back of the queue (letting verifications through).
+AGAIN_INLINE = 2
 
 
 def standings_refresh(*, event_id: int) -> bool:
     """The coalesced recomputation (the task recompute_standings): store the standings of the
     generation wanted now, unless a newer one is stored already (then it exits at once); when
-    changes were requested meanwhile, send itself again, else mark none queued. True when the
-    stored rows changed."""
-    state = StandingsState.objects.filter(pk=event_id).values_list("requested", "done").first()
-    if state is None:
-        return False
-    generation, done = state
+    changes were requested meanwhile, run again (AGAIN_INLINE times, then send itself again),
+    else mark none queued. True when the stored rows changed."""
     changed = False
-    if done < generation:
-        changed = standings_recompute(event_id=event_id, generation=generation)
-    # Released only when nothing was requested since it read: a request that bumps after
-    # this finds the flag down and sends a new recomputation, one before it keeps this one.
-    if not StandingsState.objects.filter(pk=event_id, requested=generation).update(queued=False):
-        _send(event_id, again=True)
+    for _attempt in range(1 + AGAIN_INLINE):
+        state = StandingsState.objects.filter(pk=event_id).values_list("requested", "done").first()
+        if state is None:
+            return changed
+        generation, done = state
+        if done < generation:
+            changed |= standings_recompute(event_id=event_id, generation=generation)
+        # Released only when nothing was requested since it read: a request that bumps after
+        # this finds the flag down and has a new recomputation run, one before it keeps this.
+        if StandingsState.objects.filter(pk=event_id, requested=generation).update(queued=False):
+            return changed
+    _send(event_id, again=True)
     return changed
 
 

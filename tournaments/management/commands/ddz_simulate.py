@@ -133,7 +133,12 @@ class Command(BaseCommand):
     def _build(self, players: int, rounds_n: int, boards_n: int, seed: str) -> tuple[Event, Any]:
         name = f"Simulated {players}x{rounds_n}x{boards_n} {seed}"
         event = Event.objects.filter(name=name).first()
-        if event is not None and event.rounds.filter(number=rounds_n).exists():
+        played = RoundState.PUBLISHED
+        if (
+            event is not None
+            and event.rounds.filter(number=rounds_n).exists()
+            and not event.rounds.filter(number__lt=rounds_n).exclude(state=played).exists()
+        ):
             return event, demo_organizer_ensure(event=event)
         if event is not None:
             event.delete()
