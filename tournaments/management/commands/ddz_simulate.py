@@ -140,7 +140,10 @@ class Command(BaseCommand):
             and not event.rounds.filter(number__lt=rounds_n).exclude(state=played).exists()
         ):
             return event, demo_organizer_ensure(event=event)
-        if event is not None:
+        if event is not None:  # a build that did not finish: start again
+            Game.objects.filter(board__event=event).delete()
+            event.rounds.all().delete()
+            event.stages.all().delete()
             event.delete()
         self.stderr.write(f"building {name} …")
         event = event_create(name=name, rules="classic")
