@@ -9,6 +9,7 @@ select the production services. A malformed value stops start-up with a clear me
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -41,7 +42,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "simple_history",
@@ -53,6 +55,9 @@ MIDDLEWARE = [
     # First: an address holding NUL never reaches a view (ddz_site.middleware).
     "ddz_site.middleware.refuse_nul",
     "django.middleware.security.SecurityMiddleware",
+    # Static files served by the site itself, DEBUG or not (collectstatic's hashed copies
+    # with DEBUG off, the apps' own with it on).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -64,6 +69,8 @@ MIDDLEWARE = [
     "simple_history.middleware.HistoryRequestMiddleware",
     # A view that loses the database answers 503 "try again" (ddz_site.middleware).
     "ddz_site.middleware.DatabaseUnavailableMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 # A row is never written back from its history: that would go around the services.
 SIMPLE_HISTORY_REVERT_DISABLED = True
@@ -122,6 +129,25 @@ if _test_database_name:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Wrong passwords are counted per account and client address (django-axes, in the database so
+# that every process counts together): at DDZ_LOGIN_FAILURE_LIMIT failures that account is
+# locked at that address, on the sign-in page, the admin's and the API's token door alike,
+# for DDZ_LOGIN_LOCKOUT_MINUTES; a sign-in that succeeds clears its count. The demo's
+# passwords are public, so this holds with DEBUG on too.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("DDZ_LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("DDZ_LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "ddz_site.security.client_address"
+AXES_LOCKOUT_TEMPLATE = "organizer/locked_out.html"
+# Reverse proxies in front of the site that append the client's address to X-Forwarded-For
+# (ddz_site.security); 0: the address the site sees is the client's.
+_trusted_proxies = env_int("DDZ_TRUSTED_PROXIES", 0)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -138,6 +164,20 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = env_str("DJANGO_STATIC_ROOT", str(BASE_DIR / "var" / "static"))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Production serves collectstatic's compressed copies under content-hashed names (cached
+    # for ever by browsers); `manage.py collectstatic` must run before the site starts.
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+# With DEBUG on, WhiteNoise serves the apps' files as they change; fixed here from the
+# environment's DEBUG, since the test runner turns settings.DEBUG off after loading.
+WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_USE_FINDERS = DEBUG
 
 # Security: strict by default whenever DEBUG is off, so `manage.py check --deploy` is clean.
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
@@ -146,6 +186,8 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", not DEBUG)
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
+# A load balancer or monitor asks /healthz over plain HTTP on the private network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -211,18 +253,29 @@ CELERY_BEAT_SCHEDULE = {
     }
 }
 
+_token_requests_per_minute = env_int("DDZ_TOKEN_REQUESTS_PER_MINUTE", 10, minimum=1)
 # The REST API (games.api): token or session authentication, one error shape, OpenAPI schema
-# served with Swagger UI and Redoc from the project's own static files (no CDN).
+# served with Swagger UI and Redoc from the project's own static files (no CDN). Tokens
+# (django-rest-knox) are stored hashed and expire; every view needs a signed-in user unless
+# it opts out (the public reads, the token door).
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Requests to the token door per client address (ddz_site.security), whatever the
+    # accounts: a flood of guesses answers 429 before django-axes' per-account count.
+    "DEFAULT_THROTTLE_RATES": {"token": f"{_token_requests_per_minute}/minute"},
+    "NUM_PROXIES": _trusted_proxies,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=env_int("DDZ_API_TOKEN_HOURS", 10, minimum=1)),
+    "AUTO_REFRESH": False,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Duplicate Dou Dizhu API",
@@ -239,3 +292,19 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {"ResolutionEnum": "games.models.Resolution"},
 }
+
+# Error reporting (sentry-sdk) for the web processes and the Celery workers, which load these
+# settings too; off unless SENTRY_DSN is set. No personal data is sent (user names, addresses).
+SENTRY_DSN = env_url("SENTRY_DSN", ("https", "http"))
+if SENTRY_DSN:
+    import sentry_sdk
+    from sentry_sdk.integrations.celery import CeleryIntegration
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        integrations=[DjangoIntegration(), CeleryIntegration()],
+        environment=env_str("SENTRY_ENVIRONMENT", "production"),
+        traces_sample_rate=0.0,
+        send_default_pii=False,
+    )

@@ -1,4 +1,5 @@
-"""URLs, split by audience: public pages, referees' entry and the organizers' admin."""
+"""URLs, split by audience: public pages, referees' entry, the organizers' admin, and the
+private links of tables and players (no sign-in)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,20 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
+from ddz_site.health import healthz
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
     # The language switch needs no CSRF token (a forged request could only change the
     # visitor's language), so public pages carry none and can be served from a cache.
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
+    # Before the organizer's and referee's modules: its paths live under theirs.
+    path("", include("tournaments.urls_officials")),
     path("referee/", include("games.urls_referee")),
     path("organizer/", include("tournaments.urls_organizer")),
     path("deals/", include("tournaments.urls_deals")),
     path("api/", include("games.api.urls")),
+    path("", include("tournaments.urls_links")),
     path("", include("tournaments.urls_public")),
 ]

@@ -162,6 +162,20 @@ def field_warnings(*, event: Event) -> list[FieldWarning]:
     return warnings
 
 
+def confirm_queue(*, event: Event, actor: Any) -> QuerySet[Game]:
+    """The current games of `event` that `actor` may confirm now (games.versions.may_confirm:
+    they count and no one confirmed them; not entered by `actor`, the second-person rule), by
+    round, table and board."""
+    return (
+        Game.objects.filter(counted_q(), board__event=event, replaced_at__isnull=True)
+        .filter(confirmed_at__isnull=True)
+        .exclude(entered_by=actor)
+        .select_related("board", "table__round", "entered_by")
+        .defer("record")
+        .order_by("table__round__number", "table__number", "board__number")
+    )
+
+
 def current_game(*, table: Table, board: Board) -> Game | None:
     """The current version of one table's game of one board, None before any is entered."""
     return Game.objects.filter(table=table, board=board, replaced_at__isnull=True).first()
@@ -171,7 +185,8 @@ def game_versions(*, table: Table, board: Board) -> QuerySet[Game]:
     """Every version of one table's game of one board, newest first."""
     return (
         Game.objects.filter(table=table, board=board)
-        .select_related("entered_by", "confirmed_by", "resolved_by")
+        .select_related("entered_by", "confirmed_by", "resolved_by", "board__event", "table")
+        .prefetch_related("table__seats__player")
         .order_by("-version")
     )
 

@@ -431,7 +431,7 @@ def game_submit(
                 changes["record"] = _record_changes(previous.record or {}, checked)
             audit_record(
                 event=board.event,
-                actor=user,
+                actor=actor,  # a private link's bearer is audited as the link (tournaments.links)
                 action="game.edit" if replaced else "game.submit",
                 obj=game,
                 changes=changes,

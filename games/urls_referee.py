@@ -15,6 +15,7 @@ urlpatterns = [
     path("events/<str:slug>/", views_referee.referee_event, name="event"),
     path("events/<str:slug>/status/", views_referee.status_board, name="status"),
     path("events/<str:slug>/flagged/", views_referee.flagged_queue, name="flagged"),
+    path("events/<str:slug>/confirm/", views_referee.confirm_queue, name="confirm"),
     path("events/<str:slug>/games/<int:pk>/", views_referee.game_versions, name="game"),
     path(TABLE, views_referee.live_entry, name="live"),
     path(TABLE + "quick/", views_referee.quick_entry, name="quick"),

@@ -51,12 +51,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ddz_site.errors import DomainError
 from games.models import Board, EntryDraft, Game, Resolution, Status
 from tournaments.access import can_enter_table, is_chief_referee
 from tournaments.audit import audit_record
-from tournaments.models import Round, RoundState, Table
+from tournaments.models import Event, Round, RoundState, Table
 
 FLAGGED_STATUSES = (Status.ILLEGAL, Status.MISMATCH, Status.INCOMPLETE, Status.FLAGGED)
 # The flagged statuses a chief referee may accept: those with a result to stand.
@@ -101,6 +102,38 @@ def not_counted_reason(game: Game) -> str:
     if game.status in (Status.ILLEGAL, Status.INCOMPLETE):
         return "illegal"
     return "flagged"
+
+
+# One status per game for every page (game page, versions, traveller, scorecard, dashboard):
+# what counts and why, beside the engine's verdict only when that verdict stands.
+RESULT_STATUS_LABELS = {
+    "confirmed": gettext_lazy("confirmed"),
+    "accepted": gettext_lazy("accepted by ruling"),
+    "verified": gettext_lazy("verified"),
+    "rejected": gettext_lazy("to be entered again"),
+}
+
+
+def result_status(game: Game) -> tuple[str, str]:
+    """The one status a page shows for `game`, as (code, label in the reader's language).
+
+    Codes: ``confirmed`` (counts and a second person confirmed it), ``accepted`` (counts
+    because a chief referee ruled that its result stands), ``verified`` (counts as the engine
+    verified it), ``rejected`` (ruled to be entered again), else the engine's status
+    (``pending``, ``illegal``, ``incomplete``, ``mismatch``, ``flagged``): the same rule as
+    `counts`, so no page shows "verified" beside "flagged"."""
+    if counts(game):
+        if game.confirmed_at is not None:
+            code = "confirmed"
+        elif game.status != Status.VERIFIED:
+            code = "accepted"
+        else:
+            code = "verified"
+    elif game.resolution == Resolution.REJECT:
+        code = "rejected"
+    else:
+        return game.status, str(game.get_status_display())
+    return code, str(RESULT_STATUS_LABELS[code])
 
 
 def accepted_claim_fields(record: Any) -> dict[str, Any] | None:
@@ -218,6 +251,36 @@ def game_confirm(*, game_id: int, actor: Any) -> Game:
         )
     game.refresh_from_db()
     return game
+
+
+def games_confirm(
+    *, event: Event, game_ids: Sequence[int], actor: Any
+) -> tuple[list[Game], list[tuple[int, str]]]:
+    """Confirm several games of `event` at once (a chief referee's bulk confirmation):
+    `game_confirm` for each id, each in its own transaction, so one refusal leaves the others
+    confirmed.
+
+    Returns (the games confirmed, [(game id, the reason it was refused), …]); an id of no game
+    of `event` is refused as such.
+    Raises:
+        NotAllowed: `actor` is not a chief referee or organizer of `event`.
+    """
+    if not is_chief_referee(actor, event):
+        raise NotAllowed(_("Only chief referees and organizers confirm games in bulk."))
+    mine = set(
+        Game.objects.filter(board__event=event, pk__in=list(game_ids)).values_list("pk", flat=True)
+    )
+    confirmed: list[Game] = []
+    refused: list[tuple[int, str]] = []
+    for game_id in dict.fromkeys(game_ids):
+        if game_id not in mine:
+            refused.append((game_id, _("There is no such game.")))
+            continue
+        try:
+            confirmed.append(game_confirm(game_id=game_id, actor=actor))
+        except DomainError as exc:
+            refused.append((game_id, exc.message))
+    return confirmed, refused
 
 
 def _why_not_confirmable(game: Game) -> str:

@@ -13,21 +13,32 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ddz_site.errors import DomainError
 from games import entry, selectors
 from games.forms import GameRecordForm, QuickResultForm, ResolveForm
 from games.models import Board, Game
 from games.services import game_submit, round_refusal
-from games.versions import game_confirm, game_resolve, may_accept, may_confirm, may_rule
+from games.versions import (
+    game_confirm,
+    game_resolve,
+    games_confirm,
+    may_accept,
+    may_confirm,
+    may_rule,
+)
+from tournaments import results
 from tournaments.access import can_enter_table, is_chief_referee, is_official
 from tournaments.models import Event, Table
 
@@ -77,14 +88,60 @@ def status_board(request: HttpRequest, slug: str) -> HttpResponse:
 
 def flagged_queue(request: HttpRequest, slug: str) -> HttpResponse:
     """The games the engine flagged that await a chief referee's ruling, then the results far
-    from the field on the same hand (a warning to check the entry)."""
+    from the field on the same hand (a warning to check the entry), and the problems players
+    signalled through their private links (tournaments.links)."""
+    from tournaments.links import open_signals
+
     event = get_object_or_404(Event, slug=slug)
     if not is_chief_referee(request.user, event):
         return _refuse(request)
     games = selectors.flagged_queue(event=event)
     warnings = selectors.field_warnings(event=event)
+    signals = open_signals(event=event)
     return render(
-        request, "referee/flagged.html", {"event": event, "games": games, "warnings": warnings}
+        request,
+        "referee/flagged.html",
+        {"event": event, "games": games, "warnings": warnings, "signals": signals},
+    )
+
+
+def confirm_queue(request: HttpRequest, slug: str) -> HttpResponse:
+    """The verified games a chief referee may confirm, with their results; he ticks several and
+    confirms them at once (games.versions.games_confirm). Each refusal is named by its table
+    and board; the others are confirmed."""
+    event = get_object_or_404(Event, slug=slug)
+    if not is_chief_referee(request.user, event):
+        return _refuse(request)
+    if request.method == "POST":
+        ids = [int(v) for v in request.POST.getlist("game") if v.isascii() and v.isdigit()]
+        confirmed, refused = games_confirm(event=event, game_ids=ids, actor=request.user)
+        if confirmed:
+            messages.success(
+                request,
+                ngettext("%(count)d game confirmed.", "%(count)d games confirmed.", len(confirmed))
+                % {"count": len(confirmed)},
+            )
+        names = {
+            g.pk: g
+            for g in Game.objects.filter(pk__in=[i for i, _r in refused]).select_related(
+                "table", "board"
+            )
+        }
+        for game_id, reason in refused:
+            game = names.get(game_id)
+            where = (
+                _("Table %(table)s, board %(board)s")
+                % {"table": game.table.number, "board": game.board.number}
+                if game
+                else _("Game %(id)s") % {"id": game_id}
+            )
+            messages.error(request, f"{where}: {reason}")
+        return redirect("referee:confirm", slug=slug)
+    games = selectors.confirm_queue(event=event, actor=request.user)
+    return render(
+        request,
+        "referee/confirm_queue.html",
+        {"event": event, "games": games, "required": event.confirmation_required},
     )
 
 
@@ -93,19 +150,30 @@ def live_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> H
     table, board = _table_and_board(slug, table_id, number)
     if not can_enter_table(request.user, table):
         return _refuse(request)
+    kwargs = {"slug": slug, "table_id": table.pk, "number": board.number}
+    context = live_entry_context(
+        table,
+        board,
+        api={
+            "entry": reverse("api:entry", kwargs=kwargs),
+            "games": reverse("api:games", kwargs=kwargs),
+        },
+        review=reverse("referee:game", kwargs={"slug": slug, "pk": 0}),
+    )
+    return render(request, "referee/live_entry.html", context)
+
+
+def live_entry_context(
+    table: Table, board: Board, *, api: dict[str, str], review: str
+) -> dict[str, Any]:
+    """The live entry page's context for any door (a referee's, a table's private link):
+    `api` the URLs of its ``entry`` (check a step) and ``games`` (submit) endpoints, `review`
+    where a submitted game is shown (its id replacing the final ``0/``)."""
     current = selectors.current_game(table=table, board=board)
     deal = entry.EntryDeal.from_board(board)
-    api = {
-        "entry": reverse(
-            "api:entry", kwargs={"slug": slug, "table_id": table.pk, "number": board.number}
-        ),
-        "games": reverse(
-            "api:games", kwargs={"slug": slug, "table_id": table.pk, "number": board.number}
-        ),
-    }
     config = {
         "api": api,
-        "review": reverse("referee:game", kwargs={"slug": slug, "pk": 0}),
+        "review": review,
         "seats": list(deal.rules.seats),
         "replace": current is not None,
         "key": uuid.uuid4().hex,
@@ -131,19 +199,15 @@ def live_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> H
             "concede": _("concede"),
         },
     }
-    return render(
-        request,
-        "referee/live_entry.html",
-        {
-            "event": board.event,
-            "board": board,
-            "table": table,
-            "current": current,
-            "config": config,
-            "seats": deal.rules.seats,
-            "closed": round_refusal(table.round.state),
-        },
-    )
+    return {
+        "event": board.event,
+        "board": board,
+        "table": table,
+        "current": current,
+        "config": config,
+        "seats": deal.rules.seats,
+        "closed": round_refusal(table.round.state),
+    }
 
 
 def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> HttpResponse:
@@ -151,6 +215,31 @@ def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> 
     table, board = _table_and_board(slug, table_id, number)
     if not can_enter_table(request.user, table):
         return _refuse(request)
+    return quick_entry_page(
+        request,
+        table,
+        board,
+        actor=request.user,
+        source="quick",
+        template="referee/quick_entry.html",
+        done=lambda game: reverse("referee:game", kwargs={"slug": slug, "pk": game.pk}),
+    )
+
+
+def quick_entry_page(
+    request: HttpRequest,
+    table: Table,
+    board: Board,
+    *,
+    actor: Any,
+    source: str,
+    template: str,
+    done: Callable[[Game], str],
+    context: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """The quick result form for any door (a referee's, a table's private link): a POST calls
+    games.services.game_submit as `actor` through door `source`, then redirects to
+    ``done(game)``; a refusal is shown under its field and nothing is stored."""
     deal = entry.EntryDeal.from_board(board)
     current = selectors.current_game(table=table, board=board)
     status = 200
@@ -172,16 +261,16 @@ def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> 
                     board=board,
                     record=record,
                     replace=current is not None,
-                    actor=request.user,
+                    actor=actor,
                     idempotency_key=form.cleaned_data["idempotency_key"] or None,
-                    source="quick",
+                    source=source,
                 )
             except DomainError as exc:
                 # A quick-result claim names its field (games.entry.EntryError.field).
                 where = getattr(exc, "field", None)
                 form.add_error(where if where in form.fields else None, exc.message)
             else:
-                return redirect("referee:game", slug=slug, pk=game.pk)
+                return redirect(done(game))
         status = 400
     else:
         form = QuickResultForm(
@@ -191,7 +280,7 @@ def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> 
         )
     return render(
         request,
-        "referee/quick_entry.html",
+        template,
         {
             "event": board.event,
             "board": board,
@@ -199,6 +288,7 @@ def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> 
             "form": form,
             "current": current,
             "closed": round_refusal(table.round.state),
+            **(context or {}),
         },
         status=status,
     )
@@ -278,6 +368,8 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             return redirect("referee:game", slug=slug, pk=game.pk)
     versions = list(selectors.game_versions(table=game.table, board=game.board))
     current = next((v for v in versions if v.replaced_at is None), None)
+    # The record above the confirm button: the chief sees what he confirms.
+    shown = results.game_record(current, public=True) if current is not None else {}
     audit = selectors.audit_log(event=event, games=versions)
     context: dict[str, Any] = {
         "event": event,
@@ -297,6 +389,7 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "can_resolve": chief and current is not None and may_rule(current),
         "can_accept": current is not None and may_accept(current),
         "state": selectors.entry_state(current, drafting=False) if current else "not_started",
+        **{k: shown[k] for k in ("seats", "record", "bottom", "bidding", "tricks") if k in shown},
     }
     if not context["can_accept"]:
         # Illegal, incomplete or confirmed: the only ruling left is to enter it again.

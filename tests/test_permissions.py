@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from games.models import Game, Status
@@ -107,8 +107,8 @@ def test_endpoints(world, persona, method, name, what, body, expected) -> None:
     client = APIClient()
     user = world.users[persona]
     if user is not None:
-        token = Token.objects.create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        _instance, token = AuthToken.objects.create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     kwargs = _kwargs(world, "game" if what == "game" else what)
     if name in ("api:game", "api:confirm"):
         kwargs = {"pk": world.game.pk}

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from schemathesis.checks import not_a_server_error
 
 from ddz_site.wsgi import application
@@ -39,7 +39,7 @@ def organizer_token(db, wsgi_in_test_transaction) -> str:
     event, _round, _tables, _boards = duplicate_round(tables=2, boards=2, seed="schemathesis")
     user = User.objects.create_user("schema-organizer", password="x")
     EventRole.objects.create(event=event, user=user, role=Role.ORGANIZER)
-    return Token.objects.create(user=user).key
+    return AuthToken.objects.create(user=user)[1]
 
 
 @pytest.mark.django_db

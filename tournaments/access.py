@@ -5,13 +5,37 @@ flagged games), *referee* (enters and sees only the tables assigned to him, Tabl
 *player* (sees what the public sees, plus his own scorecard), *public* (anyone, anonymous
 included). A superuser counts as organizer of every event. These predicates are the only place
 roles are interpreted: views, API permissions and services call them.
+
+Private links (tournaments.links) are no role: a *table link* opens the live entry and quick
+result of one table (its number in one round, or in each round of a stage) and nothing else,
+while it is not revoked nor expired and the round is not closed; a *player link* shows one
+player her seats, games and scorecard and lets her confirm or signal a problem on her current
+games within the event's correction window. Their bearer is never a user, so every predicate
+above answers False for him.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
-from tournaments.models import Event, EventRole, Role, Table, TableAssignment
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.models import (
+    Event,
+    EventRole,
+    PlayerLink,
+    Role,
+    RoundState,
+    Seat,
+    Table,
+    TableAssignment,
+    TableLink,
+)
+
+if TYPE_CHECKING:
+    from games.models import Game
 
 
 def roles_of(user: Any, event: Event) -> frozenset[str]:
@@ -45,3 +69,76 @@ def can_enter_table(user: Any, table: Table) -> bool:
     if found & {Role.ORGANIZER, Role.CHIEF_REFEREE}:
         return True
     return Role.REFEREE in found and TableAssignment.objects.filter(table=table, user=user).exists()
+
+
+def may_manage_officials(user: Any, event: Event) -> bool:
+    """Organizers add referees and chief referees, assign tables and make private links."""
+    return is_organizer(user, event)
+
+
+def may_handle_checks(user: Any, event: Event) -> bool:
+    """Chief referees and organizers handle the problems players signal through their links."""
+    return is_chief_referee(user, event)
+
+
+def link_refusal(link: TableLink | PlayerLink, *, now: datetime | None = None) -> str | None:
+    """Why a private link opens nothing now (revoked, or past ``expires_at``); None while live."""
+    if link.revoked_at is not None:
+        return _("This link was revoked by the organizer.")
+    if (now or timezone.now()) >= link.expires_at:
+        return _("This link has expired.")
+    return None
+
+
+def table_link_covers(link: TableLink, table: Table) -> bool:
+    """Whether `table` is the link's table: its number, in the link's round or in a round of
+    the link's stage (whether or not the link is still live)."""
+    if table.number != link.table_number or table.round.event_id != link.event_id:
+        return False
+    if link.round_id is not None:
+        return table.round_id == link.round_id
+    return link.stage_id is not None and table.round.stage_id == link.stage_id
+
+
+def table_refusal(link: TableLink, table: Table, *, now: datetime | None = None) -> str | None:
+    """Why `link` does not open `table` now; None when it opens its live entry and quick
+    result: the link live (`link_refusal`), `table` its table (`table_link_covers`) and the
+    table's round not closed (a closed round's results are final; the link expires with it)."""
+    refusal = link_refusal(link, now=now)
+    if refusal is not None:
+        return refusal
+    if not table_link_covers(link, table):
+        return _("This link is for another table.")
+    if table.round.state in (RoundState.CLOSED, RoundState.PUBLISHED):
+        return _("Round %(round)s is closed: its table links no longer open it.") % {
+            "round": table.round.number
+        }
+    return None
+
+
+def table_link_opens(link: TableLink, table: Table) -> bool:
+    """Whether `link` opens `table`'s live entry and quick result now."""
+    return table_refusal(link, table) is None
+
+
+def player_check_refusal(
+    link: PlayerLink, game: Game, *, now: datetime | None = None
+) -> str | None:
+    """Why the player of `link` may not confirm `game` or signal a problem on it now; None when
+    she may: the link live, the game a current one of a table where she sits, and less than
+    the event's ``correction_minutes`` since it was stored (0: never)."""
+    now = now or timezone.now()
+    refusal = link_refusal(link, now=now)
+    if refusal is not None:
+        return refusal
+    mine = Seat.objects.filter(table_id=game.table_id, player_id=link.player_id).exists()
+    if game.board.event_id != link.event_id or not mine:
+        return _("This is not one of your games.")
+    if game.replaced_at is not None:
+        return _("This version of the game was replaced: check the one entered since.")
+    minutes = link.event.correction_minutes
+    if minutes <= 0:
+        return _("The organizer opened no correction window: tell a referee.")
+    if now - game.submitted_at > timedelta(minutes=minutes):
+        return _("The correction window of this game is over: tell a referee.")
+    return None

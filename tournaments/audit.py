@@ -31,12 +31,17 @@ def audit_record(
 
     Args:
         event: the event it belongs to (None for changes outside any event).
-        actor: the user who made it; None or an anonymous user for the system.
+        actor: the user who made it; None or an anonymous user for the system; or the bearer
+            of a private link (tournaments.links.LinkBearer), whose ``audit_fields()`` (the
+            link as ``via``, and the ``device``) are added to ``changes``.
         action: a short verb phrase, dotted by area (``game.submit``, ``round.close``).
         obj: the object changed, if any (its model name and primary key are stored).
         changes: JSON-serialisable details, e.g. ``{"status": ["draft", "seated"]}``.
     """
     user = actor if getattr(actor, "is_authenticated", False) else None
+    through = getattr(actor, "audit_fields", None) if user is None else None
+    if callable(through):
+        changes = {**(changes or {}), **through()}
     return AuditEntry.objects.create(
         event=event,
         actor=user,

@@ -19,6 +19,10 @@ is created when its name is new, and the player added to it. A row never silentl
 player who plays in other events: a club or an external id that differs from his stored one
 (a blank one included) is a row error. Importing the same
 rows again changes nothing (and records nothing).
+
+The export writes a cell a spreadsheet would run as a formula with a leading apostrophe
+(tournaments.exports.spreadsheet_cell), and the import takes that apostrophe off again
+(spreadsheet_text), so an exported file imports back unchanged.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.audit import audit_record
+from tournaments.exports import spreadsheet_cell, spreadsheet_text
 from tournaments.models import Entry, Event, EventFormat, Player, Team
 from tournaments.rounds import AdministrationRefused, organizer_lock, rules_of
 
@@ -142,7 +147,7 @@ def players_csv_preview(*, event: Event, text: str) -> Preview:
             )
             rows.append(row)
             continue
-        values = {h: c.strip() for h, c in zip(header, cells, strict=True)}
+        values = {h: spreadsheet_text(c.strip()) for h, c in zip(header, cells, strict=True)}
         # No database text holds NUL: such a cell is a row error, shown with U+FFFD in its
         # place (which the checks below may look up safely).
         with_nul = [h for h in COLUMNS if "\x00" in values.get(h, "")]
@@ -372,5 +377,7 @@ def players_csv_export(*, event: Event) -> str:
         Entry.objects.filter(event=event).select_related("player").order_by("player__name")
     ):
         p = entry.player
-        writer.writerow([p.name, p.club, p.external_id, team_of.get(p.pk, "")])
+        writer.writerow(
+            [spreadsheet_cell(v) for v in (p.name, p.club, p.external_id, team_of.get(p.pk, ""))]
+        )
     return out.getvalue()

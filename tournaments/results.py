@@ -19,7 +19,7 @@ from typing import Any
 from django.db.models import Prefetch
 
 from games.deals import rank_cards
-from games.engine import EngineError, RuleSet, format_cards, parse_cards
+from games.engine import EngineError, RuleSet, format_cards, parse_cards, split_tricks
 from games.models import Board, Game
 from games.versions import counts
 from tournaments import scoring
@@ -169,7 +169,14 @@ def player_scorecard(
     games = {
         (g.table_id, g.board_id): g
         for g in Game.objects.filter(table_id__in=table_ids, replaced_at__isnull=True).only(
-            "id", "table_id", "board_id", "status", "score", "landlord", "resolution"
+            "id",
+            "table_id",
+            "board_id",
+            "status",
+            "score",
+            "landlord",
+            "resolution",
+            "confirmed_at",
         )
     }
     adjusted = {
@@ -294,6 +301,52 @@ class ReplayStep:
     seat: str
     action: str
     hands: dict[str, str]
+
+
+def game_record(game: Game, *, public: bool) -> dict[str, Any]:
+    """What a game's page shows of it (the public game page, the referee's confirm page): the
+    table's seats with player, hand, declared and engine score; the bidding; the plays cut into
+    tricks (R-TRICK); the bottom cards. With `public` False (the board is under embargo for the
+    viewer) only which board and table it is. `game` needs ``table__seats__player`` prefetched
+    and its board and event selected."""
+    board, event = game.board, game.board.event
+    players = {s.seat: s.player for s in game.table.seats.all()}
+    record = game.record if isinstance(game.record, dict) and public else {}
+    hands = record.get("hands") if isinstance(record.get("hands"), dict) else {}
+    # The board's hands carry suits when it was dealt (R-SUIT); a record holds ranks only.
+    suited = board.hands if public and isinstance(board.hands, dict) else {}
+    order = seats_of(event, board)
+    seats = [
+        {
+            "seat": seat,
+            "player": players.get(seat),
+            "hand": suited.get(seat) or hands.get(seat, ""),
+            "declared": (game.declared or {}).get(seat) if public else None,
+            "score": (game.score or {}).get(seat) if public else None,
+        }
+        for seat in order
+    ]
+    plays = [
+        (str(p[0]), str(p[1]))
+        for p in record.get("plays") or []
+        if isinstance(p, list | tuple) and len(p) >= 2
+    ]
+    tricks, index = [], 0
+    for trick in split_tricks(plays, len(order)):
+        tricks.append([(index + i, seat, cards) for i, (seat, cards) in enumerate(trick)])
+        index += len(trick)
+    return {
+        "game": game,
+        "event": event,
+        "board": board,
+        "public": public,
+        "seats": seats,
+        "record": record,
+        "bottom": (board.bottom or record.get("bottom", "")) if public else "",
+        "bidding": record.get("bidding") or [],
+        "plays": plays,
+        "tricks": tricks,
+    }
 
 
 def replay_steps(game: Game, seats: tuple[str, ...]) -> list[ReplayStep]:

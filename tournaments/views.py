@@ -17,6 +17,7 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
 
 from games.entry import stored_error_message
@@ -135,18 +136,22 @@ def _standings_stamp(slug: str) -> tuple[int, float] | None:
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings of the event or of one stage (?stage=N), refreshing by themselves.
 
-    The whole page is the same for every visitor (stored standings count open boards only,
-    and the page carries no CSRF token), so it is cached per path, language and version of
-    the standings.
+    A stranger's page is the same for every stranger (stored standings count open boards
+    only, and it carries no CSRF token), so it is cached whole per path, language and version
+    of the standings. A signed-in visitor's header carries his name and a CSRF token (the
+    sign-out form), so his page is rendered for him around the cached standings table and is
+    never stored: the cache would serve it to the next stranger.
     """
     stamp = _standings_stamp(slug)
     if stamp is None:
         raise Http404("no such event")
     path = request.get_full_path()
     key = "standings-page:" + hashlib.sha256(f"{path}|{get_language()}".encode()).hexdigest()
-    cached = cache.get(key)
-    if cached is not None and cached[0] == stamp:
-        return HttpResponse(cached[1])
+    stranger = not request.user.is_authenticated
+    if stranger:
+        cached = cache.get(key)
+        if cached is not None and cached[0] == stamp:
+            return HttpResponse(cached[1])
     event = get_object_or_404(Event, slug=slug)
     stage = _stage(event, request)
     response = render(
@@ -161,7 +166,10 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             "refresh": REFRESH_SECONDS,
         },
     )
-    cache.set(key, (stamp, response.content), 3600)
+    # get_token() marks the request when a CSRF token went into the page: such a page is
+    # its visitor's alone, whoever he is.
+    if stranger and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+        cache.set(key, (stamp, response.content), 3600)
     return response
 
 
@@ -278,39 +286,10 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         pk=pk,
     )
-    board, event = game.board, game.board.event
     public = embargo.game_visible_to(request.user, game)
-    players = {s.seat: s.player for s in game.table.seats.all()}
-    record = game.record if isinstance(game.record, dict) and public else {}
-    hands = record.get("hands") if isinstance(record.get("hands"), dict) else {}
-    # The board's hands carry suits when it was dealt (R-SUIT); a record holds ranks only.
-    suited = board.hands if public and isinstance(board.hands, dict) else {}
-    seats = [
-        {
-            "seat": seat,
-            "player": players.get(seat),
-            "hand": suited.get(seat) or hands.get(seat, ""),
-            "declared": (game.declared or {}).get(seat) if public else None,
-            "score": (game.score or {}).get(seat) if public else None,
-        }
-        for seat in results.seats_of(event, board)
-    ]
-    return render(
-        request,
-        "public/game.html",
-        {
-            "game": game,
-            "event": event,
-            "board": board,
-            "public": public,
-            "seats": seats,
-            "record": record,
-            "bottom": (board.bottom or record.get("bottom", "")) if public else "",
-            "error_text": _error_text(game, record) if public else "",
-            "bidding": record.get("bidding") or [],
-            "plays": record.get("plays") or [],
-        },
-    )
+    context = results.game_record(game, public=public)
+    context["error_text"] = _error_text(game, context["record"]) if public else ""
+    return render(request, "public/game.html", context)
 
 
 def _error_text(game: Game, record: dict[str, object]) -> str:
@@ -370,7 +349,9 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
         exports.standings_csv(event=event, stage=stage), content_type="text/csv; charset=utf-8"
     )
     suffix = f"-stage-{stage.number}" if stage else ""
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}{suffix}-standings.csv"'
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{event.slug}{suffix}-standings.csv"
+    )
     return response
 
 
@@ -382,8 +363,8 @@ def scorecard_csv(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
         exports.scorecard_csv(event=event, player=player, visible=visible),
         content_type="text/csv; charset=utf-8",
     )
-    response["Content-Disposition"] = (
-        f'attachment; filename="{event.slug}-scorecard-{player.pk}.csv"'
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{event.slug}-scorecard-{player.pk}.csv"
     )
     return response
 
@@ -398,5 +379,5 @@ def archive_json(request: HttpRequest, slug: str) -> HttpResponse:
         json.dumps(exports.event_export(event=event), ensure_ascii=False, indent=1),
         content_type="application/json; charset=utf-8",
     )
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
+    response["Content-Disposition"] = content_disposition_header(True, f"{event.slug}.json")
     return response

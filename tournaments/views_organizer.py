@@ -21,6 +21,7 @@ from django.contrib.auth.decorators import login_required as _login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -43,6 +44,7 @@ from tournaments.models import (
     StageKind,
     Table,
 )
+from tournaments.views_officials import dashboard_context
 
 CSV_MAX_BYTES = 1_000_000
 
@@ -172,9 +174,16 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "stage_kinds": StageKind.choices,
             "entries": event.entries.count(),
             "audit": _audit_labelled(
-                list(AuditEntry.objects.filter(event=event).select_related("actor")[:25])
+                # Steps typed through table links are audited one by one; the dashboard
+                # lists the changes, not the typing.
+                list(
+                    AuditEntry.objects.filter(event=event)
+                    .exclude(action="entry.step")
+                    .select_related("actor")[:25]
+                )
             ),
             "max_boards": rounds.MAX_BOARDS_PER_ROUND,
+            **dashboard_context(event),
         },
     )
 
@@ -396,7 +405,7 @@ def players_export(request: HttpRequest, slug: str) -> HttpResponse:
     response = HttpResponse(
         csv_io.players_csv_export(event=event), content_type="text/csv; charset=utf-8"
     )
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}-players.csv"'
+    response["Content-Disposition"] = content_disposition_header(True, f"{event.slug}-players.csv")
     return response
 
 

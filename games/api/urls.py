@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView
-from rest_framework.authtoken.views import obtain_auth_token
 
 from games.api import views
+from games.api.auth import TokenView
 from games.api.docs import RedocView, SwaggerView
 
 app_name = "api"
@@ -16,7 +16,7 @@ app_name = "api"
 ENTRY = "events/<str:slug>/tables/<int:table_id>/boards/<int:number>/"
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="token"),
+    path("auth/token/", TokenView.as_view(), name="token"),
     path("events/<str:slug>/tables/", views.TableStatusView.as_view(), name="tables"),
     path("events/<str:slug>/flagged/", views.FlaggedQueueView.as_view(), name="flagged"),
     path("events/<str:slug>/audit/", views.AuditLogView.as_view(), name="audit"),

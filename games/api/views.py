@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -212,6 +213,8 @@ class GameListView(APIView):
 class GameDetailView(APIView):
     """One game (any version), shown once its board's embargo lets the user see it."""
 
+    permission_classes = [AllowAny]  # a public read: the embargo decides
+
     @extend_schema(responses={200: s.GameSerializer, **ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(_games(), pk=pk)
@@ -292,6 +295,8 @@ class BoardGamesView(APIView):
     """The current games of one board at every table once it is open; under the embargo,
     every table for organizers and chief referees, a referee's own tables for him
     (tournaments.embargo)."""
+
+    permission_classes = [AllowAny]  # a public read: the embargo decides
 
     @extend_schema(
         parameters=[

@@ -37,7 +37,7 @@ from .errors import (
     RulesError,
 )
 from .moves import Move, legal_moves
-from .play import GameState
+from .play import GameState, split_tricks
 from .record import Record, RecordSyntaxError, read_record, record_from_text, record_to_text
 from .replay import Outcome, check_deal, replay
 from .rules import RuleSet
@@ -53,6 +53,7 @@ __all__ = [
     "DealError",
     "EngineError",
     "GameState",
+    "split_tricks",
     "IllegalBidError",
     "IllegalPlayError",
     "Move",

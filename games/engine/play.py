@@ -14,7 +14,7 @@ naming the seat, the cards and the rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +32,7 @@ from .errors import IllegalPlayError
 from .moves import Move, legal_moves
 from .rules import CLASSIC, RuleSet
 
-__all__ = ["GameState"]
+__all__ = ["GameState", "split_tricks"]
 
 
 @dataclass(frozen=True)
@@ -299,3 +299,26 @@ class GameState:
             f"GameState(landlord={self.landlord!r}, to_move={self.to_move!r}, "
             f"hands={self.hands!r}, plays={len(self.plays)})"
         )
+
+
+def split_tricks(turns: Sequence[tuple[str, str]], players: int) -> list[list[tuple[str, str]]]:
+    """The turns of a record's play, ``[(seat, cards or "pass"), …]``, cut into tricks: a trick
+    ends once the `players` − 1 others have passed in a row after its last play (R-TRICK).
+
+    Shapes only: legality is ``GameState.apply``'s. The last trick may be open (unfinished).
+
+    >>> split_tricks([("S", "33"), ("E", "pass"), ("W", "pass"), ("S", "4"), ("E", "5")], 3)
+    [[('S', '33'), ('E', 'pass'), ('W', 'pass')], [('S', '4'), ('E', '5')]]
+    """
+    tricks: list[list[tuple[str, str]]] = []
+    current: list[tuple[str, str]] = []
+    passes = 0
+    for seat, cards in turns:
+        current.append((seat, cards))
+        passes = passes + 1 if cards == "pass" else 0
+        if passes == players - 1:
+            tricks.append(current)
+            current, passes = [], 0
+    if current:
+        tricks.append(current)
+    return tricks

@@ -12,6 +12,10 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from django import template
+from django.utils.html import format_html
+
+from games.models import Game
+from games.versions import result_status
 
 register = template.Library()
 
@@ -57,3 +61,11 @@ def get(mapping: object, key: object) -> object:
     if isinstance(mapping, dict):
         return mapping.get(key)
     return None
+
+
+@register.filter
+def status_badge(game: Game) -> str:
+    """A game's one status (games.versions.result_status) as a badge:
+    ``<span class="status status-CODE">label</span>``."""
+    code, label = result_status(game)
+    return format_html('<span class="status status-{}">{}</span>', code, label)

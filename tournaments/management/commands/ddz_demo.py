@@ -13,7 +13,8 @@ and 3 played by the bot, table 1 waiting for the demo referee; its boards stay u
 until he has entered them. Then the organizer closes and publishes it and reveals the seed, and
 /deals/demo-duplicate/ recomputes every board. The demo accounts of
 tournaments.demo_accounts (organizer, chief referee, referee, player) are created or reset and
-their logins printed. Then the records of
+their logins printed, then the private links of round 5's tables and Ann's player link
+(tournaments.links; shown only here, as only their hashes are stored). Then the records of
 tests/data/*.jsonl are imported into an archive event.
 
 ``--seed`` makes the run reproducible: the deal seed is SHA-256 of it (so it is no secret:
@@ -36,7 +37,7 @@ from games.deals import rank_cards
 from games.imports import records_import
 from games.models import Game, Status
 from games.services import game_submit
-from tournaments import csv_io, rounds
+from tournaments import csv_io, links, rounds
 from tournaments.demo_accounts import demo_accounts_ensure, demo_organizer_ensure
 from tournaments.management.commands.ddz_standings import standings_rows
 from tournaments.models import Event, Player, Table
@@ -206,6 +207,19 @@ class Command(BaseCommand):
             f"  Sign in at {site}/organizer/login/ (any account); "
             f"{site}/admin/ takes demo-organizer (staff)."
         )
+        # Made last, so that they are the links in force (ddz_table_links makes new ones and
+        # revokes these); only their hashes are stored, so this is where they are seen.
+        table_links = links.table_links_make(event=event, round_=open_round, actor=td)
+        ann = Player.objects.get(entries__event=event, name=PLAYERS[0])
+        player_link = links.player_links_make(event=event, players=[ann], actor=td)[0]
+        self.stdout.write(
+            f"\nPrivate links of round {open_round.number} (no sign-in; each opens one table's "
+            f"live entry and quick result until the round closes, at the latest "
+            f"{table_links[0].expires:%Y-%m-%d %H:%M} UTC):"
+        )
+        for made in table_links:
+            self.stdout.write(f"  table {made.table}  {site}{made.url}")
+        self.stdout.write(f"  {ann.name}'s player link  {site}{player_link.url}")
 
 
 def eval_fraction(text: str) -> float:

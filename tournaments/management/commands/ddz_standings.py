@@ -70,7 +70,9 @@ class Command(BaseCommand):
             writer = csv.DictWriter(self.stdout, fieldnames=FIELDS, lineterminator="\n")
             writer.writeheader()
             for row in rows:
-                writer.writerow({k: "" if v is None else v for k, v in row.items()})
+                writer.writerow(
+                    {k: "" if v is None else exports.spreadsheet_cell(v) for k, v in row.items()}
+                )
             self.stdout.flush()  # a closed pipe shows here, not at exit
             return
         self.stdout.write(

@@ -1,0 +1,97 @@
+"""Cached pages never carry a person (issue 10, item 7).
+
+Every public page that is served from the cache (the standings page, the event home and the
+live standings fragment they both embed) is opened by a signed-in visitor first and then by a
+stranger: the stranger's copy must carry neither the first visitor's name nor a CSRF token,
+and the other way round a signed-in visitor must never get the stranger's copy (with "Sign in"
+instead of his name).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from games.services import game_submit, game_verify
+from tests.factories import bot_record, duplicate_round
+from tournaments.models import Event, Stage
+from tournaments.standings import standings_recompute
+
+pytestmark = pytest.mark.django_db
+
+NAME = "visitor-with-a-name"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    cache.clear()
+
+
+@pytest.fixture
+def event() -> Event:
+    event, round_, tables, boards = duplicate_round(tables=2, boards=1, seed="cached")
+    round_.stage = Stage.objects.create(event=event, number=1, name="Q")
+    round_.save()
+    board = boards[0]
+    for table in tables:
+        game = game_submit(table=table, board=board, record=bot_record(board, table))
+        game_verify(game_id=game.pk)
+    standings_recompute(event_id=event.pk)
+    return Event.objects.get(pk=event.pk)
+
+
+def _signed_in() -> Client:
+    client = Client()
+    client.force_login(get_user_model().objects.create_user(NAME, password="not-used"))
+    return client
+
+
+CACHED = [
+    ("public:standings", ""),
+    ("public:standings", "?stage=1"),
+    ("public:event", ""),
+    ("public:standings_live", ""),
+]
+
+
+@pytest.mark.parametrize("name, query", CACHED)
+def test_a_stranger_never_gets_the_signed_in_visitors_copy(event, name, query) -> None:
+    url = reverse(name, kwargs={"slug": event.slug}) + query
+    mine = _signed_in().get(url)
+    assert mine.status_code == 200
+    if name != "public:standings_live":  # the fragment has no header at all
+        assert NAME in mine.content.decode()
+    for _ in range(2):  # the first copy, then the one a cache would keep
+        theirs = Client().get(url)
+        body = theirs.content.decode()
+        assert theirs.status_code == 200
+        assert NAME not in body
+        assert "csrfmiddlewaretoken" not in body
+        assert "csrftoken" not in theirs.cookies
+
+
+@pytest.mark.parametrize("name, query", CACHED)
+def test_a_signed_in_visitor_never_gets_the_strangers_copy(event, name, query) -> None:
+    url = reverse(name, kwargs={"slug": event.slug}) + query
+    assert Client().get(url).status_code == 200
+    mine = _signed_in().get(url)
+    assert mine.status_code == 200
+    if name != "public:standings_live":
+        body = mine.content.decode()
+        assert NAME in body and "csrfmiddlewaretoken" in body
+        assert reverse("organizer:login") + "?next=" not in body
+
+
+def test_the_strangers_standings_page_is_still_served_from_the_cache(
+    event, django_assert_max_num_queries
+) -> None:
+    url = reverse("public:standings", kwargs={"slug": event.slug})
+    _signed_in().get(url)
+    stranger = Client()
+    stranger.get(url)
+    # A copy for strangers answers without the database (the version stamp is cached too).
+    with django_assert_max_num_queries(0):
+        assert stranger.get(url).status_code == 200

@@ -1,0 +1,697 @@
+"""Private links: a table's or a player's way in without an account (issue 12).
+
+Vocabulary:
+
+- *token*: ``secrets.token_urlsafe(32)`` (256 random bits), the last part of a link's URL. Only
+  its SHA-256 (``token_hash``) is stored, as for a password reset token: the URL is shown once,
+  when it is made (on the dashboard's printed cards, or by ``manage.py ddz_table_links``), and a
+  copy of the database opens nothing. A lookup hashes the token presented and finds the row by
+  that hash (a unique index); a token that is not one gives nothing.
+- *table link* (TableLink, ``/t/TOKEN/``): opens the live entry and the quick result of one
+  table (its number in one round, or in each round of a stage) and nothing else; no sign-in.
+- *player link* (PlayerLink, ``/p/TOKEN/``): one player's seat in each round, her scorecard,
+  and her games, each of which she may confirm or on which she may signal a problem within the
+  event's correction window (Event.correction_minutes after the game was stored).
+- *in force*: not revoked. Making the links of a round (a stage, the players) again revokes the
+  ones in force before; partial unique constraints keep one per table (per player). A link in
+  force still opens nothing once past its ``expires_at``, and a table link nothing of a round
+  once that round is closed (tournaments.access decides).
+- *bearer* (LinkBearer): whoever acts through a link. Never a user: every role predicate of
+  tournaments.access answers False for him. The audit log records him as his link ("table 3
+  link", "player link: Ann") with his device (the User-Agent, cut to DEVICE_CHARS).
+- *check* (ResultCheck): a player's answer on one of her games, ``confirm`` or ``problem`` (a
+  signal, with a note); signals wait in the chief referee's queue until one handles them.
+
+What is entered through a table link goes through the same writes as the referee pages: the
+draft of games.versions.draft_save at each checked step (games.entry) and
+games.services.game_submit for the game, each step and game audited as the link.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, ClassVar
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ddz_site.errors import DomainError
+from games import entry
+from games.models import Board, Game
+from games.services import GameRejected, game_submit
+from games.versions import draft_save
+from tournaments import access
+from tournaments.audit import audit_record
+from tournaments.models import (
+    CheckKind,
+    Event,
+    Player,
+    PlayerLink,
+    ResultCheck,
+    Round,
+    RoundState,
+    Seat,
+    Stage,
+    Table,
+    TableLink,
+)
+from tournaments.services import rules_of
+
+__all__ = ["GameRejected"]  # raised by link_game_submit, as by game_submit
+
+TOKEN_BYTES = 32  # 256 bits
+DEVICE_CHARS = 200
+DEFAULT_TABLE_HOURS = 48
+DEFAULT_PLAYER_HOURS = 14 * 24
+MAX_HOURS = 60 * 24
+MAX_CORRECTION_MINUTES = 7 * 24 * 60
+FINISHED = (RoundState.CLOSED, RoundState.PUBLISHED)
+
+
+class LinkRefused(DomainError):
+    """A change to private links (or a signal's handling) that is not allowed; nothing was
+    written."""
+
+    code = "forbidden"
+
+
+class CheckRefused(DomainError):
+    """A player's confirmation or signal that cannot be taken now; nothing was written."""
+
+    code = "forbidden"
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a token: its SHA-256 in hex (64 characters)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _new_token() -> tuple[str, str]:
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    return token, token_hash(token)
+
+
+@dataclass(frozen=True)
+class MadeLink:
+    """A link just made: the only moment its ``url`` (a path: ``/t/TOKEN/`` or ``/p/TOKEN/``)
+    is known; ``table`` (a table link's number) or ``player`` (a player link's)."""
+
+    link: TableLink | PlayerLink
+    url: str
+    expires: datetime
+    table: int | None = None
+    player: Player | None = None
+
+
+@dataclass(frozen=True)
+class LinkBearer:
+    """Whoever acts through a private link: ``via`` names the link for the audit log
+    (``{"link": "table", "id", "table"}`` or ``{"link": "player", "id", "player"}``),
+    ``device`` is the User-Agent cut to DEVICE_CHARS. Not a user (``is_authenticated`` False),
+    so no role predicate lets him do anything a role allows."""
+
+    via: Mapping[str, Any]
+    device: str = ""
+    is_authenticated: ClassVar[bool] = False
+    is_superuser: ClassVar[bool] = False
+    pk: ClassVar[None] = None
+
+    @classmethod
+    def of(cls, link: TableLink | PlayerLink, *, device: str) -> LinkBearer:
+        via: dict[str, Any]
+        if isinstance(link, TableLink):
+            via = {"link": "table", "id": link.pk, "table": link.table_number}
+        else:
+            via = {"link": "player", "id": link.pk, "player": link.player.name}
+        return cls(via=via, device=(device or "")[:DEVICE_CHARS])
+
+    def audit_fields(self) -> dict[str, Any]:
+        """What tournaments.audit.audit_record adds to the changes of an entry he made."""
+        return {"via": dict(self.via), "device": self.device}
+
+
+class _CommandLine:
+    """The actor of ``manage.py ddz_table_links``: whoever runs the server's commands, trusted
+    as its shell is; audited as the system (no user)."""
+
+    is_authenticated = False
+
+    def __repr__(self) -> str:
+        return "COMMAND_LINE"
+
+
+COMMAND_LINE = _CommandLine()
+
+
+def _may_manage(actor: Any, event: Event) -> Any:
+    """The acting user, if he may manage the event's links (COMMAND_LINE may)."""
+    if actor is not COMMAND_LINE and not access.may_manage_officials(actor, event):
+        raise LinkRefused(
+            _("Only the organizers of %(event)s make or revoke its links.") % {"event": event}
+        )
+    return actor if getattr(actor, "is_authenticated", False) else None
+
+
+def _expiry(hours: int) -> datetime:
+    if not 1 <= hours <= MAX_HOURS:
+        raise LinkRefused(_("A link lasts from 1 to %(max)s hours.") % {"max": MAX_HOURS})
+    return timezone.now() + timedelta(hours=hours)
+
+
+# --- Making and revoking -------------------------------------------------------------------
+
+
+def table_links_make(
+    *,
+    event: Event,
+    actor: Any,
+    round_: Round | None = None,
+    stage: Stage | None = None,
+    hours: int = DEFAULT_TABLE_HOURS,
+) -> list[MadeLink]:
+    """One new private link per table of `round_` (or per table number of the rounds of
+    `stage` not yet closed), valid for `hours`; the links in force before for the same round
+    (stage) are revoked. Audited (``link.table.make``) without the tokens.
+
+    Returns the links in table order, each with its URL (shown only now).
+
+    Raises:
+        LinkRefused: `actor` is not an organizer of `event` (nor COMMAND_LINE); neither
+            or both of `round_` and `stage`; one of another event; a closed round (a stage
+            without a round still to play); no table seated yet; `hours` outside 1..MAX_HOURS.
+    """
+    user = _may_manage(actor, event)
+    if (round_ is None) == (stage is None):
+        raise LinkRefused(_("Make table links for one round or for one stage."))
+    scope: Round | Stage = round_ if round_ is not None else stage  # type: ignore[assignment]
+    if scope.event_id != event.pk:
+        raise LinkRefused(_("That round or stage belongs to another event."))
+    expires = _expiry(hours)
+    with transaction.atomic():
+        # One maker at a time per event: the revocation and the new links are one change.
+        Event.objects.select_for_update().filter(pk=event.pk).first()
+        if round_ is not None:
+            state = Round.objects.values_list("state", flat=True).get(pk=round_.pk)
+            if state in FINISHED:
+                raise LinkRefused(
+                    _("Round %(round)s is closed: its tables take no more entries.")
+                    % {"round": round_.number}
+                )
+            tables = Table.objects.filter(round_id=round_.pk)
+        else:
+            tables = Table.objects.filter(round__stage_id=scope.pk).exclude(
+                round__state__in=FINISHED
+            )
+        numbers = sorted(set(tables.values_list("number", flat=True)))
+        if not numbers:
+            raise LinkRefused(_("No table to link yet: seat the round first."))
+        now = timezone.now()
+        revoked = TableLink.objects.filter(
+            round=round_, stage=stage, revoked_at__isnull=True
+        ).update(revoked_at=now)
+        made = []
+        for number in numbers:
+            token, digest = _new_token()
+            link = TableLink.objects.create(
+                event=event,
+                round=round_,
+                stage=stage,
+                table_number=number,
+                token_hash=digest,
+                created_by=user,
+                expires_at=expires,
+            )
+            made.append(
+                MadeLink(
+                    link=link,
+                    url=reverse("links:table", args=[token]),
+                    expires=expires,
+                    table=number,
+                )
+            )
+        audit_record(
+            event=event,
+            actor=user,
+            action="link.table.make",
+            obj=scope,
+            changes={
+                "round": round_.number if round_ is not None else None,
+                "stage": stage.number if stage is not None else None,
+                "tables": numbers,
+                "expires": expires.isoformat(),
+                "revoked": revoked,
+            },
+        )
+    return made
+
+
+def link_players(event: Event) -> QuerySet[Player]:
+    """The players who get a player link: the event's entries and everyone seated in it."""
+    seated = Seat.objects.filter(table__round__event=event).values("player_id")
+    return (
+        Player.objects.filter(Q(entries__event=event) | Q(pk__in=seated))
+        .distinct()
+        .order_by("name", "pk")
+    )
+
+
+def player_links_make(
+    *,
+    event: Event,
+    actor: Any,
+    players: Iterable[Player] | None = None,
+    hours: int = DEFAULT_PLAYER_HOURS,
+) -> list[MadeLink]:
+    """One new private link per player of `event` (`players`, or all of `link_players`),
+    valid for `hours`; each one's link in force before is revoked. Audited
+    (``link.player.make``) without the tokens.
+
+    Raises:
+        LinkRefused: `actor` is not an organizer (nor COMMAND_LINE); a player who is not
+            in the event; `hours` outside 1..MAX_HOURS.
+    """
+    user = _may_manage(actor, event)
+    expires = _expiry(hours)
+    allowed = link_players(event)
+    chosen = list(allowed) if players is None else list(players)
+    if players is not None and not {p.pk for p in chosen} <= set(
+        allowed.values_list("pk", flat=True)
+    ):
+        raise LinkRefused(_("Only the players of this event get its player links."))
+    with transaction.atomic():
+        Event.objects.select_for_update().filter(pk=event.pk).first()
+        now = timezone.now()
+        revoked = PlayerLink.objects.filter(
+            event=event, player__in=chosen, revoked_at__isnull=True
+        ).update(revoked_at=now)
+        made = []
+        for player in chosen:
+            token, digest = _new_token()
+            link = PlayerLink.objects.create(
+                event=event,
+                player=player,
+                token_hash=digest,
+                created_by=user,
+                expires_at=expires,
+            )
+            made.append(
+                MadeLink(
+                    link=link,
+                    url=reverse("links:player", args=[token]),
+                    expires=expires,
+                    player=player,
+                )
+            )
+        audit_record(
+            event=event,
+            actor=user,
+            action="link.player.make",
+            obj=event,
+            changes={"players": len(made), "expires": expires.isoformat(), "revoked": revoked},
+        )
+    return made
+
+
+def link_revoke(*, link: TableLink | PlayerLink, actor: Any) -> bool:
+    """Revoke a link (a conditional UPDATE: True when this call revoked it, False when it was
+    revoked already). Audited (``link.revoke``).
+
+    Raises:
+        LinkRefused: `actor` is not an organizer of the link's event.
+    """
+    user = _may_manage(actor, link.event)
+    model = type(link)
+    with transaction.atomic():
+        done = model.objects.filter(pk=link.pk, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
+        if done:
+            what: dict[str, Any] = (
+                {"link": "table", "table": link.table_number}
+                if isinstance(link, TableLink)
+                else {"link": "player", "player": link.player.name}
+            )
+            audit_record(event=link.event, actor=user, action="link.revoke", obj=link, changes=what)
+    return bool(done)
+
+
+def correction_window_set(*, event: Event, actor: Any, minutes: int) -> Event:
+    """Set how long after a game is stored its players may confirm it or signal a problem
+    through their links (0: they only look). Audited (``event.correction_window``).
+
+    Raises:
+        LinkRefused: `actor` is not an organizer; `minutes` outside 0..MAX_CORRECTION_MINUTES.
+    """
+    user = _may_manage(actor, event)
+    if not 0 <= minutes <= MAX_CORRECTION_MINUTES:
+        raise LinkRefused(
+            _("The correction window is 0 to %(max)s minutes.") % {"max": MAX_CORRECTION_MINUTES}
+        )
+    with transaction.atomic():
+        before = (
+            Event.objects.select_for_update()
+            .values_list("correction_minutes", flat=True)
+            .get(pk=event.pk)
+        )
+        Event.objects.filter(pk=event.pk).update(correction_minutes=minutes)
+        audit_record(
+            event=event,
+            actor=user,
+            action="event.correction_window",
+            obj=event,
+            changes={"correction_minutes": [before, minutes]},
+        )
+    event.correction_minutes = minutes
+    return event
+
+
+# --- Finding a link ------------------------------------------------------------------------
+
+
+def _usable(token: str) -> bool:
+    return 0 < len(token) <= 100
+
+
+def table_link_find(token: str) -> TableLink | None:
+    """The table link of `token` (in force or not: tournaments.access says what it opens),
+    None when no link has it."""
+    if not _usable(token):
+        return None
+    return (
+        TableLink.objects.select_related("event", "round", "stage")
+        .filter(token_hash=token_hash(token))
+        .first()
+    )
+
+
+def player_link_find(token: str) -> PlayerLink | None:
+    """The player link of `token` (in force or not), None when no link has it."""
+    if not _usable(token):
+        return None
+    return (
+        PlayerLink.objects.select_related("event", "player")
+        .filter(token_hash=token_hash(token))
+        .first()
+    )
+
+
+# --- Entry through a table link ------------------------------------------------------------
+
+
+def link_entry_check(
+    *,
+    bearer: LinkBearer,
+    table: Table,
+    board: Board,
+    steps: Sequence[str],
+    step: str | None,
+) -> dict[str, Any]:
+    """Check `step` after `steps` at `table` (games.entry) as the live entry does: the
+    accepted steps become the table's draft (games.versions.draft_save), audited as the link
+    with its device (``entry.step``: the board, the step typed, or None when steps were taken
+    back, and the number of steps). A refused step stores nothing.
+
+    Returns ``{"ok", "position", "error"}``, the answer of the API's entry endpoint.
+
+    Raises:
+        games.entry.EntryError: `steps` the engine refuses.
+        games.versions.StateConflict: the table's round is not in play.
+    """
+    deal = entry.EntryDeal.from_board(board)
+    position = entry.rebuild(deal, steps)
+    error = None
+    if step:
+        try:
+            position = entry.apply_step(position, step)
+        except entry.EntryError as exc:
+            error = exc.to_dict()
+    if error is None:
+        with transaction.atomic():
+            draft_save(table=table, board=board, steps=position.steps, actor=bearer)
+            audit_record(
+                event=board.event,
+                actor=bearer,
+                action="entry.step",
+                obj=table,
+                changes={"board": board.number, "step": step or None, "steps": len(position.steps)},
+            )
+    return {"ok": error is None, "position": entry.view(position), "error": error}
+
+
+def link_game_submit(
+    *,
+    bearer: LinkBearer,
+    table: Table,
+    board: Board,
+    steps: Sequence[str],
+    replace: bool = False,
+    idempotency_key: str | None = None,
+) -> Game:
+    """Submit the finished live entry `steps` of `table` through games.services.game_submit
+    (source ``link``; audited as the link with its device). A retry with the same
+    `idempotency_key` returns the game stored first.
+
+    Raises:
+        GameRejected: the game is not finished, or whatever game_submit refuses.
+        games.entry.EntryError: `steps` the engine refuses.
+    """
+    position = entry.rebuild(entry.EntryDeal.from_board(board), steps)
+    if not position.finished:
+        raise GameRejected(
+            _("The game is not finished: %(seat)s is to move.") % {"seat": position.to_move}
+        )
+    record = entry.to_record(position, record_id=entry.table_record_id(table, board))
+    return game_submit(
+        table=table,
+        board=board,
+        record=record,
+        replace=replace,
+        actor=bearer,
+        idempotency_key=idempotency_key,
+        source="link",
+    )
+
+
+# --- Players' checks -----------------------------------------------------------------------
+
+
+def result_check_record(
+    *, link: PlayerLink, game: Game, kind: str, note: str = "", device: str = ""
+) -> ResultCheck:
+    """The player of `link` confirms `game` (``confirm``) or signals a problem with it
+    (``problem``, with her `note`); a second answer on the same game replaces the first (a
+    new signal waits to be handled again). Audited as her link with the device
+    (``game.check``).
+
+    Raises:
+        CheckRefused: another kind; see tournaments.access.player_check_refusal (link revoked
+            or expired, not her game, a replaced version, outside the correction window).
+    """
+    if kind not in CheckKind.values:
+        raise CheckRefused(_("Confirm the result or signal a problem."))
+    refusal = access.player_check_refusal(link, game)
+    if refusal is not None:
+        raise CheckRefused(refusal)
+    seat = (
+        Seat.objects.filter(table_id=game.table_id, player_id=link.player_id)
+        .values_list("seat", flat=True)
+        .first()
+    )
+    note = (note or "").strip()[:2000]
+    bearer = LinkBearer.of(link, device=device)
+    for _attempt in range(2):
+        try:
+            with transaction.atomic():
+                check, _created = ResultCheck.objects.update_or_create(
+                    game=game,
+                    player_id=link.player_id,
+                    defaults={
+                        "seat": seat or "",
+                        "kind": kind,
+                        "note": note,
+                        "link": link,
+                        "device": bearer.device,
+                        "at": timezone.now(),
+                        "handled_at": None,
+                        "handled_by": None,
+                        "handled_note": "",
+                    },
+                )
+                audit_record(
+                    event=link.event,
+                    actor=bearer,
+                    action="game.check",
+                    obj=game,
+                    changes={"kind": kind, "note": note, "seat": seat},
+                )
+                return check
+        except IntegrityError:
+            # Two answers created it at once: the second now finds the row and updates it.
+            continue
+    raise CheckRefused(_("The answer could not be saved; try again."))
+
+
+def result_check_handle(*, check_id: int, actor: Any, note: str = "") -> ResultCheck:
+    """A chief referee (or organizer) marks a signalled problem handled, with how (a
+    conditional UPDATE: a signal is handled once). Audited (``game.check.handle``).
+
+    Raises:
+        LinkRefused: no such signal, `actor` not a chief referee or organizer of its event,
+            or the signal handled (or changed to a confirmation) already.
+    """
+    check = (
+        ResultCheck.objects.select_related("game__board__event", "player")
+        .filter(pk=check_id)
+        .first()
+    )
+    if check is None:
+        raise LinkRefused(_("No such signal."))
+    event = check.game.board.event
+    if not access.may_handle_checks(actor, event):
+        raise LinkRefused(_("Only chief referees and organizers handle the players' signals."))
+    note = (note or "").strip()[:2000]
+    with transaction.atomic():
+        done = ResultCheck.objects.filter(
+            pk=check_id, kind=CheckKind.PROBLEM, handled_at__isnull=True
+        ).update(handled_at=timezone.now(), handled_by=actor, handled_note=note)
+        if not done:
+            raise LinkRefused(_("This signal was handled already."))
+        audit_record(
+            event=event,
+            actor=actor,
+            action="game.check.handle",
+            obj=check.game,
+            changes={"check": check_id, "player": check.player.name, "note": note},
+        )
+    check.refresh_from_db()
+    return check
+
+
+# --- Reading -------------------------------------------------------------------------------
+
+
+def open_signals(*, event: Event) -> QuerySet[ResultCheck]:
+    """The problems players signalled on games of `event` that no one handled yet, oldest
+    first: the chief referee's queue."""
+    return (
+        ResultCheck.objects.filter(
+            game__board__event=event, kind=CheckKind.PROBLEM, handled_at__isnull=True
+        )
+        .select_related("game__board", "game__table__round", "player")
+        .order_by("at", "pk")
+    )
+
+
+def link_tables(link: TableLink) -> list[Table]:
+    """The tables `link` covers (every state), in round order."""
+    tables = Table.objects.filter(round__event_id=link.event_id, number=link.table_number)
+    if link.round_id is not None:
+        tables = tables.filter(round_id=link.round_id)
+    else:
+        tables = tables.filter(round__stage_id=link.stage_id)
+    return list(tables.select_related("round__event").order_by("round__number"))
+
+
+def rounds_to_come(link: TableLink) -> bool:
+    """Whether a stage link has a round of its stage not seated yet (between two rounds its
+    table waits for the next seating instead of being over)."""
+    if link.stage_id is None:
+        return False
+    return Round.objects.filter(
+        stage_id=link.stage_id, state__in=[RoundState.DRAFT, RoundState.SEATED]
+    ).exists()
+
+
+def link_table_of(link: TableLink, board: Board) -> Table | None:
+    """The link's table of `board`'s round, None when the board is not played at a table the
+    link covers (another round or stage, another event, an imported deal)."""
+    if board.event_id != link.event_id or board.round_id is None:
+        return None
+    table = (
+        Table.objects.select_related("round__event")
+        .filter(round_id=board.round_id, number=link.table_number)
+        .first()
+    )
+    return table if table is not None and access.table_link_covers(link, table) else None
+
+
+@dataclass
+class PlayerGame:
+    """One of a player's current games, with her seat and her answer on it (if any)."""
+
+    game: Game
+    seat: str
+    check: ResultCheck | None
+    refusal: str | None  # why she may not answer now; None when she may
+
+
+@dataclass
+class PlayerView:
+    """What a player link shows: her seats (round, table, seat, the others at the table) and
+    her current games with her answers."""
+
+    seats: list[tuple[Round, Table, str, list[tuple[str, Player]]]] = field(default_factory=list)
+    games: list[PlayerGame] = field(default_factory=list)
+
+
+def player_view(link: PlayerLink) -> PlayerView:
+    """Her seat in each seated round of the event, and her current games, newest round first
+    for the games (the ones she may still answer are the latest)."""
+    view = PlayerView()
+    seats = list(
+        Seat.objects.filter(table__round__event_id=link.event_id, player_id=link.player_id)
+        .exclude(table__round__state=RoundState.DRAFT)
+        .select_related("table__round")
+        .order_by("table__round__number")
+    )
+    mates: dict[int, list[tuple[str, Player]]] = {}
+    for other in Seat.objects.filter(table_id__in=[s.table_id for s in seats]).select_related(
+        "player"
+    ):
+        mates.setdefault(other.table_id, []).append((other.seat, other.player))
+    order = {name: i for i, name in enumerate(rules_of(link.event).seats)}
+    for seat in seats:
+        at_table = sorted(mates.get(seat.table_id, []), key=lambda m: order.get(m[0], 9))
+        view.seats.append((seat.table.round, seat.table, seat.seat, at_table))
+    by_table = {s.table_id: s.seat for s in seats}
+    games = list(
+        Game.objects.filter(table_id__in=list(by_table), replaced_at__isnull=True)
+        .select_related("board__event", "table__round")
+        .order_by("-table__round__number", "board__number")
+    )
+    checks = {
+        c.game_id: c for c in ResultCheck.objects.filter(player_id=link.player_id, game__in=games)
+    }
+    now = timezone.now()
+    for game in games:
+        view.games.append(
+            PlayerGame(
+                game=game,
+                seat=by_table[game.table_id],
+                check=checks.get(game.pk),
+                refusal=access.player_check_refusal(link, game, now=now),
+            )
+        )
+    return view
+
+
+def links_in_force(*, event: Event) -> tuple[list[TableLink], int]:
+    """The dashboard's view of the links: the table links in force and not expired (never
+    their tokens: only hashes are stored), and how many player links are."""
+    now = timezone.now()
+    tables = list(
+        TableLink.objects.filter(event=event, revoked_at__isnull=True, expires_at__gt=now)
+        .select_related("round", "stage")
+        .order_by("round__number", "stage__number", "table_number")
+    )
+    players = PlayerLink.objects.filter(
+        event=event, revoked_at__isnull=True, expires_at__gt=now
+    ).count()
+    return tables, players

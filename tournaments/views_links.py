@@ -1,0 +1,352 @@
+"""Pages a private link opens, with no sign-in (tournaments.links; namespace "links").
+
+A table link (``/t/TOKEN/``) opens its table: the boards with their entry state, the live entry
+of each (the referee's page and script, over this link's own two JSON doors, not the API) and
+the quick result, and the game it just submitted. A player link (``/p/TOKEN/``) shows her seats,
+her games (to confirm, or to signal a problem on, within the correction window) and her
+scorecard. Nothing else: tournaments.access decides what a link opens; an unknown token is a
+404, a revoked or expired link or a closed round a 403, each a page that says why.
+
+Every answer carries ``Cache-Control: no-store``, ``Referrer-Policy: same-origin`` and
+``X-Robots-Tag: noindex``: the token is a password in the URL, never sent to another site.
+Writes go through the services of tournaments.links (and games.services.game_submit), which
+audit the link and the device.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from ddz_site.errors import DomainError
+from games import entry, selectors
+from games.models import Board, EntryDraft, Game
+from games.views_referee import live_entry_context, quick_entry_page
+from tournaments import access, embargo, links, results
+from tournaments.models import PlayerLink, Table, TableLink
+from tournaments.rounds import in_seat_order
+from tournaments.services import rules_of
+
+MAX_BODY_STEPS = entry.MAX_STEPS
+MAX_STEP_CHARS = 60
+
+
+class _Refused(Exception):
+    """What a link does not open: answered with `status` and a page (or JSON) saying why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _private(*, json_door: bool = False) -> Callable[..., Any]:
+    """The link's answer, never cached, indexed nor sent to another site as a referrer; a
+    refusal as the refusal page (or, for a JSON door, the API's error shape)."""
+
+    def wrap(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @functools.wraps(view)
+        def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            try:
+                response = view(request, *args, **kwargs)
+            except _Refused as exc:
+                code = "not_found" if exc.status == 404 else "forbidden"
+                if json_door:
+                    response = JsonResponse(
+                        {"error": {"code": code, "message": exc.message}}, status=exc.status
+                    )
+                else:
+                    response = render(
+                        request,
+                        "links/refused.html",
+                        {"message": exc.message, "unknown": exc.status == 404},
+                        status=exc.status,
+                    )
+            response["Cache-Control"] = "no-store, private"
+            # Never a referrer to another site; same-origin keeps the Origin header that
+            # CSRF checks on the link's own forms ("no-referrer" makes it null).
+            response["Referrer-Policy"] = "same-origin"
+            response["X-Robots-Tag"] = "noindex, nofollow"
+            return response
+
+        return answer
+
+    return wrap
+
+
+def _unknown() -> _Refused:
+    return _Refused(
+        404,
+        _(
+            "There is no such link. Check that it was copied whole, or ask the organizer "
+            "for a new one."
+        ),
+    )
+
+
+def _table_link(token: str) -> TableLink:
+    link = links.table_link_find(token)
+    if link is None:
+        raise _unknown()
+    refusal = access.link_refusal(link)
+    if refusal is not None:
+        raise _Refused(403, refusal)
+    return link
+
+
+def _table_and_board(link: TableLink, number: int) -> tuple[Table, Board]:
+    board = (
+        Board.objects.select_related("event").filter(event_id=link.event_id, number=number).first()
+    )
+    table = links.link_table_of(link, board) if board is not None else None
+    if board is None or table is None:
+        raise _Refused(404, _("This link does not open board %(board)s.") % {"board": number})
+    refusal = access.table_refusal(link, table)
+    if refusal is not None:
+        raise _Refused(403, refusal)
+    return table, board
+
+
+def _bearer(request: HttpRequest, link: TableLink | PlayerLink) -> links.LinkBearer:
+    return links.LinkBearer.of(link, device=request.headers.get("User-Agent", ""))
+
+
+# --- Table links ---------------------------------------------------------------------------
+
+
+@_private()
+def table_home(request: HttpRequest, token: str) -> HttpResponse:
+    """The link's table in each of its rounds not closed: players, boards and entry states."""
+    link = _table_link(token)
+    tables = links.link_tables(link)
+    shown = [t for t in tables if access.table_link_opens(link, t)]
+    if tables and not shown and not links.rounds_to_come(link):
+        raise _Refused(403, access.table_refusal(link, tables[-1]) or "")
+    rows = selectors.status_board(
+        event=link.event,
+        tables=Table.objects.filter(pk__in=[t.pk for t in shown])
+        .select_related("round")
+        .prefetch_related("seats__player")
+        .order_by("round__number"),
+    )
+    names = rules_of(link.event).seats
+    seated = {row.table.pk: in_seat_order(row.table.seats.all(), names) for row in rows}
+    return render(
+        request,
+        "links/table.html",
+        {"link": link, "token": token, "event": link.event, "rows": rows, "seated": seated},
+    )
+
+
+@_private()
+def live_entry(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    """The live entry of the link's table, over the link's JSON doors."""
+    link = _table_link(token)
+    table, board = _table_and_board(link, number)
+    context = live_entry_context(
+        table,
+        board,
+        api={
+            "entry": reverse("links:entry", args=[token, number]),
+            "games": reverse("links:games", args=[token, number]),
+        },
+        review=reverse("links:game", args=[token, 0]),
+    )
+    context["token"] = token
+    return render(request, "links/live_entry.html", context)
+
+
+@_private()
+def quick_entry(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    """The quick result of the link's table."""
+    link = _table_link(token)
+    table, board = _table_and_board(link, number)
+    return quick_entry_page(
+        request,
+        table,
+        board,
+        actor=_bearer(request, link),
+        source="link",
+        template="links/quick_entry.html",
+        done=lambda game: reverse("links:game", args=[token, game.pk]),
+        context={"token": token},
+    )
+
+
+def _body(request: HttpRequest) -> dict[str, Any]:
+    """The JSON object posted, with ``steps`` a list of short strings and ``step`` one."""
+    try:
+        body = json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise DomainError(_("The request is not JSON.")) from None
+    if not isinstance(body, dict):
+        raise DomainError(_("The request must be a JSON object."))
+    steps = body.get("steps", [])
+    if (
+        not isinstance(steps, list)
+        or len(steps) > MAX_BODY_STEPS
+        or not all(isinstance(s, str) and 0 < len(s.strip()) <= MAX_STEP_CHARS for s in steps)
+    ):
+        raise DomainError(
+            _("steps: a list of at most %(n)s calls or plays.") % {"n": MAX_BODY_STEPS}
+        )
+    step = body.get("step")
+    if step is not None and (not isinstance(step, str) or len(step.strip()) > MAX_STEP_CHARS):
+        raise DomainError(_("step: one call or play, at most %(n)s characters.") % {"n": 60})
+    body["steps"] = [s.strip() for s in steps]
+    body["step"] = step.strip() if isinstance(step, str) else None
+    return body
+
+
+def _json_error(exc: DomainError) -> JsonResponse:
+    status = 409 if getattr(exc, "code", "") == "conflict" else 400
+    error = {"code": getattr(exc, "code", "invalid"), "message": exc.message}
+    if isinstance(exc, entry.EntryError):
+        error.update(exc.to_dict())
+    return JsonResponse({"error": error}, status=status)
+
+
+@_private(json_door=True)
+def entry_check(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    """GET: the position of the entry in progress; POST ``{steps, step}``: check a step, as
+    the API's entry endpoint, through tournaments.links.link_entry_check."""
+    link = _table_link(token)
+    table, board = _table_and_board(link, number)
+    deal = entry.EntryDeal.from_board(board)
+    if request.method != "POST":
+        draft = EntryDraft.objects.filter(table=table, board=board).first()
+        try:
+            position = entry.rebuild(deal, draft.steps if draft else [])
+        except entry.EntryError:
+            position = entry.start(deal)
+        return JsonResponse(entry.view(position))
+    try:
+        body = _body(request)
+        answer = links.link_entry_check(
+            bearer=_bearer(request, link),
+            table=table,
+            board=board,
+            steps=body["steps"],
+            step=body["step"],
+        )
+    except DomainError as exc:
+        return _json_error(exc)
+    return JsonResponse(answer)
+
+
+@_private(json_door=True)
+@require_POST
+def game_submit(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    """POST ``{steps, replace}`` with an ``Idempotency-Key`` header: submit the finished live
+    entry (tournaments.links.link_game_submit); 201 with ``{"id", "status"}``, 200 for a
+    retry answered with the game stored first."""
+    link = _table_link(token)
+    table, board = _table_and_board(link, number)
+    try:
+        body = _body(request)
+        game = links.link_game_submit(
+            bearer=_bearer(request, link),
+            table=table,
+            board=board,
+            steps=body["steps"],
+            replace=bool(body.get("replace")),
+            idempotency_key=request.headers.get("Idempotency-Key") or None,
+        )
+    except DomainError as exc:
+        return _json_error(exc)
+    stored = getattr(game, "stored", True)
+    return JsonResponse({"id": game.pk, "status": game.status}, status=201 if stored else 200)
+
+
+@_private()
+def game(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """A game of the link's table, as submitted: its version and the engine's status."""
+    link = _table_link(token)
+    found = Game.objects.select_related("board__event", "table__round").filter(pk=pk).first()
+    if found is None or not access.table_link_covers(link, found.table):
+        raise _Refused(404, _("This link does not open that game."))
+    refusal = access.table_refusal(link, found.table)
+    if refusal is not None:
+        raise _Refused(403, refusal)
+    following = (
+        Board.objects.filter(round_id=found.table.round_id, number__gt=found.board.number)
+        .order_by("number")
+        .first()
+    )
+    return render(
+        request,
+        "links/game.html",
+        {
+            "token": token,
+            "event": link.event,
+            "game": found,
+            "table": found.table,
+            "board": found.board,
+            "next_board": following,
+        },
+    )
+
+
+# --- Player links --------------------------------------------------------------------------
+
+
+def _player_link(token: str) -> PlayerLink:
+    link = links.player_link_find(token)
+    if link is None:
+        raise _unknown()
+    refusal = access.link_refusal(link)
+    if refusal is not None:
+        raise _Refused(403, refusal)
+    return link
+
+
+@_private()
+def player_home(request: HttpRequest, token: str) -> HttpResponse:
+    """Her seats, her games with her answers, and her scorecard (the public's view of it)."""
+    link = _player_link(token)
+    event, player = link.event, link.player
+    view = links.player_view(link)
+    rows = results.player_scorecard(
+        event=event, player=player, visible=embargo.open_board_ids(event)
+    )
+    return render(
+        request,
+        "links/player.html",
+        {
+            "token": token,
+            "event": event,
+            "player": player,
+            "view": view,
+            "rows": rows,
+            "standing": event.standings.filter(player=player, stage__isnull=True).first(),
+        },
+    )
+
+
+@_private()
+@require_POST
+def player_check(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """POST ``kind`` (confirm or problem) and ``note`` on one of her games."""
+    link = _player_link(token)
+    found = Game.objects.select_related("board__event", "table").filter(pk=pk).first()
+    if found is None or found.board.event_id != link.event_id:
+        raise _Refused(404, _("This link does not open that game."))
+    try:
+        links.result_check_record(
+            link=link,
+            game=found,
+            kind=request.POST.get("kind", ""),
+            note=request.POST.get("note", ""),
+            device=request.headers.get("User-Agent", ""),
+        )
+    except links.CheckRefused as exc:
+        raise _Refused(403, exc.message) from None
+    return redirect(reverse("links:player", args=[token]) + f"#game-{found.pk}")
