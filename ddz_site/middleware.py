@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -25,9 +26,15 @@ from django.utils.translation import gettext_lazy as _
 # How long a client waits before trying again (seconds): a PostgreSQL restart takes a few.
 RETRY_AFTER_SECONDS = 5
 UNAVAILABLE_MESSAGE = _(
-    "The database cannot be reached at the moment, so nothing was stored. "
+    "The site's database cannot be reached at the moment; nothing was changed. "
     "Try again in a few seconds."
 )
+
+
+def unavailable_error() -> dict[str, Any]:
+    """The API's error (games.api.errors) of a database that cannot be reached."""
+    message = str(UNAVAILABLE_MESSAGE)
+    return {"error": {"code": "unavailable", "message": message, "fields": None, "rule": None}}
 
 
 def _is_api(request: HttpRequest) -> bool:
@@ -66,13 +73,7 @@ class DatabaseUnavailableMiddleware:
             return None
         headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
         if _is_api(request):
-            error = {
-                "code": "unavailable",
-                "message": str(UNAVAILABLE_MESSAGE),
-                "fields": None,
-                "rule": None,
-            }
-            return JsonResponse({"error": error}, status=503, headers=headers)
+            return JsonResponse(unavailable_error(), status=503, headers=headers)
         # Rendered without the request's context processors: they would ask the database for
         # the signed-in user, which is what failed.
         html = render_to_string("503.html", {"request": request, "message": UNAVAILABLE_MESSAGE})

@@ -257,7 +257,7 @@ def _idempotency_key(key: str | None) -> str | None:
             % {"n": IDEMPOTENCY_KEY_MAX, "length": len(key)}
         )
     if _unstorable(key) is not None:
-        raise GameRejected(_("An idempotency key cannot hold a NUL character."))
+        raise GameRejected(_("An idempotency key cannot hold a NUL character or a lone surrogate."))
     return key
 
 
@@ -328,11 +328,12 @@ def game_submit(
     ``api``, ``quick``, ``import``, ``admin``, ``demo``). With an `idempotency_key` (at most
     100 characters, never cut), a retry of the same submission (same table, board and record)
     returns the game stored the first time and stores nothing, even when both arrive at once (a
-    unique constraint decides). Every stored
-    submission is written to the audit log (``game.submit``, or ``game.edit`` for a
-    replacement, with the fields of the record that changed) in the same transaction, and the
-    table's entry draft (games.entry) is removed. The returned game's attribute `stored` is
-    True when this call stored it, False for a retry answered with the first game.
+    unique constraint decides). Every stored submission is written to the audit log
+    (``game.submit``, or ``game.edit`` for a replacement, with the fields of the record that
+    changed) in the same transaction, and the table's entry draft (games.entry) is removed.
+    The returned game's attribute `stored` is True when this call stored it, False for a retry
+    answered with the first game (read with its table, round, board and event, so that a door
+    answers with it without reading the database again).
 
     Refused for every door whatever the user: a table whose round is not in play (draft or
     seated: not started; closed or published: over; see `round_refusal`); the replacement of

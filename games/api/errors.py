@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from ddz_site.errors import DomainError
-from ddz_site.middleware import RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE
+from ddz_site.middleware import RETRY_AFTER_SECONDS, unavailable_error
 
 
 class Conflict(exceptions.APIException):
@@ -81,14 +81,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         # The database went away (restarted, unreachable) or a lock timed out: the request's
         # transaction was rolled back, so nothing of it was stored and it may be sent again.
         return Response(
-            {
-                "error": {
-                    "code": "unavailable",
-                    "message": str(UNAVAILABLE_MESSAGE),
-                    "fields": None,
-                    "rule": None,
-                }
-            },
+            unavailable_error(),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
