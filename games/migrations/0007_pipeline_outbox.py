@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("games", "0006_board_history"),
-        ("tournaments", "0009_pipeline_outbox"),
+        ("tournaments", "0010_pipeline_outbox"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0008_row_history"),
+        ("tournaments", "0009_private_links"),
     ]
 
     operations = [
