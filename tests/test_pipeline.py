@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games import services
@@ -33,8 +33,11 @@ def test_a_burst_of_verified_games_costs_far_fewer_recomputes_than_games(
     event, _round, tables, boards = duplicate_round(tables=10, boards=3, seed="burst")
     records = [(t, b, bot_record(b, t)) for b in boards for t in tables]
     already = len(celery_worker.log())
-    for table, board, record in records:
-        game_submit(table=table, board=board, record=record)
+    # A burst: the referees' 30 games are committed at once (their 30 verification tasks are
+    # sent together after the commit).
+    with transaction.atomic():
+        for table, board, record in records:
+            game_submit(table=table, board=board, record=record)
     games = Game.objects.filter(board__event=event)
     wait_for(
         lambda: not games.filter(status=Status.PENDING).exists(),
