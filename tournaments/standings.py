@@ -378,24 +378,33 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
 
     Idempotent: the rows of a scope are replaced only when they differ from the stored ones.
     Reads everything committed before it starts (the generation it read: `generation`, or the
-    event's current StandingsState.requested), computes without any lock, then stores under
-    the standings writers' lock of the event (an advisory lock, never the event row), and
-    only when no newer generation is stored already, so two workers never interleave and
-    never store older rows over newer. The stored rows always equal a full recompute of the
-    committed games of some moment no earlier than the generation's.
+    event's current StandingsState.requested) and stores under the standings writers' lock
+    of the event (an advisory lock, never the event row). With a `generation` (the coalesced
+    recomputation) it computes before taking the lock and stores only when no newer generation
+    is stored already; without one (a caller that needs the rows now: the cut, Swiss seating)
+    it computes under the lock and always stores what differs. So two workers never
+    interleave and never store older rows over newer. The stored rows always equal a full
+    recompute of the committed games of some moment no earlier than the generation's.
     """
-    state = StandingsState.objects.filter(pk=event_id).values_list("requested", flat=True)
+    # Called without a generation (a caller that needs the rows up to date now, such as the
+    # cut), it always compares and stores, whatever was requested.
+    coalesced = generation is not None
     if generation is None:
+        state = StandingsState.objects.filter(pk=event_id).values_list("requested", flat=True)
         generation = state.first() or 0
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return False
     read_at = timezone.now()
-    new = computed_rows(event=event)
+    new = computed_rows(event=event) if coalesced else None
     with transaction.atomic():
         _writers_lock(event_id)
+        if new is None:
+            # Computed under the lock: rows older than a coalesced store never replace them.
+            read_at = timezone.now()
+            new = computed_rows(event=event)
         done = StandingsState.objects.filter(pk=event_id).values_list("done", flat=True).first()
-        if done is not None and generation and done >= generation:
+        if coalesced and done is not None and done >= generation:
             return False  # a newer recomputation is stored already
         old = stored_rows(event=event)
         changed = False
