@@ -76,3 +76,18 @@ def test_the_organizer_opens_the_admin(client, demo) -> None:
     )
     assert response.status_code == 302 and response["Location"] == "/admin/"
     assert client.get("/admin/").status_code == 200
+
+
+def test_making_the_demo_again_lifts_a_lockout_of_its_accounts(client, demo) -> None:
+    """The demo's passwords are public, so a stranger may lock a demo account out (django-axes);
+    running the demo again (its accounts reset) lets the demo's own people sign in again."""
+    event, tables, player, accounts = demo
+    referee = accounts["referee"]
+    login = reverse("organizer:login")
+    for _ in range(6):
+        client.post(login, {"username": referee.username, "password": "wrong"})
+    locked = client.post(login, {"username": referee.username, "password": referee.password})
+    assert locked.status_code == 429
+    demo_accounts_ensure(event=event, table=tables[0], player=player)
+    response = client.post(login, {"username": referee.username, "password": referee.password})
+    assert response.status_code == 302

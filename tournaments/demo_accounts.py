@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from axes.utils import reset as axes_reset
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
@@ -50,6 +51,9 @@ def _account_user(account: DemoAccount) -> object:
     user.is_staff = user.is_superuser = account.role == Role.ORGANIZER
     user.is_active = True
     user.save()
+    # Its password is public: a stranger may have locked it out (django-axes); resetting the
+    # demo lifts that, as resetting its password would on a real account.
+    axes_reset(username=account.username)
     return user
 
 
