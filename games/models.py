@@ -175,6 +175,15 @@ class Game(models.Model):
                 name="game_resolution_valid",
             ),
         ]
+        indexes = [
+            # The outbox of verification (games.services.games_verify takes the oldest
+            # pending games in batches): small, whatever the number of games played.
+            models.Index(
+                fields=["submitted_at"],
+                condition=models.Q(status="pending"),
+                name="game_pending_oldest",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.board} @ T{self.table.number}"

@@ -1,12 +1,14 @@
 """The one write path of a game, whatever the door (form, import, admin, demo).
 
 validate → store → enqueue `verify_game` after commit → the task replays the record through
-the engine (games.engine.replay, the source of truth for legality and scores) and stores its
-result with a conditional UPDATE → when that changed something, `recompute_standings` is
-enqueued. Each step is idempotent: verifying a game twice, or recomputing standings twice,
-changes nothing the second time. A game stays pending until it is verified, so the pending
-games are the outbox of verification: a message lost to a broker outage or a dead worker is
-sent again by `verification_sweep` (run by beat).
+the engine (games.engine.replay, the source of truth for legality and scores), with the other
+pending games of a deep queue (games_verify: one batch), and stores the results of the games
+still pending under their row locks → the standings of their events are requested
+(tournaments.standings.standings_request: one recomputation for a burst). Each step is
+idempotent: verifying a game twice, or recomputing standings twice, changes nothing the second
+time. A game stays pending until it is verified, so the pending games are the outbox of
+verification: a message lost to a broker outage or a dead worker is sent again by
+`verification_sweep` (run by beat).
 
 Refused at the door (GameRejected, nothing stored): input that is not a record at all, a
 record of another deal than its board, a record under other rules than its event's, a second
@@ -20,12 +22,12 @@ error).
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Case, F, Max, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -294,6 +296,19 @@ def _record_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str,
     }
 
 
+def _round_state_shared(round_id: int) -> str | None:
+    """The state of round `round_id`, its row locked FOR SHARE until the transaction ends
+    (PostgreSQL; elsewhere the database serialises writers anyway)."""
+    if connection.vendor != "postgresql":
+        return Round.objects.filter(pk=round_id).values_list("state", flat=True).first()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT state FROM {Round._meta.db_table} WHERE id = %s FOR SHARE", [round_id]
+        )
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
 def game_submit(
     *,
     table: Table,
@@ -339,7 +354,7 @@ def game_submit(
     from games.tasks import enqueue, verify_game
     from tournaments.access import is_organizer
     from tournaments.audit import audit_record
-    from tournaments.tasks import recompute_standings
+    from tournaments.standings import standings_request
 
     key = _idempotency_key(idempotency_key)
     if key is not None:
@@ -353,13 +368,9 @@ def game_submit(
         with transaction.atomic():
             # The round's row lock orders this submission against a concurrent round_close
             # (a conditional UPDATE of the same row): a game is stored while the round is in
-            # play, or refused once it is closed, never in between.
-            state = (
-                Round.objects.select_for_update()
-                .filter(pk=table.round_id)
-                .values_list("state", flat=True)
-                .first()
-            )
+            # play, or refused once it is closed, never in between. A shared lock: the
+            # submissions of a room never wait for one another, only a transition waits.
+            state = _round_state_shared(table.round_id)
             refusal = round_refusal(state or "")
             if refusal is not None:
                 raise GameRejected(refusal)
@@ -432,7 +443,7 @@ def game_submit(
             # pending, and games.tasks.sweep_pending_games sends it again.
             transaction.on_commit(lambda: enqueue(verify_game, game_id))
             if replaced:
-                transaction.on_commit(lambda: enqueue(recompute_standings, event_id))
+                standings_request(event_id=event_id)
     except _Duplicate as duplicate:
         return _first_submission(duplicate.game, table=table, board=board, record=record)
     game.stored = True  # type: ignore[attr-defined]
@@ -481,33 +492,82 @@ def replay_fields(record: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+# How many pending games one verification task takes at most (games_verify's `fill`).
+VERIFY_BATCH = 100
+
+
+def games_verify(
+    *, game_ids: Sequence[int], fill: int = 0, standings_inline: bool = False
+) -> list[int]:
+    """Replay pending games in one batch and store the engine's results; the ids this call
+    stored, in no particular order.
+
+    Takes the pending games of `game_ids` (duplicates count once), then, up to `fill` games in
+    all, the oldest other pending games: when the queue is deep one task verifies a chunk, and
+    the tasks of the games it took find them verified. One query in (the games, locked; a game
+    another worker holds is skipped, so two workers take different chunks), one bulk update
+    out, in one transaction. Idempotent per game: only a game still pending under its lock is
+    written, so a second run changes nothing. The standings of every event with a current
+    game stored are requested (tournaments.standings.standings_request) in the same
+    transaction; with `standings_inline` (a worker) the recomputation runs after commit in
+    this process when none is queued or running.
+    """
+    from tournaments.standings import standings_request
+
+    wanted = list(dict.fromkeys(game_ids))
+    if not wanted and fill <= 0:
+        return []
+    pending = Game.objects.filter(status=Status.PENDING)
+    if fill <= len(wanted):
+        pending = pending.filter(pk__in=wanted)
+    with transaction.atomic():
+        # The games asked for first, then the oldest; SKIP LOCKED: a queue's pattern, so two
+        # workers take different chunks and neither waits.
+        games = list(
+            pending.select_related("board")
+            .select_for_update(skip_locked=True, of=("self",))
+            .order_by(Case(When(pk__in=wanted, then=0), default=1), "submitted_at", "pk")[
+                : max(fill, len(wanted))
+            ]
+        )
+        now = timezone.now()
+        written: set[str] = set()
+        stored = []
+        for game in games:
+            try:
+                fields = replay_fields(game.record)
+            except Exception:
+                # One game the verifier cannot judge must not hold back its batch: it stays
+                # pending (and is logged) as it would alone.
+                logger.exception("verification of game %s failed", game.pk)
+                continue
+            if game.resolution == Resolution.ACCEPT and fields["status"] == Status.FLAGGED:
+                # Verified again after a chief referee let the claim stand: the ruling's
+                # score holds.
+                from games.versions import accepted_claim_fields
+
+                fields.update(accepted_claim_fields(game.record) or {})
+            for name, value in fields.items():
+                setattr(game, name, value)
+            game.verified_at = now
+            written |= set(fields)
+            stored.append(game)
+        if not stored:
+            return []
+        Game.objects.bulk_update(stored, ["verified_at", *sorted(written)])
+        for event_id in sorted({g.board.event_id for g in stored if g.replaced_at is None}):
+            standings_request(event_id=event_id, inline=standings_inline)
+    return [g.pk for g in stored]
+
+
 def game_verify(*, game_id: int) -> bool:
     """Replay a pending game and store the engine's result; True when this call stored it.
 
-    Idempotent: the result is written by a conditional UPDATE of a game still pending, so a
-    second run (a redelivered task, a second worker) changes nothing and returns False. A
-    current game that changed enqueues the standings of its event after commit.
+    Idempotent: the result is written only to a game still pending under its row lock
+    (games_verify), so a second run (a redelivered task, a second worker) changes nothing and
+    returns False. A current game that changed requests the standings of its event.
     """
-    from games.tasks import enqueue
-    from tournaments.tasks import recompute_standings
-
-    game = Game.objects.filter(pk=game_id).select_related("board").first()
-    if game is None or game.status != Status.PENDING:
-        return False
-    fields = replay_fields(game.record)
-    if game.resolution == Resolution.ACCEPT and fields["status"] == Status.FLAGGED:
-        # Verified again after a chief referee let the claim stand: the ruling's score holds.
-        from games.versions import accepted_claim_fields
-
-        fields.update(accepted_claim_fields(game.record) or {})
-    with transaction.atomic():
-        updated = Game.objects.filter(pk=game_id, status=Status.PENDING).update(
-            verified_at=timezone.now(), **fields
-        )
-        if updated and game.replaced_at is None:
-            event_id = game.board.event_id
-            transaction.on_commit(lambda: enqueue(recompute_standings, event_id))
-    return bool(updated)
+    return game_id in games_verify(game_ids=[game_id])
 
 
 def verification_sweep(*, older_than: float, limit: int = 500) -> int:
@@ -518,11 +578,12 @@ def verification_sweep(*, older_than: float, limit: int = 500) -> int:
     commit, or held by a worker killed before it finished (Redis gives it to another only after
     the visibility timeout), leaves its game pending, and the next sweep sends it again. A
     game verified twice changes nothing the second time (game_verify), so a sweep that meets a
-    message merely waiting in a long queue costs one replay. The standings of every event with a
-    game verified within `older_than` seconds are sent too, in case the recomputation sent
-    after that verification was lost. Returns the number of games sent.
+    message merely waiting in a long queue costs one replay. The standings of every event whose
+    wanted generation is not stored (tournaments.models.StandingsState) are sent too, in case
+    the recomputation sent after a verification was lost. Returns the number of games sent.
     """
     from games.tasks import enqueue, verify_game
+    from tournaments.models import StandingsState
     from tournaments.tasks import recompute_standings
 
     since = timezone.now() - timedelta(seconds=older_than)
@@ -535,11 +596,10 @@ def verification_sweep(*, older_than: float, limit: int = 500) -> int:
         if not enqueue(verify_game, game_id):
             break
     else:
-        events = (
-            Game.objects.filter(verified_at__gte=since, replaced_at__isnull=True)
-            .order_by()
-            .values_list("board__event_id", flat=True)
-            .distinct()
+        # The standings wanted and not stored (a request is committed with its change, so
+        # only the message can have been lost).
+        events = StandingsState.objects.filter(requested__gt=F("done")).values_list(
+            "event_id", flat=True
         )
         for event_id in events:
             enqueue(recompute_standings, event_id)

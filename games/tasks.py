@@ -16,7 +16,7 @@ from celery import Task, shared_task
 from django.db import DatabaseError
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
-from games.services import game_verify, verification_sweep
+from games.services import VERIFY_BATCH, games_verify, verification_sweep
 
 logger = logging.getLogger(__name__)
 
@@ -32,14 +32,15 @@ DB_TASK_OPTIONS: dict[str, Any] = {
 }
 
 
-def enqueue(task: Task, *args: Any) -> bool:
-    """Send `task` with `args`; False, logged, when the broker cannot be reached.
+def enqueue(task: Task, *args: Any, countdown: float | None = None) -> bool:
+    """Send `task` with `args` (to run `countdown` seconds from now, default at once); False,
+    logged, when the broker cannot be reached.
 
     Celery retries the publication a few times (task_publish_retry_policy, about a second)
     before it raises; what is lost then is found again by `sweep_pending_games`.
     """
     try:
-        task.delay(*args)
+        task.apply_async(args, countdown=countdown)
     except BrokerUnavailable as exc:
         logger.warning(
             "broker unavailable, %s%r not sent (the sweep sends it): %s", task.name, args, exc
@@ -50,8 +51,11 @@ def enqueue(task: Task, *args: Any) -> bool:
 
 @shared_task(**DB_TASK_OPTIONS)
 def verify_game(game_id: int) -> bool:
-    """Replay game `game_id` through the engine and store the result (idempotent)."""
-    return game_verify(game_id=game_id)
+    """Replay game `game_id` through the engine and store the result (idempotent), with up to
+    VERIFY_BATCH - 1 other pending games when the queue is deep (games.services.games_verify),
+    then the standings they move (at once, unless a recomputation is queued or running); True
+    when this task stored game `game_id`."""
+    return game_id in games_verify(game_ids=[game_id], fill=VERIFY_BATCH, standings_inline=True)
 
 
 @shared_task(**DB_TASK_OPTIONS)

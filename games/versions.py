@@ -316,7 +316,7 @@ def game_resolve(*, game_id: int, actor: Any, decision: str, note: str) -> Game:
             ``incomplete`` game, ``accept`` of a claim the engine cannot settle.
         StateConflict: the game is replaced, already ruled on, or in no state for a ruling.
     """
-    from tournaments.tasks import recompute_standings
+    from tournaments.standings import standings_request
 
     game = Game.objects.select_related("table__round__event", "board").filter(pk=game_id).first()
     if game is None:
@@ -396,7 +396,7 @@ def game_resolve(*, game_id: int, actor: Any, decision: str, note: str) -> Game:
             changes["score"] = [game.score, extra["score"]]
         audit_record(event=event, actor=actor, action="game.resolve", obj=game, changes=changes)
         event_id = event.pk
-        transaction.on_commit(lambda: recompute_standings.delay(event_id))
+        standings_request(event_id=event_id)
     game.refresh_from_db()
     return game
 

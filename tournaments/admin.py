@@ -136,10 +136,13 @@ class EventAdmin(AuditedAdmin):
 
     @admin.action(description=_("Recompute the standings"))
     def recompute(self, request: HttpRequest, queryset: QuerySet[Event]) -> None:
-        from tournaments.tasks import recompute_standings
+        from django.db import transaction
 
-        for pk in queryset.values_list("pk", flat=True):
-            recompute_standings.delay(pk)
+        from tournaments.standings import standings_request
+
+        with transaction.atomic():
+            for pk in queryset.values_list("pk", flat=True):
+                standings_request(event_id=pk)
         self.message_user(request, _("Standings queued for recomputation."), messages.SUCCESS)
 
 

@@ -421,6 +421,31 @@ class Standing(models.Model):
         return f"{self.event} {self.rank} {self.player}"
 
 
+class StandingsState(models.Model):
+    """The coalescing of an event's standings (tournaments.standings): one row per event.
+
+    `requested` is a generation counter bumped in the same transaction as every change that
+    moves the standings (a verified game, a ruling); `done` is the generation the stored rows
+    were computed from (everything committed before its bump); `queued` is True while a
+    recomputation is queued or running, so a burst of changes sends one task, not one each.
+    `runs` counts the recomputations that computed, `read_at` is when the stored rows' reading
+    began and `stored_at` when they were stored (the benchmark's lag). Its own row, never the
+    event's: a submission never waits on a recomputation (game_submit writes no such row)."""
+
+    event = models.OneToOneField(
+        Event, on_delete=models.CASCADE, primary_key=True, related_name="standings_state"
+    )
+    requested = models.BigIntegerField(default=0)
+    done = models.BigIntegerField(default=0)
+    queued = models.BooleanField(default=False)
+    runs = models.BigIntegerField(default=0)
+    read_at = models.DateTimeField(null=True, blank=True)
+    stored_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.event_id}: {self.done}/{self.requested}"
+
+
 class Role(models.TextChoices):
     ORGANIZER = "organizer", _("Organizer")
     CHIEF_REFEREE = "chief_referee", _("Chief referee")

@@ -26,7 +26,7 @@ each, audited, recompute enqueued after commit).
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -34,8 +34,9 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import Count
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -54,6 +55,7 @@ from tournaments.models import (
     Seat,
     Stage,
     Standing,
+    StandingsState,
     Table,
 )
 
@@ -190,10 +192,60 @@ def lot_seed(event: Event) -> str:
     return event.lot_seed or event.deal_commitment or event.slug
 
 
+# The points of one board, kept per process: they depend only on the board's own seat results,
+# the method, the unit and its expected tables (the key), so a recompute after a burst scores
+# again only the boards whose results changed and looks the others up. Least recently used
+# first out.
+_BOARD_POINTS: OrderedDict[tuple[Any, ...], dict[tuple[Any, Any, str], scoring.SeatPoints]] = (
+    OrderedDict()
+)
+BOARD_POINTS_KEPT = 20_000
+
+
+def board_points(
+    data: EventResults, *, method: scoring.Method, unit: Fraction, memo: bool = True
+) -> list[scoring.SeatPoints]:
+    """The points of every seat result of `data`, in its order: scoring.board_points board by
+    board, each board's looked up when its results are the same as at a recompute before
+    (`memo`), else computed; the same list as one call of scoring.board_points on them all
+    (a property test holds it).
+
+    Raises:
+        ScoringError: as scoring.board_points.
+    """
+    if not memo:
+        return scoring.board_points(data.results, method=method, expected=data.expected, unit=unit)
+    by_board: dict[Any, list[scoring.SeatResult]] = defaultdict(list)
+    for r in data.results:
+        by_board[r.board].append(r)
+    found: dict[tuple[Any, Any, str], scoring.SeatPoints] = {}
+    for board, results in by_board.items():
+        # Plain values (hashed in C), not the results themselves (Fractions hash slowly).
+        signature = frozenset(
+            (r.table, r.seat, r.player, r.score.numerator, r.score.denominator, r.adjusted)
+            for r in results
+        )
+        key = (method, unit, data.expected.get(board), board, signature)
+        hit = _BOARD_POINTS.get(key)
+        if hit is None:
+            points = scoring.board_points(results, method=method, expected=data.expected, unit=unit)
+            # A seat result is one seat of one table (scoring refuses a seat met twice), so
+            # a board's points are found again by table and seat, in whatever order they come.
+            hit = {(p.board, p.table, p.seat): p for p in points}
+            _BOARD_POINTS[key] = hit
+            if len(_BOARD_POINTS) > BOARD_POINTS_KEPT:
+                _BOARD_POINTS.popitem(last=False)
+        else:
+            _BOARD_POINTS.move_to_end(key)
+        found.update(hit)
+    return [found[(r.board, r.table, r.seat)] for r in data.results]
+
+
 def compute(
-    data: EventResults, *, stages: Iterable[Stage] = ()
+    data: EventResults, *, stages: Iterable[Stage] = (), memo: bool = True
 ) -> dict[int | None, list[scoring.Standing]]:
-    """The standings of every scope: None (the whole event) and each of `stages`.
+    """The standings of every scope: None (the whole event) and each of `stages`; `memo`:
+    the points of boards unchanged since a recompute before are looked up (board_points).
 
     Raises:
         ScoringError: input the pure scoring refuses (a seat met twice at one table).
@@ -201,7 +253,7 @@ def compute(
     event = data.event
     method = method_of(event)
     unit = Fraction(event.adjustment_unit or 0)
-    points = scoring.board_points(data.results, method=method, expected=data.expected, unit=unit)
+    points = board_points(data, method=method, unit=unit, memo=memo)
     order, seed = _tiebreaks(event)
 
     def penalties(stage_ids: set[int | None] | None) -> dict[int, Fraction]:
@@ -305,18 +357,55 @@ def stored_rows(*, event: Event) -> dict[int | None, list[dict[str, Any]]]:
     return out
 
 
-def standings_recompute(*, event_id: int) -> bool:
+# The first key of the PostgreSQL advisory lock that orders the writers of one event's standings
+# (the second is the event id): "DDZS".
+_LOCK_CLASS = 0x44445A53
+# How long a recomputation waits after it is sent, so that a burst of verified games is
+# gathered into one (seconds).
+GATHER_SECONDS = 0.2
+
+
+def _writers_lock(event_id: int) -> None:
+    """Order the standings writers of one event, until the transaction ends, without the
+    event row: submissions and rulings that reference the event never wait on it."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCK_CLASS, event_id])
+
+
+def standings_recompute(*, event_id: int, generation: int | None = None) -> bool:
     """Recompute and store the standings of every scope of an event; True when they changed.
 
     Idempotent: the rows of a scope are replaced only when they differ from the stored ones.
-    The event row is locked first, so two workers recompute one event in turn, never
-    interleaved, and the stored rows always equal a full recompute of the committed games.
+    Reads everything committed before it starts (the generation it read: `generation`, or the
+    event's current StandingsState.requested) and stores under the standings writers' lock
+    of the event (an advisory lock, never the event row). With a `generation` (the coalesced
+    recomputation) it computes before taking the lock and stores only when no newer generation
+    is stored already; without one (a caller that needs the rows now: the cut, Swiss seating)
+    it computes under the lock and always stores what differs. So two workers never
+    interleave and never store older rows over newer. The stored rows always equal a full
+    recompute of the committed games of some moment no earlier than the generation's.
     """
+    # Called without a generation (a caller that needs the rows up to date now, such as the
+    # cut), it always compares and stores, whatever was requested.
+    coalesced = generation is not None
+    if generation is None:
+        state = StandingsState.objects.filter(pk=event_id).values_list("requested", flat=True)
+        generation = state.first() or 0
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        return False
+    read_at = timezone.now()
+    new = computed_rows(event=event) if coalesced else None
     with transaction.atomic():
-        event = Event.objects.select_for_update().filter(pk=event_id).first()
-        if event is None:
-            return False
-        new = computed_rows(event=event)
+        _writers_lock(event_id)
+        if new is None:
+            # Computed under the lock: rows older than a coalesced store never replace them.
+            read_at = timezone.now()
+            new = computed_rows(event=event)
+        done = StandingsState.objects.filter(pk=event_id).values_list("done", flat=True).first()
+        if coalesced and done is not None and done >= generation:
+            return False  # a newer recomputation is stored already
         old = stored_rows(event=event)
         changed = False
         for scope, rows in new.items():
@@ -331,15 +420,77 @@ def standings_recompute(*, event_id: int) -> bool:
         if stale:
             changed = True
             Standing.objects.filter(event=event, stage_id__in=stale).delete()
+        now = timezone.now()
         if changed:
-            Event.objects.filter(pk=event_id).update(standings_updated_at=timezone.now())
+            Event.objects.filter(pk=event_id).update(standings_updated_at=now)
+        # Last, so that the state row is held for an instant only (a verification bumps it).
+        StandingsState.objects.filter(pk=event_id).update(
+            done=Greatest(F("done"), generation),
+            runs=F("runs") + 1,
+            read_at=read_at,
+            stored_at=now,
+        )
+    return changed
+
+
+def standings_request(*, event_id: int, inline: bool = False) -> None:
+    """Ask for the standings of an event: bump its generation in the caller's transaction
+    (so the request commits with the change that moves the standings, or not at all), and
+    after commit have one recomputation run, unless one is queued or running already: sent
+    as a task, or with `inline` (a worker that has just verified games) run at once in this
+    process, so that it never waits behind the queue of verifications."""
+    if not StandingsState.objects.filter(pk=event_id).update(requested=F("requested") + 1):
+        StandingsState.objects.get_or_create(event_id=event_id)
+        StandingsState.objects.filter(pk=event_id).update(requested=F("requested") + 1)
+    transaction.on_commit(partial(_send, event_id, inline=inline))
+
+
+def _send(event_id: int, *, again: bool = False, inline: bool = False) -> None:
+    """Have the recomputation of an event run when none is queued or running (`again`: the
+    running one sends itself again, keeping the flag). A broker that is down, or an inline
+    recomputation that fails, leaves the generation wanted: the sweep
+    (games.services.verification_sweep) sends it later."""
+    from games.tasks import enqueue
+    from tournaments.tasks import recompute_standings
+
+    if not again and not StandingsState.objects.filter(pk=event_id, queued=False).update(
+        queued=True
+    ):
+        return
+    if inline:
+        standings_refresh(event_id=event_id)
+    elif not enqueue(recompute_standings, event_id, countdown=GATHER_SECONDS):
+        StandingsState.objects.filter(pk=event_id).update(queued=False)
+
+
+# How many times a recomputation runs again at once when more was requested while it ran,
+# before it sends itself to the back of the queue (letting verifications through).
+AGAIN_INLINE = 2
+
+
+def standings_refresh(*, event_id: int) -> bool:
+    """The coalesced recomputation (the task recompute_standings): store the standings of the
+    generation wanted now, unless a newer one is stored already (then it exits at once); when
+    changes were requested meanwhile, run again (AGAIN_INLINE times, then send itself again),
+    else mark none queued. True when the stored rows changed."""
+    changed = False
+    for _attempt in range(1 + AGAIN_INLINE):
+        state = StandingsState.objects.filter(pk=event_id).values_list("requested", "done").first()
+        if state is None:
+            return changed
+        generation, done = state
+        if done < generation:
+            changed |= standings_recompute(event_id=event_id, generation=generation)
+        # Released only when nothing was requested since it read: a request that bumps after
+        # this finds the flag down and has a new recomputation run, one before it keeps this.
+        if StandingsState.objects.filter(pk=event_id, requested=generation).update(queued=False):
+            return changed
+    _send(event_id, again=True)
     return changed
 
 
 def _enqueue(event_id: int) -> None:
-    from tournaments.tasks import recompute_standings
-
-    transaction.on_commit(lambda: recompute_standings.delay(event_id))
+    standings_request(event_id=event_id)
 
 
 def adjustment_check(*, table: Table, board: Board, seat: str, kind: str) -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.tasks import DB_TASK_OPTIONS
-from tournaments.services import standings_recompute
+from tournaments.standings import standings_refresh
 
 
 @shared_task(**DB_TASK_OPTIONS)
 def recompute_standings(event_id: int) -> bool:
-    """Recompute and store the standings of event `event_id` (idempotent)."""
-    return standings_recompute(event_id=event_id)
+    """Store the standings wanted now of event `event_id`, once for a burst of requests
+    (tournaments.standings.standings_refresh; idempotent)."""
+    return standings_refresh(event_id=event_id)

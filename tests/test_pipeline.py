@@ -1,0 +1,208 @@
+"""The result pipeline under a burst (issue 11): coalesced standings, verification in batches,
+submissions that never wait on a recomputation, on real PostgreSQL, Redis and a worker.
+
+No timing here: the figures are the benchmark's (manage.py ddz_simulate, make bench).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.models import Game, Status
+from games.services import game_submit, game_verify
+from tests.conftest import Worker, race, wait_for
+from tests.factories import bot_record, duplicate_round
+from tournaments import standings
+from tournaments.models import Standing, StandingsState
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def _stored_is_full_recompute(event) -> bool:
+    return standings.stored_rows(event=event) == standings.computed_rows(event=event)
+
+
+def test_a_burst_of_verified_games_costs_far_fewer_recomputes_than_games(
+    celery_worker: Worker,
+) -> None:
+    event, _round, tables, boards = duplicate_round(tables=10, boards=3, seed="burst")
+    records = [(t, b, bot_record(b, t)) for b in boards for t in tables]
+    already = len(celery_worker.log())
+    # A burst: the referees' 30 games are committed at once (their 30 verification tasks are
+    # sent together after the commit).
+    with transaction.atomic():
+        for table, board, record in records:
+            game_submit(table=table, board=board, record=record)
+    games = Game.objects.filter(board__event=event)
+    wait_for(
+        lambda: not games.filter(status=Status.PENDING).exists(),
+        what="the worker to verify the burst",
+    )
+    wait_for(
+        lambda: (
+            Standing.objects.filter(event=event, stage__isnull=True).count() == 30
+            and _stored_is_full_recompute(event)
+        ),
+        what="the standings of the whole burst",
+    )
+    celery_worker.drain()
+    log = celery_worker.log()[already:]
+    # Sent as tasks (received, succeeded) or run by the verifying worker at once.
+    sent = log.count("tournaments.tasks.recompute_standings[") // 2
+    recomputes = max(sent, StandingsState.objects.get(event=event).runs)
+    # 30 verified games: one recomputation each before; a burst is gathered into a few.
+    assert 1 <= recomputes <= 5, recomputes
+    assert games.filter(status=Status.VERIFIED).count() == 30
+    assert _stored_is_full_recompute(event)
+
+
+def test_a_batch_verifies_each_game_exactly_once_even_with_duplicates() -> None:
+    event, _round, tables, boards = duplicate_round(tables=4, boards=1, seed="batch")
+    board = boards[0]
+    # Rows made directly, so that no task is enqueued: this test plays the worker.
+    games = [Game.objects.create(table=t, board=board, record=bot_record(board, t)) for t in tables]
+    a, b, c, d = (g.pk for g in games)
+    with CaptureQueriesContext(connection) as queries:
+        stored = services.games_verify(game_ids=[a, b, a, c, b, a])
+    assert sorted(stored) == sorted([a, b, c])
+    on_games = [q["sql"] for q in queries if '"games_game"' in q["sql"]]
+    # One query in (the games, locked), one bulk update out.
+    assert [sql.split()[0] for sql in on_games] == ["SELECT", "UPDATE"], on_games
+    assert services.games_verify(game_ids=[a, b, c]) == []
+    statuses = dict(Game.objects.values_list("pk", "status"))
+    assert statuses == {a: "verified", b: "verified", c: "verified", d: "pending"}
+    # Filled from the queue: the oldest pending game comes along with the one asked for.
+    assert services.games_verify(game_ids=[a], fill=10) == [d]
+    assert set(Game.objects.values_list("status", flat=True)) == {Status.VERIFIED}
+    assert all(g.score for g in Game.objects.all())
+
+
+def test_two_batches_at_once_never_verify_a_game_twice() -> None:
+    event, _round, tables, boards = duplicate_round(tables=6, boards=2, seed="batch2")
+    made = [
+        Game.objects.create(table=t, board=b, record=bot_record(b, t))
+        for b in boards
+        for t in tables
+    ]
+    ids = [g.pk for g in made]
+    outcomes = race(4, lambda: services.games_verify(game_ids=ids[:3], fill=5))
+    outcomes += [services.games_verify(game_ids=[], fill=100)]
+    stored = [pk for batch in outcomes for pk in batch]  # type: ignore[union-attr]
+    assert sorted(stored) == sorted(ids)  # each exactly once
+    assert not Game.objects.filter(status=Status.PENDING).exists()
+
+
+def test_a_submission_never_waits_for_a_standings_recompute() -> None:
+    """A recompute storing its rows holds the standings writers' lock; a referee's
+    submission of another game (which writes an audit row that references the event) goes
+    through meanwhile instead of waiting for it."""
+    event, _round, tables, boards = duplicate_round(tables=3, boards=2, seed="nowait")
+    first, second = boards
+    for table in tables:
+        game = game_submit(table=table, board=first, record=bot_record(first, table))
+        game_verify(game_id=game.pk)
+    writing, release = threading.Event(), threading.Event()
+    stored_rows = standings.stored_rows
+
+    def slow_stored_rows(**kwargs):
+        writing.set()
+        release.wait(20)
+        return stored_rows(**kwargs)
+
+    def recompute() -> None:
+        try:
+            standings.standings_recompute(event_id=event.pk)
+        finally:
+            connection.close()
+
+    standings.stored_rows = slow_stored_rows  # type: ignore[assignment]
+    worker = threading.Thread(target=recompute)
+    try:
+        worker.start()
+        assert writing.wait(20)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '3s'")
+        try:
+            game = game_submit(table=tables[0], board=second, record=bot_record(second, tables[0]))
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("RESET lock_timeout")
+        assert game.stored
+    finally:
+        release.set()
+        worker.join(30)
+        standings.stored_rows = stored_rows  # type: ignore[assignment]
+    assert Standing.objects.filter(event=event, stage__isnull=True).count() == 9
+
+
+def test_submissions_of_one_round_never_wait_for_one_another() -> None:
+    """One referee's submission still in its transaction (its round locked against a close)
+    does not hold back another table's submission of the same round."""
+    _event, round_, tables, boards = duplicate_round(tables=2, boards=1, seed="share")
+    board = boards[0]
+    inside, release = threading.Event(), threading.Event()
+    import tournaments.audit as audit
+
+    original = audit.audit_record
+
+    def paused_audit(**kwargs):
+        if kwargs.get("obj") is not None and getattr(kwargs["obj"], "table_id", None) == (
+            tables[0].pk
+        ):
+            inside.set()
+            release.wait(20)
+        return original(**kwargs)
+
+    def slow_submit() -> None:
+        try:
+            game_submit(table=tables[0], board=board, record=bot_record(board, tables[0]))
+        finally:
+            connection.close()
+
+    audit.audit_record = paused_audit  # type: ignore[assignment]
+    thread = threading.Thread(target=slow_submit)
+    try:
+        thread.start()
+        assert inside.wait(20)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '3s'")
+        try:
+            game = game_submit(table=tables[1], board=board, record=bot_record(board, tables[1]))
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("RESET lock_timeout")
+        assert game.stored
+    finally:
+        release.set()
+        thread.join(30)
+        audit.audit_record = original  # type: ignore[assignment]
+    assert Game.objects.filter(board=board).count() == 2
+
+
+def test_concurrent_submissions_are_neither_lost_nor_doubled() -> None:
+    _event, _round, tables, boards = duplicate_round(tables=8, boards=1, seed="room")
+    board = boards[0]
+    records = {t.pk: bot_record(board, t) for t in tables}
+    queue = list(tables) * 2  # every table twice: the second of each is a conflict
+    lock = threading.Lock()
+
+    def submit_next() -> object:
+        with lock:
+            table = queue.pop()
+        return game_submit(
+            table=table, board=board, record=records[table.pk], idempotency_key=f"k{table.pk}"
+        )
+
+    outcomes = race(16, submit_next)
+    assert len(outcomes) == 16
+    stored = [o for o in outcomes if isinstance(o, Game) and o.stored]
+    assert len(stored) == 8
+    assert Game.objects.filter(board=board).count() == 8
+    assert sorted(Game.objects.filter(board=board).values_list("table_id", flat=True)) == sorted(
+        records
+    )

@@ -1,0 +1,72 @@
+"""Incremental standings = full recompute (issue 11, item 1): a recompute that looks up the
+points of the boards unchanged since an earlier recompute gives the very rows a recompute from
+nothing gives, for any change of results between the two. Pure: no database."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tournaments import scoring, standings
+from tournaments.models import Event
+
+SEATS = ("S", "E", "W")
+
+
+@st.composite
+def results(draw: st.DrawFn, boards: int, tables: int) -> list[scoring.SeatResult]:
+    """Seat results of `boards` boards at `tables` tables (players rotate over the tables),
+    some tables missing a board, some seats adjusted."""
+    out = []
+    for board in range(1, boards + 1):
+        for table in range(1, tables + 1):
+            if draw(st.integers(0, 9)) == 0:
+                continue  # not played (yet): Neuberg
+            for k, seat in enumerate(SEATS):
+                player = (table * 3 + k + board) % (tables * 3)
+                adjusted = draw(st.sampled_from([None] * 12 + ["avg+", "avg", "avg-"]))
+                score = Fraction(draw(st.integers(-48, 48)), draw(st.sampled_from([1, 1, 2])))
+                out.append(scoring.SeatResult(board, table, seat, player, score, adjusted=adjusted))
+    return out
+
+
+def _data(event: Event, rs: list[scoring.SeatResult], tables: int) -> standings.EventResults:
+    boards = {r.board for r in rs}
+    return standings.EventResults(
+        event, rs, dict.fromkeys(boards), dict.fromkeys(boards, tables), [(0, None, Fraction(1))]
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.data(),
+    st.integers(1, 4),
+    st.integers(2, 6),
+    st.sampled_from(["matchpoints", "datum"]),
+    st.lists(st.sampled_from(scoring.TIEBREAKS), unique=True, max_size=4),
+)
+def test_incremental_standings_equal_a_full_recompute(
+    data: st.DataObject, boards: int, tables: int, method: str, tiebreaks: list[str]
+) -> None:
+    event = Event(name="e", slug="e", scoring_method=method, tiebreaks=tiebreaks, adjustment_unit=3)
+    before = data.draw(results(boards, tables))
+    after = data.draw(results(boards, tables))
+    # Some boards keep their results from before, the others change (a burst of games).
+    kept = data.draw(st.sets(st.integers(1, boards)))
+    after = [r for r in before if r.board in kept] + [r for r in after if r.board not in kept]
+    after = data.draw(st.permutations(after))  # the database returns rows in any order
+    standings._BOARD_POINTS.clear()
+    standings.compute(_data(event, before, tables))  # the earlier recompute fills the memo
+    incremental = standings.compute(_data(event, after, tables))
+    full = standings.compute(_data(event, after, tables), memo=False)
+    assert incremental == full
+    assert standings.board_points(
+        _data(event, after, tables), method=standings.method_of(event), unit=Fraction(3)
+    ) == scoring.board_points(
+        after,
+        method=standings.method_of(event),
+        expected=dict.fromkeys({r.board for r in after}, tables),
+        unit=Fraction(3),
+    )

@@ -1,0 +1,298 @@
+"""`manage.py ddz_simulate`: an event played through the services, then a burst of results.
+
+Builds on the configured database an event of ``--players`` players (one stage of ``--rounds``
+rounds seated by tournaments.seating, ``--boards`` boards a round dealt from a seed committed
+first), as an organizer would (tournaments.rounds), and plays every round but the last with the
+built-in bot (games.bot; VARIANTS games of each board) through games.services.game_submit,
+verified and ranked in this process. The last round is then played: its records are made
+first, and ``--clients`` processes submit them through game_submit, as fast as they can with
+``--burst`` (else from one client), while ``--workers`` Celery worker processes (started here,
+one process each, on CELERY_TASK_DEFAULT_QUEUE; 0: workers already running) verify them and
+recompute the standings. Prints JSON:
+
+    {"players", "rounds", "boards", "games": n, "workers", "clients",
+     "submissions_per_s", "verification_games_per_s",
+     "lag_s": {"p50", "p95", "max"}, "last_in_standings_after_last_submission_s",
+     "recomputes"}
+
+where a game's lag runs from the end of its submission to the storing of the first standings
+computed from a reading begun after its verification (tournaments.models.StandingsState:
+read_at, stored_at, polled every 20 ms). A benchmark, never a test: run by `make bench`.
+The event of the same arguments is built once and its last round played again on each run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connections
+
+from games import entry
+from games.bot import play_record
+from games.deals import rank_cards
+from games.models import Game, Status
+from games.services import VERIFY_BATCH, game_submit, games_verify
+from tournaments import csv_io, rounds
+from tournaments.demo_accounts import demo_organizer_ensure
+from tournaments.models import Event, RoundState, StandingsState, Table
+from tournaments.services import event_create
+from tournaments.standings import standings_recompute
+
+# How many different games the bot plays of one board (table n plays variant n mod VARIANTS):
+# enough for a field of scores to compare, few enough that building a large event is quick.
+VARIANTS = 8
+_PLAYED: dict[tuple[int, int], dict[str, Any]] = {}
+
+
+def _record(rules: Any, board: Any, table: Any, seed: str) -> dict[str, Any]:
+    variant = table.number % VARIANTS
+    played = _PLAYED.get((board.pk, variant))
+    if played is None:
+        played = _PLAYED[(board.pk, variant)] = play_record(
+            rules=rules,
+            hands={s: rank_cards(c) for s, c in board.hands.items()},
+            bottom=rank_cards(board.bottom),
+            first_bidder=board.first_bidder,
+            seed=f"{seed}:{board.number}:{variant}",
+            record_id="",
+        )
+    return dict(played, id=entry.table_record_id(table, board))
+
+
+def _client(work: list[tuple[int, int, dict[str, Any]]], out: Any, start: Any) -> None:
+    """One client process: submit its share, report (game id, end of submission)."""
+    connections.close_all()
+    from games.models import Board
+
+    table_ids, board_ids = {w[0] for w in work}, {w[1] for w in work}
+    tables = {t.pk: t for t in Table.objects.filter(pk__in=table_ids).select_related("round")}
+    boards = {b.pk: b for b in Board.objects.filter(pk__in=board_ids).select_related("event")}
+    start.wait()
+    done = []
+    for table_id, board_id, record in work:
+        game = game_submit(
+            table=tables[table_id], board=boards[board_id], record=record, source="api"
+        )
+        done.append((game.pk, time.time()))
+    connections.close_all()
+    out.put(done)
+
+
+class Command(BaseCommand):
+    help = "Simulate an event through the services and measure a burst of results."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--players", type=int, required=True)
+        parser.add_argument("--rounds", type=int, required=True)
+        parser.add_argument("--boards", type=int, required=True)
+        parser.add_argument("--burst", action="store_true")
+        parser.add_argument("--workers", type=int, default=1)
+        parser.add_argument("--clients", type=int, default=4)
+        parser.add_argument("--seed", default="ddz-simulate")
+        parser.add_argument("--timeout", type=float, default=600.0)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        players, rounds_n, boards_n = options["players"], options["rounds"], options["boards"]
+        if players < 3 or players % 3 or rounds_n < 1 or boards_n < 1:
+            raise CommandError("--players is a multiple of 3; --rounds and --boards at least 1")
+        if settings.CELERY_TASK_ALWAYS_EAGER and options["workers"]:
+            raise CommandError("the burst needs CELERY_BROKER_URL and workers (not eager mode)")
+        seed = options["seed"]
+        event, td = self._build(players, rounds_n, boards_n, seed)
+        last = event.rounds.get(number=rounds_n)
+        rules = rounds.rules_of(event)
+        if last.state == RoundState.DRAFT or last.state == RoundState.SEATED:
+            rounds.round_deal(round_=last, boards=boards_n, actor=td)
+            rounds.round_start(round_=last, actor=td)
+        Game.objects.filter(board__round=last).delete()  # a rerun plays the last round again
+        standings_recompute(event_id=event.pk)
+        # A message an interrupted run left unsent is the sweep's (beat) to find; none runs here.
+        StandingsState.objects.filter(pk=event.pk).update(queued=False)
+        tables = list(Table.objects.filter(round=last).order_by("number"))
+        work = [
+            (t.pk, b.pk, _record(rules, b, t, seed))
+            for b in last.boards.order_by("number")
+            for t in tables
+        ]
+        out = self._burst(event, work, options)
+        out.update(players=players, rounds=rounds_n, boards=boards_n)
+        self.stdout.write(json.dumps(out))
+
+    def _build(self, players: int, rounds_n: int, boards_n: int, seed: str) -> tuple[Event, Any]:
+        name = f"Simulated {players}x{rounds_n}x{boards_n} {seed}"
+        event = Event.objects.filter(name=name).first()
+        played = RoundState.PUBLISHED
+        if (
+            event is not None
+            and event.rounds.filter(number=rounds_n).exists()
+            and not event.rounds.filter(number__lt=rounds_n).exclude(state=played).exists()
+        ):
+            return event, demo_organizer_ensure(event=event)
+        if event is not None:  # a build that did not finish: start again
+            Game.objects.filter(board__event=event).delete()
+            event.rounds.all().delete()
+            event.stages.all().delete()
+            event.delete()
+        self.stderr.write(f"building {name} …")
+        event = event_create(name=name, rules="classic")
+        td = demo_organizer_ensure(event=event)
+        roster = "name\n" + "".join(f"Sim {seed} {i:05d}\n" for i in range(players))
+        csv_io.players_csv_import(event=event, text=roster, actor=td)
+        stage = rounds.stage_create(event=event, actor=td, name="Qualifying")
+        for _r in range(rounds_n):
+            rounds.round_create(event=event, stage=stage, actor=td)
+        rounds.stage_seat(stage=stage, actor=td, seed=seed, steps=2000)
+        rounds.event_seed_commit(
+            event=event, actor=td, seed=hashlib.sha256(f"ddz-sim:{seed}".encode()).hexdigest()
+        )
+        rules = rounds.rules_of(event)
+        for round_ in event.rounds.filter(number__lt=rounds_n).order_by("number"):
+            boards = rounds.round_deal(round_=round_, boards=boards_n, actor=td)
+            rounds.round_start(round_=round_, actor=td)
+            ids = []
+            for board in boards:
+                for table in Table.objects.filter(round=round_).order_by("number"):
+                    record = _record(rules, board, table, seed)
+                    ids.append(game_submit(table=table, board=board, record=record).pk)
+            for i in range(0, len(ids), VERIFY_BATCH):
+                games_verify(game_ids=ids[i : i + VERIFY_BATCH])
+            rounds.round_close(round_=round_, actor=td)
+            rounds.round_publish(round_=round_, actor=td)
+            self.stderr.write(f"round {round_.number} played: {len(ids)} games")
+        standings_recompute(event_id=event.pk)
+        return event, td
+
+    def _burst(self, event: Event, work: list[Any], options: dict[str, Any]) -> dict[str, Any]:
+        workers = self._start_workers(options["workers"])
+        state_log: list[tuple[float, float]] = []
+        stop = threading.Event()
+
+        def poll() -> None:
+            seen = None
+            while not stop.is_set():
+                row = (
+                    StandingsState.objects.filter(pk=event.pk)
+                    .values_list("read_at", "stored_at")
+                    .first()
+                )
+                if row and row[1] is not None and row != seen:
+                    seen = row
+                    state_log.append((row[0].timestamp(), row[1].timestamp()))
+                time.sleep(0.02)
+            connections.close_all()
+
+        try:
+            clients = max(1, options["clients"] if options["burst"] else 1)
+            shares = [work[i::clients] for i in range(clients)]
+            ctx = multiprocessing.get_context("fork")
+            queue, start = ctx.Queue(), ctx.Event()
+            connections.close_all()
+            procs = [ctx.Process(target=_client, args=(s, queue, start)) for s in shares if s]
+            for p in procs:
+                p.start()
+            poller = threading.Thread(target=poll)
+            poller.start()
+            time.sleep(1.0)
+            began = time.time()
+            start.set()
+            submitted = [item for _ in procs for item in queue.get(timeout=options["timeout"])]
+            for p in procs:
+                p.join()
+            ended = max(t for _, t in submitted)
+            games = Game.objects.filter(pk__in=[g for g, _ in submitted])
+            deadline = time.monotonic() + options["timeout"]
+            while games.filter(status=Status.PENDING).exists() or not self._settled(event):
+                if time.monotonic() > deadline:
+                    raise CommandError("the burst was not verified and ranked in time")
+                time.sleep(0.05)
+            time.sleep(0.1)
+        finally:
+            stop.set()
+            for w in workers:
+                w.terminate()
+            for w in workers:
+                w.wait(30)
+        poller.join()
+        verified = dict(games.values_list("pk", "verified_at"))
+        lags = []
+        for game_id, at in submitted:
+            v = verified[game_id].timestamp()
+            stored = min((s for r, s in state_log if r >= v), default=None)
+            lags.append((stored if stored is not None else time.time()) - at)
+        lags.sort()
+        times = sorted(t.timestamp() for t in verified.values())
+        state = StandingsState.objects.get(pk=event.pk)
+        return {
+            "games": len(submitted),
+            "workers": options["workers"],
+            "clients": len(procs),
+            "submissions_per_s": round(len(submitted) / max(ended - began, 1e-9), 1),
+            "verification_games_per_s": round(len(times) / max(times[-1] - began, 1e-9), 1),
+            "lag_s": {
+                "p50": round(statistics.median(lags), 3),
+                "p95": round(lags[int(0.95 * (len(lags) - 1))], 3),
+                "max": round(lags[-1], 3),
+            },
+            "last_in_standings_after_last_submission_s": round(
+                max(s for _, s in state_log) - ended, 3
+            )
+            if state_log
+            else None,
+            "recomputes": state.runs,
+        }
+
+    def _settled(self, event: Event) -> bool:
+        state = StandingsState.objects.filter(pk=event.pk).first()
+        return state is not None and state.done >= state.requested and not state.queued
+
+    def _start_workers(self, n: int) -> list[subprocess.Popen[bytes]]:
+        if n <= 0:
+            return []
+        from ddz_site.celery import app
+
+        # The workers serve the site's queue (CELERY_TASK_DEFAULT_QUEUE): run the command on
+        # a queue of its own when other workers serve the default one.
+        queue = settings.CELERY_TASK_DEFAULT_QUEUE
+        env = dict(os.environ)
+        procs = []
+        for i in range(n):
+            name = f"ddz-sim-{uuid.uuid4().hex[:8]}-{i}@localhost"
+            procs.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "celery",
+                        "-A",
+                        "ddz_site",
+                        "worker",
+                        "--pool=solo",
+                        "--loglevel=WARNING",
+                        "--without-gossip",
+                        "--without-mingle",
+                        "-Q",
+                        queue,
+                        "-n",
+                        name,
+                    ],
+                    cwd=settings.BASE_DIR,
+                    env=env,
+                )
+            )
+            deadline = time.monotonic() + 60
+            while not app.control.ping(destination=[name], timeout=0.5):
+                if time.monotonic() > deadline:
+                    raise CommandError("a Celery worker did not start")
+        return procs
