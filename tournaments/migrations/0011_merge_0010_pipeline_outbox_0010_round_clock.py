@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0010_pipeline_outbox'),
-        ('tournaments', '0010_round_clock'),
+        ("tournaments", "0010_pipeline_outbox"),
+        ("tournaments", "0010_round_clock"),
     ]
 
-    operations = [
-    ]
+    operations = []
