@@ -26,6 +26,10 @@ of --repeats timed passes):
             table with collections.Counter hands), run alternately, --repeats times each;
             games per second by wall and by CPU time (user + sys of the child), and the
             median of the per-repetition ratios.
+  claims    the claim positions of tests/engine/claim_positions.py (each verified real game
+            cut before its last 2 to 6 card plays, claimed by the side that won and by the
+            side that lost): the time of prove_claim on each with replay's budget, the share
+            decided (proven or refuted) within 0.5 s, and the distribution.
   memory    `python -m games.engine replay FILE` on a generated JSON-lines file of
             1,000,000 games (20,000 with --quick): peak RSS (wait4 rusage of that child)
             and wall time (ours only).
@@ -65,14 +69,18 @@ if str(REPO) not in sys.path:
 RANKS = "3456789TJQKA2BR"
 RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
 DECK = [r for r in RANKS[:13] for _ in range(4)] + ["B", "R"]
-SECTIONS = ("classify", "leads", "follows", "replay", "verify", "memory")
+SECTIONS = ("classify", "leads", "follows", "replay", "verify", "claims", "memory")
 TARGETS = {
+    "claims": 0.99,  # share of claims decided within CLAIM_SECONDS (issue 11, item 5)
     "verify": 3.0,  # ours/RLCard-table verifier, whole processes (issue 11, item 4)
     "classify": 1_000_000,  # plays/s
     "leads": 10_000,  # hands/s
     "follows": 100_000,  # queries/s
     "memory": 100.0,  # MB peak RSS
 }
+
+
+CLAIM_SECONDS = 0.5
 
 
 def log(msg: str) -> None:
@@ -536,6 +544,65 @@ def bench_replay(ours: Ours, rl: RLCard, inp: Inputs, args: argparse.Namespace) 
     return res
 
 
+def bench_claims(ours: Ours, rl: RLCard, inp: Inputs, args: argparse.Namespace) -> dict:
+    sys.path.insert(0, str(REPO / "tests" / "engine"))
+    from claim_positions import claim_records
+
+    from games.engine import prove_claim
+
+    claims = claim_records()
+    budget = 50_000  # replay's claim_budget
+    log(f"claims: {len(claims)} claim positions, budget {budget:,} positions")
+    times: list[float] = []
+    verdicts: Counter[str] = Counter()
+    slow: list[str] = []
+    for record in claims:
+        base = {k: v for k, v in record.items() if k not in ("end", "claim_side")}
+        state = ours.replay(base, fast=False).state
+        seat = record["end"]["claim"]
+        side = "landlord" if seat == record["landlord"] else "farmers"
+        t0 = time.perf_counter()
+        verdict = prove_claim(state, side, budget=budget).value
+        dt = time.perf_counter() - t0
+        times.append(dt)
+        verdicts[f"{record['claim_side']} side claims: {verdict}"] += 1
+        if verdict == "unknown" or dt > CLAIM_SECONDS:
+            slow.append(f"{record['id']} {verdict} {dt:.2f} s")
+    times.sort()
+    n = len(times)
+    decided_in_time = n - len(slow)
+
+    def at(q: float) -> float:
+        return times[min(n - 1, int(q * n))]
+
+    return {
+        "unit": "claims",
+        "inputs": f"{n} claims ({n // 2} positions, each side claiming), budget {budget:,}",
+        "ours": {"rate": decided_in_time / n},
+        "decided_in_time": decided_in_time,
+        "claims": n,
+        "verdicts": dict(sorted(verdicts.items())),
+        "seconds": {
+            "median": at(0.5),
+            "p90": at(0.9),
+            "p99": at(0.99),
+            "max": times[-1],
+            "mean": sum(times) / n,
+        },
+        "histogram": {
+            label: sum(1 for t in times if lo <= t < hi)
+            for label, lo, hi in (
+                ("< 0.01 s", 0.0, 0.01),
+                ("0.01-0.05 s", 0.01, 0.05),
+                ("0.05-0.1 s", 0.05, 0.1),
+                ("0.1-0.5 s", 0.1, CLAIM_SECONDS),
+                ("> 0.5 s", CLAIM_SECONDS, float("inf")),
+            )
+        },
+        "not_in_time": slow,
+    }
+
+
 def time_child(argv: list[str], stdout_path: Path) -> dict[str, Any]:
     """Run argv to its end with stdout into stdout_path: wall time, and the child's user and
     system CPU time from wait4."""
@@ -880,6 +947,27 @@ def render(report: dict[str, Any]) -> str:
                 if run["returncode"] != 0:
                     notes.append(f"memory[{source}]: stderr: {run['stderr_tail'][-500:]}")
             continue
+        if name == "claims":
+            share = r["ours"]["rate"]
+            rows.append(
+                (
+                    "claims decided within 0.5 s",
+                    "share",
+                    f"{share:.1%} ({r['decided_in_time']} of {r['claims']})",
+                    "n/a",
+                    "-",
+                    f">= {TARGETS['claims']:.0%}",
+                    "yes" if share >= TARGETS["claims"] else "NO",
+                )
+            )
+            sec = r["seconds"]
+            notes.append(
+                f"claims: {r['inputs']}; seconds per claim: median {sec['median']:.4f}, p90 "
+                f"{sec['p90']:.3f}, p99 {sec['p99']:.3f}, max {sec['max']:.2f}; "
+                f"histogram {r['histogram']}; verdicts {r['verdicts']}; not decided within "
+                f"0.5 s: {', '.join(r['not_in_time']) or 'none'}"
+            )
+            continue
         if name == "verify":
             ratio = r["ratio_wall"]
             rows.append(
@@ -1038,6 +1126,7 @@ BENCHES = {
     "follows": bench_follows,
     "replay": bench_replay,
     "verify": bench_verify,
+    "claims": bench_claims,
     "memory": bench_memory,
 }
 
