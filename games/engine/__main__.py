@@ -147,20 +147,21 @@ def _emit_outcome(outcome: Outcome, out: TextIO, where: dict[str, Any]) -> None:
         outcome.spring,
         outcome.anti_spring,
     )
-    tail = _VERIFIED_TAILS.get(key)
-    if tail is None:
-        whole = outcome.to_dict()
-        del whole["id"]
-        tail = json.dumps(whole, ensure_ascii=False, allow_nan=False)[1:]
-        if len(_VERIFIED_TAILS) >= 10_000:
-            _VERIFIED_TAILS.clear()
-        _VERIFIED_TAILS[key] = tail
     try:
+        tail = _VERIFIED_TAILS.get(key)
+        if tail is None:
+            whole = outcome.to_dict()
+            del whole["id"]
+            tail = json.dumps(whole, ensure_ascii=False, allow_nan=False)[1:]
+            if len(_VERIFIED_TAILS) >= 10_000:
+                _VERIFIED_TAILS.clear()
+            _VERIFIED_TAILS[key] = tail
         line = '{"id": ' + json.dumps(outcome.id, ensure_ascii=False, allow_nan=False)
         out.write(line + ", " + tail + "\n")
     except (ValueError, RecursionError, UnicodeEncodeError):
-        # An id that standard JSON or the output cannot carry as it is: _emit's answers.
-        # (The text layer encodes before it writes, so nothing of the line went out.)
+        # A value that standard JSON or the output cannot carry as it is (a score of more
+        # digits than Python writes, an id nested too deeply or with a lone surrogate): _emit's
+        # answers. The text layer encodes before it writes, so nothing of the line went out.
         _emit(outcome.to_dict(), out, where=where)
 
 
