@@ -20,6 +20,16 @@ of --repeats timed passes):
             call when they must follow.
   replay    replay, verify and score the real games in tests/data/*.jsonl, games per second
             (RLCard has no replayer of recorded games: ours only).
+  verify    whole processes on the same JSON-lines file of the real games repeated (15,000
+            lines, new ids): `python -m games.engine replay FILE` against
+            scripts/rlcard_table_verify.py FILE (a minimal verifier on RLCard's CARD_TYPE
+            table with collections.Counter hands), run alternately, --repeats times each;
+            games per second by wall and by CPU time (user + sys of the child), and the
+            median of the per-repetition ratios.
+  claims    the claim positions of tests/engine/claim_positions.py (each verified real game
+            cut before its last 2 to 6 card plays, claimed by the side that won and by the
+            side that lost): the time of prove_claim on each with replay's budget, the share
+            decided (proven or refuted) within 0.5 s, and the distribution.
   memory    `python -m games.engine replay FILE` on a generated JSON-lines file of
             1,000,000 games (20,000 with --quick): peak RSS (wait4 rusage of that child)
             and wall time (ours only).
@@ -59,13 +69,18 @@ if str(REPO) not in sys.path:
 RANKS = "3456789TJQKA2BR"
 RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
 DECK = [r for r in RANKS[:13] for _ in range(4)] + ["B", "R"]
-SECTIONS = ("classify", "leads", "follows", "replay", "memory")
+SECTIONS = ("classify", "leads", "follows", "replay", "verify", "claims", "memory")
 TARGETS = {
+    "claims": 0.99,  # share of claims decided within CLAIM_SECONDS (issue 11, item 5)
+    "verify": 3.0,  # ours/RLCard-table verifier, whole processes (issue 11, item 4)
     "classify": 1_000_000,  # plays/s
     "leads": 10_000,  # hands/s
     "follows": 100_000,  # queries/s
     "memory": 100.0,  # MB peak RSS
 }
+
+
+CLAIM_SECONDS = 0.5
 
 
 def log(msg: str) -> None:
@@ -529,6 +544,150 @@ def bench_replay(ours: Ours, rl: RLCard, inp: Inputs, args: argparse.Namespace) 
     return res
 
 
+def bench_claims(ours: Ours, rl: RLCard, inp: Inputs, args: argparse.Namespace) -> dict:
+    sys.path.insert(0, str(REPO / "tests" / "engine"))
+    from claim_positions import claim_records
+
+    from games.engine import prove_claim
+
+    claims = claim_records()
+    budget = 50_000  # replay's claim_budget
+    log(f"claims: {len(claims)} claim positions, budget {budget:,} positions")
+    times: list[float] = []
+    verdicts: Counter[str] = Counter()
+    slow: list[str] = []
+    for record in claims:
+        base = {k: v for k, v in record.items() if k not in ("end", "claim_side")}
+        state = ours.replay(base, fast=False).state
+        seat = record["end"]["claim"]
+        side = "landlord" if seat == record["landlord"] else "farmers"
+        t0 = time.perf_counter()
+        verdict = prove_claim(state, side, budget=budget).value
+        dt = time.perf_counter() - t0
+        times.append(dt)
+        verdicts[f"{record['claim_side']} side claims: {verdict}"] += 1
+        if verdict == "unknown" or dt > CLAIM_SECONDS:
+            slow.append(f"{record['id']} {verdict} {dt:.2f} s")
+    times.sort()
+    n = len(times)
+    decided_in_time = n - len(slow)
+
+    def at(q: float) -> float:
+        return times[min(n - 1, int(q * n))]
+
+    return {
+        "unit": "claims",
+        "inputs": f"{n} claims ({n // 2} positions, each side claiming), budget {budget:,}",
+        "ours": {"rate": decided_in_time / n},
+        "decided_in_time": decided_in_time,
+        "claims": n,
+        "verdicts": dict(sorted(verdicts.items())),
+        "seconds": {
+            "median": at(0.5),
+            "p90": at(0.9),
+            "p99": at(0.99),
+            "max": times[-1],
+            "mean": sum(times) / n,
+        },
+        "histogram": {
+            label: sum(1 for t in times if lo <= t < hi)
+            for label, lo, hi in (
+                ("< 0.01 s", 0.0, 0.01),
+                ("0.01-0.05 s", 0.01, 0.05),
+                ("0.05-0.1 s", 0.05, 0.1),
+                ("0.1-0.5 s", 0.1, CLAIM_SECONDS),
+                ("> 0.5 s", CLAIM_SECONDS, float("inf")),
+            )
+        },
+        "not_in_time": slow,
+    }
+
+
+def time_child(argv: list[str], stdout_path: Path) -> dict[str, Any]:
+    """Run argv to its end with stdout into stdout_path: wall time, and the child's user and
+    system CPU time from wait4."""
+    with open(stdout_path, "wb") as out, tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(argv, stdout=out, stderr=err, cwd=REPO)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        err.seek(0)
+        stderr = err.read().decode(errors="replace")
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        raise RuntimeError(f"{' '.join(argv[1:])} exited {code}: {stderr[-500:]}")
+    return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime}
+
+
+def _verdicts(path: Path) -> list[tuple[Any, ...]]:
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            d = json.loads(line)
+            index = (d.get("error") or {}).get("index") if "error" in d else d.get("index")
+            out.append((d["id"], d["status"], d.get("winner"), index))
+    return out
+
+
+def bench_verify(ours: Ours, rl: RLCard, inp: Inputs, args: argparse.Namespace) -> dict:
+    n_games = args.verify_games
+    res: dict[str, Any] = {
+        "unit": "games/s",
+        "inputs": f"{n_games:,} lines (the {len(load_records()[1])} real games repeated, new ids), "
+        f"whole processes, {args.repeats} alternating runs each",
+    }
+    if not rl.ok:
+        res["error"] = rl.error
+        return res
+    verifier = REPO / "scripts" / "rlcard_table_verify.py"
+    sides = {
+        "ours": [sys.executable, "-m", "games.engine", "replay"],
+        "rlcard": [sys.executable, str(verifier)],
+    }
+    with tempfile.TemporaryDirectory(prefix="ddz-bench-") as tmp:
+        src = Path(tmp) / "games.jsonl"
+        write_games(src, "real", n_games, inp.seed)
+        empty = Path(tmp) / "empty.jsonl"
+        empty.write_text("")
+        outs = {side: Path(tmp) / f"{side}.jsonl" for side in sides}
+        runs: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
+        startup: dict[str, list[float]] = {side: [] for side in sides}
+        ratios: dict[str, list[float]] = {"wall": [], "cpu": []}
+        for rep in range(args.repeats):
+            order = list(sides) if rep % 2 == 0 else list(sides)[::-1]
+            timed = {}
+            for side in order:
+                startup[side].append(time_child([*sides[side], str(empty)], outs[side])["cpu_s"])
+                timed[side] = time_child([*sides[side], str(src)], outs[side])
+                runs[side].append(timed[side])
+            for kind in ("wall", "cpu"):
+                ratios[kind].append(timed["rlcard"][f"{kind}_s"] / timed["ours"][f"{kind}_s"])
+            log(
+                f"verify: run {rep + 1}/{args.repeats}: ours {timed['ours']['wall_s']:.2f} s "
+                f"wall / {timed['ours']['cpu_s']:.2f} s cpu, RLCard table "
+                f"{timed['rlcard']['wall_s']:.2f} s / {timed['rlcard']['cpu_s']:.2f} s"
+            )
+        ours_v, rl_v = _verdicts(outs["ours"]), _verdicts(outs["rlcard"])
+    for side, key in (("ours", "ours"), ("rlcard", "rlcard")):
+        wall = statistics.median(r["wall_s"] for r in runs[side])
+        cpu = statistics.median(r["cpu_s"] for r in runs[side])
+        res[key] = {
+            "rate": n_games / wall,
+            "cpu_rate": n_games / cpu,
+            "median_wall_s": wall,
+            "median_cpu_s": cpu,
+            "startup_cpu_s": statistics.median(startup[side]),
+            "repeats": args.repeats,
+        }
+    res["ratio_wall"] = statistics.median(ratios["wall"])
+    res["ratio_cpu"] = statistics.median(ratios["cpu"])
+    res["ratios"] = ratios
+    same = sum(1 for a, b in zip(ours_v, rl_v, strict=True) if a == b)
+    res["same_verdicts"] = same
+    res["statuses"] = dict(Counter(v[1] for v in ours_v))
+    return res
+
+
 def _proc_status_kb(pid: int | str) -> dict[str, int]:
     """VmRSS and VmHWM (peak RSS of the process since its exec) from /proc, in kB."""
     out: dict[str, int] = {}
@@ -788,6 +947,61 @@ def render(report: dict[str, Any]) -> str:
                 if run["returncode"] != 0:
                     notes.append(f"memory[{source}]: stderr: {run['stderr_tail'][-500:]}")
             continue
+        if name == "claims":
+            share = r["ours"]["rate"]
+            rows.append(
+                (
+                    "claims decided within 0.5 s",
+                    "share",
+                    f"{share:.1%} ({r['decided_in_time']} of {r['claims']})",
+                    "n/a",
+                    "-",
+                    f">= {TARGETS['claims']:.0%}",
+                    "yes" if share >= TARGETS["claims"] else "NO",
+                )
+            )
+            sec = r["seconds"]
+            notes.append(
+                f"claims: {r['inputs']}; seconds per claim: median {sec['median']:.4f}, p90 "
+                f"{sec['p90']:.3f}, p99 {sec['p99']:.3f}, max {sec['max']:.2f}; "
+                f"histogram {r['histogram']}; verdicts {r['verdicts']}; not decided within "
+                f"0.5 s: {', '.join(r['not_in_time']) or 'none'}"
+            )
+            continue
+        if name == "verify":
+            ratio = r["ratio_wall"]
+            rows.append(
+                (
+                    "verify, whole processes",
+                    "games/s (wall)",
+                    fmt_rate(r["ours"]["rate"]),
+                    fmt_rate(r["rlcard"]["rate"]) + " (its table)",
+                    f"{ratio:.2f}x",
+                    f">= {TARGETS['verify']:.0f}x",
+                    "yes" if ratio >= TARGETS["verify"] else "NO",
+                )
+            )
+            rows.append(
+                (
+                    "  same runs",
+                    "games/s (CPU)",
+                    fmt_rate(r["ours"]["cpu_rate"]),
+                    fmt_rate(r["rlcard"]["cpu_rate"]),
+                    f"{r['ratio_cpu']:.2f}x",
+                    "",
+                    "",
+                )
+            )
+            notes.append(
+                f"verify: {r['inputs']}; ratios are the median of the per-run ratios "
+                f"(wall {', '.join(f'{x:.2f}' for x in r['ratios']['wall'])}; CPU "
+                f"{', '.join(f'{x:.2f}' for x in r['ratios']['cpu'])}); start-up CPU of an "
+                f"empty file: ours {r['ours']['startup_cpu_s']:.2f} s, RLCard table "
+                f"{r['rlcard']['startup_cpu_s']:.2f} s (numpy and its JSON tables); "
+                f"{r['same_verdicts']:,} of {sum(r['statuses'].values()):,} verdicts identical "
+                f"(id, status, winner, fault index); statuses {r['statuses']}"
+            )
+            continue
         ours = r["ours"]["rate"]
         rl = r.get("rlcard")
         rl_rate = rl["rate"] if rl else None
@@ -884,6 +1098,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--hands", type=int, default=2_000, help="leads: number of 20-card hands")
     p.add_argument("--pairs", type=int, default=10_000, help="follows: (hand, previous) pairs")
     p.add_argument("--games", type=int, default=None, help="memory: games (overrides --quick)")
+    p.add_argument("--verify-games", type=int, default=15_000, help="verify: lines of the file")
     p.add_argument(
         "--memory-sources",
         default="real,distinct",
@@ -910,6 +1125,8 @@ BENCHES = {
     "leads": bench_leads,
     "follows": bench_follows,
     "replay": bench_replay,
+    "verify": bench_verify,
+    "claims": bench_claims,
     "memory": bench_memory,
 }
 

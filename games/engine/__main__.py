@@ -26,7 +26,7 @@ from .cards import check_hand, format_cards, parse_hand
 from .combos import beating_readings, classify_counts, why_not_a_combination
 from .errors import EngineError, RecordError
 from .record import Record, parse_json, read_record, record_from_text, record_to_text
-from .replay import replay
+from .replay import Outcome, _replay_fast, replay
 from .rules import RuleSet
 
 
@@ -124,6 +124,47 @@ def _emit(obj: dict[str, Any], out: TextIO, *, where: dict[str, Any] | None = No
         out.write(json.dumps(obj, allow_nan=False) + "\n")
 
 
+# The JSON of a verified outcome after its id, by the outcome's values: encoding each line
+# anew costs as much as the fast path's whole replay, and verdicts repeat.
+_VERIFIED_TAILS: dict[tuple[Any, ...], str] = {}
+
+
+def _emit_outcome(outcome: Outcome, out: TextIO, where: dict[str, Any]) -> None:
+    """``_emit(outcome.to_dict(), out, where=where)``, the same text, with the verified part
+    remembered."""
+    if outcome.status != "verified" or outcome.score is None or outcome.partner is not None:
+        _emit(outcome.to_dict(), out, where=where)
+        return
+    key = (
+        outcome.landlord,
+        outcome.winner,
+        outcome.multiplier,
+        tuple(outcome.score.items()),
+        outcome.bid,
+        outcome.unit,
+        outcome.bombs,
+        outcome.rockets,
+        outcome.spring,
+        outcome.anti_spring,
+    )
+    try:
+        tail = _VERIFIED_TAILS.get(key)
+        if tail is None:
+            whole = outcome.to_dict()
+            del whole["id"]
+            tail = json.dumps(whole, ensure_ascii=False, allow_nan=False)[1:]
+            if len(_VERIFIED_TAILS) >= 10_000:
+                _VERIFIED_TAILS.clear()
+            _VERIFIED_TAILS[key] = tail
+        line = '{"id": ' + json.dumps(outcome.id, ensure_ascii=False, allow_nan=False)
+        out.write(line + ", " + tail + "\n")
+    except (ValueError, RecursionError, UnicodeEncodeError):
+        # A value that standard JSON or the output cannot carry as it is (a score of more
+        # digits than Python writes, an id nested too deeply or with a lone surrogate): _emit's
+        # answers. The text layer encodes before it writes, so nothing of the line went out.
+        _emit(outcome.to_dict(), out, where=where)
+
+
 def _lines(path: str) -> Iterator[tuple[int, str | None]]:
     """(line number, text) of a file or stdin, read as UTF-8 one line at a time; text is None
     for a line that is not UTF-8."""
@@ -170,34 +211,55 @@ def _with_default_rules(obj: Any, spec: str | dict[str, Any] | None) -> Any:
 
 
 def _read(item: str, lineno: int, text_form: bool, spec: Any) -> Record:
+    obj = _decode(item, lineno, text_form, spec)
+    return obj if isinstance(obj, Record) else read_record(obj)
+
+
+def _decode(item: str, lineno: int, text_form: bool, spec: Any) -> Any:
+    """A text record read (a ``Record``), or a JSON line decoded, not yet read as a record."""
     if text_form:
-        rec = record_from_text(item)
-        return rec
+        return record_from_text(item)
     try:
         obj = parse_json(item)
     except RecordError as exc:
         raise EngineError(f"line {lineno}: {exc}", rule="R-REC") from None
-    return read_record(_with_default_rules(obj, spec))
+    return _with_default_rules(obj, spec)
 
 
-def _replay_answer(path: str, lineno: int, item: str | None, text_form: bool, spec: Any) -> Any:
-    """The verdict of one record (or why it is none) and the record's ``expected`` field."""
+def _replay_answer(
+    path: str, lineno: int, item: str | None, text_form: bool, spec: Any
+) -> tuple[Outcome | dict[str, Any], Any]:
+    """The verdict of one record (or the answer saying why it is none) and the record's
+    ``expected`` field."""
     try:
         if item is None:
             raise EngineError(f"line {lineno}: not UTF-8 text", rule="R-REC")
-        rec = _read(item, lineno, text_form, spec)
+        obj = _decode(item, lineno, text_form, spec)
     except EngineError as exc:
         where = {"file": path, "line": lineno}
         error = {"message": str(exc), "rule": exc.rule}
         return {"id": None, "status": "not a record", **where, "error": error}, None
+    rec: Record | None = obj if isinstance(obj, Record) else None
     try:
-        return replay(rec).to_dict(), rec.extra.get("expected")
+        # The fast path first (a JSON record it decides); else the checked reading and replay.
+        if type(obj) is dict:
+            quick = _replay_fast(obj)
+            if quick is not None:
+                return quick, obj.get("expected")
+        if rec is None:
+            try:
+                rec = read_record(obj)
+            except EngineError as exc:
+                where = {"file": path, "line": lineno}
+                error = {"message": str(exc), "rule": exc.rule}
+                return {"id": None, "status": "not a record", **where, "error": error}, None
+        return replay(rec), rec.extra.get("expected")
     except Exception as exc:
         # A fault of the engine on one record must not end a stream of a million: it is
         # answered, with the exception's message, and the next line is read.
         message = f"the engine could not judge this record: {type(exc).__name__}: {exc}"
         return {
-            "id": rec.id,
+            "id": rec.id if rec is not None else obj.get("id"),
             "status": "error",
             "file": path,
             "line": lineno,
@@ -216,10 +278,17 @@ def _replay_stream(
             if item is not None and not item.strip():
                 continue
             answer, expected = _replay_answer(path, lineno, item, text_form, spec)
+            where = {"file": path, "line": lineno}
+            if isinstance(answer, Outcome):
+                statuses[answer.status] += 1
+                if summary and isinstance(expected, dict):
+                    agree[str(_agrees(answer.to_dict(), expected))] += 1
+                _emit_outcome(answer, out, where)
+                continue
             statuses[answer["status"]] += 1
             if isinstance(expected, dict):
                 agree[str(_agrees(answer, expected))] += 1
-            _emit(answer, out, where={"file": path, "line": lineno})
+            _emit(answer, out, where=where)
     if summary:
         total = sum(statuses.values())
         parts = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))

@@ -18,12 +18,15 @@ trick; no turn follows the end; then the score is computed and compared with the
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, NamedTuple
 
+from . import _fast
 from .bidding import BID_RULE, Bidding
 from .cards import RANKS, Counts, add, contains, deck_counts, looks_suited, parse_hand, parse_suited
+from .combos import Reading
 from .errors import DealError, EngineError, IllegalPlayError, RulesError
 from .play import GameState
 from .record import Record, read_record
@@ -39,7 +42,7 @@ class Outcome:
     """The result of replaying one record: the line of RECORDS.md §2 as attributes.
 
     ``score`` is None when the game was not scored (illegal or incomplete); ``error`` is None
-    when verified. ``state`` is the final play state, if play began.
+    when verified. ``state`` is the final play state, if play began; it takes no part in ``==``.
     """
 
     id: Any
@@ -56,7 +59,18 @@ class Outcome:
     rockets: int = 0
     spring: bool = False
     anti_spring: bool = False
-    state: GameState | None = field(default=None, repr=False)
+    _state: GameState | Callable[[], GameState | None] | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    @property
+    def state(self) -> GameState | None:
+        """The final play state, if play began (after the fast path, worked out when first
+        read, by the checked replay of the record)."""
+        found = self._state
+        if callable(found):
+            found = self._state = found()
+        return found
 
     def to_dict(self) -> dict[str, Any]:
         """The replay line of RECORDS.md §2 (``error`` only when not verified), plus the optional
@@ -234,12 +248,18 @@ def _fail(rec_id: Any, exc: EngineError, status: str = "illegal", **kw: Any) -> 
     return Outcome(id=rec_id, status=status, error=exc, **kw)
 
 
-def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) -> Outcome:
+def replay(
+    record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000, fast: bool = True
+) -> Outcome:
     """Replay a record through the engine and verify it (R-VERIFY).
 
     Args:
         record: a JSON record (RECORDS.md §1) or a ``Record``.
         claim_budget: positions the claim search may visit before giving up (R-CLAIM).
+        fast: try the private fast path first for a JSON record (a ``dict``): a whole
+            three-player game in the common case, decided with tables; at the first doubt the
+            checked path replays it from the start and judges every fault. The outcome is the
+            same either way (the differential tests); False runs the checked path only.
 
     Returns:
         An ``Outcome``; never raises for a bad game, only for an object that is not a record.
@@ -247,6 +267,10 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
     Raises:
         RecordError: the object is not a record at all (missing or mistyped fields).
     """
+    if fast and type(record) is dict:
+        quick = _replay_fast(record)
+        if quick is not None:
+            return quick
     rec = record if isinstance(record, Record) else read_record(record)
     rid = rec.id
     try:
@@ -334,17 +358,7 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
                 ),
                 rules,
             )
-        assert bidding.landlord is not None
-        contract = Contract(
-            landlord=bidding.landlord,
-            bid=bidding.bid,
-            doubles=bidding.doubles,
-            redoubled=bidding.redoubled,
-            shown=bidding.shown,
-            surrendered=bidding.surrendered,
-            partner=partner,
-            reveals=bidding.reveals,
-        )
+        contract = _contract(bidding, partner)
     else:
         assert rec.landlord is not None and rec.bid is not None
         if rec.landlord not in rules.seats:
@@ -408,7 +422,7 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
                 rid,
                 exc.located(stage="play", index=i, seat=seat),
                 landlord=contract.landlord,
-                state=state,
+                _state=state,
             )
 
     # 4. The end: played out, a claim or a concession (R-END, R-CLAIM).
@@ -425,14 +439,14 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
                     **where,
                 ),
                 landlord=contract.landlord,
-                state=state,
+                _state=state,
             )
         if seat not in rules.seats:
             return _fail(
                 rid,
                 EngineError(f"{kind} by {seat!r}, not a seat", rule="R-CLAIM", **where),
                 landlord=contract.landlord,
-                state=state,
+                _state=state,
             )
         side = "landlord" if seat == contract.landlord else "farmers"
         if kind == "concede":
@@ -449,7 +463,7 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
                     id=rid,
                     status="flagged",
                     landlord=contract.landlord,
-                    state=state,
+                    _state=state,
                     error=EngineError(
                         f"{seat}'s claim for the {side} is not proven: {why}; the "
                         "referee decides (R-CLAIM)",
@@ -463,7 +477,7 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
             id=rid,
             status="incomplete",
             landlord=contract.landlord,
-            state=state,
+            _state=state,
             error=EngineError(
                 "the record stops before any seat is out and has no claim or concession",
                 rule="R-END",
@@ -473,6 +487,164 @@ def replay(record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000) ->
             ),
         )
     return _scored(rec, rules, contract, state, winner)
+
+
+def _contract(bidding: Bidding, partner: str | None) -> Contract:
+    """What a finished bidding settled (R-BID-…, R-DOUBLE-ORDER, R-SURRENDER)."""
+    assert bidding.landlord is not None
+    return Contract(
+        landlord=bidding.landlord,
+        bid=bidding.bid,
+        doubles=bidding.doubles,
+        redoubled=bidding.redoubled,
+        shown=bidding.shown,
+        surrendered=bidding.surrendered,
+        partner=partner,
+        reveals=bidding.reveals,
+    )
+
+
+class _Head(NamedTuple):
+    """What scoring reads of a record besides the play: its id and the declared result."""
+
+    id: Any
+    declared: dict[str, int] | None
+    declared_winner: str | None
+
+
+_SPECS: dict[str, Any] = {}
+
+
+def _fast_table(spec: Any) -> Any:
+    """The fast path's table of a record's ``rules`` (a preset name or an object), None when the
+    checked path must judge them (not a spec, RulesError, not a three-player rule set). Objects
+    are remembered by their repr."""
+    if type(spec) is str:
+        key = spec
+    elif type(spec) is dict:
+        key = repr(spec)
+    else:
+        return None
+    found = _SPECS.get(key, False)
+    if found is False:
+        try:
+            found = _fast.table_of(RuleSet.from_spec(spec))
+        except EngineError:
+            found = None
+        if len(_SPECS) >= 1_000:
+            _SPECS.clear()
+        _SPECS[key] = found
+    return found
+
+
+def _replay_fast(obj: dict[str, Any]) -> Outcome | None:
+    """R-VERIFY for the common case through ``_fast``: a JSON record of a three-player game with
+    its deal, a given contract or a bidding that ends with a landlord, and plays to the end of
+    the game; None at the first doubt, for the checked path to judge.
+
+    Only a record that ``read_record`` accepts gets past the checks below, and each stage
+    either runs the checked code itself (a deal not in canonical rank letters, the bidding, the
+    scoring) or is exact for this case (``_fast``'s docstring says why). The outcome's
+    ``state`` is worked out when first read, by the checked replay of the record.
+    """
+    get = obj.get
+    hands = get("hands")
+    bottom = get("bottom", "")
+    first = get("first_bidder")
+    landlord = get("landlord")
+    bid = get("bid")
+    declared = get("declared")
+    declared_winner = get("declared_winner")
+    if (
+        type(hands) is not dict
+        or type(bottom) is not str
+        or get("end") is not None
+        or get("aside") is not None
+        or get("marked") is not None
+        or not (first is None or type(first) is str)
+        or not (landlord is None or type(landlord) is str)
+        or not (bid is None or type(bid) is int)
+        or declared_winner not in (None, "landlord", "farmers")
+        or not (
+            declared is None
+            or (type(declared) is dict and all(type(v) is int for v in declared.values()))
+        )
+    ):
+        return None
+    table = _fast_table(get("rules", "classic"))
+    if table is None:
+        return None
+    rules: RuleSet = table.rules
+    seats = rules.seats
+    # 1. The deal (R-DEAL, R-DECK): canonical rank letters here, anything else checked.
+    if hands.keys() != table.seats:
+        return None
+    codes = table.deal(hands, bottom)
+    if codes is None:
+        if not all(type(h) is str for h in hands.values()):
+            return None
+        try:
+            counts, bottom_counts = check_deal(rules, hands, bottom)
+        except EngineError:
+            return None
+        codes = [*(_fast.pack(counts[s]) for s in seats), _fast.pack(bottom_counts)]
+    # 2. The contract: given (landlord and bid), or the checked bidding (R-BID-…).
+    bidding_raw = get("bidding")
+    memo = table.memo
+    if bidding_raw is None:
+        if landlord is None or bid is None:
+            return None
+        terms: Any = (landlord, bid)
+        contract = memo.get(terms)
+        if contract is None:
+            if landlord not in seats or not _plausible_bid(rules, bid):
+                return None
+            contract = memo[terms] = Contract(landlord=landlord, bid=bid)
+    else:
+        if type(bidding_raw) is not list or first is None:
+            return None
+        try:
+            bidding = Bidding.start(rules, first)
+            for call in bidding_raw:
+                if type(call) is not list or len(call) != 2:
+                    return None
+                seat, word = call
+                if type(seat) is not str or type(word) is not str:
+                    return None
+                bidding = bidding.apply(seat, word)
+        except EngineError:
+            return None
+        if not bidding.done or bidding.passed_out or bidding.surrendered:
+            return None
+        terms = contract = _contract(bidding, None)
+    # 3. The play to its end (R-LEAD, R-TRICK, R-CMP, R-END).
+    li = seats.index(contract.landlord)
+    codes[li] += codes.pop()  # R-BOTTOM: the landlord takes the bottom
+    end = table.play_out(codes, li, get("plays"))
+    if end is None:
+        return None
+    # 4. The score, by the checked settlement, remembered per contract and ending (R-VERIFY).
+    found = memo.get((terms, end))
+    if found is None:
+        if len(memo) >= 10_000:
+            memo.clear()
+        winner = "landlord" if end.winner == li else "farmers"
+        found = memo[terms, end] = _settled(
+            rules, contract, winner, end.played, frozenset({li}), end.bombs, end.rockets, ()
+        )
+    template, explanation = found
+    out = object.__new__(Outcome)  # a copy of the remembered outcome, its own score dict
+    out.__dict__.update(template.__dict__)
+    out.id = get("id")
+    out.score = dict(template.score)
+    out._state = partial(_checked_state, obj)
+    if declared is None and declared_winner is None:
+        return out
+    return _compare(_Head(out.id, declared, declared_winner), out, rules, explanation)
+
+
+def _checked_state(record: dict[str, Any]) -> GameState | None:
+    return replay(record, fast=False).state
 
 
 def _plausible_bid(rules: RuleSet, bid: int) -> bool:
@@ -486,27 +658,53 @@ def _plausible_bid(rules: RuleSet, bid: int) -> bool:
 
 
 def _scored(
-    rec: Record, rules: RuleSet, contract: Contract, state: GameState, winner: str
+    rec: Record | _Head, rules: RuleSet, contract: Contract, state: GameState, winner: str
 ) -> Outcome:
+    out, explanation = _settled(
+        rules,
+        contract,
+        winner,
+        state.played,
+        state.landlord_side,
+        state.bombs,
+        state.rockets,
+        state.bomb_readings,
+    )
+    out.id = rec.id
+    out._state = state
+    return _compare(rec, out, rules, explanation)
+
+
+def _settled(
+    rules: RuleSet,
+    contract: Contract,
+    winner: str,
+    played: tuple[int, ...],
+    side: frozenset[int],
+    bombs: int,
+    rockets: int,
+    bomb_readings: tuple[Reading, ...],
+) -> tuple[Outcome, str]:
+    """The verified outcome (no id, no state) of a game ``winner`` won, with the settlement's
+    explanation: ``played`` plays per seat, ``side`` the landlord's side's seat indices."""
     # A claim or concession settles on the plays made: the opponents of the winning side play
     # no more cards, so spring and anti-spring read off the plays so far (R-SPRING, R-CLAIM).
-    li = state.landlord_index
-    side = state.landlord_side
-    farmers_played = sum(n for i, n in enumerate(state.played) if i not in side)
+    li = rules.seats.index(contract.landlord)
+    farmers_played = sum(n for i, n in enumerate(played) if i not in side)
     spring = winner == "landlord" and farmers_played == 0 and not contract.surrendered
-    anti = winner == "farmers" and state.played[li] == 1 and rules.family != "five"
+    anti = winner == "farmers" and played[li] == 1 and rules.family != "five"
     s = settle(
         rules,
         contract,
         winner=winner,
-        bombs=state.bombs,
-        rockets=state.rockets,
+        bombs=bombs,
+        rockets=rockets,
         spring=spring,
         anti_spring=anti,
-        bomb_readings=state.bomb_readings,
+        bomb_readings=bomb_readings,
     )
     out = Outcome(
-        id=rec.id,
+        id=None,
         status="verified",
         landlord=contract.landlord,
         winner=s.winner,
@@ -514,17 +712,18 @@ def _scored(
         score=s.score,
         bid=contract.bid,
         unit=s.unit,
-        bombs=state.bombs,
-        rockets=state.rockets,
+        bombs=bombs,
+        rockets=rockets,
         spring=spring,
         anti_spring=anti,
         partner=contract.partner,
-        state=state,
     )
-    return _compare(rec, out, rules, s.explanation)
+    return out, s.explanation
 
 
-def _compare(rec: Record, out: Outcome, rules: RuleSet, explanation: str = "passed out") -> Outcome:
+def _compare(
+    rec: Record | _Head, out: Outcome, rules: RuleSet, explanation: str = "passed out"
+) -> Outcome:
     """R-VERIFY's last step: the declared score and winner against the engine's."""
     rule = SCORING_RULE[rules.scoring] if out.landlord else "R-PASSOUT"
     if rec.declared is not None and out.score is not None and rec.declared != out.score:

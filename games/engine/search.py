@@ -4,8 +4,36 @@ A claim stops play early: the claimant says his side takes all the rest. *Decisi
 RULES.md: the verifier accepts it only if the claiming side wins against every defence, all
 hands known. This module decides that by an AND-OR search over the remaining play: on the
 claiming side's turns some legal play must win, on the defenders' turns every legal play
-(pass included) must still lose. Positions are memoised. The search is bounded by a number of
-positions; past it the verdict is ``UNKNOWN`` (flagged for the referee), never a hang.
+(pass included) must still lose. The search is bounded by a number of positions; past it the
+verdict is ``UNKNOWN`` (flagged for the referee), never a hang. A verdict depends only on the
+position and the budget, never on the machine's speed.
+
+Vocabulary:
+
+- *position*: the hands, the seat to move and, when a trick is open, its open readings, the
+  seat that made them and the passes since (R-TRICK). Hands are *codes*: 8 bits per rank.
+- *proof and disproof numbers* (df-pn, depth-first proof-number search): for each position,
+  how many positions at least must still be decided to prove the claim from it, and to refute
+  it. The search always deepens the position that is cheapest to settle, within thresholds,
+  and remembers both numbers in a transposition table (positions reached again by other orders
+  of the same plays). A new position starts from estimates: the square of the fewest plays
+  that any hand of the claiming side, and of the other side, would need with no one answering
+  (rank groups, trios carrying a kicker, runs of solos as chains). Estimates steer the order
+  only; a verdict is only ever a proof or a refutation.
+- *immediate win*: the seat to move can play out its hand at once (a hand that is one
+  combination, R-END).
+- *sure play*: a play no seat of the other side can beat with the cards it holds; as hands only
+  shrink, it stays so while they pass. A seat that can make a sure play and then lead sure plays
+  until a last one goes out whatever the others do (they can only pass; its partner passes): a
+  sound cut, tried to two sure plays deep. So is a play the mover's partner, next to move,
+  beats with a sure play before going out the same way. Sure plays are tried first.
+- *forced pass*: a seat that cannot beat the open play only passes; the search steps over it.
+
+Moves and their effects are the engine's own: ``legal_moves`` lists exactly the turns the
+checked ``GameState.apply`` accepts, with the open readings each leaves (R-CMP, R-AMBIG). Each
+seat's plays are listed once for the hand it holds at the claim; the plays of a smaller hand are
+those of them that it still holds (a combination is legal to lead, or beats an open play,
+whatever else the hand holds).
 """
 
 from __future__ import annotations
@@ -13,9 +41,18 @@ from __future__ import annotations
 import enum
 from typing import Any
 
+from .cards import Counts, parse_cards
+from .combos import Reading, classify_counts
+from .moves import legal_moves
 from .play import GameState
 
 __all__ = ["ClaimVerdict", "prove_claim"]
+
+_INF = 1 << 40
+_EPSILON = 0.25  # the 1+ε trick of df-pn: a child keeps the search a little past its sibling
+_SURE_DEPTH = 2  # sure plays before the last one, in the sure-win cut
+_RANKS = 15
+_GUARD = int.from_bytes(b"\x80" * _RANKS, "little")
 
 
 class ClaimVerdict(enum.Enum):
@@ -28,49 +65,349 @@ class _OutOfBudget(Exception):
     pass
 
 
+Open = frozenset[Reading] | None
+# A position: hands (codes by seat), seat to move, open readings, seat of the open play, passes.
+Position = tuple[tuple[int, ...], int, Open, int, int]
+# A play: its code, the open readings it leaves, its number of cards.
+Play = tuple[int, frozenset[Reading], int]
+
+
+def _code(counts: Counts) -> int:
+    return int.from_bytes(bytes(counts), "little")
+
+
 def prove_claim(state: GameState, side: str, *, budget: int = 200_000) -> ClaimVerdict:
     """Whether ``side`` (``"landlord"`` or ``"farmers"``) wins from ``state`` against every
     defence.
 
     Args:
-        state: the play state when the claim was made (not finished).
+        state: the play state when the claim was made.
         side: the claiming side.
-        budget: positions visited at most before answering ``UNKNOWN``.
+        budget: positions expanded at most before answering ``UNKNOWN``.
 
     Returns:
         ``PROVEN``, ``REFUTED`` (a defence wins for the other side) or ``UNKNOWN``.
+
+    Rules: R-CLAIM (the search), R-LEAD, R-TRICK, R-CMP, R-AMBIG, R-END (the moves).
     """
-    memo: dict[Any, bool] = {}
-    visited = [0]
-    landlord = state.landlord_index
-
-    def ours(turn: int) -> bool:
-        return (turn == landlord) == (side == "landlord")
-
-    def wins(st: GameState) -> bool:
-        if st.finished:
-            return st.winner == side
-        key = (st.hands_counts, st.turn, st.open, st.last, st.passes)
-        found = memo.get(key)
-        if found is not None:
-            return found
-        visited[0] += 1
-        if visited[0] > budget:
-            raise _OutOfBudget
-        seat = st.seats[st.turn]
-        moves = st.legal_plays()
-        if ours(st.turn):
-            # Try going out at once first, then larger plays: they end searches sooner.
-            moves.sort(key=lambda m: -(m.counts and sum(m.counts) or 0))
-            result = any(wins(st.apply(seat, str(m))) for m in moves)
-        else:
-            result = all(wins(st.apply(seat, str(m))) for m in moves)
-        memo[key] = result
-        return result
-
+    if state.finished:
+        return ClaimVerdict.PROVEN if state.winner == side else ClaimVerdict.REFUTED
+    search = _Search(state, side, budget)
+    start = search.settle(
+        (
+            tuple(_code(h) for h in state.hands_counts),
+            state.turn,
+            state.open,
+            state.last if state.last is not None else state.turn,
+            state.passes,
+        )
+    )
     try:
-        return ClaimVerdict.PROVEN if wins(state) else ClaimVerdict.REFUTED
-    except _OutOfBudget:
+        proof, disproof = search.mid(start, _key(start), _INF - 1, _INF - 1)
+    except (_OutOfBudget, RecursionError):
         return ClaimVerdict.UNKNOWN
-    except RecursionError:
-        return ClaimVerdict.UNKNOWN
+    if proof == 0:
+        return ClaimVerdict.PROVEN
+    if disproof == 0:
+        return ClaimVerdict.REFUTED
+    return ClaimVerdict.UNKNOWN  # pragma: no cover - infinite thresholds settle the root
+
+
+def _key(pos: Position) -> Any:
+    # A leading position is only hands and seat: who made the last play no longer matters.
+    return (pos[0], pos[1]) if pos[2] is None else pos
+
+
+class _Search:
+    """One claim's search: its tables and its budget (see the module docstring)."""
+
+    def __init__(self, state: GameState, side: str, budget: int) -> None:
+        self.rules = state.rules
+        self.players = state.rules.players
+        landlord_side = state.landlord_side
+        self.ours = tuple(
+            (seat in landlord_side) == (side == "landlord") for seat in range(self.players)
+        )
+        self.start = state.hands_counts
+        self.budget = budget
+        self.expanded = 0
+        self.numbers: dict[Any, tuple[int, int]] = {}  # the transposition table
+        self.children: dict[Any, list[tuple[Any, Position]]] = {}
+        self.universe: dict[tuple[int, Open], list[Play]] = {}
+        self.plays_of: dict[tuple[int, int, Open], list[Play]] = {}
+        self.beaten: dict[tuple[frozenset[Reading], tuple[tuple[int, int], ...]], bool] = {}
+        self.whole: dict[int, bool] = {}
+        self.answers: dict[tuple[int, int, frozenset[Reading]], bool] = {}
+        self.estimates: dict[int, int] = {}
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    def plays(self, seat: int, hand: int, open_: Open) -> list[Play]:
+        """The plays (no pass) of ``seat`` holding ``hand``, leading or beating ``open_``:
+        going out first, then larger first."""
+        key = (seat, hand, open_)
+        found = self.plays_of.get(key)
+        if found is None:
+            held = hand + _GUARD
+            found = [p for p in self.every(seat, open_) if (held - p[0]) & _GUARD == _GUARD]
+            found.sort(key=lambda p: (p[0] != hand, -p[2]))
+            self.plays_of[key] = found
+        return found
+
+    def beatable(self, readings: frozenset[Reading], others: tuple[tuple[int, int], ...]) -> bool:
+        """Whether some seat of ``others`` (seat, hand) can beat a play of these readings."""
+        key = (readings, others)
+        found = self.beaten.get(key)
+        if found is None:
+            found = False
+            for seat, hand in others:
+                held = hand + _GUARD
+                if any(
+                    (held - code) & _GUARD == _GUARD for code, _, _ in self.every(seat, readings)
+                ):
+                    found = True
+                    break
+            self.beaten[key] = found
+        return found
+
+    def can_beat(self, seat: int, hand: int, readings: frozenset[Reading]) -> bool:
+        """Whether ``seat`` holding ``hand`` can beat a play of these readings."""
+        key = (seat, hand, readings)
+        found = self.answers.get(key)
+        if found is None:
+            held = hand + _GUARD
+            found = self.answers[key] = any(
+                (held - code) & _GUARD == _GUARD for code, _, _ in self.every(seat, readings)
+            )
+        return found
+
+    def every(self, seat: int, open_: Open) -> list[Play]:
+        """The plays of ``seat``'s hand at the claim, leading or beating ``open_``."""
+        found = self.universe.get((seat, open_))
+        if found is None:
+            found = self.universe[seat, open_] = [
+                (_code(parse_cards(m.cards)), m.readings, len(m.cards))
+                for m in legal_moves(self.start[seat], open_, self.rules)
+                if not m.is_pass
+            ]
+        return found
+
+    def one_play(self, code: int) -> bool:
+        """Whether these cards are one combination (a lead that empties the hand)."""
+        found = self.whole.get(code)
+        if found is None:
+            counts = tuple(code.to_bytes(_RANKS, "little"))
+            found = self.whole[code] = bool(classify_counts(counts, self.rules))
+        return found
+
+    def goes_out(self, hand: int, sure: list[int], depth: int, start: int = 0) -> bool:
+        """A leader holding ``hand`` goes out by at most ``depth`` of the ``sure`` plays (codes
+        of plays no one of the other side can beat; tried in list order from ``start``, as
+        their order does not matter) it holds, then one last play."""
+        if self.one_play(hand):
+            return True
+        if depth == 0:
+            return False
+        held = hand + _GUARD
+        for i in range(start, len(sure)):
+            code = sure[i]
+            if (
+                code != hand
+                and (held - code) & _GUARD == _GUARD
+                and self.goes_out(hand - code, sure, depth - 1, i + 1)
+            ):
+                return True
+        return False
+
+    # -- positions -----------------------------------------------------------------------------
+
+    def settle(self, pos: Position) -> Position:
+        """The position after the forced passes of the seats that cannot beat the open play."""
+        hands, turn, open_, last, passes = pos
+        n = self.players
+        while open_ is not None and not self.can_beat(turn, hands[turn], open_):
+            passes += 1
+            if passes == n - 1:  # R-TRICK: all the others passed; the last player leads
+                return (hands, last, None, last, 0)
+            turn = (turn + 1) % n
+        return (hands, turn, open_, last, passes)
+
+    def expand(self, pos: Position) -> list[tuple[Any, Position]] | None:
+        """The children of a position, sure plays first; None when its mover's side wins at
+        once or surely (the immediate win and the sure-win cut)."""
+        hands, turn, open_, last, passes = pos
+        mine = self.ours[turn]
+        hand = hands[turn]
+        plays = self.plays(turn, hand, open_)
+        if plays and plays[0][0] == hand:
+            return None  # R-END: the mover goes out now
+        others = tuple((seat, h) for seat, h in enumerate(hands) if self.ours[seat] != mine and h)
+        sure = [not self.beatable(readings, others) for _, readings, _ in plays]
+        if any(sure):
+            leads = plays if open_ is None else self.plays(turn, hand, None)
+            sure_leads = [
+                code for code, readings, _ in leads if not self.beatable(readings, others)
+            ]
+            # Sure plays commute; past two dozen, one before the last is enough to look for.
+            depth = _SURE_DEPTH if len(sure_leads) <= 24 else 1
+            for is_sure, (code, _, _) in zip(sure, plays, strict=True):
+                if is_sure and self.goes_out(hand - code, sure_leads, depth):
+                    return None
+        n = self.players
+        nxt = (turn + 1) % n
+        if self.ours[nxt] == mine and self.feeds(hands, nxt, plays, others):
+            return None
+        numbers = self.numbers
+        # Initial numbers of new children: the estimates of the other seats are the parent's.
+        ours = theirs = _INF
+        for seat, h in enumerate(hands):
+            if h and seat != turn:
+                if self.ours[seat]:
+                    ours = min(ours, self.estimate(h))
+                else:
+                    theirs = min(theirs, self.estimate(h))
+        first: list[tuple[Any, Position]] = []
+        later: list[tuple[Any, Position]] = []
+        for is_sure, (code, readings, _) in zip(sure, plays, strict=True):
+            rest = hand - code
+            after = hands[:turn] + (rest,) + hands[turn + 1 :]
+            child = self.settle((after, nxt, readings, turn, 0))
+            ck = _key(child)
+            if ck not in numbers:
+                e = self.estimate(rest)
+                numbers[ck] = (min(ours, e), theirs) if mine else (ours, min(theirs, e))
+            (first if is_sure else later).append((ck, child))
+        kids = first + later
+        if open_ is not None:  # the pass: first when the open play is the mover's own side's
+            if passes + 1 == n - 1:
+                child = (hands, last, None, last, 0)
+            else:
+                child = self.settle((hands, nxt, open_, last, passes + 1))
+            ck = _key(child)
+            if ck not in numbers:
+                e = self.estimate(hand)
+                numbers[ck] = (min(ours, e), theirs) if mine else (ours, min(theirs, e))
+            if self.ours[last] == mine:
+                kids.insert(0, (ck, child))
+            else:
+                kids.append((ck, child))
+        return kids
+
+    def feeds(
+        self,
+        hands: tuple[int, ...],
+        partner: int,
+        plays: list[Play],
+        others: tuple[tuple[int, int], ...],
+    ) -> bool:
+        """Whether the mover can make a play that ``partner``, next to move, beats with a sure
+        play and then goes out by sure leads (nobody answers in between)."""
+        hand = hands[partner]
+        leads: list[int] | None = None
+        for _, readings, _ in plays:
+            for code, answer, _ in self.plays(partner, hand, readings):
+                if code == hand:
+                    return True
+                if self.beatable(answer, others):
+                    continue
+                if leads is None:
+                    leads = [
+                        c
+                        for c, r, _ in self.plays(partner, hand, None)
+                        if not self.beatable(r, others)
+                    ]
+                depth = _SURE_DEPTH if len(leads) <= 24 else 1
+                if self.goes_out(hand - code, leads, depth):
+                    return True
+        return False
+
+    def estimate(self, hand: int) -> int:
+        """The square of the plays a hand needs to go out with no one answering, roughly: a
+        rank group each, a trio carrying one solo or pair (at least 1)."""
+        found = self.estimates.get(hand)
+        if found is None:
+            counts = hand.to_bytes(_RANKS, "little")
+            singles, pairs = counts.count(1), counts.count(2)
+            trios, fours = counts.count(3), counts.count(4)
+            plays = singles + pairs + trios + fours - min(trios, singles + pairs)
+            run = alone = 0  # chains of solos: a run of five or more ranks (3..A) is one play
+            for r in range(12):
+                if counts[r]:
+                    run += 1
+                    alone += counts[r] == 1
+                else:
+                    if run >= 5 and alone > 1:
+                        plays -= alone - 1
+                    run = alone = 0
+            if run >= 5 and alone > 1:
+                plays -= alone - 1
+            plays = max(1, plays)
+            # Squared: near the end, a play less weighs more.
+            found = self.estimates[hand] = plays * plays
+        return found
+
+    # -- df-pn ---------------------------------------------------------------------------------
+
+    def mid(
+        self, pos: Position, key: Any, proof_limit: int, disproof_limit: int
+    ) -> tuple[int, int]:
+        """Search ``pos`` until its proof number reaches ``proof_limit`` or its disproof number
+        ``disproof_limit``, or it is settled (0 and ∞); return both numbers."""
+        kids = self.children.get(key)
+        if kids is None:
+            self.expanded += 1
+            if self.expanded > self.budget:
+                raise _OutOfBudget
+            found = self.expand(pos)
+            if found is None:
+                settled = (0, _INF) if self.ours[pos[1]] else (_INF, 0)
+                self.numbers[key] = settled
+                self.children[key] = []
+                return settled
+            kids = self.children[key] = found
+        elif not kids:
+            return self.numbers[key]
+        mine = self.ours[pos[1]]
+        numbers = self.numbers
+        while True:
+            best = 0
+            if mine:  # the claiming side chooses: proof = min, disproof = sum
+                proof = second = _INF
+                disproof = 0
+                for i, (ck, _) in enumerate(kids):
+                    cp, cd = numbers[ck]
+                    if not cp:  # a proven child proves the position
+                        numbers[key] = (0, _INF)
+                        return 0, _INF
+                    disproof += cd
+                    if cp < proof:
+                        second, proof, best = proof, cp, i
+                    elif cp < second:
+                        second = cp
+                disproof = min(disproof, _INF)
+            else:  # the defence chooses: proof = sum, disproof = min
+                disproof = second = _INF
+                proof = 0
+                for i, (ck, _) in enumerate(kids):
+                    cp, cd = numbers[ck]
+                    if not cd:  # a refuted child refutes the position
+                        numbers[key] = (_INF, 0)
+                        return _INF, 0
+                    proof += cp
+                    if cd < disproof:
+                        second, disproof, best = disproof, cd, i
+                    elif cd < second:
+                        second = cd
+                proof = min(proof, _INF)
+            numbers[key] = (proof, disproof)
+            if proof >= proof_limit or disproof >= disproof_limit or not proof or not disproof:
+                return proof, disproof
+            ck, child = kids[best]
+            cp, cd = numbers[ck]
+            if mine:
+                child_proof = min(proof_limit, int(second * (1 + _EPSILON)) + 1)
+                child_disproof = disproof_limit - disproof + cd
+            else:
+                child_disproof = min(disproof_limit, int(second * (1 + _EPSILON)) + 1)
+                child_proof = proof_limit - proof + cp
+            self.mid(child, ck, min(child_proof, _INF - 1), min(child_disproof, _INF - 1))

@@ -151,10 +151,23 @@ def test_r_claim_small_positions() -> None:
 
 
 def test_r_claim_search_is_bounded() -> None:
+    """A claim at the first lead of a real game (RLCard's first game) needs more than 50
+    positions: the search stops there and answers unknown (flagged for the referee)."""
+    rules = RuleSet.from_spec("classic")
+    deal = {"S": "456788TJQQQK2222R", "E": "3334566799TTTJAAA", "W": "3445567889JQKKKAB"}
+    state = GameState.start(rules, deal, "79J", "S")
+    assert prove_claim(state, "landlord", budget=50) is ClaimVerdict.UNKNOWN
+
+
+def test_r_claim_sure_plays_prove_at_once() -> None:
+    """S leads 789TJQKA (no chain of eight is higher), 22 and BR (nothing beats them), then
+    33445566: the other hands cannot beat the first three, so the claim holds whatever they
+    do, and the search sees it in its first position."""
     rules = RuleSet.from_spec("classic")
     deal = {"S": "3456789TJQKA23456", "E": "3456789TJQKA23456", "W": "789TJQKA2789TJQKA"}
     state = GameState.start(rules, deal, "2BR", "S")
-    assert prove_claim(state, "landlord", budget=50) is ClaimVerdict.UNKNOWN
+    assert prove_claim(state, "landlord", budget=1) is ClaimVerdict.PROVEN
+    assert prove_claim(state, "farmers", budget=1) is ClaimVerdict.REFUTED
 
 
 def test_r_claim_concession() -> None:

@@ -1,0 +1,233 @@
+"""Claims (R-CLAIM): the positions of issue 11 built from the real games, and the prover's
+verdicts checked against an independent exhaustive search on tiny endgames (no timing here:
+the time per claim is measured by scripts/bench_engine.py, section ``claims``)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from claim_positions import claim_records, reference_claim, tiny_claim_records
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from reference import RefReading, classify, parse
+
+from games.engine import ClaimVerdict, GameState, RuleSet, format_cards, prove_claim, replay
+from games.engine.cards import ONE_DECK, TWO_DECKS
+
+CLASSIC = RuleSet.from_spec("classic")
+TINY = tiny_claim_records()
+CLAIMS = claim_records()
+
+
+def test_claim_positions_are_the_real_games_cut_and_claimed_by_each_side() -> None:
+    claims = CLAIMS
+    assert len(claims) >= 1_000
+    assert Counter(c["claim_side"] for c in claims) == {
+        "won": len(claims) // 2,
+        "lost": len(claims) // 2,
+    }
+    for won, lost in zip(claims[::2], claims[1::2], strict=True):
+        assert won["plays"] == lost["plays"] and won["hands"] == lost["hands"]
+        landlord = won["landlord"]
+        # One claimant of each side.
+        assert (won["end"]["claim"] == landlord) != (lost["end"]["claim"] == landlord)
+    state = _state(claims[0])
+    assert not state.finished
+
+
+# Positions of claim_records() where the search before issue 11 gave up after 50,000
+# positions on at least one of the two claims (and the verifier flagged it "gave up").
+HARD_BEFORE = [
+    "rlcard-rule-v1-s20240601-g0072",
+    "rlcard-rule-v1-s20240601-g0552",
+    "rlcard-rule-v1-s20240601-g0752",
+    "rlcard-rule-v1-s20240601-g0996",
+    "rlcard-rule-v1-s20240601-g1144",
+    "rlcard-rule-v1-s20240601-g1364",
+    "rlcard-rule-v1-s20240601-g1800",
+    "rlcard-rule-v1-s20240601-g1872",
+    "botzonebench-lv4-gemini-3-pro-preview-1-bl",
+]
+
+
+@pytest.mark.parametrize("game", HARD_BEFORE)
+def test_r_claim_real_claims_are_decided_not_given_up(game: dict[str, Any]) -> None:
+    """Both claims of the position are decided with replay's budget: all hands known, the
+    game has no draw, so exactly one side wins against every defence: one claim verified for
+    the claimant's side, the other flagged because a defence beats it (never "gave up")."""
+    claims = {c["claim_side"]: c for c in CLAIMS if c["id"].startswith(game + "-claim-")}
+    outs = {which: replay(claim) for which, claim in claims.items()}
+    assert sorted(o.status for o in outs.values()) == ["flagged", "verified"], outs
+    for which, out in outs.items():
+        if out.status == "verified":
+            assert out.winner == _side(claims[which])
+        else:
+            assert out.error is not None and "a defence beats it" in out.error.message
+
+
+def _state(record: dict[str, Any]) -> GameState:
+    base = {k: v for k, v in record.items() if k not in ("end", "claim_side")}
+    out = replay(base, fast=False)
+    assert out.status == "incomplete" and out.state is not None
+    return out.state
+
+
+def _side(record: dict[str, Any]) -> str:
+    return "landlord" if record["end"]["claim"] == record["landlord"] else "farmers"
+
+
+def _reference(state: GameState, side: str) -> bool:
+    open_ = None
+    if state.open is not None:
+        open_ = frozenset(RefReading(r.type, r.length, r.rank) for r in state.open)
+    return reference_claim(
+        state.hands,
+        state.seats[state.turn],
+        open_,
+        state.seats[state.last] if state.last is not None else None,
+        state.passes,
+        state.landlord,
+        side,
+    )
+
+
+_REFERENCE: dict[str, bool] = {}
+
+
+def _tiny_reference(record: dict[str, Any]) -> bool:
+    if record["id"] not in _REFERENCE:
+        _REFERENCE[record["id"]] = _reference(_state(record), _side(record))
+    return _REFERENCE[record["id"]]
+
+
+SAMPLE = TINY[:120]
+
+
+def test_tiny_sample_holds_both_verdicts() -> None:
+    assert len(TINY) >= 100
+    verdicts = Counter(_tiny_reference(r) for r in SAMPLE)
+    assert verdicts[True] >= 20 and verdicts[False] >= 20
+
+
+@pytest.mark.parametrize("record", SAMPLE, ids=[r["id"] for r in SAMPLE])
+def test_r_claim_prover_agrees_with_exhaustive_search(record: dict[str, Any]) -> None:
+    state = _state(record)
+    side = _side(record)
+    expected = ClaimVerdict.PROVEN if _tiny_reference(record) else ClaimVerdict.REFUTED
+    assert prove_claim(state, side) is expected
+    # replay turns the verdict into verified (the claimant's side wins) or flagged.
+    out = replay(record)
+    assert out.status == ("verified" if expected is ClaimVerdict.PROVEN else "flagged")
+    if expected is ClaimVerdict.PROVEN:
+        assert out.winner == side
+
+
+def _random_endgame(seed: int) -> tuple[GameState, str]:
+    """A random three-player classic position with 1 to 4 cards a hand: a random deal played
+    from a random open trick or lead."""
+    rng = random.Random(seed)
+    deck = [r for r, n in enumerate(ONE_DECK) for _ in range(n)]
+    rng.shuffle(deck)
+    sizes = [rng.randint(1, 4) for _ in range(3)]
+    hands, at = [], 0
+    for n in sizes:
+        counts = [0] * 15
+        for r in deck[at : at + n]:
+            counts[r] += 1
+        hands.append(format_cards(counts))
+        at += n
+    landlord = rng.choice("SEW")
+    state = GameState.start(CLASSIC, dict(zip("SEW", hands, strict=True)), "", landlord)
+    # A few random legal turns from the start, so that tricks are open in various ways.
+    for _ in range(rng.randint(0, 3)):
+        moves = state.legal_plays()
+        if not moves:
+            break
+        after = state.apply(state.to_move or "", str(rng.choice(moves)))
+        if after.finished:
+            break
+        state = after
+    return state, rng.choice(["landlord", "farmers"])
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_r_claim_prover_agrees_with_exhaustive_search_on_random_endgames(seed: int) -> None:
+    state, side = _random_endgame(seed)
+    expected = ClaimVerdict.PROVEN if _reference(state, side) else ClaimVerdict.REFUTED
+    assert prove_claim(state, side) is expected, (state, side)
+
+
+def test_reference_judge_reads_the_rule_text() -> None:
+    """Worked checks of the exhaustive judge itself (R-CMP, R-TRICK, R-END)."""
+    rocket = frozenset(classify(parse("BR")))
+    assert rocket == {RefReading("rocket", 1, "R")}
+    # S (landlord) holds the rocket and a 3 and leads: rocket, both pass, then the 3: out.
+    assert reference_claim({"S": "3BR", "E": "22", "W": "44"}, "S", None, None, 0, "S", "landlord")
+    # E to answer S's 3 with the 2 and go out at once: the farmers win.
+    assert not reference_claim(
+        {"S": "BR", "E": "2", "W": "4"},
+        "E",
+        frozenset({RefReading("solo", 1, "3")}),
+        "S",
+        0,
+        "S",
+        "landlord",
+    )
+
+
+def _checked_claim(state: GameState, side: str) -> bool:
+    """The claim judged by plain minimax over the checked moves and transition
+    (``legal_plays``, ``apply``): a second judge for the table sizes the reference does not
+    cover."""
+    memo: dict[Any, bool] = {}
+
+    def wins(st: GameState) -> bool:
+        if st.finished:
+            return st.winner == side
+        key = (st.hands_counts, st.turn, st.open, st.last, st.passes)
+        if key not in memo:
+            seat = st.seats[st.turn]
+            outcomes = (wins(st.apply(seat, str(m))) for m in st.legal_plays())
+            ours = (st.turn in st.landlord_side) == (side == "landlord")
+            memo[key] = any(outcomes) if ours else all(outcomes)
+        return memo[key]
+
+    return wins(state)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    preset=st.sampled_from(["two_player", "four_player", "five_player", "classic"]),
+)
+def test_r_claim_prover_agrees_with_checked_minimax_at_every_table_size(
+    seed: int, preset: str
+) -> None:
+    """Two decks (counts up to 8 of a rank, joker bombs), the hidden landlord's side at five
+    (R-2P, R-4P, R-5P): small random endgames of 1 to 3 cards a hand."""
+    rng = random.Random(seed)
+    rules = RuleSet.from_spec(preset)
+    deck = [r for r, n in enumerate(ONE_DECK if rules.decks == 1 else TWO_DECKS) for _ in range(n)]
+    rng.shuffle(deck)
+    hands, at = {}, 0
+    for seat in rules.seats:
+        n = rng.randint(1, 3)
+        counts = [0] * 15
+        for r in deck[at : at + n]:
+            counts[r] += 1
+        hands[seat] = format_cards(counts)
+        at += n
+    landlord, partner = rng.sample(rules.seats, 2)
+    state = GameState.start(rules, hands, "", landlord, partner if rules.family == "five" else None)
+    for _ in range(rng.randint(0, 2)):
+        after = state.apply(state.to_move or "", str(rng.choice(state.legal_plays())))
+        if after.finished:
+            break
+        state = after
+    side = rng.choice(["landlord", "farmers"])
+    expected = ClaimVerdict.PROVEN if _checked_claim(state, side) else ClaimVerdict.REFUTED
+    assert prove_claim(state, side) is expected, (state, side)
