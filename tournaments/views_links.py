@@ -93,13 +93,19 @@ def _unknown() -> _Refused:
     )
 
 
-def _table_link(token: str) -> TableLink:
-    link = links.table_link_find(token)
+def _in_force(link: TableLink | PlayerLink | None) -> Any:
+    """`link` if it may still be used: an unknown token is a 404, a revoked or expired link (or
+    its round closed) a 403 with the reason (tournaments.access.link_refusal)."""
     if link is None:
         raise _unknown()
     refusal = access.link_refusal(link)
     if refusal is not None:
         raise _Refused(403, refusal)
+    return link
+
+
+def _table_link(token: str) -> TableLink:
+    link: TableLink = _in_force(links.table_link_find(token))
     return link
 
 
@@ -302,12 +308,7 @@ def game(request: HttpRequest, token: str, pk: int) -> HttpResponse:
 
 
 def _player_link(token: str) -> PlayerLink:
-    link = links.player_link_find(token)
-    if link is None:
-        raise _unknown()
-    refusal = access.link_refusal(link)
-    if refusal is not None:
-        raise _Refused(403, refusal)
+    link: PlayerLink = _in_force(links.player_link_find(token))
     return link
 
 
