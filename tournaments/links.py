@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
@@ -108,6 +108,14 @@ class MadeLink:
     expires: datetime
     table: int | None = None
     player: Player | None = None
+
+
+def _issue(model: type[TableLink] | type[PlayerLink], url_name: str, **fields: Any) -> MadeLink:
+    """Store a new link of `model` with a fresh token (its hash only) and `fields`; the made
+    link with its one-time URL."""
+    token, digest = _new_token()
+    link = model.objects.create(token_hash=digest, **fields)
+    return MadeLink(link=link, url=reverse(url_name, args=[token]), expires=link.expires_at)
 
 
 @dataclass(frozen=True)
@@ -216,26 +224,22 @@ def table_links_make(
         revoked = TableLink.objects.filter(
             round=round_, stage=stage, revoked_at__isnull=True
         ).update(revoked_at=now)
-        made = []
-        for number in numbers:
-            token, digest = _new_token()
-            link = TableLink.objects.create(
-                event=event,
-                round=round_,
-                stage=stage,
-                table_number=number,
-                token_hash=digest,
-                created_by=user,
-                expires_at=expires,
+        made = [
+            replace(
+                _issue(
+                    TableLink,
+                    "links:table",
+                    event=event,
+                    round=round_,
+                    stage=stage,
+                    table_number=number,
+                    created_by=user,
+                    expires_at=expires,
+                ),
+                table=number,
             )
-            made.append(
-                MadeLink(
-                    link=link,
-                    url=reverse("links:table", args=[token]),
-                    expires=expires,
-                    table=number,
-                )
-            )
+            for number in numbers
+        ]
         audit_record(
             event=event,
             actor=user,
@@ -291,24 +295,20 @@ def player_links_make(
         revoked = PlayerLink.objects.filter(
             event=event, player__in=chosen, revoked_at__isnull=True
         ).update(revoked_at=now)
-        made = []
-        for player in chosen:
-            token, digest = _new_token()
-            link = PlayerLink.objects.create(
-                event=event,
-                player=player,
-                token_hash=digest,
-                created_by=user,
-                expires_at=expires,
-            )
-            made.append(
-                MadeLink(
-                    link=link,
-                    url=reverse("links:player", args=[token]),
-                    expires=expires,
+        made = [
+            replace(
+                _issue(
+                    PlayerLink,
+                    "links:player",
+                    event=event,
                     player=player,
-                )
+                    created_by=user,
+                    expires_at=expires,
+                ),
+                player=player,
             )
+            for player in chosen
+        ]
         audit_record(
             event=event,
             actor=user,
