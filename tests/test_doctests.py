@@ -9,9 +9,12 @@ import pytest
 import games.deals
 import tournaments.scoring
 import tournaments.seating
+import tournaments.series
 
 
-@pytest.mark.parametrize("module", [tournaments.scoring, tournaments.seating, games.deals])
+@pytest.mark.parametrize(
+    "module", [tournaments.scoring, tournaments.seating, tournaments.series, games.deals]
+)
 def test_docstring_examples(module: object) -> None:
     failures, tried = doctest.testmod(module)  # type: ignore[arg-type]
     assert tried > 0 and failures == 0

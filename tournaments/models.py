@@ -67,6 +67,23 @@ class Player(models.Model):
         help_text=_("The player's number in a federation or club register."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Profiles (tournaments.profiles, tournaments.clubs): a player record merged into another
+    # of the same person points at it (one level: the kept record never points further), and
+    # the person shown on the profile is the kept record. Written only by
+    # tournaments.clubs.person_merge / person_unmerge, audited and reversible.
+    same_as = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="merged",
+        verbose_name=_("same person as"),
+    )
+    profile_hidden = models.BooleanField(
+        _("profile hidden from the public"),
+        default=False,
+        help_text=_("Event pages keep the player's name, as the rules of each event require."),
+    )
 
     class Meta:
         ordering = ["name"]
@@ -77,7 +94,10 @@ class Player(models.Model):
                 fields=["external_id"],
                 condition=~models.Q(external_id=""),
                 name="player_external_id_unique",
-            )
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(same_as=models.F("pk")), name="player_not_same_as_itself"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -133,6 +153,24 @@ class Event(models.Model):
         default=ScoringMethod.MATCHPOINTS,
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Clubs and series (tournaments.clubs): the club that runs the event and the series it
+    # counts in (a series of the same club; tournaments.clubs.event_open_for_club checks it).
+    club = models.ForeignKey(
+        "tournaments.Club",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("club"),
+    )
+    series = models.ForeignKey(
+        "tournaments.Series",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("series"),
+    )
     standings_updated_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Administration (tournaments.rounds, tournaments.dealing): the format, and the secret
     # seed of every board with its public SHA-256 commitment (the seed is shown once revealed).
@@ -824,3 +862,8 @@ class TableTime(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} +{self.extra_minutes}"
+
+
+# Clubs, their members and series live in their own module; imported here so that Django
+# finds them as models of this app.
+from tournaments.models_clubs import Club, ClubMember, ClubRole, Series  # noqa: E402, F401

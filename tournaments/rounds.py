@@ -151,6 +151,29 @@ def event_open(
     """
     if not may_create_events(actor):
         raise NotOrganizer(_("Only staff users open events."))
+    return _event_open_unchecked(
+        actor=actor,
+        name=name,
+        preset=preset,
+        options=options,
+        format=format,
+        scoring_method=scoring_method,
+    )
+
+
+def _event_open_unchecked(
+    *,
+    actor: Any,
+    name: str,
+    preset: str,
+    options: dict[str, str] | None = None,
+    format: str = EventFormat.INDIVIDUAL,
+    scoring_method: str = "matchpoints",
+    changes: dict[str, Any] | None = None,
+) -> Event:
+    """event_open without its permission check: for callers that checked another role (a club
+    organizer opening an event for his club, tournaments.clubs.club_event_open). Runs in the
+    caller's transaction when there is one; `changes` are added to the audit entry."""
     if preset not in PRESETS:
         raise AdministrationRefused(
             _("Unknown rules preset %(preset)s; the presets are %(known)s.")
@@ -185,6 +208,7 @@ def event_open(
                     "rules": event.rules,
                     "format": format,
                     "scoring_method": scoring_method,
+                    **(changes or {}),
                 },
             )
     except EventRejected as exc:

@@ -34,6 +34,7 @@ __all__ = [
     "EventPlaces",
     "SeriesError",
     "SeriesRow",
+    "check_tiebreaks",
     "format_scale",
     "lot_value",
     "parse_scale",
@@ -138,7 +139,12 @@ def place_points(
     return {player: out[player] for player in places}
 
 
-def _check_tiebreaks(tiebreaks: Sequence[str], seed: str) -> list[str]:
+def check_tiebreaks(tiebreaks: Sequence[str], seed: str) -> list[str]:
+    """The tie-breaks as a list, checked.
+
+    Raises:
+        SeriesError: an unknown or repeated tie-break, a lot without a seed.
+    """
     order = list(tiebreaks)
     unknown = [t for t in order if t not in SERIES_TIEBREAKS]
     if unknown:
@@ -171,7 +177,7 @@ def series_standings(
     """
     if best_of is not None and best_of < 1:
         raise SeriesError("best k of n needs k of at least 1")
-    order = _check_tiebreaks(tiebreaks, seed)
+    order = check_tiebreaks(tiebreaks, seed)
     per_event = [place_points(e.places, scale) for e in events]
     players: list[Hashable] = []
     seen: set[Hashable] = set()
