@@ -22,6 +22,8 @@ urlpatterns = [
     path("organizer/", include("tournaments.urls_organizer")),
     path("deals/", include("tournaments.urls_deals")),
     path("api/", include("games.api.urls")),
+    path("api/", include("tournaments.urls_league_api")),
     path("", include("tournaments.urls_links")),
+    path("", include("tournaments.urls_league")),
     path("", include("tournaments.urls_public")),
 ]

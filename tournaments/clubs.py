@@ -412,3 +412,64 @@ def profile_hide(*, player: Player, hidden: bool, actor: Any) -> None:
             obj=person_of(player),
             changes={"profile_hidden": hidden},
         )
+
+
+# --- The event archive (tournaments.exports) -----------------------------------------------
+
+
+def event_club_archive(event: Event) -> dict[str, Any]:
+    """The ``club`` and ``series`` of an event archive: natural keys and the series' settings
+    (None when the event has none)."""
+    club = event.club
+    series = event.series
+    return {
+        "club": {"name": club.name, "slug": club.slug} if club else None,
+        "series": {
+            "name": series.name,
+            "slug": series.slug,
+            "season": series.season,
+            "scale": series.scale,
+            "best_of": series.best_of,
+            "tiebreaks": list(series.tiebreaks or []),
+            "lot_seed": series.lot_seed,
+            "finished": series.finished,
+        }
+        if series
+        else None,
+    }
+
+
+def event_club_restore(event: Event, data: dict[str, Any]) -> None:
+    """Link a restored event to the club and series of its archive: the stored ones of the
+    same slug, else new ones (without members: an organizer adds them). Runs in the restore's
+    transaction.
+
+    Raises:
+        KeyError, TypeError, ValueError: a damaged club or series (the restore rejects it).
+    """
+    club_data, series_data = data.get("club"), data.get("series")
+    if club_data is None:
+        return
+    club = Club.objects.filter(slug=club_data["slug"]).first()
+    if club is None:
+        club = Club.objects.filter(name=club_data["name"]).first() or Club.objects.create(
+            name=str(club_data["name"]), slug=_slug(Club, str(club_data["slug"]))
+        )
+    series = None
+    if series_data is not None:
+        series = Series.objects.filter(club=club, slug=series_data["slug"]).first()
+        if series is None:
+            pure.parse_scale(series_data["scale"])
+            series = Series.objects.create(
+                club=club,
+                name=str(series_data["name"]),
+                slug=_slug(Series, str(series_data["slug"])),
+                season=str(series_data.get("season", "")),
+                scale=str(series_data["scale"]),
+                best_of=series_data.get("best_of"),
+                tiebreaks=list(series_data.get("tiebreaks") or []),
+                lot_seed=str(series_data.get("lot_seed", "")),
+                finished=bool(series_data.get("finished", False)),
+            )
+    Event.objects.filter(pk=event.pk).update(club=club, series=series)
+    event.club, event.series = club, series

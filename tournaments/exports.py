@@ -2,7 +2,7 @@
 the import that restores such an archive exactly.
 
 Vocabulary: an *archive* is one JSON object, `{"format": "ddz-event-archive", "version": 1,
-"event": {…}, "players": […], "stages": […], "teams": […], "entries": […], "rounds": […],
+"event": {…}, "club": {…} or null, "series": {…} or null, "players": […], "stages": […], "teams": […], "entries": […], "rounds": […],
 "boards": […], "games": […], "adjustments": […], "penalties": […], "standings": […]}`, where
 objects refer to each other by natural keys (a player by name, a round, table, board or stage
 by number, a user by username), never by database id, so an archive loads into any database.
@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
 from games.models import Board, Game
+from tournaments import clubs
 from tournaments import results as results_module
 from tournaments.models import (
     Adjustment,
@@ -269,6 +270,8 @@ def event_export(*, event: Event) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "event": _plain(event, skip=() if event.seed_revealed else ("deal_seed",)),
+        # The club that ran it and the series it counts in, by natural key (tournaments.clubs).
+        **clubs.event_club_archive(event),
         "players": [_plain(p) for p in players],
         "stages": [_plain(s, skip=("event",)) for s in event.stages.order_by("number")],
         "teams": [{**_plain(t), "members": sorted(m.name for m in t.members.all())} for t in teams],
@@ -439,6 +442,7 @@ def _restore(data: dict[str, Any]) -> Event:
         )
     event = _create_all(Event, [Event(**values)])[0]
     assert isinstance(event, Event)
+    clubs.event_club_restore(event, data)
     players: dict[str, Player] = {}
     for item in data["players"]:
         v = _values(Player, item)

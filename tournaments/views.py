@@ -36,7 +36,15 @@ STAMP_SECONDS = 1
 
 
 def event_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/event_list.html", {"events": selectors.event_list()})
+    """The home page: the clubs with their current series (tournaments.profiles), then every
+    event."""
+    from tournaments.profiles import home_clubs
+
+    return render(
+        request,
+        "tournaments/event_list.html",
+        {"events": selectors.event_list(), "clubs": home_clubs()},
+    )
 
 
 def _stage(event: Event, request: HttpRequest) -> Stage | None:

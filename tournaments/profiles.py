@@ -1,0 +1,297 @@
+"""Selectors of clubs, series standings and player profiles (the reads behind the league pages,
+the API and the CSV exports); the arithmetic is tournaments.series'.
+
+Vocabulary: a *person* is a kept player record and the records merged into it
+(tournaments.clubs); her *profile* lists the events she played with her finishing place and
+total (from each event's stored standings), links to her scorecards, her *results over time*
+(her percentage of the tops, or datum total, event by event), her *rating over time* (from the
+rating, when the site has one: see rating_points), and her best and worst boards (over the
+boards the viewer may see, tournaments.embargo). A *hidden* profile is shown to no one but staff
+and organizers of her events (tournaments.clubs.may_manage_people); event and series pages keep
+her name, without a link to the profile.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from tournaments import embargo, results
+from tournaments import series as pure
+from tournaments.clubs import may_manage_people, person_players, profile_is_hidden, series_scale
+from tournaments.models import Club, Event, Player, Series, Standing
+from tournaments.results import Chart, ScorecardRow
+
+
+def home_clubs() -> list[Club]:
+    """Every club with its current series (``current``: a list, newest first)."""
+    current = Series.objects.filter(finished=False).order_by("-created_at", "name")
+    return list(
+        Club.objects.order_by("name").prefetch_related(
+            Prefetch("series", queryset=current, to_attr="current")
+        )
+    )
+
+
+def club_series(club: Club) -> QuerySet[Series]:
+    """The club's series, current first, newest first."""
+    return club.series.order_by("finished", "-created_at", "name")
+
+
+def series_events(series: Series) -> list[Event]:
+    """The events of a series in the order they were opened."""
+    return list(series.events.order_by("created_at", "pk"))
+
+
+def _place(rank: str) -> int:
+    return int(rank.rstrip("=") or 0)
+
+
+@dataclass
+class SeriesLine:
+    """A row of a series' standings with the person (kept record) and her points per event."""
+
+    rank: str
+    position: int
+    person: Player
+    total: Fraction
+    points: list[tuple[Fraction | None, bool]]
+    played: int
+    decided_by: str
+    hidden: bool
+
+
+@dataclass
+class SeriesTable:
+    series: Series
+    events: list[Event]
+    lines: list[SeriesLine]
+    scale: tuple[Fraction, ...]
+
+
+def series_table(series: Series) -> SeriesTable:
+    """The standings of ``series``: each event's finishing places (the stored overall
+    standings of the event, by person) scored on the series' scale, best k of n.
+
+    Raises:
+        tournaments.series.SeriesError: stored settings the arithmetic refuses (never for a
+        series made through tournaments.clubs).
+    """
+    events = series_events(series)
+    rows = (
+        Standing.objects.filter(event__in=events, stage__isnull=True)
+        .select_related("player")
+        .order_by("event_id", "position")
+    )
+    places: dict[int, dict[int, int]] = defaultdict(dict)
+    people: dict[int, int] = {}
+    for row in rows:
+        person = row.player.same_as_id or row.player_id
+        places[row.event_id][person] = _place(row.rank)
+        people[person] = person
+    scale = series_scale(series)
+    ranked = pure.series_standings(
+        [pure.EventPlaces(e.pk, places.get(e.pk, {})) for e in events],
+        scale=scale,
+        best_of=series.best_of,
+        tiebreaks=list(series.tiebreaks or []),
+        seed=series.lot_seed,
+    )
+    persons = Player.objects.in_bulk(list(people))
+    hidden = set(
+        Player.objects.filter(profile_hidden=True, pk__in=list(people)).values_list("pk", flat=True)
+    ) | set(
+        Player.objects.filter(profile_hidden=True, same_as_id__in=list(people)).values_list(
+            "same_as_id", flat=True
+        )
+    )
+    lines = [
+        SeriesLine(
+            rank=r.rank,
+            position=r.position,
+            person=persons[int(str(r.player))],
+            total=r.total,
+            points=list(zip(r.points, r.counted, strict=True)),
+            played=r.played,
+            decided_by=r.decided_by,
+            hidden=int(str(r.player)) in hidden,
+        )
+        for r in ranked
+    ]
+    return SeriesTable(series=series, events=events, lines=lines, scale=scale)
+
+
+# --- Profiles ------------------------------------------------------------------------------
+
+
+def profile_visible(user: Any, person: Player) -> bool:
+    """Whether ``user`` may see the profile: anyone unless hidden, else staff and organizers of
+    her events."""
+    if not profile_is_hidden(person):
+        return True
+    ids = list(person_players(person).values_list("pk", flat=True))
+    return may_manage_people(user, ids)
+
+
+@dataclass
+class Played:
+    """One event of a person: the record she played under, her overall standing (None while
+    unranked) and the event's club and series."""
+
+    event: Event
+    player: Player
+    standing: Standing | None
+
+    @property
+    def place(self) -> int | None:
+        return _place(self.standing.rank) if self.standing else None
+
+    @property
+    def result(self) -> Fraction | None:
+        """Her percentage of the tops (matchpoints) or datum total."""
+        if self.standing is None:
+            return None
+        text = self.standing.percentage or self.standing.total
+        return Fraction(text) if text else None
+
+
+@dataclass
+class BoardResult:
+    event: Event
+    player: Player
+    row: ScorecardRow
+
+    @property
+    def value(self) -> Fraction:
+        r = self.row
+        if r.percentage is not None:
+            return r.percentage
+        return r.points if r.points is not None else Fraction(0)
+
+
+@dataclass
+class RatingPoint:
+    """The rating after one event: mean ``mu``, uncertainty ``sigma`` and the conservative
+    ``ordinal`` (what the rating ranks by); floats, as the rating stores them."""
+
+    event: Event
+    date: datetime
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+@dataclass
+class Profile:
+    person: Player
+    records: list[Player]
+    played: list[Played]
+    results_chart: Chart | None
+    rating: list[RatingPoint]
+    rating_chart: Chart | None
+    best: dict[str, list[BoardResult]] = field(default_factory=dict)
+    worst: dict[str, list[BoardResult]] = field(default_factory=dict)
+
+
+def person_events(person: Player) -> list[Played]:
+    """The events the person played (entered or seated), oldest first, with her standing."""
+    records = list(person_players(person))
+    ids = [p.pk for p in records]
+    by_pk = {p.pk: p for p in records}
+    events = (
+        Event.objects.filter(entries__player_id__in=ids)
+        | Event.objects.filter(rounds__tables__seats__player_id__in=ids)
+    ).distinct()
+    standings = {
+        (s.event_id, s.player_id): s
+        for s in Standing.objects.filter(player_id__in=ids, stage__isnull=True)
+    }
+    out = []
+    for event in events.select_related("club", "series").order_by("created_at", "pk"):
+        played_as = next(
+            (pk for pk in ids if (event.pk, pk) in standings),
+            None,
+        )
+        if played_as is None:
+            played_as = (
+                event.entries.filter(player_id__in=ids).values_list("player_id", flat=True).first()
+                or event.rounds.filter(tables__seats__player_id__in=ids)
+                .values_list("tables__seats__player_id", flat=True)
+                .first()
+            )
+        player = by_pk[played_as] if played_as in by_pk else person
+        out.append(Played(event, player, standings.get((event.pk, player.pk))))
+    return out
+
+
+def rating_points(person: Player) -> list[RatingPoint]:
+    """The person's rating after each event, oldest first; [] when the site has no rating.
+
+    From ``tournaments.rating.history(person)`` (rows of (event, date, mu, sigma, ordinal))
+    when that module exists, else from the rows of a ``tournaments.RatingEntry`` model
+    (person → the kept Player record, event, mu, sigma, ordinal) when it exists."""
+    try:
+        from tournaments import rating  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        rating = None
+    history = getattr(rating, "history", None)
+    if callable(history):
+        return [
+            RatingPoint(e, d, float(m), float(s), float(o)) for e, d, m, s, o in history(person)
+        ]
+    from django.apps import apps
+
+    try:
+        model = apps.get_model("tournaments", "RatingEntry")
+    except LookupError:
+        return []
+    ids = list(person_players(person).values_list("pk", flat=True))
+    rows = model.objects.filter(person_id__in=ids).select_related("event")
+    return [
+        RatingPoint(r.event, r.event.created_at, float(r.mu), float(r.sigma), float(r.ordinal))
+        for r in sorted(rows, key=lambda r: (r.event.created_at, r.event.pk))
+    ]
+
+
+def line_chart(
+    values: list[tuple[str, Fraction]], *, width: int = 360, height: int = 170
+) -> Chart | None:
+    """An SVG line chart of labelled values (results.chart's shape; None for no values)."""
+    return results.chart(
+        [results.RunningPoint(label, value) for label, value in values],  # type: ignore[arg-type]
+        width=width,
+        height=height,
+    )
+
+
+def person_profile(person: Player, *, user: Any, extremes: int = 3) -> Profile:
+    """The profile of ``person`` (a kept record) as ``user`` may see it: events, results and
+    rating over time, and her ``extremes`` best and worst boards per scoring method."""
+    played = person_events(person)
+    rated = rating_points(person)
+    boards: dict[str, list[BoardResult]] = defaultdict(list)
+    for p in played:
+        visible = embargo.visible_board_ids(user, p.event)
+        for row in results.player_scorecard(event=p.event, player=p.player, visible=visible):
+            if not row.hidden and row.points is not None and not row.adjusted:
+                boards[p.event.scoring_method].append(BoardResult(p.event, p.player, row))
+    best = {m: sorted(rows, key=lambda b: -b.value)[:extremes] for m, rows in boards.items()}
+    worst = {m: sorted(rows, key=lambda b: b.value)[:extremes] for m, rows in boards.items()}
+    over_time = [(str(i), p.result) for i, p in enumerate(played, 1) if p.result is not None]
+    return Profile(
+        person=person,
+        records=list(person_players(person)),
+        played=played,
+        results_chart=line_chart(over_time),  # type: ignore[arg-type]
+        rating=rated,
+        rating_chart=line_chart(
+            [(str(i), Fraction(r.ordinal).limit_denominator(1000)) for i, r in enumerate(rated, 1)]
+        ),
+        best=best,
+        worst=worst,
+    )

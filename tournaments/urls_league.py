@@ -1,0 +1,17 @@
+"""Public URLs of clubs, series and player profiles (namespace "league")."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from tournaments import views_league as views
+
+app_name = "league"
+
+urlpatterns = [
+    path("clubs/<str:slug>/", views.club, name="club"),
+    path("series/<str:slug>/", views.series, name="series"),
+    path("series/<str:slug>/standings.csv", views.series_csv, name="series_csv"),
+    path("people/<int:pk>/", views.person, name="person"),
+    path("people/<int:pk>/history.csv", views.person_csv, name="person_csv"),
+]
