@@ -2,8 +2,9 @@
 the import that restores such an archive exactly.
 
 Vocabulary: an *archive* is one JSON object, `{"format": "ddz-event-archive", "version": 1,
-"event": {…}, "club": {…} or null, "series": {…} or null, "players": […], "stages": […], "teams": […], "entries": […], "rounds": […],
-"boards": […], "games": […], "adjustments": […], "penalties": […], "standings": […]}`, where
+"event": {…}, "club": {…} or null, "series": {…} or null, "players": […], "stages": […],
+"teams": […], "entries": […], "rounds": […], "boards": […], "games": […], "adjustments": […],
+"penalties": […], "standings": […]}`, where
 objects refer to each other by natural keys (a player by name, a round, table, board or stage
 by number, a user by username), never by database id, so an archive loads into any database.
 Every stored field of each object is kept (timestamps, the engine's verification of each game,

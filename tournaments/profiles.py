@@ -224,7 +224,7 @@ def person_events(person: Player) -> list[Played]:
                 .values_list("tables__seats__player_id", flat=True)
                 .first()
             )
-        player = by_pk[played_as] if played_as in by_pk else person
+        player = by_pk.get(played_as, person) if played_as is not None else person
         out.append(Played(event, player, standings.get((event.pk, player.pk))))
     return out
 
