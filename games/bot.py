@@ -78,6 +78,23 @@ def _choose_play(state: Any, seat: str, landlord: str, rng: random.Random) -> st
     return "pass"
 
 
+# Playing styles of the demo's players (weakest first): "random" makes any legal call and
+# play; "largest" bids like the heuristic and plays its longest combination (highest first);
+# "heuristic" is the bot described above.
+STYLES = ("random", "largest", "heuristic")
+
+
+def _choose_styled(state: Any, seat: str, landlord: str, rng: random.Random, style: str) -> str:
+    if style == "random":
+        return str(rng.choice(state.legal_plays()))
+    if style == "largest":
+        plays = [m for m in state.legal_plays() if not m.is_pass]
+        if not plays:
+            return "pass"
+        return str(max(plays, key=lambda m: (len(m.cards), _rank(m))))
+    return _choose_play(state, seat, landlord, rng)
+
+
 def play_record(
     *,
     rules: RuleSet,
@@ -88,13 +105,16 @@ def play_record(
     record_id: str = "",
     aside: str | None = None,
     marked: str | None = None,
+    styles: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Bid and play one deal to the end; the full RECORDS.md §1 record with its declared score.
 
     `hands` and `bottom` are card text (by rank, or with suits: five-player deals need suits
     to find the hidden landlord from the `marked` card, R-5P); `aside` is the two-player cards
-    set aside (R-2P); `seed` makes the game reproducible.
+    set aside (R-2P); `seed` makes the game reproducible; `styles` gives a seat a style of
+    STYLES (the heuristic for a seat not named), so that players of different strengths meet.
     """
+    styles = styles or {}
     rng = random.Random(f"ddz-bot:{seed}")
     partner = None
     if marked:
@@ -102,9 +122,13 @@ def play_record(
     bidding = Bidding.start(rules, first_bidder, partner=partner)
     while not bidding.done:
         seat = bidding.to_move
-        bidding = bidding.apply(
-            seat, _choose_call(bidding.legal_calls(), hand_strength(rank_cards(hands[seat])), rng)
+        calls = bidding.legal_calls()
+        call = (
+            rng.choice(calls)
+            if styles.get(seat) == "random"
+            else _choose_call(calls, hand_strength(rank_cards(hands[seat])), rng)
         )
+        bidding = bidding.apply(seat, call)
     record: dict[str, Any] = {
         "id": record_id,
         "rules": rules.to_spec(),
@@ -124,7 +148,8 @@ def play_record(
         state = GameState.start(rules, dict(hands), bottom, landlord, partner)
         while not state.finished:
             seat = state.to_move
-            state = state.apply(seat, _choose_play(state, seat, landlord, rng))
+            style = styles.get(seat, "heuristic")
+            state = state.apply(seat, _choose_styled(state, seat, landlord, rng, style))
         record["plays"] = [[s, text] for s, text in state.plays]
     outcome = replay(record)
     if outcome.score:

@@ -39,8 +39,10 @@ from games.models import Game, Status
 from games.services import game_submit
 from tournaments import csv_io, links, rounds
 from tournaments.demo_accounts import demo_accounts_ensure, demo_organizer_ensure
+from tournaments.demo_league import demo_league_build, demo_league_clear
 from tournaments.management.commands.ddz_standings import standings_rows
 from tournaments.models import Event, Player, Table
+from tournaments.profiles import series_table
 from tournaments.services import event_create
 
 DEMO_EVENT = "Demo duplicate"
@@ -97,6 +99,7 @@ class Command(BaseCommand):
         seed: str = options["seed"]
         timeout: float = options["timeout"]
         Event.objects.filter(name__in=[DEMO_EVENT, ARCHIVE_EVENT]).delete()
+        demo_league_clear()
 
         event = event_create(name=DEMO_EVENT, rules="classic")
         td = demo_organizer_ensure(event=event)
@@ -171,6 +174,30 @@ class Command(BaseCommand):
                 f"  {row['rank']:>4}  {row['player']:<6} {row['total']:>8} MP  "
                 f"{float(eval_fraction(row['percentage'])):6.2f}%"
             )
+
+        # The club's series of three events (tournaments.demo_league), then its standings.
+        def settled(cup: Event) -> None:
+            _wait_verified(cup, timeout)
+            _wait_standings(cup, timeout)
+
+        club, series, cups = demo_league_build(actor=td, seed=seed, wait=settled)
+        table = series_table(series)
+        self.stdout.write(
+            f"\n{club.name}: {series.name}, {len(cups)} events played by bots of three "
+            f"strengths, best {series.best_of} of {len(cups)} on the default points by place:"
+        )
+        for line in table.lines:
+            points = " ".join(
+                "  -" if p is None else f"{float(p):>3g}{'' if c else '*'}" for p, c in line.points
+            )
+            self.stdout.write(
+                f"  {line.rank:>4}  {line.person.name:<6} {float(line.total):>5g}  ({points})"
+            )
+        site_ = options["site"].rstrip("/")
+        first = table.lines[0].person if table.lines else None
+        self.stdout.write(f"  Series standings: {site_}{series.get_absolute_url()}")
+        if first is not None:
+            self.stdout.write(f"  {first.name}'s profile: {site_}/people/{first.pk}/")
 
         folder = options["records"]
         if folder:
