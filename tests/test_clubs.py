@@ -174,3 +174,70 @@ def test_profile_hiding_is_the_persons_or_an_organizers(world: dict[str, object]
     clubs.profile_hide(player=ann, hidden=False, actor=me)
     assert not clubs.profile_is_hidden(ann)
     assert AuditEntry.objects.filter(action="profile.hide").count() == 2
+
+
+def test_organizer_page_opens_events_for_own_club_only(world: dict[str, object]) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    from tournaments.models import Event
+
+    north, south = world["north"], world["south"]
+    season = clubs.series_create(club=north, actor=world["north_td"], name="North Season")
+    url = reverse("organizer:event_new")
+    td = Client()
+    td.force_login(world["north_td"])
+    page = td.get(url).content.decode()
+    assert "North Club" in page and "South Club" not in page and "North Season" in page
+    ok = td.post(
+        url,
+        {
+            "club": north.pk,
+            "series": season.pk,
+            "name": "North Open",
+            "preset": "classic",
+            "format": "individual",
+            "scoring_method": "matchpoints",
+        },
+    )
+    assert ok.status_code == 302
+    made = Event.objects.get(name="North Open")
+    assert made.club == north and made.series == season
+    refused = td.post(
+        url,
+        {
+            "club": south.pk,
+            "name": "South Grab",
+            "preset": "classic",
+            "format": "individual",
+            "scoring_method": "matchpoints",
+        },
+    )
+    assert refused.status_code == 400
+    assert not Event.objects.filter(name="South Grab").exists()
+    # Without a club role and without staff status, no form at all.
+    nobody = Client()
+    nobody.force_login(world["nobody"])
+    assert nobody.get(url).status_code == 403
+
+
+def test_admin_merge_and_unmerge_actions_are_audited(world: dict[str, object]) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    a = Player.objects.create(name="Cy")
+    b = Player.objects.create(name="Cy B")
+    admin = Client()
+    admin.force_login(world["admin"])
+    url = reverse("admin:tournaments_player_changelist")
+    admin.post(url, {"action": "merge_people", "_selected_action": [a.pk, b.pk]})
+    b.refresh_from_db()
+    assert b.same_as_id == a.pk
+    admin.post(url, {"action": "unmerge_people", "_selected_action": [b.pk]})
+    b.refresh_from_db()
+    assert b.same_as_id is None
+    assert list(
+        AuditEntry.objects.filter(action__startswith="person.")
+        .order_by("at", "pk")
+        .values_list("action", "actor__username")
+    ) == [("person.merge", "site-admin"), ("person.unmerge", "site-admin")]

@@ -77,8 +77,32 @@ class AuditedAdmin(SimpleHistoryAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "external_id"]
+    list_display = ["name", "club", "external_id", "same_as", "profile_hidden"]
     search_fields = ["name", "club", "external_id"]
+    # Changed only by the audited services of tournaments.clubs (the actions below).
+    readonly_fields = ["same_as", "profile_hidden"]
+    actions = ["merge_people", "unmerge_people"]
+
+    @admin.action(description=_("Merge the selected players into the first one (same person)"))
+    def merge_people(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        from tournaments import clubs
+
+        chosen = list(queryset.order_by("pk"))
+        try:
+            for other in chosen[1:]:
+                clubs.person_merge(keep=chosen[0], merge=other, actor=request.user)
+        except clubs.ClubRefused as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+
+    @admin.action(description=_("Undo the merge of the selected players"))
+    def unmerge_people(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        from tournaments import clubs
+
+        try:
+            for player in queryset.filter(same_as__isnull=False):
+                clubs.person_unmerge(player=player, actor=request.user)
+        except clubs.ClubRefused as exc:
+            self.message_user(request, exc.message, messages.ERROR)
 
 
 class RoundForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -303,3 +327,7 @@ class PenaltyAdmin(admin.ModelAdmin):
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         for obj in queryset:
             self.delete_model(request, obj)
+
+
+# Clubs, their members and series.
+from tournaments import admin_clubs  # noqa: E402, F401

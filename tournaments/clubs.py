@@ -64,6 +64,44 @@ def is_club_organizer(user: Any, club: Club) -> bool:
     return ClubMember.objects.filter(club=club, user=user, role=ClubRole.ORGANIZER).exists()
 
 
+def clubs_organized(user: Any) -> list[Club]:
+    """The clubs ``user`` organizes (every club for a superuser), with their current series
+    prefetched as ``current``."""
+    from django.db.models import Prefetch
+
+    if not _authenticated(user):
+        return []
+    found = (
+        Club.objects.all()
+        if user.is_superuser
+        else Club.objects.filter(members__user=user, members__role=ClubRole.ORGANIZER)
+    )
+    current = Series.objects.filter(finished=False).order_by("-created_at", "name")
+    return list(
+        found.distinct()
+        .order_by("name")
+        .prefetch_related(Prefetch("series", queryset=current, to_attr="current"))
+    )
+
+
+def club_and_series_chosen(user: Any, club_id: str, series_id: str) -> tuple[Club, Series | None]:
+    """The club and series a form names by id (the series may be empty).
+
+    Raises:
+        NotClubOrganizer: no club chosen, or one the user does not organize; ClubRefused: a
+        series that is not a current one of that club.
+    """
+    club = next((c for c in clubs_organized(user) if str(c.pk) == club_id.strip()), None)
+    if club is None:
+        raise NotClubOrganizer(_("Choose a club you organize."))
+    if not series_id.strip():
+        return club, None
+    series = next((s for s in club.current if str(s.pk) == series_id.strip()), None)  # type: ignore[attr-defined]
+    if series is None:
+        raise ClubRefused(_("Choose a current series of %(club)s.") % {"club": club.name})
+    return club, series
+
+
 def _need_organizer(user: Any, club: Club) -> None:
     if not is_club_organizer(user, club):
         raise NotClubOrganizer(

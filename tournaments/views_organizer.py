@@ -29,7 +29,7 @@ from ddz_site.errors import DomainError
 from games.engine import RuleSet
 from games.engine.rules import OPTION_NAMES, PRESETS
 from games.models import Board, Game
-from tournaments import csv_io, dealing, rounds, selectors
+from tournaments import clubs, csv_io, dealing, rounds, selectors
 from tournaments.access import is_organizer
 from tournaments.models import (
     AuditEntry,
@@ -97,7 +97,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "organizer/home.html",
         {
             "rows": rows,
-            "can_create": rounds.may_create_events(request.user),
+            "can_create": rounds.may_create_events(request.user)
+            or bool(clubs.clubs_organized(request.user)),
             "organizer": Role.ORGANIZER,
         },
     )
@@ -105,11 +106,16 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def event_new(request: HttpRequest) -> HttpResponse:
-    """Open an event (staff users and superusers; the creator becomes its organizer): name,
-    rules preset (every preset of games.engine) and options, format, scoring method."""
-    if not rounds.may_create_events(request.user):
-        raise PermissionDenied(_("Only staff users open events."))
+    """Open an event (staff users and superusers, or a club's organizers for their club; the
+    creator becomes its organizer): name, rules preset (every preset of games.engine) and
+    options, format, scoring method, and the club and series (tournaments.clubs)."""
+    own_clubs = clubs.clubs_organized(request.user)
+    staff = rounds.may_create_events(request.user)
+    if not staff and not own_clubs:
+        raise PermissionDenied(_("Only staff users and club organizers open events."))
     values = {
+        "club": "" if staff else str(own_clubs[0].pk),
+        "series": "",
         "name": "",
         "preset": "classic",
         "options": "",
@@ -121,14 +127,21 @@ def event_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         values = {k: request.POST.get(k, v).strip() for k, v in values.items()}
         try:
-            event = rounds.event_open(
-                actor=request.user,
-                name=values["name"],
-                preset=values["preset"],
-                options=rounds.rule_options_parse(values["options"]),
-                format=values["format"],
-                scoring_method=values["scoring_method"],
-            )
+            settings = {
+                "actor": request.user,
+                "name": values["name"],
+                "preset": values["preset"],
+                "options": rounds.rule_options_parse(values["options"]),
+                "format": values["format"],
+                "scoring_method": values["scoring_method"],
+            }
+            if values["club"] or not staff:
+                club, series = clubs.club_and_series_chosen(
+                    request.user, values["club"], values["series"]
+                )
+                event = clubs.club_event_open(club=club, series=series, **settings)
+            else:
+                event = rounds.event_open(**settings)
         except DomainError as exc:
             error, status = exc.message, 400
         else:
@@ -146,6 +159,8 @@ def event_new(request: HttpRequest) -> HttpResponse:
             "options": OPTION_NAMES,
             "formats": EventFormat.choices,
             "methods": ScoringMethod.choices,
+            "clubs": own_clubs,
+            "staff": staff,
         },
         status=status,
     )
