@@ -28,6 +28,7 @@ demo: $(STAMP)
 	@echo "  $(SITE)/events/demo-duplicate/            standings of the demo event"
 	@echo "  $(SITE)/events/demo-duplicate/boards/1/   traveller of board 1"
 	@echo "  $(SITE)/events/archive-of-real-games/     the imported real games"
+	@echo "  $(SITE)/series/demo-series-2026/          a club's series standings; names lead to profiles"
 	@echo "  $(SITE)/organizer/login/                  sign in with a demo login above"
 	@echo "  $(SITE)/referee/events/demo-duplicate/    referee entry (demo-referee: table 1 of round 5)"
 	@echo "  $(SITE)/organizer/events/demo-duplicate/  the organizer's dashboard (demo-organizer)"
