@@ -262,3 +262,57 @@ def test_profile_of_a_played_event_has_best_and_worst_boards() -> None:
     # The scorecard links to the profile.
     card = Client().get(reverse("public:scorecard", args=[event.slug, players[0].pk]))
     assert reverse("league:person", args=[players[0].pk]) in card.content.decode()
+
+
+def test_profile_forms_hide_merge_unmerge(league: dict[str, object]) -> None:
+    from tournaments.models import AuditEntry, EventRole
+
+    amy, bea = league["a"], league["b"]
+    # Amy herself (her player role names her) hides her profile; a stranger cannot.
+    me = get_user_model().objects.create_user("amy", password="pw")
+    EventRole.objects.create(event=league["events"][0], user=me, role="player", player=amy)
+    stranger = Client()
+    stranger.force_login(get_user_model().objects.create_user("stranger", password="pw"))
+    hide = reverse("league:person_hide", args=[amy.pk])
+    assert stranger.post(hide, {"hidden": "1"}).status_code == 403
+    herself = Client()
+    herself.force_login(me)
+    page = herself.get(reverse("league:person", args=[amy.pk])).content.decode()
+    assert 'id="hide-profile"' in page and 'id="merge-form"' not in page
+    assert herself.post(hide, {"hidden": "1"}).status_code == 302
+    assert Client().get(reverse("league:person", args=[amy.pk])).status_code == 404
+    assert herself.post(hide, {"hidden": "0"}).status_code == 302
+    assert Client().get(reverse("league:person", args=[amy.pk])).status_code == 200
+    # An organizer merges another record by its id, then undoes it.
+    twin = Player.objects.create(name="Amy Twin")
+    lone = clubs.club_event_open(club=league["club"], actor=league["admin"], name="Twin Cup")
+    Entry.objects.create(event=lone, player=twin)
+    organizer = Client()
+    organizer.force_login(league["admin"])
+    merged = organizer.post(reverse("league:person_merge", args=[amy.pk]), {"other": twin.pk})
+    assert merged.status_code == 302
+    twin.refresh_from_db()
+    assert twin.same_as_id == amy.pk
+    # Bea played the same events as Amy: refused with a message, nothing changed.
+    refused = organizer.post(
+        reverse("league:person_merge", args=[amy.pk]), {"other": bea.pk}, follow=True
+    )
+    assert "two people" in refused.content.decode()
+    bea.refresh_from_db()
+    assert bea.same_as_id is None
+    assert (
+        stranger.post(reverse("league:person_unmerge", args=[amy.pk, twin.pk])).status_code == 403
+    )
+    organizer.post(reverse("league:person_unmerge", args=[amy.pk, twin.pk]))
+    twin.refresh_from_db()
+    assert twin.same_as_id is None
+    assert list(
+        AuditEntry.objects.filter(action__in=["person.merge", "person.unmerge", "profile.hide"])
+        .order_by("at", "pk")
+        .values_list("action", "actor__username")
+    ) == [
+        ("profile.hide", "amy"),
+        ("profile.hide", "amy"),
+        ("person.merge", "admin"),
+        ("person.unmerge", "admin"),
+    ]

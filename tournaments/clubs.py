@@ -422,6 +422,13 @@ def person_unmerge(*, player: Player, actor: Any) -> None:
     player.same_as_id = None
 
 
+def is_the_person(user: Any, player_ids: Sequence[int]) -> bool:
+    """Whether ``user`` is the person of these records (a player role names one of them)."""
+    return _authenticated(user) and (
+        EventRole.objects.filter(user=user, role=Role.PLAYER, player_id__in=player_ids).exists()
+    )
+
+
 def profile_is_hidden(player: Player) -> bool:
     """Whether the person's profile is hidden from the public (any of her records says so)."""
     return person_players(player).filter(profile_hidden=True).exists()
@@ -435,11 +442,7 @@ def profile_hide(*, player: Player, hidden: bool, actor: Any) -> None:
         NotClubOrganizer: the actor is neither the person nor may manage her records.
     """
     ids = list(person_players(player).values_list("pk", flat=True))
-    herself = (
-        _authenticated(actor)
-        and EventRole.objects.filter(user=actor, role=Role.PLAYER, player_id__in=ids).exists()
-    )
-    if not herself and not may_manage_people(actor, ids):
+    if not is_the_person(actor, ids) and not may_manage_people(actor, ids):
         raise NotClubOrganizer(_("Only the player or an organizer may change this."))
     with transaction.atomic():
         Player.objects.filter(pk__in=ids).update(profile_hidden=hidden)

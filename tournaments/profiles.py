@@ -196,6 +196,7 @@ class Profile:
     rating_chart: Chart | None
     best: dict[str, list[BoardResult]] = field(default_factory=dict)
     worst: dict[str, list[BoardResult]] = field(default_factory=dict)
+    hidden: bool = False
 
 
 def person_events(person: Player) -> list[Played]:
@@ -294,4 +295,5 @@ def person_profile(person: Player, *, user: Any, extremes: int = 3) -> Profile:
         ),
         best=best,
         worst=worst,
+        hidden=profile_is_hidden(person),
     )

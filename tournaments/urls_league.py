@@ -14,4 +14,7 @@ urlpatterns = [
     path("series/<str:slug>/standings.csv", views.series_csv, name="series_csv"),
     path("people/<int:pk>/", views.person, name="person"),
     path("people/<int:pk>/history.csv", views.person_csv, name="person_csv"),
+    path("people/<int:pk>/hide/", views.person_hide, name="person_hide"),
+    path("people/<int:pk>/merge/", views.person_merge, name="person_merge"),
+    path("people/<int:pk>/unmerge/<int:record>/", views.person_unmerge, name="person_unmerge"),
 ]
