@@ -316,3 +316,15 @@ def test_profile_forms_hide_merge_unmerge(league: dict[str, object]) -> None:
         ("person.merge", "admin"),
         ("person.unmerge", "admin"),
     ]
+
+
+def test_query_budgets_of_the_public_lists(
+    league: dict[str, object], django_assert_max_num_queries
+) -> None:
+    api = APIClient()
+    with django_assert_max_num_queries(4):
+        assert api.get(reverse("league-api:clubs")).status_code == 200
+    with django_assert_max_num_queries(8):
+        assert (
+            api.get(reverse("league-api:series", args=[league["series"].slug])).status_code == 200
+        )
