@@ -241,3 +241,17 @@ def test_admin_merge_and_unmerge_actions_are_audited(world: dict[str, object]) -
         .order_by("at", "pk")
         .values_list("action", "actor__username")
     ) == [("person.merge", "site-admin"), ("person.unmerge", "site-admin")]
+
+
+def test_merging_with_a_hidden_record_hides_the_person(world: dict[str, object]) -> None:
+    td, north = world["north_td"], world["north"]
+    shown, hidden = Player.objects.create(name="Di"), Player.objects.create(name="Di H")
+    _entered(shown, "Di cup 1", td, north)
+    _entered(hidden, "Di cup 2", td, north)
+    clubs.profile_hide(player=hidden, hidden=True, actor=td)
+    clubs.person_merge(keep=shown, merge=hidden, actor=td)
+    shown.refresh_from_db()
+    assert shown.profile_hidden and clubs.profile_is_hidden(shown)
+    clubs.person_unmerge(player=hidden, actor=td)
+    hidden.refresh_from_db()
+    assert hidden.profile_hidden

@@ -7,7 +7,9 @@ events: a kept player record and the records merged into it (Player.same_as poin
 record, one level deep). Merging is an organizer's action (a club organizer or event organizer
 of an event either record played, or staff), audited (``person.merge``) and reversible
 (``person.unmerge`` puts back every record the merge moved). A person's profile is hidden from
-the public when any of her records says so (tournaments.profiles); event pages keep her name.
+the public when her records say so (every record of a person carries the same flag: a merge
+with a hidden record hides the person, and each part keeps the flag when unmerged;
+tournaments.profiles); event pages keep her name.
 
 Every function here is one use case in one transaction with keyword-only arguments; the
 changes of Player.same_as are conditional UPDATEs on rows locked in primary-key order.
@@ -366,6 +368,11 @@ def person_merge(*, keep: Player, merge: Player, actor: Any) -> Player:
             )
         Player.objects.filter(pk__in=moved, same_as__isnull=True).update(same_as=kept)
         Player.objects.filter(same_as_id=merged.pk).update(same_as=kept)
+        # Privacy wins: a person one of whose records was hidden stays hidden, and every
+        # record carries the person's flag (pages read it from any one record).
+        group = Player.objects.filter(Q(pk=kept.pk) | Q(same_as_id=kept.pk))
+        if group.filter(profile_hidden=True).exists():
+            group.update(profile_hidden=True)
         audit_record(
             event=None,
             actor=actor,

@@ -15,11 +15,10 @@ register = template.Library()
 def person_link(player: Player, hidden: bool | None = None) -> str:
     """The player's name, linked to her person's profile; the bare name when the profile is
     hidden from the public (event and series pages keep the name). ``hidden`` when the caller
-    knows it already (no query)."""
+    knows it already."""
     if hidden is None:
-        from tournaments.clubs import profile_is_hidden
-
-        hidden = profile_is_hidden(player)
+        # Every record of a person carries her flag (tournaments.clubs): no query.
+        hidden = player.profile_hidden
     if hidden:
         return format_html("{}", player.name)
     url = reverse("league:person", kwargs={"pk": player.same_as_id or player.pk})
