@@ -328,3 +328,15 @@ def test_query_budgets_of_the_public_lists(
         assert (
             api.get(reverse("league-api:series", args=[league["series"].slug])).status_code == 200
         )
+
+
+def test_league_pages_in_chinese(league: dict[str, object]) -> None:
+    zh = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
+    client = Client()
+    home = client.get("/", **zh).content.decode()
+    assert "俱乐部" in home
+    series = client.get(reverse("league:series", args=[league["series"].slug]), **zh)
+    text = series.content.decode()
+    assert "每位选手最好的 2 场比赛计分。" in text and "各名次积分" in text
+    person = client.get(reverse("league:person", args=[league["a"].pk]), **zh).content.decode()
+    assert "参加过的比赛" in person and "还没有等级分。" in person
