@@ -19,6 +19,7 @@ urlpatterns = [
     # Before the organizer's and referee's modules: its paths live under theirs.
     path("", include("tournaments.urls_officials")),
     path("referee/", include("games.urls_referee")),
+    path("organizer/clubs/", include("tournaments.urls_clubs_organizer")),
     path("organizer/", include("tournaments.urls_organizer")),
     path("deals/", include("tournaments.urls_deals")),
     path("api/", include("games.api.urls")),

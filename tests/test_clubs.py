@@ -255,3 +255,52 @@ def test_merging_with_a_hidden_record_hides_the_person(world: dict[str, object])
     clubs.person_unmerge(player=hidden, actor=td)
     hidden.refresh_from_db()
     assert hidden.profile_hidden
+
+
+def test_club_organizer_page_makes_and_finishes_series(world: dict[str, object]) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    from tournaments.models import Series
+
+    north, south = world["north"], world["south"]
+    url = reverse("clubs:club", args=[north.slug])
+    td = Client()
+    td.force_login(world["north_td"])
+    home = td.get(reverse("organizer:home")).content.decode()
+    assert url in home and reverse("clubs:club", args=[south.slug]) not in home
+    made = td.post(
+        url,
+        {
+            "name": "North Winter",
+            "season": "2026",
+            "scale": "10, 8, 6",
+            "best_of": "2",
+            "tiebreaks": ["best_event", "head_to_head"],
+        },
+    )
+    assert made.status_code == 302
+    winter = Series.objects.get(name="North Winter")
+    assert (winter.club, winter.scale, winter.best_of, winter.tiebreaks) == (
+        north,
+        "10, 8, 6",
+        2,
+        ["best_event", "head_to_head"],
+    )
+    bad = td.post(url, {"name": "Bad", "scale": "10, x"})
+    assert bad.status_code == 400 and not Series.objects.filter(name="Bad").exists()
+    td.post(reverse("clubs:finish", args=[north.slug, winter.slug]), {"finished": "1"})
+    winter.refresh_from_db()
+    assert winter.finished
+    # Another club's page, and anyone without the role: refused.
+    assert td.get(reverse("clubs:club", args=[south.slug])).status_code == 403
+    nobody = Client()
+    nobody.force_login(world["nobody"])
+    assert nobody.get(url).status_code == 403
+    assert (
+        nobody.post(
+            reverse("clubs:finish", args=[north.slug, winter.slug]), {"finished": "0"}
+        ).status_code
+        == 403
+    )
+    assert Client().get(url).status_code == 302  # to the sign-in page

@@ -86,6 +86,7 @@ def home(request: HttpRequest) -> HttpResponse:
         if request.user.is_superuser
         else Event.objects.filter(pk__in=list(by_event))
     )
+    own_clubs = clubs.clubs_organized(request.user)
     rows = []
     for event in events.order_by("-created_at"):
         roles = by_event.get(event.pk, set())
@@ -97,8 +98,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "organizer/home.html",
         {
             "rows": rows,
-            "can_create": rounds.may_create_events(request.user)
-            or bool(clubs.clubs_organized(request.user)),
+            "can_create": rounds.may_create_events(request.user) or bool(own_clubs),
+            "clubs": own_clubs,
             "organizer": Role.ORGANIZER,
         },
     )
@@ -114,7 +115,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
     if not staff and not own_clubs:
         raise PermissionDenied(_("Only staff users and club organizers open events."))
     values = {
-        "club": "" if staff else str(own_clubs[0].pk),
+        "club": request.GET.get("club", "" if staff else str(own_clubs[0].pk)),
         "series": "",
         "name": "",
         "preset": "classic",
