@@ -304,3 +304,25 @@ def test_club_organizer_page_makes_and_finishes_series(world: dict[str, object])
         == 403
     )
     assert Client().get(url).status_code == 302  # to the sign-in page
+
+
+def test_merge_and_unmerge_tell_who_changed_after_commit(world: dict[str, object]) -> None:
+    from django.test import TestCase
+
+    td, north = world["north_td"], world["north"]
+    a, b = Player.objects.create(name="Ed"), Player.objects.create(name="Ed B")
+    _entered(b, "Ed cup", td, north)
+    heard: list[list[int]] = []
+
+    def listen(sender: object, players: list[int], **kwargs: object) -> None:
+        heard.append(players)
+
+    clubs.person_changed.connect(listen)
+    try:
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            clubs.person_merge(keep=a, merge=b, actor=td)
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            clubs.person_unmerge(player=b, actor=td)
+    finally:
+        clubs.person_changed.disconnect(listen)
+    assert heard == [sorted([a.pk, b.pk]), sorted([a.pk, b.pk])]

@@ -23,6 +23,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
+from django.dispatch import Signal
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -43,6 +44,15 @@ from tournaments.models import (
     Series,
 )
 from tournaments.rounds import AdministrationRefused, _event_open_unchecked, may_create_events
+
+# Sent after the commit of a merge or unmerge, with `players` (the ids of every record whose
+# person changed, the kept one included): what is computed per person (the rating) listens.
+person_changed = Signal()
+
+
+def _send_person_changed(player_ids: Sequence[int]) -> None:
+    ids = sorted(set(player_ids))
+    transaction.on_commit(lambda: person_changed.send(sender=Player, players=ids))
 
 
 class ClubRefused(DomainError):
@@ -373,6 +383,7 @@ def person_merge(*, keep: Player, merge: Player, actor: Any) -> Player:
         group = Player.objects.filter(Q(pk=kept.pk) | Q(same_as_id=kept.pk))
         if group.filter(profile_hidden=True).exists():
             group.update(profile_hidden=True)
+        _send_person_changed([kept.pk, *moved])
         audit_record(
             event=None,
             actor=actor,
@@ -419,6 +430,7 @@ def person_unmerge(*, player: Player, actor: Any) -> None:
             raise NotClubOrganizer(_("Only organizers of their events may unmerge these players."))
         Player.objects.filter(pk=player.pk, same_as_id=kept).update(same_as=None)
         Player.objects.filter(pk__in=others, same_as_id=kept).update(same_as_id=player.pk)
+        _send_person_changed([kept, player.pk, *others])
         audit_record(
             event=None,
             actor=actor,
