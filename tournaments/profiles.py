@@ -17,7 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import Prefetch, QuerySet
 
@@ -114,12 +114,12 @@ def series_table(series: Series) -> SeriesTable:
         SeriesLine(
             rank=r.rank,
             position=r.position,
-            person=persons[int(str(r.player))],
+            person=persons[cast(int, r.player)],
             total=r.total,
             points=list(zip(r.points, r.counted, strict=True)),
             played=r.played,
             decided_by=r.decided_by,
-            hidden=int(str(r.player)) in hidden,
+            hidden=cast(int, r.player) in hidden,
         )
         for r in ranked
     ]
