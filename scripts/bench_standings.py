@@ -50,8 +50,14 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+# The served site's key, also this process's: the signed-in visitor's session made here is
+# read there.
+SECRET_KEY = "bench-only-" + "x" * 40
+
+
 def setup_django(database_url: str) -> None:
     os.environ["DATABASE_URL"] = database_url
+    os.environ["DJANGO_SECRET_KEY"] = SECRET_KEY
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ddz_site.settings")
     os.environ.pop("CELERY_BROKER_URL", None)  # eager: the bench never needs a worker
     import django
@@ -214,7 +220,7 @@ def bench_load(
         DATABASE_URL=database_url,
         DJANGO_SETTINGS_MODULE="ddz_site.settings",
         DJANGO_DEBUG="false",
-        DJANGO_SECRET_KEY="bench-only-" + "x" * 40,
+        DJANGO_SECRET_KEY=SECRET_KEY,
         DJANGO_ALLOWED_HOSTS="127.0.0.1",
         DATABASE_CONN_MAX_AGE="600",
         # Plain HTTP on the loopback, as behind a TLS-terminating proxy.
