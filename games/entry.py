@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,7 +89,9 @@ class EntryError(DomainError):
     Attributes: ``message`` (for the referee, in the active language), ``rule`` (R-…),
     ``index`` (0-based step index, None for a quick result), ``seat``, ``cards``, ``detail``
     (the engine's English message), ``field`` (the quick result's field at fault: landlord,
-    bid, winner, doubles, bombs, rockets, spring; None for a step).
+    bid, winner, doubles, bombs, rockets, spring; None for a step), ``engine_code`` and
+    ``params`` (the engine error's code and parameters, games.engine.errors.ERROR_CODES; None
+    and empty when the refusal is not the engine's).
     """
 
     code = "illegal"
@@ -104,6 +106,8 @@ class EntryError(DomainError):
         cards: str | None = None,
         detail: str = "",
         field: str | None = None,
+        engine_code: str | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.rule = rule
@@ -112,6 +116,8 @@ class EntryError(DomainError):
         self.cards = cards
         self.detail = detail
         self.field = field
+        self.engine_code = engine_code
+        self.params = dict(params or {})
 
     @property
     def fields(self) -> dict[str, list[str]] | None:
@@ -127,6 +133,8 @@ class EntryError(DomainError):
             "seat": self.seat,
             "cards": self.cards,
             "detail": self.detail,
+            "engine_code": self.engine_code,
+            "params": self.params,
         }
 
 
@@ -306,12 +314,304 @@ def call_label(call: str) -> str:
     return call
 
 
+def type_label(name: str) -> str:
+    """A RULES.md play type (``chain_of_solos``) as a referee reads it in the active language."""
+    labels = {
+        "solo": _("solo"),
+        "pair": _("pair"),
+        "trio": _("trio"),
+        "trio_with_solo": _("trio with a solo"),
+        "trio_with_pair": _("trio with a pair"),
+        "chain_of_solos": _("chain of solos"),
+        "chain_of_pairs": _("chain of pairs"),
+        "chain_of_trios": _("chain of trios"),
+        "airplane_with_solos": _("airplane with solos"),
+        "airplane_with_pairs": _("airplane with pairs"),
+        "four_with_two_solos": _("four with two solos"),
+        "four_with_two_pairs": _("four with two pairs"),
+        "space_shuttle": _("space shuttle"),
+        "space_shuttle_with_solos": _("space shuttle with solos"),
+        "space_shuttle_with_pairs": _("space shuttle with pairs"),
+        "bomb": _("bomb"),
+        "rocket": _("rocket"),
+    }
+    return labels.get(name, _("an unknown type"))
+
+
+def _call_text(call: object) -> str:
+    """A call as typed: a bid stays its number, a word is said in the active language."""
+    text = str(call)
+    return text if text.isdigit() else call_label(text)
+
+
+def _listed(values: object, label: Callable[[str], str] = str) -> str:
+    if not isinstance(values, (list, tuple)) or not values:
+        return "—"
+    return ", ".join(label(str(v)) for v in values)
+
+
+def _end_word(kind: object) -> str:
+    return {"claim": _("claim"), "concede": _("concede")}.get(str(kind), "—")
+
+
+# One sentence per engine error code (games.engine.errors.ERROR_CODES), built from the error's
+# parameters in the active language; gettext runs when the sentence is built, not at import.
+ENGINE_SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "engine.error": lambda p: _("The engine refuses this input."),
+    "notation.bad_char": lambda p: (
+        _(
+            "%(cards)s is not card notation: the character “%(char)s” at position %(position)s "
+            "is not a card."
+        )
+        % {"cards": p["text"], "char": p["char"], "position": p["position"]}
+    ),
+    "notation.no_cards": lambda p: (
+        _("“%(text)s” names no card: type the cards, or p to pass.") % {"text": p["text"]}
+    ),
+    "notation.bad_suited": lambda p: (
+        _(
+            "%(text)s is not suited card notation: the character “%(char)s” at position "
+            "%(position)s starts no card."
+        )
+        % {"text": p["text"], "char": p["char"], "position": p["position"]}
+    ),
+    "deal.too_many_of_rank": lambda p: (
+        _("No hand can hold %(over)s: the deck has fewer.") % {"over": _listed(p["over"])}
+    ),
+    "deal.seats": lambda p: (
+        _("The deal must give hands for %(seats)s, not %(given)s.")
+        % {"seats": _listed(p["seats"]), "given": _listed(p["given"])}
+    ),
+    "deal.hand_size": lambda p: (
+        _("%(seat)s holds %(n)s cards at the deal; each hand has %(size)s.")
+        % {"seat": p["seat"], "n": p["n"], "size": p["size"]}
+    ),
+    "deal.bottom_size": lambda p: (
+        _("The bottom has %(n)s cards; it has %(size)s.") % {"n": p["n"], "size": p["size"]}
+    ),
+    "deal.aside_size": lambda p: (
+        _("%(n)s cards are set aside; the rules set aside %(size)s.")
+        % {"n": p["n"], "size": p["size"]}
+    ),
+    "deal.not_the_deck": lambda p: (
+        _("The deal is not exactly the deck: duplicate %(extra)s; missing %(missing)s.")
+        % {"extra": _listed(p["extra"]), "missing": _listed(p["missing"])}
+    ),
+    "deal.deck_letter": lambda p: (
+        _("%(card)s: with two decks every card names its deck (a or b).") % {"card": p["card"]}
+    ),
+    "deal.dealt_twice": lambda p: _("The card %(card)s is dealt twice.") % {"card": p["card"]},
+    "deal.marked_card": lambda p: (
+        _(
+            "The marked card %(card)s must be a card of a suit, not a joker, with its deck "
+            "(e.g. H7a)."
+        )
+        % {"card": p["card"]}
+    ),
+    "deal.marked_unsuited": lambda p: _(
+        "A five-player deal records the suits: the hidden landlord holds the twin of the "
+        "marked card."
+    ),
+    "deal.marked_nobody": lambda p: (
+        _("Nobody holds the marked card %(card)s.") % {"card": p["card"]}
+    ),
+    "deal.marked_missing": lambda p: _("A five-player record names the marked card."),
+    "bid.first_bidder": lambda p: (
+        _("The first bidder %(seat)s is not a seat of this table (%(seats)s).")
+        % {"seat": p["seat"], "seats": _listed(p["seats"])}
+    ),
+    "bid.passed_out": lambda p: (
+        _("%(seat)s cannot call %(call)s: the deal is passed out.")
+        % {"seat": p["seat"], "call": _call_text(p["call"])}
+    ),
+    "bid.landlord_only": lambda p: (
+        _("%(seat)s cannot call %(call)s: only the landlord may.")
+        % {"seat": p["seat"], "call": _call_text(p["call"])}
+    ),
+    "bid.over": lambda p: (
+        _("%(seat)s cannot call %(call)s: the bidding is over.")
+        % {"seat": p["seat"], "call": _call_text(p["call"])}
+    ),
+    "bid.wrong_turn": lambda p: (
+        _("It is %(expected)s's turn to call, not %(seat)s's.")
+        % {"seat": p["seat"], "expected": p["expected"]}
+    ),
+    "bid.not_allowed": lambda p: (
+        _("%(seat)s cannot call %(cards)s now; allowed: %(allowed)s.")
+        % {
+            "seat": p["seat"],
+            "cards": _call_text(p["call"]),
+            "allowed": _listed(p["allowed"], call_label),
+        }
+    ),
+    "bid.incomplete": lambda p: (
+        _("The bidding stops with %(seat)s to call (allowed: %(allowed)s).")
+        % {"seat": p["seat"], "allowed": _listed(p["allowed"], call_label)}
+    ),
+    "bid.no_first_bidder": lambda p: _("The record has a bidding but no first bidder."),
+    "bid.landlord_not_seat": lambda p: (
+        _("The landlord %(landlord)s is not a seat of this table.") % {"landlord": p["landlord"]}
+    ),
+    "bid.impossible": lambda p: (
+        _("A bid of %(bid)s is impossible under these rules.") % {"bid": p["bid"]}
+    ),
+    "bid.not_marked_landlord": lambda p: (
+        _("The landlord is %(marked)s, who holds the marked card, not %(landlord)s.")
+        % {"marked": p["marked"], "landlord": p["landlord"]}
+    ),
+    "play.landlord_not_seat": lambda p: (
+        _("The landlord %(landlord)s is not a seat of this table.") % {"landlord": p["landlord"]}
+    ),
+    "play.partner_not_seat": lambda p: (
+        _("The hidden landlord %(partner)s is not a seat of this table.")
+        % {"partner": p["partner"]}
+    ),
+    "play.after_end": lambda p: (
+        _("The game ended when %(winner)s went out: no step may follow.") % {"winner": p["winner"]}
+    ),
+    "play.wrong_turn": lambda p: (
+        _("It is %(expected)s's turn to play, not %(seat)s's.")
+        % {"seat": p["seat"], "expected": p["expected"]}
+    ),
+    "play.must_lead": lambda p: (
+        _("%(seat)s leads this trick and must play cards: a pass is not allowed.")
+        % {"seat": p["seat"]}
+    ),
+    "play.not_held": lambda p: (
+        _("%(seat)s does not hold %(cards)s (holds %(hand)s).")
+        % {"seat": p["seat"], "cards": p["cards"], "hand": p["hand"] or "—"}
+    ),
+    "play.unknown_reading": lambda p: (
+        _("%(cards)s: the declared type is not a type of play.") % {"cards": p["cards"]}
+    ),
+    "play.reading_impossible": lambda p: (
+        _("%(cards)s cannot be read as a %(reading)s; it reads as: %(readings)s.")
+        % {
+            "cards": p["cards"],
+            "reading": type_label(str(p["reading"])),
+            "readings": _listed(p["readings"], type_label),
+        }
+    ),
+    "play.does_not_beat": lambda p: (
+        _("%(cards)s does not beat %(last)s played by %(owner)s.")
+        % {"cards": p["cards"], "last": p["last"], "owner": p["owner"]}
+    ),
+    "play.passed_out": lambda p: _("The deal was passed out: no card may be played."),
+    "play.surrendered": lambda p: _("The landlord surrendered: no card may be played."),
+    "play.end_after_out": lambda p: (
+        _("The game ended when a seat went out: no %(kind)s may follow.")
+        % {"kind": _end_word(p["kind"])}
+    ),
+    "play.incomplete": lambda p: _(
+        "The record stops before any seat is out and has no claim or concession."
+    ),
+    "play.previous_pass": lambda p: _("The previous play is a pass: there is nothing to follow."),
+    "combo.too_many": lambda p: (
+        _("%(cards)s has %(n)s cards: no play has more than %(max)s.")
+        % {"cards": p["cards"], "n": p["n"], "max": p["max"]}
+    ),
+    "combo.over_the_deck": lambda p: (
+        _("%(cards)s has more cards of a rank than the deck holds.") % {"cards": p["cards"]}
+    ),
+    "combo.jokers_four": lambda p: (
+        _(
+            "%(cards)s is not a combination: with four players BB and RR are pairs, the rocket is "
+            "all four jokers BBRR, and B with R is nothing."
+        )
+        % {"cards": p["cards"]}
+    ),
+    "combo.jokers_five": lambda p: (
+        _(
+            "%(cards)s is not a combination: with five players the joker bombs are two equal "
+            "jokers (BB, RR), three jokers and four jokers; B with R is nothing."
+        )
+        % {"cards": p["cards"]}
+    ),
+    "combo.not_a_pair": lambda p: (
+        _("%(cards)s is not a pair: a pair is two cards of one rank (B with R is the rocket).")
+        % {"cards": p["cards"]}
+    ),
+    "combo.two_decks_trio": lambda p: (
+        _(
+            "%(cards)s is not a combination: with two decks a trio takes only a pair, and a bomb "
+            "is played alone."
+        )
+        % {"cards": p["cards"]}
+    ),
+    "combo.kickers": lambda p: (
+        _(
+            "%(cards)s is not a combination: its kickers do not fit a trio, an airplane or a "
+            "four with two."
+        )
+        % {"cards": p["cards"]}
+    ),
+    "combo.chain_of_pairs": lambda p: (
+        _(
+            "%(cards)s is not a combination: a chain of pairs needs 3 or more consecutive pairs "
+            "from 3 to A."
+        )
+        % {"cards": p["cards"]}
+    ),
+    "combo.chain_of_solos": lambda p: (
+        _(
+            "%(cards)s is not a combination: a chain of solos needs 5 or more consecutive ranks "
+            "from 3 to A."
+        )
+        % {"cards": p["cards"]}
+    ),
+    "claim.not_seat": lambda p: (
+        _("%(seat)s is not a seat of this table: no %(kind)s.")
+        % {"seat": p["seat"], "kind": _end_word(p["kind"])}
+    ),
+    "claim.refuted": lambda p: (
+        _(
+            "%(seat)s's claim for the %(side)s is not proven: a defence beats it; the referee "
+            "decides."
+        )
+        % {"seat": p["seat"], "side": _winner_word(p["side"])}
+    ),
+    "claim.gave_up": lambda p: (
+        _(
+            "%(seat)s's claim for the %(side)s is not proven: the engine's search stopped after "
+            "%(budget)s positions; the referee decides."
+        )
+        % {"seat": p["seat"], "side": _winner_word(p["side"]), "budget": p["budget"]}
+    ),
+    "result.score": lambda p: (
+        _("The record declares %(declared)s; the engine scores %(score)s.")
+        % {"declared": _scores(p["declared"]), "score": _scores(p["score"])}
+    ),
+    "result.winner": lambda p: (
+        _("The record declares the winner: %(declared)s; the engine finds: %(winner)s.")
+        % {"declared": _winner_word(p["declared"]), "winner": _winner_word(p["winner"])}
+    ),
+    "record.invalid": lambda p: _("This is not a game record: a field is missing or mistyped."),
+    "rules.invalid": lambda p: _("The rules named are unknown or impossible."),
+}
+
+
+def engine_message(code: str, params: Mapping[str, Any]) -> str | None:
+    """The engine error `code` (games.engine.errors.ERROR_CODES) with its `params` as one
+    sentence in the active language; None for a code without a sentence or parameters that
+    do not fit it (a stored error of an older engine), so the caller falls back."""
+    sentence = ENGINE_SENTENCES.get(code)
+    if sentence is None or not isinstance(params, Mapping):
+        return None
+    try:
+        return sentence(params)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def render_error(exc: EngineError, *, position: Position, index: int, text: str) -> EntryError:
     """The engine's error as a referee reads it: a sentence in the active language built from
     the error's rule, seat and cards, the engine's English message kept as ``detail``."""
     rule = exc.rule or ""
     seat = exc.seat or position.to_move or ""
-    if isinstance(exc, NotationError):
+    coded = engine_message(exc.code, exc.params) if exc.code != "engine.error" else None
+    if coded is not None:
+        message = coded
+    elif isinstance(exc, NotationError):
         message = error_sentence(
             rule, seat=seat, cards=text, char=exc.char, char_position=exc.position
         )
@@ -327,7 +627,14 @@ def render_error(exc: EngineError, *, position: Position, index: int, text: str)
             rule, seat=seat, cards=text, stage="play", hand=hand, last=last, owner=owner
         )
     return EntryError(
-        message, rule=rule or None, index=index, seat=seat, cards=text, detail=exc.message
+        message,
+        rule=rule or None,
+        index=index,
+        seat=seat,
+        cards=text,
+        detail=exc.message,
+        engine_code=exc.code,
+        params=exc.params,
     )
 
 
@@ -409,6 +716,12 @@ def stored_error_message(
     sentences), `record` the stored record (the hand held and the play to beat are read from
     it), `landlord`/`winner`/`declared`/`score` what the engine found and the record declared.
     """
+    code = error.get("code")
+    if isinstance(code, str) and code != "engine.error":
+        coded = engine_message(code, error.get("params") or {})
+        if coded is not None:
+            return coded
+    # An error stored before the engine gave codes: the sentence from its rule and stage.
     rule = str(error.get("rule") or "")
     seat = str(error.get("seat") or "")
     cards = str(error.get("cards") or "")
@@ -455,6 +768,13 @@ def stored_error_message(
         last=last,
         owner=owner,
     )
+
+
+def status_label(status: str) -> str:
+    """The engine's verdict on a game (games.models.Status) in the active language."""
+    from games.models import Status
+
+    return str(Status(status).label) if status in Status.values else status
 
 
 def _winner_word(side: object) -> str:
@@ -561,6 +881,17 @@ def view(position: Position) -> dict[str, Any]:
     if position.finished:
         result = replay(to_record(position)).to_dict()
         result.pop("id", None)
+        result["status_label"] = status_label(str(result.get("status")))
+        if result.get("error"):
+            # The engine's error (a claim not proven, R-CLAIM) in the referee's language.
+            result["error"]["text"] = stored_error_message(
+                result["error"],
+                status=str(result.get("status")),
+                record=to_record(position),
+                landlord=result.get("landlord"),
+                winner=result.get("winner"),
+                score=result.get("score"),
+            )
     return {
         "steps": list(position.steps),
         "phase": position.phase,
