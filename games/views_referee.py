@@ -342,7 +342,8 @@ def game_enter(request: HttpRequest, slug: str, table_id: int, number: int) -> H
 
 
 def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    """One table's game of one board: every version, confirmation and ruling, its audit."""
+    """One table's game of one board: every version, confirmation and ruling, its audit, the
+    engine's error in the reader's language, and the way to the next board of the round."""
     game = get_object_or_404(
         Game.objects.select_related("table__round__event", "board"),
         pk=pk,
@@ -380,6 +381,23 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     # The record above the confirm button: the chief sees what he confirms.
     shown = results.game_record(current, public=True) if current is not None else {}
     audit = selectors.audit_log(event=event, games=versions)
+    error_text = ""
+    if current is not None and isinstance(current.error, dict) and current.error:
+        # The engine's error in the reader's language (games.entry's sentences).
+        error_text = entry.stored_error_message(
+            current.error,
+            status=current.status,
+            record=current.record or {},
+            landlord=current.landlord,
+            winner=current.winner,
+            declared=current.declared,
+            score=current.score,
+        )
+    following = (
+        Board.objects.filter(round_id=game.table.round_id, number__gt=game.board.number)
+        .order_by("number")
+        .first()
+    )
     context: dict[str, Any] = {
         "event": event,
         "game": game,
@@ -391,6 +409,8 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "chief": chief,
         "error": error,
         "resolve_form": resolve_form,
+        "error_text": error_text,
+        "next_board": following,
         "can_confirm": current is not None
         and event.confirmation_required
         and may_confirm(current)
