@@ -22,8 +22,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from ddz_site.errors import DomainError
 from games import entry, selectors
@@ -42,7 +42,7 @@ from tournaments import results
 from tournaments.access import can_enter_table, is_chief_referee, is_official
 from tournaments.clock import current_round
 from tournaments.models import Event, Table
-from tournaments.views_screen import clock_context
+from tournaments.views_screen import clock_context, table_clock_context
 
 
 def _refuse(request: HttpRequest) -> HttpResponse:
@@ -206,7 +206,13 @@ def live_entry_context(
             "pass": _("pass"),
             "claim": _("claim"),
             "concede": _("concede"),
+            "to_move_is": _("%(seat)s to move"),
+            "to_beat": _("to beat: %(cards)s (%(seat)s)"),
+            "leads": _("leads: any play"),
         },
+        # The engine's English words under a refusal, for English readers only: in another
+        # language the refusal is wholly in that language (games.entry.engine_message).
+        "engine_words": (get_language() or "en").split("-")[0] == "en",
     }
     return {
         "event": board.event,
@@ -216,6 +222,8 @@ def live_entry_context(
         "config": config,
         "seats": deal.rules.seats,
         "closed": round_refusal(table.round.state),
+        # The same clock as the big screen, with this table's extra time (issue 12 item 8).
+        **table_clock_context(table, board.event),
     }
 
 
@@ -297,6 +305,7 @@ def quick_entry_page(
             "form": form,
             "current": current,
             "closed": round_refusal(table.round.state),
+            **table_clock_context(table, board.event),
             **(context or {}),
         },
         status=status,
