@@ -89,7 +89,7 @@ class EntryError(DomainError):
     Attributes: ``message`` (for the referee, in the active language), ``rule`` (R-…),
     ``index`` (0-based step index, None for a quick result), ``seat``, ``cards``, ``detail``
     (the engine's English message), ``field`` (the quick result's field at fault: landlord,
-    bid, winner, doubles, bombs, rockets, spring; None for a step), ``engine_code`` and
+    bid, winner, doubles, bombs, rockets, spring; None for a step), ``error_code`` and
     ``params`` (the engine error's code and parameters, games.engine.errors.ERROR_CODES; None
     and empty when the refusal is not the engine's).
     """
@@ -106,7 +106,7 @@ class EntryError(DomainError):
         cards: str | None = None,
         detail: str = "",
         field: str | None = None,
-        engine_code: str | None = None,
+        error_code: str | None = None,
         params: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
@@ -116,7 +116,7 @@ class EntryError(DomainError):
         self.cards = cards
         self.detail = detail
         self.field = field
-        self.engine_code = engine_code
+        self.error_code = error_code
         self.params = dict(params or {})
 
     @property
@@ -133,7 +133,7 @@ class EntryError(DomainError):
             "seat": self.seat,
             "cards": self.cards,
             "detail": self.detail,
-            "engine_code": self.engine_code,
+            "error_code": self.error_code,
             "params": self.params,
         }
 
@@ -590,11 +590,12 @@ ENGINE_SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
-def engine_message(code: str, params: Mapping[str, Any]) -> str | None:
-    """The engine error `code` (games.engine.errors.ERROR_CODES) with its `params` as one
-    sentence in the active language; None for a code without a sentence or parameters that
-    do not fit it (a stored error of an older engine), so the caller falls back."""
-    sentence = ENGINE_SENTENCES.get(code)
+def error_message(code: str, params: Mapping[str, Any]) -> str | None:
+    """A refusal's `code` with its `params` as one sentence in the active language: an engine
+    error's code (games.engine.errors.ERROR_CODES, ENGINE_SENTENCES) or a quick result's
+    (``quick.*``, QUICK_SENTENCES). None for a code without a sentence or parameters that do
+    not fit it (a stored error of an older engine), so that the caller falls back."""
+    sentence = ENGINE_SENTENCES.get(code) or QUICK_SENTENCES.get(code)
     if sentence is None or not isinstance(params, Mapping):
         return None
     try:
@@ -608,7 +609,7 @@ def render_error(exc: EngineError, *, position: Position, index: int, text: str)
     the error's rule, seat and cards, the engine's English message kept as ``detail``."""
     rule = exc.rule or ""
     seat = exc.seat or position.to_move or ""
-    coded = engine_message(exc.code, exc.params) if exc.code != "engine.error" else None
+    coded = error_message(exc.code, exc.params) if exc.code != "engine.error" else None
     if coded is not None:
         message = coded
     elif isinstance(exc, NotationError):
@@ -633,7 +634,7 @@ def render_error(exc: EngineError, *, position: Position, index: int, text: str)
         seat=seat,
         cards=text,
         detail=exc.message,
-        engine_code=exc.code,
+        error_code=exc.code,
         params=exc.params,
     )
 
@@ -718,7 +719,7 @@ def stored_error_message(
     """
     code = error.get("code")
     if isinstance(code, str) and code != "engine.error":
-        coded = engine_message(code, error.get("params") or {})
+        coded = error_message(code, error.get("params") or {})
         if coded is not None:
             return coded
     # An error stored before the engine gave codes: the sentence from its rule and stage.
@@ -945,8 +946,44 @@ class QuickResult:
         }
 
 
-def _quick_fail(message: str, rule: str, field: str | None = None) -> EntryError:
-    return EntryError(message, rule=rule, field=field)
+# One sentence per refusal of a quick result (check_quick), by code, from its parameters: the
+# stored error of a quick result carries the code, so a page renders it in its reader's language.
+QUICK_SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "quick.landlord": lambda p: (
+        _("The landlord must be one of the seats %(seats)s.") % {"seats": " ".join(p["seats"])}
+    ),
+    "quick.bid": lambda p: (
+        _("A bid of %(bid)s is impossible under these rules.") % {"bid": p["bid"]}
+    ),
+    "quick.winner": lambda p: _("The winner is the landlord or the farmers."),
+    "quick.doubles_list": lambda p: _("The doubles are a list of seats."),
+    "quick.no_double": lambda p: _("These rules have no double: no seat can double."),
+    "quick.double_seat": lambda p: (
+        _("%(seat)s cannot double: only each farmer, once.") % {"seat": p["seat"]}
+    ),
+    "quick.bombs_list": lambda p: _("The bombs are a list of ranks (3 … 2)."),
+    "quick.bomb_rank": lambda p: (
+        _("A bomb is named by its rank (3 … 2), not “%(rank)s”.") % {"rank": p["rank"]}
+    ),
+    "quick.no_bomb": lambda p: _("No hand holds a bomb of %(rank)s.") % {"rank": p["rank"]},
+    "quick.bombs_count": lambda p: (
+        _("The hands hold only %(n)s bomb(s) of %(rank)s.") % {"n": p["n"], "rank": p["rank"]}
+    ),
+    "quick.rockets_number": lambda p: _("The rockets are a whole number of rockets played."),
+    "quick.no_rocket": lambda p: _("No hand holds the rocket (both jokers)."),
+    "quick.spring_bool": lambda p: _("Spring and anti-spring are true or false."),
+    "quick.spring_winner": lambda p: _("A spring needs the landlord to win."),
+    "quick.anti_spring_winner": lambda p: _("An anti-spring needs the farmers to win."),
+    "quick.both_springs": lambda p: _("A game cannot be a spring and an anti-spring."),
+    "quick.not_the_record": lambda p: _(
+        "The quick result names another landlord or bid than the record."
+    ),
+}
+
+
+def _quick_fail(code: str, rule: str, field: str | None = None, **params: Any) -> EntryError:
+    message = QUICK_SENTENCES[code](params)
+    return EntryError(message, rule=rule, field=field, error_code=code, params=params)
 
 
 DOUBLING_CALLS = ("double", "redouble", "show", "surrender", "reveal")
@@ -1010,11 +1047,7 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
     rules = deal.rules
     seats = rules.seats
     if not isinstance(quick.landlord, str) or quick.landlord not in seats:
-        raise _quick_fail(
-            _("The landlord must be one of the seats %(seats)s.") % {"seats": " ".join(seats)},
-            "R-SEAT",
-            "landlord",
-        )
+        raise _quick_fail("quick.landlord", "R-SEAT", "landlord", seats=list(seats))
     from games.engine.bidding import BID_RULE
     from games.engine.replay import _plausible_bid
 
@@ -1023,34 +1056,24 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
         or not isinstance(quick.bid, int)
         or not _plausible_bid(rules, quick.bid)
     ):
-        raise _quick_fail(
-            _("A bid of %(bid)s is impossible under these rules.") % {"bid": quick.bid},
-            BID_RULE[rules.bidding],
-            "bid",
-        )
+        raise _quick_fail("quick.bid", BID_RULE[rules.bidding], "bid", bid=str(quick.bid))
     if quick.winner not in ("landlord", "farmers"):
-        raise _quick_fail(_("The winner is the landlord or the farmers."), "R-END", "winner")
+        raise _quick_fail("quick.winner", "R-END", "winner")
     if not isinstance(quick.doubles, (tuple, list)) or not all(
         isinstance(d, str) for d in quick.doubles
     ):
-        raise _quick_fail(_("The doubles are a list of seats."), "R-DOUBLE-ORDER", "doubles")
+        raise _quick_fail("quick.doubles_list", "R-DOUBLE-ORDER", "doubles")
     if quick.doubles and "double" not in bidding_calls(rules):
-        raise _quick_fail(
-            _("These rules have no double: no seat can double."), "R-DOUBLE-ORDER", "doubles"
-        )
+        raise _quick_fail("quick.no_double", "R-DOUBLE-ORDER", "doubles")
     partner = deal.partner()
     side = {quick.landlord, partner} - {None}
     for seat in quick.doubles:
         if seat not in seats or seat in side or list(quick.doubles).count(seat) > 1:
-            raise _quick_fail(
-                _("%(seat)s cannot double: only each farmer, once.") % {"seat": seat},
-                "R-DOUBLE-ORDER",
-                "doubles",
-            )
+            raise _quick_fail("quick.double_seat", "R-DOUBLE-ORDER", "doubles", seat=seat)
     if not isinstance(quick.bombs, (tuple, list)) or not all(
         isinstance(b, str) for b in quick.bombs
     ):
-        raise _quick_fail(_("The bombs are a list of ranks (3 … 2)."), "R-T11", "bombs")
+        raise _quick_fail("quick.bombs_list", "R-T11", "bombs")
     holdings = {s: parse_cards(deal.hands[s]) for s in seats}
     bottom = parse_cards(deal.bottom)
     holdings[quick.landlord] = tuple(
@@ -1068,21 +1091,14 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
         except EngineError:
             normal = ""
         if len(normal) != 1 or normal not in ranks[:13]:
-            raise _quick_fail(
-                _("A bomb is named by its rank (3 … 2), not “%(rank)s”.") % {"rank": rank},
-                "R-T11",
-                "bombs",
-            )
+            raise _quick_fail("quick.bomb_rank", "R-T11", "bombs", rank=rank)
         claimed.append(normal)
     for normal in sorted(set(claimed), key=ranks.index):
         if claimed.count(normal) > available[normal]:
+            if not available[normal]:
+                raise _quick_fail("quick.no_bomb", "R-T11", "bombs", rank=normal)
             raise _quick_fail(
-                _("No hand holds a bomb of %(rank)s.") % {"rank": normal}
-                if not available[normal]
-                else _("The hands hold only %(n)s bomb(s) of %(rank)s.")
-                % {"n": available[normal], "rank": normal},
-                "R-T11",
-                "bombs",
+                "quick.bombs_count", "R-T11", "bombs", n=available[normal], rank=normal
             )
     jokers_b, jokers_r = ranks.index("B"), ranks.index("R")
     rockets = sum(min(holdings[s][jokers_b], holdings[s][jokers_r]) for s in seats)
@@ -1091,19 +1107,17 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
             1 for s in seats if holdings[s][jokers_b] + holdings[s][jokers_r] >= 4
         )  # R-4P: the rocket is all four jokers
     if isinstance(quick.rockets, bool) or not isinstance(quick.rockets, int) or quick.rockets < 0:
-        raise _quick_fail(
-            _("The rockets are a whole number of rockets played."), "R-T12", "rockets"
-        )
+        raise _quick_fail("quick.rockets_number", "R-T12", "rockets")
     if quick.rockets > rockets:
-        raise _quick_fail(_("No hand holds the rocket (both jokers)."), "R-T12", "rockets")
+        raise _quick_fail("quick.no_rocket", "R-T12", "rockets")
     if not isinstance(quick.spring, bool) or not isinstance(quick.anti_spring, bool):
-        raise _quick_fail(_("Spring and anti-spring are true or false."), "R-SPRING", "spring")
+        raise _quick_fail("quick.spring_bool", "R-SPRING", "spring")
     if quick.spring and quick.winner != "landlord":
-        raise _quick_fail(_("A spring needs the landlord to win."), "R-SPRING", "spring")
+        raise _quick_fail("quick.spring_winner", "R-SPRING", "spring")
     if quick.anti_spring and quick.winner != "farmers":
-        raise _quick_fail(_("An anti-spring needs the farmers to win."), "R-SPRING", "spring")
+        raise _quick_fail("quick.anti_spring_winner", "R-SPRING", "spring")
     if quick.spring and quick.anti_spring:
-        raise _quick_fail(_("A game cannot be a spring and an anti-spring."), "R-SPRING", "spring")
+        raise _quick_fail("quick.both_springs", "R-SPRING", "spring")
     contract = Contract(
         landlord=quick.landlord, bid=quick.bid, doubles=tuple(quick.doubles), partner=partner
     )
@@ -1118,7 +1132,12 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
             anti_spring=quick.anti_spring,
         )
     except EngineError as exc:
-        raise _quick_fail(exc.message, exc.rule or "R-SC-MULT") from None
+        raise EntryError(
+            error_message(exc.code, exc.params) or exc.message,
+            rule=exc.rule or "R-SC-MULT",
+            error_code=exc.code,
+            params=exc.params,
+        ) from None
     return settlement
 
 
@@ -1223,9 +1242,7 @@ def quick_fields(record: Mapping[str, Any]) -> dict[str, Any] | None:
             marked=str(record.get("marked") or ""),
         )
         if quick.landlord != record.get("landlord") or quick.bid != record.get("bid"):
-            raise EntryError(
-                "the quick result names another landlord or bid than the record", rule="R-REC"
-            )
+            raise _quick_fail("quick.not_the_record", "R-REC")
         settlement = check_quick(deal, quick)
     except (EntryError, EngineError) as exc:
         return failed(
@@ -1236,6 +1253,9 @@ def quick_fields(record: Mapping[str, Any]) -> dict[str, Any] | None:
                 "cards": None,
                 "rule": getattr(exc, "rule", None),
                 "message": getattr(exc, "detail", "") or str(exc),
+                # The code and parameters render the error in the reader's language.
+                "code": exc.error_code if isinstance(exc, EntryError) else exc.code,
+                "params": exc.params,
             }
         )
     settlement_facts = {

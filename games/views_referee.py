@@ -211,7 +211,7 @@ def live_entry_context(
             "leads": _("leads: any play"),
         },
         # The engine's English words under a refusal, for English readers only: in another
-        # language the refusal is wholly in that language (games.entry.engine_message).
+        # language the refusal is wholly in that language (games.entry.error_message).
         "engine_words": (get_language() or "en").split("-")[0] == "en",
     }
     return {

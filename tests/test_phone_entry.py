@@ -92,9 +92,9 @@ def test_every_engine_error_code_has_a_sentence_in_english_and_in_chinese(code: 
     params = {name: SAMPLES[name] for name in ERROR_CODES[code]}
     assert code in entry.ENGINE_SENTENCES, f"{code} has no sentence in games.entry"
     with translation.override("en"):
-        english = entry.engine_message(code, params)
+        english = entry.error_message(code, params)
     with translation.override("zh-hans"):
-        chinese = entry.engine_message(code, params)
+        chinese = entry.error_message(code, params)
     assert english and not HAN.search(english)
     assert HAN.search(chinese) and chinese != english
     assert not english_words(chinese), f"{code}: {chinese}"
@@ -150,7 +150,7 @@ def test_a_refusal_reads_wholly_in_chinese(steps, step, words) -> None:
     message = caught.value.message
     assert words in message and HAN.search(message), message
     assert not english_words(message), message
-    assert caught.value.engine_code in ERROR_CODES
+    assert caught.value.error_code in ERROR_CODES
 
 
 def test_a_claim_not_proven_reads_in_chinese_on_the_entry_page() -> None:
@@ -182,6 +182,35 @@ def test_a_stored_error_reads_in_chinese_on_the_game_page() -> None:
     assert box, "the stored error box"
     text = unescape(re.sub(r"<[^>]+>", " ", box.group(1)))
     assert "必须出牌" in text and not english_words(text), text
+
+
+@pytest.mark.parametrize("code", sorted(entry.QUICK_SENTENCES))
+def test_every_quick_result_refusal_has_a_sentence_in_english_and_in_chinese(code: str) -> None:
+    params = {"seats": ["S", "E", "W"], "bid": "7", "seat": "S", "rank": "9", "n": 1}
+    with translation.override("en"):
+        english = entry.error_message(code, params)
+    with translation.override("zh-hans"):
+        chinese = entry.error_message(code, params)
+    assert english and HAN.search(chinese) and not english_words(chinese), (code, chinese)
+
+
+@pytest.mark.django_db
+def test_a_stored_quick_result_error_reads_in_chinese() -> None:
+    world = build_world(seed="phone-quick-stored", tables=1, boards=1)
+    table, board = world.tables[0], world.boards[0]
+    d = entry.EntryDeal.from_board(board)
+    hands = {s: d.hands[s] for s in d.rules.seats}
+    no_bomb = next(r for r in "3456789TJQKA2" if all(h.count(r) < 4 for h in hands.values()))
+    quick = entry.QuickResult(landlord="S", bid=1, winner="landlord")
+    record = entry.quick_record(d, quick, record_id="R1-B1-T1")
+    record["quick"]["bombs"] = [no_bomb]  # a bomb no hand holds (R-T11), written in afterwards
+    game = game_submit(table=table, board=board, record=record)
+    game_verify(game_id=game.pk)
+    game.refresh_from_db()
+    assert game.status == "illegal" and game.error["code"] == "quick.no_bomb"
+    with translation.override("zh-hans"):
+        text = entry.stored_error_message(game.error, status=game.status, record=game.record)
+    assert no_bomb in text and "炸弹" in text and not english_words(text), text
 
 
 # --- the round clock on the referee's entry pages ----------------------------------------------
