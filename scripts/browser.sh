@@ -7,7 +7,7 @@
 set -u
 
 need=""
-[ -x /usr/bin/chromium ] || need="chromium"
+[ -x /usr/bin/chromium ] || need=" chromium"
 if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh 2>/dev/null)" ]; then
     need="$need fonts-wqy-zenhei"
 fi
