@@ -35,6 +35,7 @@ from tournaments import access, embargo, links, results
 from tournaments.models import PlayerLink, Table, TableLink
 from tournaments.rounds import in_seat_order
 from tournaments.services import rules_of
+from tournaments.views_screen import table_clock_context
 
 MAX_BODY_STEPS = entry.MAX_STEPS
 MAX_STEP_CHARS = 60
@@ -149,7 +150,15 @@ def table_home(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request,
         "links/table.html",
-        {"link": link, "token": token, "event": link.event, "rows": rows, "seated": seated},
+        {
+            "link": link,
+            "token": token,
+            "event": link.event,
+            "rows": rows,
+            "seated": seated,
+            # The clock of the round the link's table plays now (the first shown).
+            **table_clock_context(shown[0] if shown else None, link.event),
+        },
     )
 
 
@@ -300,6 +309,7 @@ def game(request: HttpRequest, token: str, pk: int) -> HttpResponse:
             "table": found.table,
             "board": found.board,
             "next_board": following,
+            **table_clock_context(found.table, link.event),
         },
     )
 
