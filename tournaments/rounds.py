@@ -65,6 +65,7 @@ from tournaments.models import (
     Team,
 )
 from tournaments.selectors import event_standings
+from tournaments.ratings import ratings_request
 from tournaments.services import EventRejected, event_create, rules_of
 from tournaments.standings import standings_recompute
 
@@ -736,6 +737,8 @@ def round_transition(*, round_: Round, action: str, actor: Any) -> Round:
                     "before": RoundState(before).label,
                 }
             )
+        if action == "publish":
+            ratings_request()  # a published round makes its boards rated (tournaments.ratings)
         audit_record(
             event=event,
             actor=actor,
