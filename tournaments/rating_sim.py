@@ -8,7 +8,8 @@ when it leads (most cards, lowest rank), the cheapest play that beats when it fo
 passes over its partner. The true order of the field is the order of p.
 
 An *event* of the simulation: the players are seated at random at tables of three (S, E, W);
-every table plays the same `boards` deals (classic rules, R-PRESET), so each (board, seat) is
+every table plays the same deals (classic rules, R-PRESET), and each round of the event is
+seated anew, so each (board, seat) is
 held at every table: the duplicate comparison. Everything derives from one seed.
 
 `simulate` plays the events and returns the seat results; `figures` rates them twice, by
@@ -58,15 +59,22 @@ def _strong_play(state: Any, seat: str) -> str:
 
 
 def play_game(
-    hands: dict[str, str], bottom: str, first_bidder: str, skill: dict[str, float], seed: str
+    hands: dict[str, str],
+    bottom: str,
+    first_bidder: str,
+    skill: dict[str, float],
+    seed: str,
+    bid_skill: dict[str, float] | None = None,
 ) -> dict[str, int]:
-    """Play one deal with bots of `skill` (seat → p); the engine's score per seat."""
+    """Play one deal with bots of `skill` (seat → p) in the play and `bid_skill` (default:
+    the same) in the auction; the engine's score per seat."""
     rng = random.Random(seed)
+    bid_skill = skill if bid_skill is None else bid_skill
     bidding = Bidding.start(RULES, first_bidder)
     while not bidding.done:
         seat = bidding.to_move
         calls = bidding.legal_calls()
-        strong = rng.random() < skill[seat]
+        strong = rng.random() < bid_skill[seat]
         call = _strong_call(calls, hands[seat]) if strong else rng.choice(calls)
         bidding = bidding.apply(seat, call)
     record: dict[str, Any] = {
@@ -97,21 +105,31 @@ def play_game(
 
 @dataclass(frozen=True)
 class Field:
-    """The simulated players: `skill[i]` is player i's p (the true strength)."""
+    """The simulated players: `skill[i]` is player i's p (the true strength); `kind` says
+    where it shows: "both" (auction and play), "play" (everyone bids by the strong policy)
+    or "bid" (everyone plays by the strong policy)."""
 
     skill: tuple[float, ...]
+    kind: str = "both"
+
+    def skills(self, table: list[int]) -> tuple[dict[str, float], dict[str, float]]:
+        """The (play, bid) skill per seat of the players of `table` (in seat order)."""
+        own = {SEATS[i]: self.skill[p] for i, p in enumerate(table)}
+        full = dict.fromkeys(own, 1.0)
+        return (full if self.kind == "bid" else own, full if self.kind == "play" else own)
 
 
-def field(levels: tuple[float, ...], per_level: int) -> Field:
+def field(levels: tuple[float, ...], per_level: int, kind: str = "both") -> Field:
     """`per_level` players of each skill of `levels`, numbered from 0 in that order."""
-    return Field(tuple(p for p in levels for _ in range(per_level)))
+    return Field(tuple(p for p in levels for _ in range(per_level)), kind)
 
 
 def simulate(
-    the_field: Field, *, events: int, boards: int, seed: int
+    the_field: Field, *, events: int, rounds: int = 1, boards: int, seed: int
 ) -> list[list[rating.SeatResult[int]]]:
-    """Play `events` events of `boards` deals each; per event its seat results (board and
-    table numbered from 0, seat the index in S E W, player the field's number).
+    """Play `events` events of `rounds` rounds of `boards` deals each, every round seated
+    anew at random; per event its seat results (board and table numbered from 0 in the
+    event, seat the index in S E W, player the field's number).
 
     Raises:
         ValueError: a field that does not fill tables of three.
@@ -122,16 +140,19 @@ def simulate(
     rng = random.Random(seed)
     out: list[list[rating.SeatResult[int]]] = []
     for e in range(events):
-        players = list(range(n))
-        rng.shuffle(players)
-        tables = [players[i : i + 3] for i in range(0, n, 3)]
         results: list[rating.SeatResult[int]] = []
-        for b in range(boards):
+        for b in range(rounds * boards):
+            if b % boards == 0:  # a new round: a new seating
+                players = list(range(n))
+                rng.shuffle(players)
+                tables = [players[i : i + 3] for i in range(0, n, 3)]
             deal = deal_random(RULES, rng, first_bidder=SEATS[(e + b) % 3])
             hands, bottom = deal.rank_hands(), deal.rank_bottom()
             for t, table in enumerate(tables):
-                skill = {SEATS[i]: the_field.skill[p] for i, p in enumerate(table)}
-                score = play_game(hands, bottom, deal.first_bidder, skill, f"{seed}:{e}:{b}:{t}")
+                play, bid = the_field.skills(table)
+                score = play_game(
+                    hands, bottom, deal.first_bidder, play, f"{seed}:{e}:{b}:{t}", bid
+                )
                 results.extend(
                     rating.SeatResult(b, t, i, p, score[SEATS[i]]) for i, p in enumerate(table)
                 )
@@ -144,9 +165,11 @@ class Figures:
     """Kendall's tau-b against the true order after the last event: `duplicate` (rated by
     (board, seat) groups) and `baseline` (by tables), with the sizes of the simulation."""
 
+    kind: str
     players: int
     levels: int
     events: int
+    rounds: int
     boards: int
     games: int
     duplicate: float
@@ -160,13 +183,15 @@ def figures(
     levels: tuple[float, ...] = (0.0, 1 / 3, 2 / 3, 1.0),
     per_level: int = 6,
     *,
-    events: int = 6,
-    boards: int = 6,
+    kind: str = "both",
+    events: int = 8,
+    rounds: int = 2,
+    boards: int = 4,
     seed: int = 2026,
 ) -> Figures:
     """Simulate, rate both ways on the same games, and compare each order with the truth."""
-    the_field = field(levels, per_level)
-    played = simulate(the_field, events=events, boards=boards, seed=seed)
+    the_field = field(levels, per_level, kind)
+    played = simulate(the_field, events=events, rounds=rounds, boards=boards, seed=seed)
     players = range(len(the_field.skill))
 
     def tau(groups_of: Any) -> float:
@@ -178,9 +203,11 @@ def figures(
         return rating.kendall_tau_b(list(the_field.skill), ordinals)
 
     return Figures(
+        kind=kind,
         players=len(the_field.skill),
         levels=len(levels),
         events=events,
+        rounds=rounds,
         boards=boards,
         games=sum(len(r) for r in played) // 3,
         duplicate=tau(rating.duplicate_groups),
