@@ -39,7 +39,11 @@ def _event(players, *, seed: str, boards: int = 2, publish: bool = True):
     for b in range(boards):
         deal = deal_random(RuleSet.from_spec("classic"), rng, first_bidder="SEW"[b % 3])
         board_create(
-            event=event, round=round_, hands=deal.hands, bottom=deal.bottom, first_bidder="SEW"[b % 3]
+            event=event,
+            round=round_,
+            hands=deal.hands,
+            bottom=deal.bottom,
+            first_bidder="SEW"[b % 3],
         )
     round_fill(round_, seed=seed)
     rounds.round_close(round_=round_, actor=td)

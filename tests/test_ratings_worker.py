@@ -64,8 +64,7 @@ def test_the_worker_rates_deterministically_and_recomputes_after_a_late_correcti
         actor=td,
     )
     wait_for(
-        lambda: {k: v for k, v in _rows().items() if k[1] == new.pk} != before_new
-        and _settled(),
+        lambda: {k: v for k, v in _rows().items() if k[1] == new.pk} != before_new and _settled(),
         what="the worker to recompute the rating after the correction",
     )
     assert _rows() == ratings.ratings_compute()

@@ -20,6 +20,7 @@ defaults (mu 25, sigma 25/3) and carry from event to event.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -181,7 +182,7 @@ def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float:
                 concordant += 1
             elif dx * dy < 0:
                 discordant += 1
-    denominator = ((pairs - tied_x) * (pairs - tied_y)) ** 0.5
+    denominator = math.sqrt((pairs - tied_x) * (pairs - tied_y))
     if denominator == 0:
         raise ValueError("kendall_tau_b of a constant sequence")
     return (concordant - discordant) / denominator

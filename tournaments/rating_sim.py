@@ -73,6 +73,7 @@ def play_game(
     bidding = Bidding.start(RULES, first_bidder)
     while not bidding.done:
         seat = bidding.to_move
+        assert seat is not None  # an auction not done has a seat to call
         calls = bidding.legal_calls()
         strong = rng.random() < bid_skill[seat]
         call = _strong_call(calls, hands[seat]) if strong else rng.choice(calls)
@@ -91,6 +92,7 @@ def play_game(
         state = GameState.start(RULES, dict(hands), bottom, bidding.landlord)
         while not state.finished:
             seat = state.to_move
+            assert seat is not None  # a game not finished has a seat to play
             if rng.random() < skill[seat]:
                 play = _strong_play(state, seat)
             else:
@@ -98,8 +100,10 @@ def play_game(
             state = state.apply(seat, play)
         record["plays"] = [[s, text] for s, text in state.plays]
     outcome = replay(record)
-    return {s: int(outcome.score.get(s, 0)) for s in SEATS} if outcome.score else dict.fromkeys(
-        SEATS, 0
+    return (
+        {s: int(outcome.score.get(s, 0)) for s in SEATS}
+        if outcome.score
+        else dict.fromkeys(SEATS, 0)
     )
 
 

@@ -127,9 +127,7 @@ def ratings_recompute(*, generation: int | None = None) -> int:
         }
         stale = [pk for key, (pk, _row) in old.items() if key not in new]
         changed = [
-            RatingEntry(
-                pk=old[key][0], position=row[0], mu=row[1], sigma=row[2], ordinal=row[3]
-            )
+            RatingEntry(pk=old[key][0], position=row[0], mu=row[1], sigma=row[2], ordinal=row[3])
             for key, row in new.items()
             if key in old and old[key][1] != row
         ]
@@ -178,9 +176,7 @@ def _send(*, again: bool = False) -> None:
     from games.tasks import enqueue
     from tournaments.tasks import ratings_recompute as task
 
-    if not again and not RatingState.objects.filter(pk=STATE_PK, queued=False).update(
-        queued=True
-    ):
+    if not again and not RatingState.objects.filter(pk=STATE_PK, queued=False).update(queued=True):
         return
     if not enqueue(task, countdown=GATHER_SECONDS):
         RatingState.objects.filter(pk=STATE_PK).update(queued=False)
@@ -223,14 +219,10 @@ def history(player: Player | int) -> list[HistoryPoint]:
     profile's chart). One query."""
     player_id = player if isinstance(player, int) else player.pk
     rows = (
-        RatingEntry.objects.filter(player_id=player_id)
-        .select_related("event")
-        .order_by("position")
+        RatingEntry.objects.filter(player_id=player_id).select_related("event").order_by("position")
     )
     return [
-        HistoryPoint(
-            r.event, timezone.localdate(r.event.created_at), r.mu, r.sigma, r.ordinal
-        )
+        HistoryPoint(r.event, timezone.localdate(r.event.created_at), r.mu, r.sigma, r.ordinal)
         for r in rows
     ]
 
@@ -261,7 +253,17 @@ def current_ratings() -> list[CurrentRating]:
     return sorted(out, key=lambda c: (-c.ordinal, c.player.name, c.player.pk))
 
 
-CSV_COLUMNS = ("rank", "player_id", "name", "club", "external_id", "rating", "mu", "sigma", "events")
+CSV_COLUMNS = (
+    "rank",
+    "player_id",
+    "name",
+    "club",
+    "external_id",
+    "rating",
+    "mu",
+    "sigma",
+    "events",
+)
 
 
 def ratings_csv(rows: Iterable[CurrentRating]) -> str:

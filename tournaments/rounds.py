@@ -64,8 +64,8 @@ from tournaments.models import (
     Table,
     Team,
 )
-from tournaments.selectors import event_standings
 from tournaments.ratings import ratings_request
+from tournaments.selectors import event_standings
 from tournaments.services import EventRejected, event_create, rules_of
 from tournaments.standings import standings_recompute
 

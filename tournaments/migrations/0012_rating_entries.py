@@ -5,41 +5,68 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0011_merge_0010_pipeline_outbox_0010_round_clock'),
+        ("tournaments", "0011_merge_0010_pipeline_outbox_0010_round_clock"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RatingState',
+            name="RatingState",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('requested', models.BigIntegerField(default=0)),
-                ('done', models.BigIntegerField(default=0)),
-                ('queued', models.BooleanField(default=False)),
-                ('runs', models.BigIntegerField(default=0)),
-                ('changed', models.BigIntegerField(default=0)),
-                ('stored_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("requested", models.BigIntegerField(default=0)),
+                ("done", models.BigIntegerField(default=0)),
+                ("queued", models.BooleanField(default=False)),
+                ("runs", models.BigIntegerField(default=0)),
+                ("changed", models.BigIntegerField(default=0)),
+                ("stored_at", models.DateTimeField(blank=True, null=True)),
             ],
         ),
         migrations.CreateModel(
-            name='RatingEntry',
+            name="RatingEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField(verbose_name='order of the event')),
-                ('mu', models.FloatField(verbose_name='mean')),
-                ('sigma', models.FloatField(verbose_name='uncertainty')),
-                ('ordinal', models.FloatField(verbose_name='rating')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_entries', to='tournaments.event')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_entries', to='tournaments.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveIntegerField(verbose_name="order of the event")),
+                ("mu", models.FloatField(verbose_name="mean")),
+                ("sigma", models.FloatField(verbose_name="uncertainty")),
+                ("ordinal", models.FloatField(verbose_name="rating")),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_entries",
+                        to="tournaments.event",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_entries",
+                        to="tournaments.player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'rating entry',
-                'verbose_name_plural': 'rating entries',
-                'ordering': ['position', '-ordinal', 'player'],
-                'indexes': [models.Index(fields=['player', 'position'], name='rating_history')],
-                'constraints': [models.UniqueConstraint(fields=('player', 'event'), name='rating_once_per_event')],
+                "verbose_name": "rating entry",
+                "verbose_name_plural": "rating entries",
+                "ordering": ["position", "-ordinal", "player"],
+                "indexes": [models.Index(fields=["player", "position"], name="rating_history")],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("player", "event"), name="rating_once_per_event"
+                    )
+                ],
             },
         ),
     ]
