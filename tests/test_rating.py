@@ -113,3 +113,10 @@ def test_kendall_tau_b_of_a_worked_example() -> None:
     assert rating.kendall_tau_b([1, 1, 2, 2], [1, 2, 3, 4]) == pytest.approx(4 / 24**0.5)
     with pytest.raises(ValueError):
         rating.kendall_tau_b([1, 1], [1, 2])
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    failures, tried = doctest.testmod(rating)
+    assert tried > 0 and failures == 0

@@ -110,8 +110,9 @@ def play_game(
 @dataclass(frozen=True)
 class Field:
     """The simulated players: `skill[i]` is player i's p (the true strength); `kind` says
-    where it shows: "both" (auction and play), "play" (everyone bids by the strong policy)
-    or "bid" (everyone plays by the strong policy)."""
+    where it shows: "both" (auction and play) or "play" (everyone bids by the strong policy).
+    ("bid", everyone playing by the strong policy, is no order of strength: the strong
+    auction alone scores no better on average than a random one.)"""
 
     skill: tuple[float, ...]
     kind: str = "both"

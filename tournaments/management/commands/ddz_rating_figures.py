@@ -1,7 +1,7 @@
 """`manage.py ddz_rating_figures`: the duplicate-aware rating on a simulated field of known
 strengths (tournaments.rating_sim), against the rating from table results alone.
 
-Prints JSON: per kind of skill ("both": auction and play, "play", "bid"), the Kendall tau-b
+Prints JSON: per kind of skill ("both": auction and play; "play": the play alone), the Kendall tau-b
 of each rating's order against the true order after the last event, per seed and their mean:
 
     {"field": {"players", "levels", "events", "rounds", "boards", "games"},
@@ -28,7 +28,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--seeds", type=int, default=5, help="seeds 0..N-1 (default 5)")
         parser.add_argument("--events", type=int, default=8)
-        parser.add_argument("--kinds", default="both,play,bid")
+        parser.add_argument("--kinds", default="both,play")
 
     def handle(self, *args: Any, **options: Any) -> None:
         out: dict[str, Any] = {"kinds": {}}
