@@ -130,6 +130,8 @@ def test_a_late_correction_to_an_old_event_recomputes_the_events_after_it() -> N
 
 def test_history_api_and_csv() -> None:
     players = [PlayerFactory() for _ in range(6)]
+    players[1].name = "=HYPERLINK(1)"
+    players[1].save()
     first, _r, _td = _event(players, seed="h1")
     second, _r, _td = _event(players, seed="h2")
     ratings.ratings_recompute()
@@ -157,3 +159,5 @@ def test_history_api_and_csv() -> None:
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert [int(r["player_id"]) for r in rows] == [r["player_id"] for r in listed]
     assert float(rows[0]["rating"]) == pytest.approx(listed[0]["rating"], abs=1e-3)
+    # A name a spreadsheet would run as a formula is written as text.
+    assert {r["name"] for r in rows if int(r["player_id"]) == players[1].pk} == {"'=HYPERLINK(1)"}

@@ -267,13 +267,17 @@ CSV_COLUMNS = (
 
 
 def ratings_csv(rows: Iterable[CurrentRating]) -> str:
-    """The current ratings as CSV (CSV_COLUMNS); figures to 3 decimals."""
+    """The current ratings as CSV (CSV_COLUMNS); figures to 3 decimals; text that a
+    spreadsheet would run as a formula is written as text (exports.spreadsheet_cell)."""
+    from tournaments.exports import spreadsheet_cell
+
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
     for rank, row in enumerate(rows, start=1):
         writer.writerow(
-            [
+            spreadsheet_cell(cell)
+            for cell in [
                 rank,
                 row.player.pk,
                 row.player.name,
