@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+from unittest.mock import patch
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -17,9 +18,17 @@ from games.models import Game
 from games.services import board_create
 from tests.factories import EventFactory, PlayerFactory, round_fill
 from tournaments import rating, ratings, rounds
-from tournaments.models import EventRole, RatingEntry, RatingState, Role, Round, RoundState
+from tournaments.models import (
+    EventRole,
+    RatedEvent,
+    RatingEntry,
+    RatingState,
+    Role,
+    Round,
+    RoundState,
+)
 from tournaments.services import round_seat
-from tournaments.standings import adjustment_set
+from tournaments.standings import adjustment_set, standings_recompute
 
 pytestmark = pytest.mark.django_db
 
@@ -120,12 +129,53 @@ def test_a_late_correction_to_an_old_event_recomputes_the_events_after_it() -> N
     # A ruling in the old event replaces one seat's result: its rating and every later one move.
     table = old_round.tables.get(number=2)
     adjustment_set(table=table, board=old.boards.get(number=1), seat="E", kind="avg", actor=td)
+    assert ratings.ratings_recompute() == 0  # not asked yet
+    standings_recompute(event_id=old.pk)  # what the ruling's task runs: it asks for the rating
     assert ratings.ratings_recompute() > 0
     assert _stored(old) != before_old and _stored(new) != before_new
     expected = rating.rate_events([_groups_by_hand(old), _groups_by_hand(new)])
     assert [_stored(old), _stored(new)] == [
         {p: (r.mu, r.sigma, r.ordinal) for p, r in after.items()} for after in expected
     ]
+    assert ratings.ratings_recompute(full=True) == 0  # the same as from nothing
+
+
+def test_a_change_to_the_last_event_rates_it_alone_and_an_unrated_change_nothing() -> None:
+    players = [PlayerFactory() for _ in range(9)]
+    first, _r1, _td = _event(players, seed="a")
+    second, _r2, _td = _event(players[::-1], seed="b")
+    last, last_round, td = _event(players, seed="c")
+    ratings.ratings_recompute()
+    before = {e: _stored(e) for e in (first, second)}
+    read = []
+    real = ratings.event_groups
+
+    def spy(event):
+        read.append(event.pk)
+        return real(event)
+
+    adjustment_set(
+        table=last_round.tables.get(number=3),
+        board=last.boards.get(number=1),
+        seat="S",
+        kind="avg",
+        actor=td,
+    )
+    standings_recompute(event_id=last.pk)
+    with patch.object(ratings, "event_groups", spy):
+        assert ratings.ratings_recompute() > 0
+    assert read == [last.pk]  # the events before it were neither read nor rated again
+    assert {e: _stored(e) for e in (first, second)} == before
+    assert ratings.ratings_recompute(full=True) == 0
+
+    # A request that moves nothing rated (the same input): the event is read, nothing written.
+    ratings.ratings_request(second.pk)
+    read.clear()
+    with patch.object(ratings, "event_groups", spy):
+        assert ratings.ratings_recompute() == 0
+    assert read == [second.pk]
+    state = RatedEvent.objects.get(pk=second.pk)
+    assert state.done == state.requested and state.position == 2
 
 
 def test_history_api_and_csv() -> None:

@@ -47,7 +47,7 @@ def test_the_worker_rates_deterministically_and_recomputes_after_a_late_correcti
     # ids and values).
     ids = sorted(RatingEntry.objects.values_list("pk", flat=True))
     runs = RatingState.objects.get().runs
-    ratings.ratings_request()
+    ratings.ratings_request(old.pk)
     ratings_recompute.delay()
     wait_for(lambda: RatingState.objects.get().runs > runs and _settled())
     assert RatingState.objects.get().changed == 0

@@ -827,4 +827,4 @@ class TableTime(models.Model):
 
 
 # The stored rating (its own module, tournaments.rating_models; imported here for Django).
-from tournaments.rating_models import RatingEntry, RatingState  # noqa: E402, F401
+from tournaments.rating_models import RatedEvent, RatingEntry, RatingState  # noqa: E402, F401

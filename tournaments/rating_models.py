@@ -43,6 +43,25 @@ class RatingEntry(models.Model):
         return f"{self.player_id}@{self.event_id}: {self.ordinal:.2f}"
 
 
+class RatedEvent(models.Model):
+    """What the stored rows of one rated event were computed from: its `position` in the
+    rating order and the `fingerprint` (SHA-256) of its groups; `requested` is bumped with
+    each change to the event that may move its rating, `done` is the request the stored rows
+    answer. The recomputation starts at the first event whose inputs changed and rates it and
+    every event after it (tournaments.ratings.ratings_recompute)."""
+
+    event = models.OneToOneField(
+        "tournaments.Event", on_delete=models.CASCADE, primary_key=True, related_name="rated"
+    )
+    position = models.PositiveIntegerField(default=0)
+    fingerprint = models.CharField(max_length=64, blank=True)
+    requested = models.BigIntegerField(default=0)
+    done = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.event_id}: {self.position} {self.fingerprint[:8]}"
+
+
 class RatingState(models.Model):
     """The coalescing of the rating's recomputation (one row, pk 1), as StandingsState for
     standings: `requested` is bumped with each change that may move a rating, `done` is the

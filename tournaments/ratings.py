@@ -9,23 +9,28 @@ current counted game, games.versions.counted_q) of the players who held that sea
 its tables; a seat given an adjusted score (tournaments.models.Adjustment, a ruling that
 replaced the result) is left out (tournaments.rating).
 
-Writes: `ratings_recompute` rates every rated event from scratch, in the rating order, and
-stores what differs from the stored rows under an advisory lock (two workers never
-interleave), so the stored rows always equal a recompute from scratch and a late correction
-to an old event moves that event's rows and those of every event after it. It is run by the
-Celery task tournaments.tasks.ratings_recompute, requested (`ratings_request`, coalesced as
-the standings are: one run for a burst) when a round is published and after each standings
-recompute of an event that has a published round (a corrected game, a ruling).
+Writes: `ratings_recompute` rates, in the rating order, the first event whose inputs changed
+and every event after it (from the stored ratings before it; `full`: every event from
+nothing), and stores what differs under an advisory lock (two workers never interleave), so
+the stored rows always equal a recompute from scratch (`ratings_compute`) and a late
+correction to an old event moves that event's rows and those of every event after it. It is
+run by the Celery task tournaments.tasks.ratings_recompute, requested (`ratings_request`,
+coalesced as the standings are: one run for a burst) when a round is published and after
+each standings recompute of an event that has a published round (a corrected game, a
+ruling).
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import json
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
+from fractions import Fraction
 from functools import partial
 
 from django.db import connection, transaction
@@ -37,6 +42,7 @@ from tournaments.models import (
     SEAT_CHOICES,
     Event,
     Player,
+    RatedEvent,
     RatingEntry,
     RatingState,
     Round,
@@ -91,16 +97,31 @@ def event_groups(event: Event) -> list[rating.Group[int]]:
     )
 
 
-def ratings_compute() -> dict[tuple[int, int], tuple[int, float, float, float]]:
+def fingerprint(groups: list[rating.Group[int]]) -> str:
+    """SHA-256 of an event's groups (keys, identities, exact scores): equal when the rating
+    of the event would be computed from the same input."""
+    text = json.dumps(
+        [[list(g.key), sorted([i, str(Fraction(s))] for i, s in g.results)] for g in groups]
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+Rows = dict[tuple[int, int], tuple[int, float, float, float]]
+
+
+def _rows(events: list[Event], after: list[dict[int, rating.Rating]], first: int) -> Rows:
+    return {
+        (player_id, event.pk): (position, r.mu, r.sigma, r.ordinal)
+        for position, (event, ratings) in enumerate(zip(events, after, strict=True), start=first)
+        for player_id, r in ratings.items()
+    }
+
+
+def ratings_compute() -> Rows:
     """The rows a recompute from scratch stores: (player id, event id) → (position, mu,
     sigma, ordinal)."""
     events = rated_events()
-    after = rating.rate_events(event_groups(e) for e in events)
-    return {
-        (player_id, event.pk): (position, r.mu, r.sigma, r.ordinal)
-        for position, (event, ratings) in enumerate(zip(events, after, strict=True), start=1)
-        for player_id, r in ratings.items()
-    }
+    return _rows(events, rating.rate_events(event_groups(e) for e in events), 1)
 
 
 def _lock() -> None:
@@ -109,44 +130,78 @@ def _lock() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCK_CLASS, 0])
 
 
-def ratings_recompute(*, generation: int | None = None) -> int:
-    """Rate every rated event from scratch and store what differs; the number of rows
-    created, changed or removed (0: the stored rows were those of a recompute already).
+def ratings_recompute(*, generation: int | None = None, full: bool = False) -> int:
+    """Store the rating: the number of rows created, changed or removed (0: the stored rows
+    were already those of a recompute from scratch).
 
-    Deterministic (tournaments.rating): the same games give the same rows on any machine.
-    Computed under the writers' lock, so that older rows never replace newer ones.
+    The first event (in the rating order) whose inputs may have changed — asked for since it
+    was rated (RatedEvent.requested > done), moved in the order, or new — is read again; when
+    its groups' fingerprint is the one stored it is skipped, else it and every event after it
+    are rated again, from the stored ratings before it (`full`: every event, from nothing).
+    The stored floats are those a recompute from scratch computes (IEEE-754 doubles stored
+    exactly), so either way the rows equal ratings_compute() (a test holds it). Under the
+    writers' lock: two workers never interleave. `generation`: the RatingState request it
+    answers (the coalesced task).
     """
     with transaction.atomic():
         _lock()
-        new = ratings_compute()
-        old = {
-            (p, e): (pk, (pos, mu, sigma, o))
-            for pk, p, e, pos, mu, sigma, o in RatingEntry.objects.values_list(
-                "pk", "player_id", "event_id", "position", "mu", "sigma", "ordinal"
+        events = rated_events()
+        stored = {r.pk: r for r in RatedEvent.objects.all()}
+        gone = [pk for pk in stored if pk not in {e.pk for e in events}]
+        start = 0 if (full or gone) else len(events)
+        for i, event in enumerate(events):
+            r = stored.get(event.pk)
+            if start > i and (r is None or r.position != i + 1 or r.requested > r.done):
+                start = i
+                break
+        groups: dict[int, list[rating.Group[int]]] = {}
+        answered: dict[int, int] = {}  # event id -> the request its stored rows now answer
+        # Skip the events whose input is unchanged (a request moved nothing rated: a game of
+        # a round not yet published, a ruling on a result already left out).
+        while start < len(events) and not full and not gone:
+            event, r = events[start], stored.get(events[start].pk)
+            groups[event.pk] = event_groups(event)
+            if (
+                r is None
+                or r.position != start + 1
+                or r.fingerprint != fingerprint(groups[event.pk])
+            ):
+                break
+            answered[event.pk] = r.requested
+            start += 1
+            while start < len(events):
+                r = stored.get(events[start].pk)
+                if r is None or r.position != start + 1 or r.requested > r.done:
+                    break
+                start += 1
+        before: dict[int, rating.Rating] = {}
+        for player_id, mu, sigma in (
+            RatingEntry.objects.filter(position__lte=start)
+            .exclude(event_id__in=gone)
+            .order_by("position")
+            .values_list("player_id", "mu", "sigma")
+        ):
+            before[player_id] = rating.Rating(mu, sigma)
+        todo = events[start:]
+        for event in todo:
+            if event.pk not in groups:
+                groups[event.pk] = event_groups(event)
+        new = _rows(todo, rating.rate_events([groups[e.pk] for e in todo], start=before), start + 1)
+        count = _store(new, [e.pk for e in todo] + gone)
+        RatedEvent.objects.filter(pk__in=gone).delete()
+        for position, event in enumerate(todo, start=start + 1):
+            r = stored.get(event.pk)
+            requested = r.requested if r is not None else 0
+            RatedEvent.objects.update_or_create(
+                pk=event.pk,
+                defaults={
+                    "position": position,
+                    "fingerprint": fingerprint(groups[event.pk]),
+                    "done": requested,
+                },
             )
-        }
-        stale = [pk for key, (pk, _row) in old.items() if key not in new]
-        changed = [
-            RatingEntry(pk=old[key][0], position=row[0], mu=row[1], sigma=row[2], ordinal=row[3])
-            for key, row in new.items()
-            if key in old and old[key][1] != row
-        ]
-        created = [
-            RatingEntry(
-                player_id=key[0],
-                event_id=key[1],
-                position=row[0],
-                mu=row[1],
-                sigma=row[2],
-                ordinal=row[3],
-            )
-            for key, row in new.items()
-            if key not in old
-        ]
-        RatingEntry.objects.filter(pk__in=stale).delete()
-        RatingEntry.objects.bulk_update(changed, ["position", "mu", "sigma", "ordinal"])
-        RatingEntry.objects.bulk_create(created)
-        count = len(stale) + len(changed) + len(created)
+        for event_id, requested in answered.items():
+            RatedEvent.objects.filter(pk=event_id).update(done=requested)
         state, _created = RatingState.objects.get_or_create(pk=STATE_PK)
         RatingState.objects.filter(pk=STATE_PK).update(
             done=max(state.done, generation or 0),
@@ -157,19 +212,52 @@ def ratings_recompute(*, generation: int | None = None) -> int:
     return count
 
 
-def ratings_request() -> None:
-    """Ask for a recomputation of the rating: bump its generation in the caller's transaction
-    and, after commit, have one run unless one is queued or running (coalesced)."""
+def _store(new: Rows, event_ids: list[int]) -> int:
+    """Make the stored rows of `event_ids` those of `new`; the number of rows written."""
+    old = {
+        (p, e): (pk, (pos, mu, sigma, o))
+        for pk, p, e, pos, mu, sigma, o in RatingEntry.objects.filter(
+            event_id__in=event_ids
+        ).values_list("pk", "player_id", "event_id", "position", "mu", "sigma", "ordinal")
+    }
+    stale = [pk for key, (pk, _row) in old.items() if key not in new]
+    changed = [
+        RatingEntry(pk=old[key][0], position=row[0], mu=row[1], sigma=row[2], ordinal=row[3])
+        for key, row in new.items()
+        if key in old and old[key][1] != row
+    ]
+    created = [
+        RatingEntry(
+            player_id=key[0],
+            event_id=key[1],
+            position=row[0],
+            mu=row[1],
+            sigma=row[2],
+            ordinal=row[3],
+        )
+        for key, row in new.items()
+        if key not in old
+    ]
+    RatingEntry.objects.filter(pk__in=stale).delete()
+    RatingEntry.objects.bulk_update(changed, ["position", "mu", "sigma", "ordinal"])
+    RatingEntry.objects.bulk_create(created)
+    return len(stale) + len(changed) + len(created)
+
+
+def ratings_request(event_id: int) -> None:
+    """Ask for the rating of event `event_id` (and so of every event after it) to be
+    recomputed: mark the event and bump the generation in the caller's transaction and,
+    after commit, have one recomputation run unless one is queued or running (coalesced as
+    the standings are). Nothing when the event is not rated (no published round)."""
+    if not Round.objects.filter(event_id=event_id, state=RoundState.PUBLISHED).exists():
+        return
+    if not RatedEvent.objects.filter(pk=event_id).update(requested=F("requested") + 1):
+        RatedEvent.objects.get_or_create(pk=event_id)
+        RatedEvent.objects.filter(pk=event_id).update(requested=F("requested") + 1)
     if not RatingState.objects.filter(pk=STATE_PK).update(requested=F("requested") + 1):
         RatingState.objects.get_or_create(pk=STATE_PK)
         RatingState.objects.filter(pk=STATE_PK).update(requested=F("requested") + 1)
     transaction.on_commit(partial(_send))
-
-
-def ratings_request_for(event_id: int) -> None:
-    """ratings_request when event `event_id` is rated (has a published round)."""
-    if Round.objects.filter(event_id=event_id, state=RoundState.PUBLISHED).exists():
-        ratings_request()
 
 
 def _send(*, again: bool = False) -> None:

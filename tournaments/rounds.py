@@ -738,7 +738,8 @@ def round_transition(*, round_: Round, action: str, actor: Any) -> Round:
                 }
             )
         if action == "publish":
-            ratings_request()  # a published round makes its boards rated (tournaments.ratings)
+            # A published round makes its boards rated (tournaments.ratings).
+            ratings_request(event.pk)
         audit_record(
             event=event,
             actor=actor,
