@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import random
 from unittest.mock import patch
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.urls import reverse
 
 from games.engine import RuleSet, deal_random
@@ -138,6 +140,9 @@ def test_a_late_correction_to_an_old_event_recomputes_the_events_after_it() -> N
         {p: (r.mu, r.sigma, r.ordinal) for p, r in after.items()} for after in expected
     ]
     assert ratings.ratings_recompute(full=True) == 0  # the same as from nothing
+    out = io.StringIO()
+    call_command("ddz_ratings", "--full", stdout=out)
+    assert json.loads(out.getvalue()) == {"rows_written": 0, "events": 2}
 
 
 def test_a_change_to_the_last_event_rates_it_alone_and_an_unrated_change_nothing() -> None:

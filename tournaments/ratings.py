@@ -52,9 +52,6 @@ from tournaments.models import (
 logger = logging.getLogger(__name__)
 
 SEAT_ORDER = [value for value, _label in SEAT_CHOICES]
-# The identity rated: a seat result's player id (a Player is one person across events). To
-# rate a person who has several Player rows, map them here (see the module docstring).
-IDENTITY = "player"
 # The first key of the advisory lock of the rating's writers: "DDZR".
 _LOCK_CLASS = 0x44445A52
 STATE_PK = 1
@@ -71,6 +68,14 @@ def rated_events() -> list[Event]:
     )
 
 
+def identities(player_ids: set[int]) -> dict[int, int]:
+    """The identity rated for each player id: the player id itself (a Player row is one
+    person across events: the CSV import finds players again by external id or name). The one
+    place to change to rate another identity (a person with several Player rows): map each
+    player id to it here, and point RatingEntry.player at that model."""
+    return {p: p for p in player_ids}
+
+
 def event_groups(event: Event) -> list[rating.Group[int]]:
     """The (board, seat) groups of `event`'s published rounds: keyed (board number, seat
     index), each player (id) with his raw score; adjusted seats left out. A few flat queries
@@ -84,12 +89,13 @@ def event_groups(event: Event) -> list[rating.Group[int]]:
         )
     )
     data = event_results(event=event, boards=set(numbers), with_penalties=False)
+    identity = identities({r.player for r in data.results})
     return rating.duplicate_groups(
         rating.SeatResult(
             board=numbers[r.board],
             table=r.table,
             seat=SEAT_ORDER.index(r.seat),
-            player=r.player,
+            player=identity[r.player],
             score=r.score,
             adjusted=bool(r.adjusted),
         )
