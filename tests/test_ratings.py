@@ -216,3 +216,21 @@ def test_history_api_and_csv() -> None:
     assert float(rows[0]["rating"]) == pytest.approx(listed[0]["rating"], abs=1e-3)
     # A name a spreadsheet would run as a formula is written as text.
     assert {r["name"] for r in rows if int(r["player_id"]) == players[1].pk} == {"'=HYPERLINK(1)"}
+
+
+def test_the_sweep_sends_the_rating_wanted_and_not_stored() -> None:
+    from games.services import verification_sweep
+
+    players = [PlayerFactory() for _ in range(3)]
+    event, _round, _td = _event(players, seed="sweep", boards=1)
+    with patch("games.tasks.enqueue", return_value=True) as sent:
+        verification_sweep(older_than=0)
+    assert [c.args[0].name for c in sent.call_args_list].count(
+        "tournaments.tasks.ratings_recompute"
+    ) == 1
+    ratings.ratings_refresh()
+    with patch("games.tasks.enqueue", return_value=True) as sent:
+        verification_sweep(older_than=0)
+    assert "tournaments.tasks.ratings_recompute" not in [
+        c.args[0].name for c in sent.call_args_list
+    ]

@@ -276,6 +276,18 @@ def _send(*, again: bool = False) -> None:
         RatingState.objects.filter(pk=STATE_PK).update(queued=False)
 
 
+def ratings_sweep() -> bool:
+    """Send the recomputation again when the generation wanted is not stored (its message
+    lost to a broker outage or a killed worker; games.services.verification_sweep calls it);
+    True when sent. A recomputation run twice stores nothing the second time."""
+    from games.tasks import enqueue
+    from tournaments.tasks import ratings_recompute as task
+
+    if not RatingState.objects.filter(pk=STATE_PK, requested__gt=F("done")).exists():
+        return False
+    return enqueue(task)
+
+
 def ratings_refresh() -> int:
     """The coalesced recomputation (the task): recompute when the generation wanted is not
     stored yet, then release the flag unless more was requested meanwhile (then run again);
