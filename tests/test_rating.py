@@ -102,9 +102,10 @@ def test_ratings_carry_from_event_to_event_and_restart_from_a_stored_state() -> 
     assert rating.rate_events([b, a])[1] != whole[1]
 
 
-def test_a_player_met_twice_in_one_group_is_refused() -> None:
-    with pytest.raises(ValueError):
-        rating.rate_group({}, [(1, 3), (1, 6)])
+def test_a_player_met_twice_in_one_group_is_left_out_of_it() -> None:
+    assert rating.rate_group({}, [(1, 3), (1, 6)]) == {}
+    after = rating.rate_group({}, [(1, 3), (1, 6), (2, 0), (3, 9)])
+    assert set(after) == {2, 3} and after == rating.rate_group({}, [(2, 0), (3, 9)])
 
 
 def test_kendall_tau_b_of_a_worked_example() -> None:

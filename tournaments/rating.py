@@ -21,7 +21,7 @@ defaults (mu 25, sigma 25/3) and carry from event to event.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -72,15 +72,13 @@ def rate_group(
 ) -> dict[Identity, Rating]:
     """The new ratings of the players of one group after it: `results` are (identity, raw
     score) pairs, higher is better, equal scores tie; players absent from `ratings` start at
-    INITIAL. Players are taken in the order of their identities (determinism).
-
-    Raises:
-        ValueError: an identity met twice in the group.
+    INITIAL. Players are taken in the order of their identities (determinism). An identity
+    met twice in the group (one person seated at two tables: a data error the rating does not
+    judge) is left out of it: he cannot be compared with himself.
     """
-    ordered = sorted(results, key=lambda r: r[0])
+    count = Counter(identity for identity, _score in results)
+    ordered = sorted((r for r in results if count[r[0]] == 1), key=lambda r: r[0])
     ids = [identity for identity, _score in ordered]
-    if len(set(ids)) != len(ids):
-        raise ValueError("a player is met twice in one group")
     if len(ordered) < 2:
         return {}
     teams = [
@@ -106,9 +104,6 @@ def rate_events(
     """Rate `events` in the order given, each a list of groups; one dict per event: the rating
     after that event of every player who played in it (a player keeps his rating between the
     events he plays). `start`: the ratings before the first event (default: everyone INITIAL).
-
-    Raises:
-        ValueError: a player met twice in one group.
     """
     current: dict[Identity, Rating] = dict(start or {})
     out: list[dict[Identity, Rating]] = []
