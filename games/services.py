@@ -572,15 +572,15 @@ def game_verify(*, game_id: int) -> bool:
 
 def verification_sweep(*, older_than: float, limit: int = 500) -> int:
     """Send again the verification of games still pending `older_than` seconds after they were
-        submitted, oldest first, at most `limit` (a sweep; games.tasks.sweep_pending_games).
+    submitted, oldest first, at most `limit` (a sweep; games.tasks.sweep_pending_games).
 
-        The pending games are the outbox of verification: a message lost to a broker outage at
-        commit, or held by a worker killed before it finished (Redis gives it to another only after
-        the visibility timeout), leaves its game pending, and the next sweep sends it again. A
-        game verified twice changes nothing the second time (game_verify), so a sweep that meets a
-        message merely waiting in a long queue costs one replay. The standings of every event whose
-        wanted generation is not stored (tournaments.models.StandingsState) are sent too, in case
-        the recomputation sent after a verification was lost, and so is the rating's
+    The pending games are the outbox of verification: a message lost to a broker outage at
+    commit, or held by a worker killed before it finished (Redis gives it to another only after
+    the visibility timeout), leaves its game pending, and the next sweep sends it again. A
+    game verified twice changes nothing the second time (game_verify), so a sweep that meets a
+    message merely waiting in a long queue costs one replay. The standings of every event whose
+    wanted generation is not stored (tournaments.models.StandingsState) are sent too, in case
+    the recomputation sent after a verification was lost, and so is the rating
     (tournaments.ratings.ratings_sweep). Returns the number of games sent.
     """
     from games.tasks import enqueue, verify_game
