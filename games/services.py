@@ -599,10 +599,12 @@ def verification_sweep(*, older_than: float, limit: int = 500) -> int:
     game verified twice changes nothing the second time (game_verify), so a sweep that meets a
     message merely waiting in a long queue costs one replay. The standings of every event whose
     wanted generation is not stored (tournaments.models.StandingsState) are sent too, in case
-    the recomputation sent after a verification was lost. Returns the number of games sent.
+    the recomputation sent after a verification was lost, and so is the rating
+    (tournaments.ratings.ratings_sweep). Returns the number of games sent.
     """
     from games.tasks import enqueue, verify_game
     from tournaments.models import StandingsState
+    from tournaments.ratings import ratings_sweep
     from tournaments.tasks import recompute_standings
 
     since = timezone.now() - timedelta(seconds=older_than)
@@ -622,6 +624,7 @@ def verification_sweep(*, older_than: float, limit: int = 500) -> int:
         )
         for event_id in events:
             enqueue(recompute_standings, event_id)
+        ratings_sweep()  # the rating wanted and not stored, likewise (tournaments.ratings)
     if pending:
         logger.warning("verification sweep: %s pending games sent again", len(pending))
     return len(pending)

@@ -824,3 +824,7 @@ class TableTime(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} +{self.extra_minutes}"
+
+
+# The stored rating (its own module, tournaments.rating_models; imported here for Django).
+from tournaments.rating_models import RatedEvent, RatingEntry, RatingState  # noqa: E402, F401

@@ -64,6 +64,7 @@ from tournaments.models import (
     Table,
     Team,
 )
+from tournaments.ratings import ratings_request
 from tournaments.selectors import event_standings
 from tournaments.services import EventRejected, event_create, rules_of
 from tournaments.standings import standings_recompute
@@ -736,6 +737,9 @@ def round_transition(*, round_: Round, action: str, actor: Any) -> Round:
                     "before": RoundState(before).label,
                 }
             )
+        if action == "publish":
+            # A published round makes its boards rated (tournaments.ratings).
+            ratings_request(event.pk)
         audit_record(
             event=event,
             actor=actor,

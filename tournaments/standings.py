@@ -430,6 +430,10 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
             read_at=read_at,
             stored_at=now,
         )
+    from tournaments.ratings import ratings_request
+
+    # A correction to a rated event moves the rating of that event and of every one after it.
+    ratings_request(event_id)
     return changed
 
 
