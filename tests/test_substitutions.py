@@ -180,7 +180,7 @@ def test_incremental_equals_full_when_only_who_played_changes(data, boards, tabl
     ]
     subbed = data.draw(st.sets(st.integers(0, len(before) - 1)))
     after = [
-        scoring.SeatResult(r.board, r.table, r.seat, 100 + r.table, r.score)
+        scoring.SeatResult(r.board, r.table, r.seat, 100 + 3 * r.table + "SEW".index(r.seat), r.score)
         if i in subbed
         else r
         for i, r in enumerate(before)
@@ -269,7 +269,7 @@ def test_refusals(world) -> None:
     yan = PlayerFactory(name="Yan")
     Entry.objects.create(event=world["event"], player=yan)
     assert refused(substitute=yan, first_board=4, last_board=4)
-    assert refused(table=t2, seat="W", substitute=zoe, first_board=1, last_board=1)
+    assert refused(table=t2, seat="W", substitute=zoe, first_board=3, last_board=3)
     # A closed round takes no substitution, and none is removed from it.
     Round.objects.filter(pk=world["round"].pk).update(state=RoundState.CLOSED)
     assert "closed" in refused(substitute=yan, first_board=1, last_board=2)
