@@ -42,6 +42,7 @@ from tournaments import results
 from tournaments.access import can_enter_table, is_chief_referee, is_official
 from tournaments.clock import current_round
 from tournaments.models import Event, Table
+from tournaments.substitutions import table_players
 from tournaments.views_screen import clock_context
 
 
@@ -186,7 +187,8 @@ def live_entry_context(
         "seats": list(deal.rules.seats),
         "replace": current is not None,
         "key": uuid.uuid4().hex,
-        "players": {s.seat: s.player.name for s in table.seats.select_related("player")},
+        # Who plays this board at each seat: a substitute on her boards.
+        "players": {s: p.name for s, p in table_players(table, board.number).items()},
         "messages": {
             "submitted": _("Submitted: the engine verifies it now."),
             "not_finished": _("The game is not finished yet."),
@@ -297,6 +299,7 @@ def quick_entry_page(
             "form": form,
             "current": current,
             "closed": round_refusal(table.round.state),
+            "players": table_players(table, board.number),
             **(context or {}),
         },
         status=status,

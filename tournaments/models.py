@@ -878,6 +878,18 @@ class Substitution(models.Model):
     def __str__(self) -> str:
         return f"{self.table} {self.seat}: {self.substitute} for {self.player}"
 
+    @property
+    def boards_label(self) -> str:
+        """Which boards, for people: "boards 3-4", "board 5" or "the whole round"."""
+        if self.first_board is None or self.last_board is None:
+            return gettext("the whole round")
+        if self.first_board == self.last_board:
+            return gettext("board %(n)s") % {"n": self.first_board}
+        return gettext("boards %(first)s-%(last)s") % {
+            "first": self.first_board,
+            "last": self.last_board,
+        }
+
     def covers(self, board_number: int) -> bool:
         """Whether the substitute played board number `board_number` (of this round)."""
         if self.first_board is None or self.last_board is None:

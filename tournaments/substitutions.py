@@ -355,3 +355,20 @@ def round_substitutions(round_: Round) -> list[Substitution]:
     return list(
         Substitution.objects.filter(round=round_).select_related("table", "player", "substitute")
     )
+
+
+def table_players(table: Table, number: int) -> dict[str, Player]:
+    """Seat → who plays board `number` at `table` (the seated player, or her substitute on
+    the boards of a substitution); two queries."""
+    seated = {s.seat: s.player for s in table.seats.select_related("player")}
+    return lineup_of(table_ids=[table.pk]).players(table, number, seated)
+
+
+def by_table(table_ids: Iterable[int]) -> dict[int, list[Substitution]]:
+    """Table id → its substitutions (with their players), for the seat cards and pages."""
+    out: dict[int, list[Substitution]] = defaultdict(list)
+    for sub in Substitution.objects.filter(table_id__in=list(table_ids)).select_related(
+        "player", "substitute"
+    ):
+        out[sub.table_id].append(sub)
+    return dict(out)

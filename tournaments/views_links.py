@@ -31,7 +31,7 @@ from games.engine import RecordError
 from games.engine.record import parse_json
 from games.models import Board, EntryDraft, Game
 from games.views_referee import live_entry_context, quick_entry_page
-from tournaments import access, embargo, links, results
+from tournaments import access, embargo, links, results, substitutions
 from tournaments.models import PlayerLink, Table, TableLink
 from tournaments.rounds import in_seat_order
 from tournaments.services import rules_of
@@ -149,7 +149,14 @@ def table_home(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request,
         "links/table.html",
-        {"link": link, "token": token, "event": link.event, "rows": rows, "seated": seated},
+        {
+            "link": link,
+            "token": token,
+            "event": link.event,
+            "rows": rows,
+            "seated": seated,
+            "substitutions": substitutions.by_table(seated),
+        },
     )
 
 

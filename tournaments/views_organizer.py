@@ -29,7 +29,7 @@ from ddz_site.errors import DomainError
 from games.engine import RuleSet
 from games.engine.rules import OPTION_NAMES, PRESETS
 from games.models import Board, Game
-from tournaments import csv_io, dealing, rounds, selectors
+from tournaments import csv_io, dealing, rounds, selectors, views_substitutions
 from tournaments.access import is_organizer
 from tournaments.models import (
     AuditEntry,
@@ -184,6 +184,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             ),
             "max_boards": rounds.MAX_BOARDS_PER_ROUND,
             **dashboard_context(event),
+            **views_substitutions.context(event),
         },
     )
 
