@@ -392,3 +392,28 @@ def test_the_dashboard_form_records_and_removes(world, client) -> None:
     # The chief referee's page has the form too.
     client.force_login(world["chief"])
     assert Player.objects.filter(name="Zoe").exists()
+
+
+def test_the_player_links_show_the_boards_each_played(world) -> None:
+    from tournaments import access, links
+    from tournaments.models import PlayerLink
+
+    _play(world)
+    _zoe_for_bea(world)
+    event = world["event"]
+    bea, zoe = world["players"]["Bea"], world["players"]["Zoe"]
+    event.correction_minutes = 30
+    event.save(update_fields=["correction_minutes"])
+    links.player_links_make(event=event, actor=world["td"], players=[bea, zoe])
+    views = {
+        p.name: links.player_view(PlayerLink.objects.get(event=event, player=p)) for p in (bea, zoe)
+    }
+    assert [g.game.board.number for g in views["Bea"].games] == [1, 2]
+    assert [(g.game.board.number, g.seat) for g in views["Zoe"].games] == [(3, "E"), (4, "E")]
+    assert [(t.number, seat) for _r, t, seat, _m in views["Zoe"].seats] == [(1, "E")]
+    # Bea may not confirm board 3 (Zoe played it); Zoe may.
+    game3 = Game.objects.get(table=world["tables"][0], board=world["boards"][3])
+    bea_link = PlayerLink.objects.get(event=event, player=bea)
+    zoe_link = PlayerLink.objects.get(event=event, player=zoe)
+    assert access.player_check_refusal(bea_link, game3) == "This is not one of your games."
+    assert access.player_check_refusal(zoe_link, game3) is None

@@ -216,8 +216,7 @@ def player_scorecard(
         for board in boards:
             if board.round_id != table.round_id:
                 continue
-            stint = lineup.stint(table.pk, seat, board.number)
-            if (stint is None) != mine or (stint is not None and stint.substitute.pk != player.pk):
+            if not lineup.played(table.pk, seat, board.number, player.pk, own=mine):
                 continue  # a substitute played it for her, or she did not substitute on it
             hidden = board.pk not in shown
             game = games.get((table.pk, board.pk))

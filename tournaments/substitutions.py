@@ -93,6 +93,14 @@ class Lineup:
         """Seat → who played board `number` at `table`, from seat → the seated player."""
         return {s: self.player(table.pk, s, number, p) for s, p in seated.items()}
 
+    def played(self, table_id: int, seat: str, number: int, player_id: int, *, own: bool) -> bool:
+        """Whether `player_id` played board `number` in `seat` of the table: her `own` seat
+        when no substitute played it for her, else a seat she substituted in on that board."""
+        stint = self.stint(table_id, seat, number)
+        if own:
+            return stint is None
+        return stint is not None and stint.substitute.pk == player_id
+
     def stints_of(self, player_id: int) -> list[tuple[int, str, Stint]]:
         """(table id, seat, stint) of every substitution `player_id` played."""
         return [
@@ -372,3 +380,14 @@ def by_table(table_ids: Iterable[int]) -> dict[int, list[Substitution]]:
     ):
         out[sub.table_id].append(sub)
     return dict(out)
+
+
+def seat_played(*, table_id: int, board_number: int, player_id: int) -> str | None:
+    """The seat in which `player_id` played board `board_number` at the table (her own
+    seat, unless a substitute played it for her; or the seat she substituted in), else
+    None. Two queries."""
+    lineup = lineup_of(table_ids=[table_id])
+    for seat, seated in Seat.objects.filter(table_id=table_id).values_list("seat", "player_id"):
+        if lineup.player_id(table_id, seat, board_number, seated) == player_id:
+            return seat
+    return None
