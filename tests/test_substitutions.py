@@ -417,3 +417,27 @@ def test_the_player_links_show_the_boards_each_played(world) -> None:
     zoe_link = PlayerLink.objects.get(event=event, player=zoe)
     assert access.player_check_refusal(bea_link, game3) == "This is not one of your games."
     assert access.player_check_refusal(zoe_link, game3) is None
+
+
+def test_the_archive_keeps_the_substitutions(world) -> None:
+    import json
+
+    from tournaments.exports import event_export, event_import
+
+    _play(world)
+    _zoe_for_bea(world)
+    standings_recompute(event_id=world["event"].pk)
+    archive = event_export(event=world["event"])
+    (sub,) = archive["rounds"][0]["tables"][0]["substitutions"]
+    assert (sub["seat"], sub["player"], sub["substitute"], sub["first_board"]) == (
+        "E",
+        "Bea",
+        "Zoe",
+        3,
+    )
+    assert {e["player"]: e["reserve"] for e in archive["entries"]}["Zoe"] is False
+    text = json.dumps(archive, sort_keys=True)
+    Event.objects.filter(pk=world["event"].pk).delete()
+    restored = event_import(data=json.loads(text))
+    assert json.dumps(event_export(event=restored), sort_keys=True) == text
+    assert stored_rows(event=restored) == computed_rows(event=restored)
