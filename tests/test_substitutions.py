@@ -441,3 +441,14 @@ def test_the_archive_keeps_the_substitutions(world) -> None:
     restored = event_import(data=json.loads(text))
     assert json.dumps(event_export(event=restored), sort_keys=True) == text
     assert stored_rows(event=restored) == computed_rows(event=restored)
+
+
+def test_the_api_names_who_played_each_game(world, client) -> None:
+    _play(world)
+    _zoe_for_bea(world)
+    Round.objects.filter(pk=world["round"].pk).update(state=RoundState.CLOSED)
+    slug = world["event"].slug
+    b1 = client.get(reverse("api:board-games", args=[slug, 1])).json()
+    b3 = client.get(reverse("api:board-games", args=[slug, 3])).json()
+    assert [g["players"]["E"] for g in b1] == ["Bea", "Eve"]
+    assert [g["players"]["E"] for g in b3] == ["Zoe", "Eve"]

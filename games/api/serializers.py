@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.entry import MAX_STEPS
@@ -148,6 +149,9 @@ class GameSerializer(serializers.ModelSerializer):
     confirmed_by = serializers.SerializerMethodField()
     resolved_by = serializers.SerializerMethodField()
     entry_state = serializers.SerializerMethodField()
+    players = serializers.SerializerMethodField(
+        help_text=_("Seat to the name of who played this board there (a substitute on her boards).")
+    )
 
     class Meta:
         model = Game
@@ -158,6 +162,7 @@ class GameSerializer(serializers.ModelSerializer):
             "table",
             "table_number",
             "board_number",
+            "players",
             "version",
             "source",
             "status",
@@ -191,6 +196,12 @@ class GameSerializer(serializers.ModelSerializer):
 
     def get_resolved_by(self, game: Game) -> str | None:
         return _username(game.resolved_by)
+
+    @extend_schema_field(serializers.DictField(child=serializers.CharField()))
+    def get_players(self, game: Game) -> dict[str, str]:
+        from tournaments.substitutions import table_players
+
+        return {s: p.name for s, p in table_players(game.table, game.board.number).items()}
 
     def get_entry_state(self, game: Game) -> str:
         from games.selectors import entry_state
