@@ -38,7 +38,7 @@ from games.versions import (
     may_confirm,
     may_rule,
 )
-from tournaments import results
+from tournaments import results, views_substitutions
 from tournaments.access import can_enter_table, is_chief_referee, is_official
 from tournaments.clock import current_round
 from tournaments.models import Event, Table
@@ -75,6 +75,7 @@ def referee_event(request: HttpRequest, slug: str) -> HttpResponse:
             "chief": is_chief_referee(request.user, event),
             # The same clock as the big screen, with its buttons for those who run it.
             **clock_context(event, current_round(event), request.user, tables=True),
+            **views_substitutions.referee_context(event, request.user),
         },
     )
 

@@ -452,3 +452,31 @@ def test_the_api_names_who_played_each_game(world, client) -> None:
     b3 = client.get(reverse("api:board-games", args=[slug, 3])).json()
     assert [g["players"]["E"] for g in b1] == ["Bea", "Eve"]
     assert [g["players"]["E"] for g in b3] == ["Zoe", "Eve"]
+
+
+def test_the_chief_referee_records_one_from_his_page(world, client) -> None:
+    event = world["event"]
+    client.force_login(world["chief"])
+    page = client.get(reverse("referee:event", args=[event.slug])).content.decode()
+    assert 'id="substitutions"' in page and 'name="reserve_name"' in page
+    response = client.post(
+        reverse("organizer:substitution_add", args=[event.slug, 1]),
+        {"table": "2", "seat": "W", "reserve_name": "Rex", "back": "referee"},
+    )
+    assert response.status_code == 302 and response["Location"].endswith(
+        reverse("referee:event", args=[event.slug])
+    )
+    sub = Substitution.objects.get()
+    assert (sub.player.name, sub.substitute.name, sub.first_board) == ("Fay", "Rex", None)
+    # A referee sees no such form and may not post it.
+    client.force_login(world["referee"])
+    assert 'id="substitutions"' not in client.get(
+        reverse("referee:event", args=[event.slug])
+    ).content.decode()
+    assert (
+        client.post(
+            reverse("organizer:substitution_add", args=[event.slug, 1]),
+            {"table": "2", "seat": "S", "reserve_name": "Rob"},
+        ).status_code
+        == 403
+    )

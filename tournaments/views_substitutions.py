@@ -20,8 +20,8 @@ from django.views.decorators.http import require_POST
 
 from ddz_site.errors import DomainError
 from tournaments import substitutions
-from tournaments.access import is_chief_referee
-from tournaments.models import Event, Player, Round, Substitution
+from tournaments.access import is_chief_referee, is_organizer
+from tournaments.models import Event, Player, Round, RoundState, Substitution
 from tournaments.services import rules_of
 
 login_required = _login_required(login_url="organizer:login")
@@ -67,8 +67,19 @@ def context(event: Event) -> dict[str, Any]:
     }
 
 
+def referee_context(event: Event, user: Any) -> dict[str, Any]:
+    """The substitutions part of the chief referee's event page (nothing for a referee): the
+    rounds seated or in play, and `context`."""
+    if not is_chief_referee(user, event):
+        return {}
+    open_rounds = event.rounds.filter(
+        state__in=[RoundState.SEATED, RoundState.IN_PLAY], tables__isnull=False
+    ).distinct()
+    return {**context(event), "sub_rounds": list(open_rounds.order_by("number")), "back": "referee"}
+
+
 def _back(request: HttpRequest, event: Event) -> HttpResponse:
-    if request.POST.get("back") == "referee":
+    if request.POST.get("back") == "referee" or not is_organizer(request.user, event):
         return redirect("referee:event", slug=event.slug)
     return redirect("organizer:dashboard", slug=event.slug)
 
