@@ -180,7 +180,9 @@ def test_incremental_equals_full_when_only_who_played_changes(data, boards, tabl
     ]
     subbed = data.draw(st.sets(st.integers(0, len(before) - 1)))
     after = [
-        scoring.SeatResult(r.board, r.table, r.seat, 100 + 3 * r.table + "SEW".index(r.seat), r.score)
+        scoring.SeatResult(
+            r.board, r.table, r.seat, 100 + 3 * r.table + "SEW".index(r.seat), r.score
+        )
         if i in subbed
         else r
         for i, r in enumerate(before)
@@ -281,7 +283,10 @@ def test_refusals(world) -> None:
 def test_the_refusal_is_translated(world) -> None:
     with translation.override("zh-hans"), pytest.raises(SubstitutionRefused) as exc:
         substitution_add(
-            table=world["tables"][0], seat="E", substitute=world["players"]["Dan"], actor=world["td"]
+            table=world["tables"][0],
+            seat="E",
+            substitute=world["players"]["Dan"],
+            actor=world["td"],
         )
     assert "已" in exc.value.message
 
@@ -470,9 +475,10 @@ def test_the_chief_referee_records_one_from_his_page(world, client) -> None:
     assert (sub.player.name, sub.substitute.name, sub.first_board) == ("Fay", "Rex", None)
     # A referee sees no such form and may not post it.
     client.force_login(world["referee"])
-    assert 'id="substitutions"' not in client.get(
-        reverse("referee:event", args=[event.slug])
-    ).content.decode()
+    assert (
+        'id="substitutions"'
+        not in client.get(reverse("referee:event", args=[event.slug])).content.decode()
+    )
     assert (
         client.post(
             reverse("organizer:substitution_add", args=[event.slug, 1]),

@@ -28,7 +28,6 @@ from tournaments.models import (
     PlayerLink,
     Role,
     RoundState,
-    Seat,
     Table,
     TableAssignment,
     TableLink,

@@ -49,7 +49,6 @@ from games.services import GameRejected, game_submit
 from games.versions import draft_save
 from tournaments import access
 from tournaments.audit import audit_record
-from tournaments.substitutions import lineup_of, seat_played
 from tournaments.models import (
     CheckKind,
     Event,
@@ -64,6 +63,7 @@ from tournaments.models import (
     TableLink,
 )
 from tournaments.services import rules_of
+from tournaments.substitutions import lineup_of, seat_played
 
 __all__ = ["GameRejected"]  # raised by link_game_submit, as by game_submit
 

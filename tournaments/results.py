@@ -233,7 +233,9 @@ def player_scorecard(
                     seat=seat,
                     game=game,
                     role=role,
-                    score=(game.score or {}).get(seat) if verified and game and not hidden else None,
+                    score=(game.score or {}).get(seat)
+                    if verified and game and not hidden
+                    else None,
                     points=p.points if p else None,
                     top=p.top if p else None,
                     adjusted="" if hidden else adjusted.get((table.pk, board.pk, seat), ""),

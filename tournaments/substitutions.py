@@ -111,9 +111,7 @@ class Lineup:
         ]
 
 
-def lineup_of(
-    *, event: Event | None = None, table_ids: Iterable[int] | None = None
-) -> Lineup:
+def lineup_of(*, event: Event | None = None, table_ids: Iterable[int] | None = None) -> Lineup:
     """The substitutions of `event` (or of the tables `table_ids`), in one query."""
     rows = Substitution.objects.select_related("substitute")
     if event is not None:
@@ -122,7 +120,9 @@ def lineup_of(
         rows = rows.filter(table_id__in=list(table_ids))
     stints: dict[tuple[int, str], list[Stint]] = defaultdict(list)
     for sub in rows:
-        stints[(sub.table_id, sub.seat)].append(Stint(sub.first_board, sub.last_board, sub.substitute))
+        stints[(sub.table_id, sub.seat)].append(
+            Stint(sub.first_board, sub.last_board, sub.substitute)
+        )
     return Lineup(dict(stints))
 
 
@@ -140,7 +140,7 @@ def substitutes_of(event: Event) -> set[int]:
 
 
 def boards_text(first: int | None, last: int | None) -> str:
-    """"3-4", "5" or "" (the whole round)."""
+    """ "3-4", "5" or "" (the whole round)."""
     if first is None or last is None:
         return ""
     return str(first) if first == last else f"{first}-{last}"
@@ -206,8 +206,10 @@ def substitution_add(
         )
     if (first_board is None) != (last_board is None):
         raise SubstitutionRefused(
-            _("Give the first and the last board played by the substitute, or neither for the "
-              "whole round.")
+            _(
+                "Give the first and the last board played by the substitute, or neither for the "
+                "whole round."
+            )
         )
     with transaction.atomic():
         _lock_open_round(round_)
@@ -221,15 +223,19 @@ def substitution_add(
             numbers = list(Board.objects.filter(round=round_).values_list("number", flat=True))
             if not numbers:
                 raise SubstitutionRefused(
-                    _("Round %(number)s has no boards yet: deal them before a substitution for "
-                      "part of it.")
+                    _(
+                        "Round %(number)s has no boards yet: deal them before a substitution for "
+                        "part of it."
+                    )
                     % {"number": round_.number}
                 )
             low, high = min(numbers), max(numbers)
             if not low <= first_board <= last_board <= high:
                 raise SubstitutionRefused(
-                    _("Boards %(first)s-%(last)s are not boards of round %(number)s "
-                      "(%(low)s-%(high)s).")
+                    _(
+                        "Boards %(first)s-%(last)s are not boards of round %(number)s "
+                        "(%(low)s-%(high)s)."
+                    )
                     % {
                         "first": first_board,
                         "last": last_board,
@@ -268,7 +274,9 @@ def substitution_add(
                 % {"name": substitute.name, "round": round_.number, "table": elsewhere}
             )
         wanted = (first_board, last_board)
-        for other in Substitution.objects.filter(round=round_).select_related("table", "substitute"):
+        for other in Substitution.objects.filter(round=round_).select_related(
+            "table", "substitute"
+        ):
             if not _overlaps(wanted, (other.first_board, other.last_board)):
                 continue
             if other.table_id == table.pk and other.seat == seat:

@@ -38,9 +38,7 @@ class SubstitutionForm(forms.Form):
         label=gettext_lazy("or a new reserve"), max_length=120, required=False
     )
     ranked = forms.BooleanField(label=gettext_lazy("rank the reserve"), required=False)
-    first_board = forms.IntegerField(
-        label=gettext_lazy("from board"), min_value=1, required=False
-    )
+    first_board = forms.IntegerField(label=gettext_lazy("from board"), min_value=1, required=False)
     last_board = forms.IntegerField(label=gettext_lazy("to board"), min_value=1, required=False)
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=500, required=False)
 

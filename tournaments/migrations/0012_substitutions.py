@@ -6,43 +6,126 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0011_merge_0010_pipeline_outbox_0010_round_clock'),
+        ("tournaments", "0011_merge_0010_pipeline_outbox_0010_round_clock"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='entry',
-            name='ranked',
-            field=models.BooleanField(default=True, verbose_name='ranked'),
+            model_name="entry",
+            name="ranked",
+            field=models.BooleanField(default=True, verbose_name="ranked"),
         ),
         migrations.AddField(
-            model_name='entry',
-            name='reserve',
-            field=models.BooleanField(default=False, verbose_name='reserve'),
+            model_name="entry",
+            name="reserve",
+            field=models.BooleanField(default=False, verbose_name="reserve"),
         ),
         migrations.CreateModel(
-            name='Substitution',
+            name="Substitution",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.CharField(choices=[('S', 'South'), ('E', 'East'), ('N', 'North'), ('W', 'West'), ('P1', 'Player 1'), ('P2', 'Player 2'), ('P3', 'Player 3'), ('P4', 'Player 4'), ('P5', 'Player 5')], max_length=2, verbose_name='seat')),
-                ('first_board', models.PositiveIntegerField(blank=True, null=True, verbose_name='from board')),
-                ('last_board', models.PositiveIntegerField(blank=True, null=True, verbose_name='to board')),
-                ('reason', models.TextField(blank=True, verbose_name='reason')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='replaced_in', to='tournaments.player', verbose_name='replaced')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='substitutions', to='tournaments.round')),
-                ('substitute', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='substitutions', to='tournaments.player', verbose_name='substitute')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='substitutions', to='tournaments.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "seat",
+                    models.CharField(
+                        choices=[
+                            ("S", "South"),
+                            ("E", "East"),
+                            ("N", "North"),
+                            ("W", "West"),
+                            ("P1", "Player 1"),
+                            ("P2", "Player 2"),
+                            ("P3", "Player 3"),
+                            ("P4", "Player 4"),
+                            ("P5", "Player 5"),
+                        ],
+                        max_length=2,
+                        verbose_name="seat",
+                    ),
+                ),
+                (
+                    "first_board",
+                    models.PositiveIntegerField(blank=True, null=True, verbose_name="from board"),
+                ),
+                (
+                    "last_board",
+                    models.PositiveIntegerField(blank=True, null=True, verbose_name="to board"),
+                ),
+                ("reason", models.TextField(blank=True, verbose_name="reason")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="replaced_in",
+                        to="tournaments.player",
+                        verbose_name="replaced",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="substitutions",
+                        to="tournaments.round",
+                    ),
+                ),
+                (
+                    "substitute",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="substitutions",
+                        to="tournaments.player",
+                        verbose_name="substitute",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="substitutions",
+                        to="tournaments.table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'substitution',
-                'verbose_name_plural': 'substitutions',
-                'ordering': ['round', 'table__number', 'seat', 'first_board'],
-                'constraints': [models.CheckConstraint(condition=models.Q(models.Q(('first_board__isnull', True), ('last_board__isnull', True)), models.Q(('first_board__isnull', False), ('first_board__lte', models.F('last_board')), ('last_board__isnull', False)), _connector='OR'), name='substitution_board_range'), models.CheckConstraint(condition=models.Q(('player', models.F('substitute')), _negated=True), name='substitution_other_player')],
+                "verbose_name": "substitution",
+                "verbose_name_plural": "substitutions",
+                "ordering": ["round", "table__number", "seat", "first_board"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("first_board__isnull", True), ("last_board__isnull", True)),
+                            models.Q(
+                                ("first_board__isnull", False),
+                                ("first_board__lte", models.F("last_board")),
+                                ("last_board__isnull", False),
+                            ),
+                            _connector="OR",
+                        ),
+                        name="substitution_board_range",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("player", models.F("substitute")), _negated=True),
+                        name="substitution_other_player",
+                    ),
+                ],
             },
         ),
     ]
