@@ -25,7 +25,7 @@ from games.versions import counts
 from tournaments import scoring
 from tournaments.models import Adjustment, Event, EventFormat, Player, Round, Seat, Table, Team
 from tournaments.standings import event_results, method_of
-from tournaments.substitutions import lineup_of
+from tournaments.substitutions import Lineup, lineup_of
 
 
 def seats_of(event: Event, board: Board | None = None) -> tuple[str, ...]:
@@ -42,11 +42,14 @@ def seats_of(event: Event, board: Board | None = None) -> tuple[str, ...]:
     return ("S", "E", "W")
 
 
-def _points(event: Event, boards: set[int]) -> dict[tuple[Any, Any, str], scoring.SeatPoints]:
-    """(board, table, seat) → points, compared over each whole board (every table of it)."""
+def _points(
+    event: Event, boards: set[int], lineup: Lineup | None = None
+) -> dict[tuple[Any, Any, str], scoring.SeatPoints]:
+    """(board, table, seat) → points, compared over each whole board (every table of it);
+    `lineup` the event's substitutions when the caller has them."""
     if not boards:
         return {}
-    data = event_results(event=event, boards=boards, with_penalties=False)
+    data = event_results(event=event, boards=boards, with_penalties=False, lineup=lineup)
     points = scoring.board_points(
         data.results,
         method=method_of(event),
@@ -80,7 +83,8 @@ def board_traveller(*, board: Board) -> list[TravellerRow]:
     """Every table's result of `board` side by side (call only for a visible board)."""
     event = board.event
     seats = seats_of(event, board)
-    points = _points(event, {board.pk})
+    lineup = lineup_of(event=event)
+    points = _points(event, {board.pk}, lineup)
     games = {
         g.table_id: g
         for g in Game.objects.filter(board=board, replaced_at__isnull=True).defer("error")
@@ -99,7 +103,6 @@ def board_traveller(*, board: Board) -> list[TravellerRow]:
                 Prefetch("seats", queryset=seat_rows)
             )
         )
-    lineup = lineup_of(table_ids=[t.pk for t in tables])
     rows = []
     for table in sorted(tables, key=lambda t: t.number):
         game = games.get(table.pk)
@@ -202,7 +205,7 @@ def player_scorecard(
         (a.table_id, a.board_id, a.seat): a.kind
         for a in Adjustment.objects.filter(table_id__in=table_ids)
     }
-    points = _points(event, shown)
+    points = _points(event, shown, lineup)
     # Who sat at his tables is public (the seating), whatever the embargo of the results.
     order = {s: i for i, s in enumerate(seats_of(event))}
     at_table: dict[int, list[tuple[str, Player]]] = defaultdict(list)

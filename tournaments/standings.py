@@ -97,11 +97,16 @@ class EventResults:
 
 
 def event_results(
-    *, event: Event, boards: set[int] | None = None, with_penalties: bool = True
+    *,
+    event: Event,
+    boards: set[int] | None = None,
+    with_penalties: bool = True,
+    lineup: substitutions.Lineup | None = None,
 ) -> EventResults:
     """The seat results of `event` (see the module docstring) on `boards` (default: the open
-    boards), and its penalties unless not `with_penalties`. Seven flat queries at most,
-    whatever the event's size."""
+    boards), and its penalties and unranked players (reserves the organizer did not rank)
+    unless not `with_penalties`; each seat result is credited to who played the board
+    (tournaments.substitutions). Nine flat queries at most, whatever the event's size."""
     if boards is None:
         boards = open_board_ids(event)
     seat_of: dict[int, dict[str, int]] = defaultdict(dict)
@@ -109,7 +114,8 @@ def event_results(
         "table_id", "seat", "player_id"
     ):
         seat_of[table_id][seat] = player_id
-    lineup = substitutions.lineup_of(event=event)
+    if lineup is None:  # the caller's, when it has the event's already
+        lineup = substitutions.lineup_of(event=event)
     tables_per_round = dict(
         Table.objects.filter(round__event=event)
         .order_by()
@@ -178,9 +184,9 @@ def event_results(
         if with_penalties
         else []
     )
-    return EventResults(
-        event, results, stage_of_board, expected, penalties, substitutions.unranked_ids(event)
-    )
+    # Like the penalties, who is left out of the ranking matters to the ranking only.
+    unranked = substitutions.unranked_ids(event) if with_penalties else set()
+    return EventResults(event, results, stage_of_board, expected, penalties, unranked)
 
 
 def method_of(event: Event) -> scoring.Method:
