@@ -486,3 +486,21 @@ def test_the_chief_referee_records_one_from_his_page(world, client) -> None:
         ).status_code
         == 403
     )
+
+
+def test_a_substitute_scores_for_the_team_of_the_player_she_replaced(world) -> None:
+    from tournaments.models import Team
+    from tournaments.results import team_standings
+
+    event = world["event"]
+    Event.objects.filter(pk=event.pk).update(format="team_of_three")
+    event.refresh_from_db()
+    x = Team.objects.create(event=event, name="X")
+    x.members.set([world["players"]["Bea"]])
+    y = Team.objects.create(event=event, name="Y")
+    y.members.set([world["players"]["Eve"]])
+    _play(world)
+    _zoe_for_bea(world)
+    rows = {r.team.name: r.total for r in team_standings(event=event)}
+    # X: Bea -3 + 4 on boards 1-2, Zoe +4 - 1 on boards 3-4; Y: Eve +3 - 4 - 4 - 1.
+    assert rows == {"X": 4, "Y": -6}

@@ -25,7 +25,7 @@ from games.versions import counts
 from tournaments import scoring
 from tournaments.models import Adjustment, Event, EventFormat, Player, Round, Seat, Table, Team
 from tournaments.standings import event_results, method_of
-from tournaments.substitutions import Lineup, lineup_of
+from tournaments.substitutions import Lineup, lineup_of, with_substitutes
 
 
 def seats_of(event: Event, board: Board | None = None) -> tuple[str, ...]:
@@ -508,7 +508,7 @@ def team_standings(*, event: Event) -> list[TeamRow] | None:
     Teams of three: each team holds each hand once per board, so the sum cancels the cards'
     luck; 3 v 3 two-table matches: every table being zero-sum, a team's sum on a board is its
     net r(s, table 1) − r(s, table 2) (tournaments.scoring.two_table_net). Computed on demand
-    from the stored games: four queries.
+    from the stored games: five queries.
     """
     if event.format not in (EventFormat.TEAM_OF_THREE, EventFormat.TEAM_MATCH):
         return None
@@ -519,6 +519,7 @@ def team_standings(*, event: Event) -> list[TeamRow] | None:
             team__event=event
         ).values_list("team_id", "player_id")
     }
+    team_of = with_substitutes(event, team_of)  # a substitute plays for her seat's team
     data = event_results(event=event, with_penalties=False)
     sums = scoring.team_board_scores([r for r in data.results if r.adjusted is None], team_of)
     points = [

@@ -399,3 +399,18 @@ def seat_played(*, table_id: int, board_number: int, player_id: int) -> str | No
         if lineup.player_id(table_id, seat, board_number, seated) == player_id:
             return seat
     return None
+
+
+def with_substitutes(event: Event, team_of: dict[int, int]) -> dict[int, int]:
+    """`team_of` (player id → team id) with each substitute of `event` who is in no team
+    playing for the team of the player she replaced (her first substitution's, should she
+    replace players of two teams)."""
+    out = dict(team_of)
+    for player_id, substitute_id in (
+        Substitution.objects.filter(round__event=event)
+        .order_by("round__number", "pk")
+        .values_list("player_id", "substitute_id")
+    ):
+        if substitute_id not in out and player_id in team_of:
+            out[substitute_id] = team_of[player_id]
+    return out
