@@ -343,6 +343,13 @@ def test_pages_show_who_played(world, client) -> None:
     assert [r.points for r in zoe] == [2, 1]
     page = client.get(reverse("public:scorecard", args=[event.slug, world["players"]["Zoe"].pk]))
     assert page.status_code == 200
+    # The round's page and the printed table cards and seating list say who replaced whom.
+    note = "Zoe plays E for Bea: boards 3-4"
+    assert note in client.get(reverse("public:round", args=[event.slug, 1])).content.decode()
+    client.force_login(world["td"])
+    for what in ("table-cards", "seating"):
+        page = client.get(reverse("organizer:print", args=[event.slug, 1, what]))
+        assert note in page.content.decode(), what
     # Live entry shows the substitute at the seat on her boards only.
     Round.objects.filter(pk=world["round"].pk).update(state=RoundState.IN_PLAY)
     client.force_login(world["referee"])

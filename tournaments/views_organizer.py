@@ -29,7 +29,7 @@ from ddz_site.errors import DomainError
 from games.engine import RuleSet
 from games.engine.rules import OPTION_NAMES, PRESETS
 from games.models import Board, Game
-from tournaments import csv_io, dealing, rounds, selectors, views_substitutions
+from tournaments import csv_io, dealing, rounds, selectors, substitutions, views_substitutions
 from tournaments.access import is_organizer
 from tournaments.models import (
     AuditEntry,
@@ -439,6 +439,7 @@ def print_round(request: HttpRequest, slug: str, number: int, what: str) -> Http
             "tables": tables,
             "boards": [(b, [(s, b.hands.get(s, "")) for s in seats]) for b in boards],
             "by_name": by_name,
+            "substitutions": substitutions.by_table(t.pk for t, _seated in tables),
         },
     )
 
