@@ -42,6 +42,7 @@ from tournaments.models import (
     ScoringMethod,
     Stage,
     StageKind,
+    Substitution,
     Table,
 )
 from tournaments.views_officials import dashboard_context
@@ -203,6 +204,10 @@ def _audit_labelled(entries: list[AuditEntry]) -> list[tuple[AuditEntry, str]]:
         "pk", "round__number", "number"
     ):
         labels["table", pk] = _("Round %(r)s, table %(t)s") % {"r": r, "t": t}
+    for pk, r, t in Substitution.objects.filter(pk__in=ids.get("substitution", ())).values_list(
+        "pk", "round__number", "table__number"
+    ):
+        labels["substitution", pk] = _("Round %(r)s, table %(t)s") % {"r": r, "t": t}
     for pk, number in Board.objects.filter(pk__in=ids.get("board", ())).values_list("pk", "number"):
         labels["board", pk] = _("Board %(n)s") % {"n": number}
     for pk, number in Stage.objects.filter(pk__in=ids.get("stage", ())).values_list("pk", "number"):
