@@ -423,6 +423,7 @@ def test_the_player_links_show_the_boards_each_played(world) -> None:
     assert [g.game.board.number for g in views["Bea"].games] == [1, 2]
     assert [(g.game.board.number, g.seat) for g in views["Zoe"].games] == [(3, "E"), (4, "E")]
     assert [(t.number, seat) for _r, t, seat, _m in views["Zoe"].seats] == [(1, "E")]
+    assert dict(views["Zoe"].seats[0][3])["E"] == zoe
     # Bea may not confirm board 3 (Zoe played it); Zoe may.
     game3 = Game.objects.get(table=world["tables"][0], board=world["boards"][3])
     bea_link = PlayerLink.objects.get(event=event, player=bea)

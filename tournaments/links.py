@@ -670,11 +670,18 @@ def player_view(link: PlayerLink) -> PlayerView:
     ):
         mates.setdefault(other.table_id, []).append((other.seat, other.player))
     order = {name: i for i, name in enumerate(rules_of(link.event).seats)}
+    own_tables = {s.table_id for s in seats}
     for table, seat in places:
-        at_table = sorted(mates.get(table.pk, []), key=lambda m: order.get(m[0], 9))
+        at_table = sorted(
+            # Where she substitutes, she is shown in the seat rather than the absent player.
+            (
+                (s, p if table.pk in own_tables or s != seat else link.player)
+                for s, p in mates.get(table.pk, [])
+            ),
+            key=lambda m: order.get(m[0], 9),
+        )
         view.seats.append((table.round, table, seat, at_table))
     by_table = {t.pk: s for t, s in places}
-    own_tables = {s.table_id for s in seats}
     games = [
         g
         for g in Game.objects.filter(table_id__in=list(by_table), replaced_at__isnull=True)
