@@ -512,3 +512,11 @@ def test_a_substitute_scores_for_the_team_of_the_player_she_replaced(world) -> N
     rows = {r.team.name: r.total for r in team_standings(event=event)}
     # X: Bea -3 + 4 on boards 1-2, Zoe +4 - 1 on boards 3-4; Y: Eve +3 - 4 - 4 - 1.
     assert rows == {"X": 4, "Y": -6}
+
+
+def test_the_api_game_page_names_who_played(world, client) -> None:
+    _play(world)
+    _zoe_for_bea(world)
+    Round.objects.filter(pk=world["round"].pk).update(state=RoundState.CLOSED)
+    game3 = Game.objects.get(table=world["tables"][0], board=world["boards"][3])
+    assert client.get(reverse("api:game", args=[game3.pk])).json()["players"]["E"] == "Zoe"

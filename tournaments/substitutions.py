@@ -42,6 +42,7 @@ from tournaments.models import (
     Substitution,
     Table,
 )
+from tournaments.services import player_get_or_create
 
 CLOSED = (RoundState.CLOSED, RoundState.PUBLISHED)
 
@@ -251,7 +252,7 @@ def substitution_add(
                     _("%(name)s is already a player of the event: choose her in the list.")
                     % {"name": name}
                 )
-            substitute = Player.objects.create(name=name)
+            substitute = player_get_or_create(name=name)  # as the players import matches
             Entry.objects.create(event=event, player=substitute, reserve=True, ranked=ranked)
         assert substitute is not None
         if not Player.objects.filter(in_event, pk=substitute.pk).exists():

@@ -149,9 +149,6 @@ class GameSerializer(serializers.ModelSerializer):
     confirmed_by = serializers.SerializerMethodField()
     resolved_by = serializers.SerializerMethodField()
     entry_state = serializers.SerializerMethodField()
-    players = serializers.SerializerMethodField(
-        help_text=_("Seat to the name of who played this board there (a substitute on her boards).")
-    )
 
     class Meta:
         model = Game
@@ -162,7 +159,6 @@ class GameSerializer(serializers.ModelSerializer):
             "table",
             "table_number",
             "board_number",
-            "players",
             "version",
             "source",
             "status",
@@ -197,23 +193,44 @@ class GameSerializer(serializers.ModelSerializer):
     def get_resolved_by(self, game: Game) -> str | None:
         return _username(game.resolved_by)
 
-    @extend_schema_field(serializers.DictField(child=serializers.CharField()))
-    def get_players(self, game: Game) -> dict[str, str]:
-        from tournaments.substitutions import table_players
-
-        return {s: p.name for s, p in table_players(game.table, game.board.number).items()}
-
     def get_entry_state(self, game: Game) -> str:
         from games.selectors import entry_state
 
         return entry_state(game, drafting=False)
 
 
-class GameBriefSerializer(GameSerializer):
-    """A game without its record (lists)."""
+class PlayersMixin(serializers.Serializer):  # type: ignore[type-arg]
+    """`players`: seat → the name of who played the board there (a substitute on her boards;
+    tournaments.substitutions). Only on reads: a write's answer never reads the database again
+    after its commit."""
+
+    players = serializers.SerializerMethodField(
+        help_text=_("Seat to the name of who played this board there (a substitute on her boards).")
+    )
+
+    @extend_schema_field(serializers.DictField(child=serializers.CharField()))
+    def get_players(self, game: Game) -> dict[str, str]:
+        from tournaments.substitutions import table_players
+
+        return {s: p.name for s, p in table_players(game.table, game.board.number).items()}
+
+
+class GameReadSerializer(PlayersMixin, GameSerializer):
+    """One game as read (GET): with `players`."""
 
     class Meta(GameSerializer.Meta):
-        fields = [f for f in GameSerializer.Meta.fields if f not in ("record", "declared")]
+        fields = [*GameSerializer.Meta.fields, "players"]
+        read_only_fields = fields
+
+
+class GameBriefSerializer(PlayersMixin, GameSerializer):
+    """A game without its record (lists), with `players`."""
+
+    class Meta(GameSerializer.Meta):
+        fields = [
+            *(f for f in GameSerializer.Meta.fields if f not in ("record", "declared")),
+            "players",
+        ]
         read_only_fields = fields
 
 
