@@ -35,6 +35,7 @@ from tournaments import access, embargo, links, results, substitutions
 from tournaments.models import PlayerLink, Table, TableLink
 from tournaments.rounds import in_seat_order
 from tournaments.services import rules_of
+from tournaments.views_screen import table_clock_context
 
 MAX_BODY_STEPS = entry.MAX_STEPS
 MAX_STEP_CHARS = 60
@@ -156,6 +157,8 @@ def table_home(request: HttpRequest, token: str) -> HttpResponse:
             "rows": rows,
             "seated": seated,
             "substitutions": substitutions.by_table(seated),
+            # The clock of the round the link's table plays now (the first shown).
+            **table_clock_context(shown[0] if shown else None, link.event),
         },
     )
 
@@ -307,6 +310,7 @@ def game(request: HttpRequest, token: str, pk: int) -> HttpResponse:
             "table": found.table,
             "board": found.board,
             "next_board": following,
+            **table_clock_context(found.table, link.event),
         },
     )
 

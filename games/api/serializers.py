@@ -38,6 +38,10 @@ class EntryErrorSerializer(serializers.Serializer):
     seat = serializers.CharField(allow_null=True)
     cards = serializers.CharField(allow_null=True)
     detail = serializers.CharField()
+    error_code = serializers.CharField(
+        allow_null=True, help_text="The engine error's code (games.engine.ERROR_CODES)."
+    )
+    params = serializers.DictField(help_text="The engine error's parameters.")
 
 
 class EntryCheckSerializer(serializers.Serializer):
