@@ -341,8 +341,10 @@ def test_pages_show_who_played(world, client) -> None:
     assert [r.board.number for r in bea] == [1, 2]
     assert [r.board.number for r in zoe] == [3, 4] and {r.seat for r in zoe} == {"E"}
     assert [r.points for r in zoe] == [2, 1]
+    assert [r.replacing for r in zoe] == [world["players"]["Bea"]] * 2
+    assert [r.replacing for r in bea] == [None, None]
     page = client.get(reverse("public:scorecard", args=[event.slug, world["players"]["Zoe"].pk]))
-    assert page.status_code == 200
+    assert page.status_code == 200 and "(for Bea)" in page.content.decode()
     # The round's page and the printed table cards and seating list say who replaced whom.
     note = "Zoe plays E for Bea: boards 3-4"
     assert note in client.get(reverse("public:round", args=[event.slug, 1])).content.decode()

@@ -162,6 +162,7 @@ class ScorecardRow:
     hidden: bool
     opponents: list[tuple[str, Player]] = field(default_factory=list)
     percentage: Fraction | None = None
+    replacing: Player | None = None  # whom she played the board for, as a substitute
 
 
 def player_scorecard(
@@ -249,6 +250,7 @@ def player_scorecard(
                         if s != seat
                     ],
                     percentage=100 * p.points / p.top if p is not None and p.top else None,
+                    replacing=None if mine else dict(at_table[table.pk]).get(seat),
                 )
             )
     rows.sort(key=lambda r: (r.round.number, r.board.number))
