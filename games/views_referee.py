@@ -38,10 +38,11 @@ from games.versions import (
     may_confirm,
     may_rule,
 )
-from tournaments import results
+from tournaments import results, views_substitutions
 from tournaments.access import can_enter_table, is_chief_referee, is_official
 from tournaments.clock import current_round
 from tournaments.models import Event, Table
+from tournaments.substitutions import table_players
 from tournaments.views_screen import clock_context, table_clock_context
 
 
@@ -74,6 +75,7 @@ def referee_event(request: HttpRequest, slug: str) -> HttpResponse:
             "chief": is_chief_referee(request.user, event),
             # The same clock as the big screen, with its buttons for those who run it.
             **clock_context(event, current_round(event), request.user, tables=True),
+            **views_substitutions.referee_context(event, request.user),
         },
     )
 
@@ -186,7 +188,8 @@ def live_entry_context(
         "seats": list(deal.rules.seats),
         "replace": current is not None,
         "key": uuid.uuid4().hex,
-        "players": {s.seat: s.player.name for s in table.seats.select_related("player")},
+        # Who plays this board at each seat: a substitute on her boards.
+        "players": {s: p.name for s, p in table_players(table, board.number).items()},
         "messages": {
             "submitted": _("Submitted: the engine verifies it now."),
             "not_finished": _("The game is not finished yet."),
@@ -305,6 +308,7 @@ def quick_entry_page(
             "form": form,
             "current": current,
             "closed": round_refusal(table.round.state),
+            "players": table_players(table, board.number),
             **table_clock_context(table, board.event),
             **(context or {}),
         },

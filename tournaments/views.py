@@ -23,7 +23,7 @@ from django.utils.translation import get_language
 
 from games.entry import stored_error_message
 from games.models import Board, Game, Status
-from tournaments import embargo, exports, results, selectors
+from tournaments import embargo, exports, results, selectors, substitutions
 from tournaments.access import is_chief_referee
 from tournaments.models import Event, Round, Seat, Stage
 from tournaments.scoring import TIEBREAKS
@@ -217,6 +217,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "seats": results.seats_of(event),
             "tables": results.round_seating(round_=round_, seats=results.seats_of(event)),
             "board_rows": [(b, visible is None or b.pk in visible) for b in boards],
+            "substitutions": substitutions.round_substitutions(round_),
         },
     )
 
