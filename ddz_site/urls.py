@@ -24,6 +24,7 @@ urlpatterns = [
     path("deals/", include("tournaments.urls_deals")),
     path("api/", include("games.api.urls")),
     path("api/", include("tournaments.urls_league_api")),
+    path("", include("tournaments.urls_ratings")),
     path("", include("tournaments.urls_links")),
     path("", include("tournaments.urls_league")),
     path("", include("tournaments.urls_public")),

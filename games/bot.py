@@ -122,6 +122,7 @@ def play_record(
     bidding = Bidding.start(rules, first_bidder, partner=partner)
     while not bidding.done:
         seat = bidding.to_move
+        assert seat is not None  # an auction not done has a seat to call
         calls = bidding.legal_calls()
         call = (
             rng.choice(calls)
@@ -148,6 +149,7 @@ def play_record(
         state = GameState.start(rules, dict(hands), bottom, landlord, partner)
         while not state.finished:
             seat = state.to_move
+            assert seat is not None  # a game not finished has a seat to play
             style = styles.get(seat, "heuristic")
             state = state.apply(seat, _choose_styled(state, seat, landlord, rng, style))
         record["plays"] = [[s, text] for s, text in state.plays]

@@ -7,9 +7,6 @@ import csv
 import io
 import json
 import random
-import sys
-import types
-from datetime import UTC, datetime
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -204,25 +201,27 @@ def test_merged_record_leads_to_the_person(league: dict[str, object]) -> None:
     assert {r["id"] for r in data["records"]} == {amy.pk, other.pk}
 
 
-def test_rating_chart_from_the_rating_history(
-    league: dict[str, object], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # The rating (another module) gives (event, date, mu, sigma, ordinal) per event.
-    events = league["events"]
-    fake = types.ModuleType("tournaments.rating")
-    when = datetime(2026, 1, 1, tzinfo=UTC)
-    fake.history = lambda person: [  # type: ignore[attr-defined]
-        (events[0], when, 25.0, 8.0, 1.0),
-        (events[1], when, 27.5, 6.0, 9.5),
-    ]
-    monkeypatch.setitem(sys.modules, "tournaments.rating", fake)
-    html = Client().get(reverse("league:person", args=[league["a"].pk])).content.decode()
+def test_rating_chart_from_the_stored_rating(league: dict[str, object]) -> None:
+    # The rating (tournaments.ratings) stores the person's rows on her kept record.
+    from tournaments.models import RatingEntry
+
+    events, amy = league["events"], league["a"]
+    RatingEntry.objects.create(
+        player=amy, event=events[0], position=1, mu=25.0, sigma=8.0, ordinal=1.0
+    )
+    RatingEntry.objects.create(
+        player=amy, event=events[1], position=2, mu=27.5, sigma=6.0, ordinal=9.5
+    )
+    html = Client().get(reverse("league:person", args=[amy.pk])).content.decode()
     assert 'id="rating-chart"' in html and "9.5" in html
-    data = APIClient().get(reverse("league-api:ratings", args=[league["a"].pk])).json()
+    data = APIClient().get(reverse("league-api:ratings", args=[amy.pk])).json()
     assert [(r["event"], r["mu"], r["sigma"], r["ordinal"]) for r in data] == [
         (events[0].slug, 25.0, 8.0, 1.0),
         (events[1].slug, 27.5, 6.0, 9.5),
     ]
+    text = Client().get(reverse("league:person_csv", args=[amy.pk])).content.decode()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [(r["ordinal"], r["mu"]) for r in rows] == [("1.0", "25.0"), ("9.5", "27.5"), ("", "")]
 
 
 def test_archive_carries_club_and_series(league: dict[str, object]) -> None:

@@ -68,7 +68,7 @@ class SeriesStandingsSerializer(serializers.Serializer):
 
 class RatingSerializer(serializers.Serializer):
     event = serializers.CharField(help_text="the event's slug")
-    date = serializers.DateTimeField()
+    date = serializers.DateField()
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     ordinal = serializers.FloatField()

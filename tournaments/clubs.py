@@ -55,6 +55,15 @@ def _send_person_changed(player_ids: Sequence[int]) -> None:
     transaction.on_commit(lambda: person_changed.send(sender=Player, players=ids))
 
 
+def _rating_again(player_ids: Sequence[int]) -> None:
+    """Ask for the rating of the events these records played again, in the caller's
+    transaction: the identity rated (tournaments.ratings.identities) is the person."""
+    from tournaments import ratings
+
+    for event_id in sorted(_events_of(player_ids)):
+        ratings.ratings_request(event_id)
+
+
 class ClubRefused(DomainError):
     """A change to a club, series or person that cannot be made; nothing was written."""
 
@@ -384,6 +393,7 @@ def person_merge(*, keep: Player, merge: Player, actor: Any) -> Player:
         if group.filter(profile_hidden=True).exists():
             group.update(profile_hidden=True)
         _send_person_changed([kept.pk, *moved])
+        _rating_again([kept.pk, *moved])
         audit_record(
             event=None,
             actor=actor,
@@ -431,6 +441,7 @@ def person_unmerge(*, player: Player, actor: Any) -> None:
         Player.objects.filter(pk=player.pk, same_as_id=kept).update(same_as=None)
         Player.objects.filter(pk__in=others, same_as_id=kept).update(same_as_id=player.pk)
         _send_person_changed([kept, player.pk, *others])
+        _rating_again([kept, player.pk, *others])
         audit_record(
             event=None,
             actor=actor,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date
 from fractions import Fraction
 from typing import Any, cast
 
@@ -180,7 +180,7 @@ class RatingPoint:
     ``ordinal`` (what the rating ranks by); floats, as the rating stores them."""
 
     event: Event
-    date: datetime
+    date: date
     mu: float
     sigma: float
     ordinal: float
@@ -231,31 +231,14 @@ def person_events(person: Player) -> list[Played]:
 
 
 def rating_points(person: Player) -> list[RatingPoint]:
-    """The person's rating after each event, oldest first; [] when the site has no rating.
+    """The person's rating after each rated event she played, oldest first ([] when none):
+    tournaments.ratings rates the person (its identities map every record of a merge to the
+    kept one), so her rows are those of her kept record."""
+    from tournaments import ratings
 
-    From ``tournaments.rating.history(person)`` (rows of (event, date, mu, sigma, ordinal))
-    when that module exists, else from the rows of a ``tournaments.RatingEntry`` model
-    (person → the kept Player record, event, mu, sigma, ordinal) when it exists."""
-    try:
-        from tournaments import rating  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        rating = None
-    history = getattr(rating, "history", None)
-    if callable(history):
-        return [
-            RatingPoint(e, d, float(m), float(s), float(o)) for e, d, m, s, o in history(person)
-        ]
-    from django.apps import apps
-
-    try:
-        model = apps.get_model("tournaments", "RatingEntry")
-    except LookupError:
-        return []
-    ids = list(person_players(person).values_list("pk", flat=True))
-    rows = model.objects.filter(person_id__in=ids).select_related("event")
     return [
-        RatingPoint(r.event, r.event.created_at, float(r.mu), float(r.sigma), float(r.ordinal))
-        for r in sorted(rows, key=lambda r: (r.event.created_at, r.event.pk))
+        RatingPoint(h.event, h.date, h.mu, h.sigma, h.ordinal)
+        for h in ratings.history(person.same_as_id or person.pk)
     ]
 
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0011_merge_0010_pipeline_outbox_0010_round_clock"),
+        ("tournaments", "0013_merge_0012_rating_entries_0012_substitutions"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
