@@ -267,14 +267,19 @@ def person_profile(person: Player, *, user: Any, extremes: int = 3) -> Profile:
     best = {m: sorted(rows, key=lambda b: -b.value)[:extremes] for m, rows in boards.items()}
     worst = {m: sorted(rows, key=lambda b: b.value)[:extremes] for m, rows in boards.items()}
     over_time = [(str(i), p.result) for i, p in enumerate(played, 1) if p.result is not None]
+    number = {p.event.pk: i for i, p in enumerate(played, 1)}
     return Profile(
         person=person,
         records=list(person_players(person)),
         played=played,
         results_chart=line_chart(over_time),  # type: ignore[arg-type]
         rating=rated,
+        # Numbered as the events in the profile's table (an event not rated has no point).
         rating_chart=line_chart(
-            [(str(i), Fraction(r.ordinal).limit_denominator(1000)) for i, r in enumerate(rated, 1)]
+            [
+                (str(number.get(r.event.pk, "")), Fraction(r.ordinal).limit_denominator(1000))
+                for r in rated
+            ]
         ),
         best=best,
         worst=worst,
