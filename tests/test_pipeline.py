@@ -11,6 +11,7 @@ import threading
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games import services
 from games.models import Game, Status
@@ -18,7 +19,7 @@ from games.services import game_submit, game_verify
 from tests.conftest import Worker, race, wait_for
 from tests.factories import bot_record, duplicate_round
 from tournaments import standings
-from tournaments.models import Standing, StandingsState
+from tournaments.models import Event, Standing, StandingsState
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -226,3 +227,50 @@ def test_a_submission_costs_six_statements_on_the_database() -> None:
     again = game_submit(table=tables[0], board=board, record=record, idempotency_key="t-1")
     assert not again.stored and again.pk == game.pk
     assert Game.objects.filter(board=board).count() == 1
+
+
+def test_an_organizer_transition_and_a_recompute_never_deadlock() -> None:
+    """A transition (the cut, Swiss seating) locks the event row and then asks for the
+    standings under their writers' lock; a worker's recomputation holds the writers' lock and
+    then writes rows that reference the event row. Both take the event row first, then the
+    writers' lock: whichever comes second waits, and neither is chosen as a deadlock victim."""
+    event, _round, tables, boards = duplicate_round(tables=2, boards=1, seed="order")
+    board = boards[0]
+    for table in tables:
+        game_verify(
+            game_id=game_submit(table=table, board=board, record=bot_record(board, table)).pk
+        )
+    worker_has_lock, organizer_has_row = threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def worker() -> None:
+        try:
+            with transaction.atomic():
+                standings._writers_lock(event.pk)
+                worker_has_lock.set()
+                organizer_has_row.wait(1.0)  # with the fix the organizer waits for us
+                Event.objects.filter(pk=event.pk).update(standings_updated_at=timezone.now())
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    def organizer() -> None:
+        try:
+            assert worker_has_lock.wait(20)
+            with transaction.atomic():
+                Event.objects.select_for_update().get(pk=event.pk)
+                organizer_has_row.set()
+                standings.standings_recompute(event_id=event.pk)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker), threading.Thread(target=organizer)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors, errors
+    assert _stored_is_full_recompute(Event.objects.get(pk=event.pk))

@@ -386,10 +386,21 @@ GATHER_SECONDS = 0.2
 
 
 def _writers_lock(event_id: int) -> None:
-    """Order the standings writers of one event, until the transaction ends, without the
-    event row: submissions and rulings that reference the event never wait on it."""
+    """Order the standings writers of one event, until the transaction ends, without
+    blocking on one another's event row: submissions and rulings that reference the event
+    never wait on it.
+
+    Lock order: the event row, then the writers' (advisory) lock. A transition (the cut,
+    Swiss seating) holds the event row FOR UPDATE before it asks for the standings; a writer
+    stores rows that reference the event and moves its standings version. So a writer first
+    takes the event row FOR KEY SHARE (shared with every other writer and with submissions,
+    exclusive only of a transition's FOR UPDATE): it waits for a transition before it holds
+    the writers' lock, never while holding it, and the two never deadlock."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT 1 FROM {Event._meta.db_table} WHERE id = %s FOR KEY SHARE", [event_id]
+            )
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCK_CLASS, event_id])
 
 
