@@ -68,6 +68,51 @@ def test_r_claim_real_claims_are_decided_not_given_up(game: dict[str, Any]) -> N
             assert out.error is not None and "a defence beats it" in out.error.message
 
 
+# Positions of claim_records() that the search of the first claim benchmark decided only past
+# 0.5 s, or gave up on at 50,000 positions (issue 11, item 5): deep endgames, one seat with a
+# few strong cards against long hands.
+SLOW_BEFORE = [
+    "rlcard-rule-v1-s20240601-g0088",
+    "rlcard-rule-v1-s20240601-g0804",
+    "rlcard-rule-v1-s20240601-g0884",
+    "rlcard-rule-v1-s20240601-g0988",
+    "rlcard-rule-v1-s20240601-g1240",
+    "rlcard-rule-v1-s20240601-g1276",
+    "botzonebench-lv1-Qwen3-32B-Instruct-2-llm",
+    "botzonebench-lv2-gemini-3-pro-preview-1-bl",
+]
+SLOW_BUDGET = 5_000  # positions: well under 0.5 s of CPU at the search's pace
+
+
+@pytest.mark.parametrize("game", SLOW_BEFORE)
+def test_r_claim_slow_real_claims_are_decided_within_a_small_budget(game: str) -> None:
+    """Both claims of the position are decided within SLOW_BUDGET positions, and they are
+    opposite: the game has no draw, so exactly one side wins against every defence."""
+    claims = {c["claim_side"]: c for c in CLAIMS if c["id"].startswith(game + "-claim-")}
+    assert set(claims) == {"won", "lost"}
+    verdicts = {
+        which: prove_claim(_state(claim), _side(claim), budget=SLOW_BUDGET)
+        for which, claim in claims.items()
+    }
+    assert sorted(v.value for v in verdicts.values()) == ["proven", "refuted"], verdicts
+
+
+def test_r_claim_a_seat_that_leads_unbeatable_plays_to_the_end_wins() -> None:
+    """Worked example (the position of the g1276 claims, R-CMP, R-TRICK, R-END): the landlord
+    E holds only 22; S has just played a solo 2 over E's 3, E passed. W (farmer) holds the black joker: W plays it over the 2 (E
+    holds no bomb and no joker, so cannot beat it; S is W's partner and passes), then leads
+    the rest of his hand as solos, one at a time: E can only ever beat a pair, so he passes
+    each time and W goes out. The farmers win against every defence: their claim is proven
+    and the landlord's refuted, at once (a handful of positions, not a search)."""
+    state = GameState.start(
+        CLASSIC, {"S": "5677899JJJQQKA2R", "E": "322", "W": "34556678TTQKA2B"}, "", "E"
+    )
+    state = state.apply("E", "3").apply("W", "pass").apply("S", "2").apply("E", "pass")
+    assert state.hands["S"] == "5677899JJJQQKAR" and state.seats[state.turn] == "W"
+    assert prove_claim(state, "farmers", budget=10) is ClaimVerdict.PROVEN
+    assert prove_claim(state, "landlord", budget=10) is ClaimVerdict.REFUTED
+
+
 def _state(record: dict[str, Any]) -> GameState:
     base = {k: v for k, v in record.items() if k not in ("end", "claim_side")}
     out = replay(base, fast=False)
