@@ -50,7 +50,7 @@ __all__ = ["ClaimVerdict", "prove_claim"]
 
 _INF = 1 << 40
 _EPSILON = 0.25  # the 1+ε trick of df-pn: a child keeps the search a little past its sibling
-_SURE_DEPTH = 2  # sure plays before the last one, in the sure-win cut
+_SURE_STEPS = 200  # sure leads tried at most by one sure-win test
 _RANKS = 15
 _GUARD = int.from_bytes(b"\x80" * _RANKS, "little")
 
@@ -139,6 +139,9 @@ class _Search:
         self.whole: dict[int, bool] = {}
         self.answers: dict[tuple[int, int, frozenset[Reading]], bool] = {}
         self.estimates: dict[int, int] = {}
+        # Hands of a seat, against the hands of the other side, that do not go out by sure
+        # leads (goes_out).
+        self.not_out: dict[tuple[int, tuple[tuple[int, int], ...]], set[int]] = {}
 
     # -- moves ---------------------------------------------------------------------------------
 
@@ -200,24 +203,41 @@ class _Search:
             found = self.whole[code] = bool(classify_counts(counts, self.rules))
         return found
 
-    def goes_out(self, hand: int, sure: list[int], depth: int, start: int = 0) -> bool:
-        """A leader holding ``hand`` goes out by at most ``depth`` of the ``sure`` plays (codes
-        of plays no one of the other side can beat; tried in list order from ``start``, as
-        their order does not matter) it holds, then one last play."""
-        if self.one_play(hand):
-            return True
-        if depth == 0:
+    def goes_out(self, seat: int, hand: int, others: tuple[tuple[int, int], ...]) -> bool:
+        """Whether ``seat``, leading with ``hand``, goes out by sure leads (plays no seat of
+        ``others`` can beat with the hands it holds) and then one last play of any kind.
+
+        A sufficient test: the search of the ways to split the hand stops after _SURE_STEPS
+        sure leads tried (then False). Sure leads commute (each one wins its trick, the seat
+        leads again), so a part of the hand once found not to go out is not tried again.
+        """
+        key = (seat, others)
+        lost = self.not_out.get(key)
+        if lost is None:
+            lost = self.not_out[key] = set()
+        if hand in lost:
             return False
-        held = hand + _GUARD
-        for i in range(start, len(sure)):
-            code = sure[i]
-            if (
-                code != hand
-                and (held - code) & _GUARD == _GUARD
-                and self.goes_out(hand - code, sure, depth - 1, i + 1)
-            ):
+        sure = [c for c, r, _ in self.plays(seat, hand, None) if not self.beatable(r, others)]
+        steps = [_SURE_STEPS]
+
+        def out(h: int) -> bool:
+            if self.one_play(h):
                 return True
-        return False
+            if h in lost:
+                return False
+            held = h + _GUARD
+            for code in sure:
+                if code != h and (held - code) & _GUARD == _GUARD:
+                    if steps[0] <= 0:
+                        return False
+                    steps[0] -= 1
+                    if out(h - code):
+                        return True
+            if steps[0] > 0:  # every split was tried: h never goes out this way
+                lost.add(h)
+            return False
+
+        return out(hand)
 
     # -- positions -----------------------------------------------------------------------------
 
@@ -244,14 +264,8 @@ class _Search:
         others = tuple((seat, h) for seat, h in enumerate(hands) if self.ours[seat] != mine and h)
         sure = [not self.beatable(readings, others) for _, readings, _ in plays]
         if any(sure):
-            leads = plays if open_ is None else self.plays(turn, hand, None)
-            sure_leads = [
-                code for code, readings, _ in leads if not self.beatable(readings, others)
-            ]
-            # Sure plays commute; past two dozen, one before the last is enough to look for.
-            depth = _SURE_DEPTH if len(sure_leads) <= 24 else 1
             for is_sure, (code, _, _) in zip(sure, plays, strict=True):
-                if is_sure and self.goes_out(hand - code, sure_leads, depth):
+                if is_sure and self.goes_out(turn, hand - code, others):
                     return None
         n = self.players
         nxt = (turn + 1) % n
@@ -303,21 +317,13 @@ class _Search:
         """Whether the mover can make a play that ``partner``, next to move, beats with a sure
         play and then goes out by sure leads (nobody answers in between)."""
         hand = hands[partner]
-        leads: list[int] | None = None
         for _, readings, _ in plays:
             for code, answer, _ in self.plays(partner, hand, readings):
                 if code == hand:
                     return True
-                if self.beatable(answer, others):
-                    continue
-                if leads is None:
-                    leads = [
-                        c
-                        for c, r, _ in self.plays(partner, hand, None)
-                        if not self.beatable(r, others)
-                    ]
-                depth = _SURE_DEPTH if len(leads) <= 24 else 1
-                if self.goes_out(hand - code, leads, depth):
+                if not self.beatable(answer, others) and self.goes_out(
+                    partner, hand - code, others
+                ):
                     return True
         return False
 

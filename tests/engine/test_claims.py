@@ -97,20 +97,17 @@ def test_r_claim_slow_real_claims_are_decided_within_a_small_budget(game: str) -
     assert sorted(v.value for v in verdicts.values()) == ["proven", "refuted"], verdicts
 
 
-def test_r_claim_a_seat_that_leads_unbeatable_plays_to_the_end_wins() -> None:
-    """Worked example (the position of the g1276 claims, R-CMP, R-TRICK, R-END): the landlord
-    E holds only 22; S has just played a solo 2 over E's 3, E passed. W (farmer) holds the black joker: W plays it over the 2 (E
-    holds no bomb and no joker, so cannot beat it; S is W's partner and passes), then leads
-    the rest of his hand as solos, one at a time: E can only ever beat a pair, so he passes
-    each time and W goes out. The farmers win against every defence: their claim is proven
-    and the landlord's refuted, at once (a handful of positions, not a search)."""
-    state = GameState.start(
-        CLASSIC, {"S": "5677899JJJQQKA2R", "E": "322", "W": "34556678TTQKA2B"}, "", "E"
-    )
-    state = state.apply("E", "3").apply("W", "pass").apply("S", "2").apply("E", "pass")
-    assert state.hands["S"] == "5677899JJJQQKAR" and state.seats[state.turn] == "W"
-    assert prove_claim(state, "farmers", budget=10) is ClaimVerdict.PROVEN
-    assert prove_claim(state, "landlord", budget=10) is ClaimVerdict.REFUTED
+def test_r_claim_a_seat_that_leads_unbeatable_plays_to_the_end_wins_at_once() -> None:
+    """Worked example (R-CMP, R-TRICK, R-END): the landlord W leads 334455 789TJ QQQKKK AAAA 2;
+    the farmers hold E 22 and S 3. E can beat a solo up to an ace or a pair up to aces, and
+    nothing else; S nothing. W leads the chain of pairs, the chain, the airplane and the bomb
+    one at a time (no farmer can answer any of them, so each trick comes back to W), then the
+    solo 2 (which E's 2s only match) and goes out. The landlord's claim holds against every
+    defence, and that is seen on the first position: no search past it (a budget of one)."""
+    state = GameState.start(CLASSIC, {"S": "3", "E": "22", "W": "334455789TJQQQKKKAAAA2"}, "", "W")
+    assert state.seats[state.turn] == "W"
+    assert prove_claim(state, "landlord", budget=1) is ClaimVerdict.PROVEN
+    assert prove_claim(state, "farmers", budget=1) is ClaimVerdict.REFUTED
 
 
 def _state(record: dict[str, Any]) -> GameState:
