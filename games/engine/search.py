@@ -287,7 +287,7 @@ class _Search:
             after = hands[:turn] + (rest,) + hands[turn + 1 :]
             child = self.settle((after, nxt, readings, turn, 0))
             ck = _key(child)
-            if ck not in numbers:
+            if ck not in numbers and not self.ends_at_once(child, ck):
                 e = self.estimate(rest)
                 numbers[ck] = (min(ours, e), theirs) if mine else (ours, min(theirs, e))
             (first if is_sure else later).append((ck, child))
@@ -298,7 +298,7 @@ class _Search:
             else:
                 child = self.settle((hands, nxt, open_, last, passes + 1))
             ck = _key(child)
-            if ck not in numbers:
+            if ck not in numbers and not self.ends_at_once(child, ck):
                 e = self.estimate(hand)
                 numbers[ck] = (min(ours, e), theirs) if mine else (ours, min(theirs, e))
             if self.ours[last] == mine:
@@ -306,6 +306,18 @@ class _Search:
             else:
                 kids.append((ck, child))
         return kids
+
+    def ends_at_once(self, pos: Position, key: Any) -> bool:
+        """Whether the mover of a new position goes out with his next play (R-END): if so,
+        its numbers are settled at once, without expanding it."""
+        hands, turn, open_, _, _ = pos
+        hand = hands[turn]
+        plays = self.plays(turn, hand, open_)
+        if not plays or plays[0][0] != hand:
+            return False
+        self.numbers[key] = (0, _INF) if self.ours[turn] else (_INF, 0)
+        self.children[key] = []
+        return True
 
     def feeds(
         self,
