@@ -39,14 +39,14 @@ whatever else the hand holds).
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import Counts, parse_cards
 from .combos import Reading, classify_counts
 from .moves import legal_moves
 from .play import GameState
 
-__all__ = ["ClaimVerdict", "prove_claim"]
+__all__ = ["ClaimSearch", "ClaimVerdict", "prove_claim", "search_claim"]
 
 _INF = 1 << 40
 _EPSILON = 0.25  # the 1+ε trick of df-pn: a child keeps the search a little past its sibling
@@ -76,6 +76,16 @@ def _code(counts: Counts) -> int:
     return int.from_bytes(bytes(counts), "little")
 
 
+class ClaimSearch(NamedTuple):
+    """The outcome of one claim search: ``verdict``, and ``positions``, the positions expanded
+    (generated their moves) to reach it, at most the budget plus one. ``positions`` depends
+    only on the position, the side and the budget: a measure of the work that the machine's
+    load does not change."""
+
+    verdict: ClaimVerdict
+    positions: int
+
+
 def prove_claim(state: GameState, side: str, *, budget: int = 200_000) -> ClaimVerdict:
     """Whether ``side`` (``"landlord"`` or ``"farmers"``) wins from ``state`` against every
     defence.
@@ -90,8 +100,17 @@ def prove_claim(state: GameState, side: str, *, budget: int = 200_000) -> ClaimV
 
     Rules: R-CLAIM (the search), R-LEAD, R-TRICK, R-CMP, R-AMBIG, R-END (the moves).
     """
+    return search_claim(state, side, budget=budget).verdict
+
+
+def search_claim(state: GameState, side: str, *, budget: int = 200_000) -> ClaimSearch:
+    """``prove_claim``, with the number of positions the search expanded (``ClaimSearch``).
+
+    Rules: R-CLAIM.
+    """
     if state.finished:
-        return ClaimVerdict.PROVEN if state.winner == side else ClaimVerdict.REFUTED
+        won = state.winner == side
+        return ClaimSearch(ClaimVerdict.PROVEN if won else ClaimVerdict.REFUTED, 0)
     search = _Search(state, side, budget)
     start = search.settle(
         (
@@ -105,12 +124,12 @@ def prove_claim(state: GameState, side: str, *, budget: int = 200_000) -> ClaimV
     try:
         proof, disproof = search.mid(start, _key(start), _INF - 1, _INF - 1)
     except (_OutOfBudget, RecursionError):
-        return ClaimVerdict.UNKNOWN
+        return ClaimSearch(ClaimVerdict.UNKNOWN, search.expanded)
     if proof == 0:
-        return ClaimVerdict.PROVEN
+        return ClaimSearch(ClaimVerdict.PROVEN, search.expanded)
     if disproof == 0:
-        return ClaimVerdict.REFUTED
-    return ClaimVerdict.UNKNOWN  # pragma: no cover - infinite thresholds settle the root
+        return ClaimSearch(ClaimVerdict.REFUTED, search.expanded)
+    return ClaimSearch(ClaimVerdict.UNKNOWN, search.expanded)  # pragma: no cover
 
 
 def _key(pos: Position) -> Any:

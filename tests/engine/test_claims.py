@@ -273,3 +273,35 @@ def test_r_claim_prover_agrees_with_checked_minimax_at_every_table_size(
     side = rng.choice(["landlord", "farmers"])
     expected = ClaimVerdict.PROVEN if _checked_claim(state, side) else ClaimVerdict.REFUTED
     assert prove_claim(state, side) is expected, (state, side)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_r_claim_prover_agrees_with_checked_minimax_on_lopsided_endgames(seed: int) -> None:
+    """One seat with 5 to 8 cards, drawn mostly from the high ranks (several sure plays, so the
+    sure-win cut runs several leads deep), the other two with 1 to 3 cards: the verdict of
+    the prover is the plain minimax's, for either side claiming (R-CLAIM)."""
+    rng = random.Random(seed)
+    deck = [r for r, n in enumerate(ONE_DECK) for _ in range(n)]
+    rng.shuffle(deck)
+    strong = sorted(deck, key=lambda r: -r - rng.random() * 10)[: rng.randint(5, 8)]
+    for r in strong:
+        deck.remove(r)
+    seats = ["S", "E", "W"]
+    big = rng.choice(seats)
+    hands = {}
+    for seat in seats:
+        cards = strong if seat == big else [deck.pop() for _ in range(rng.randint(1, 3))]
+        counts = [0] * 15
+        for r in cards:
+            counts[r] += 1
+        hands[seat] = format_cards(counts)
+    state = GameState.start(CLASSIC, hands, "", rng.choice(seats))
+    for _ in range(rng.randint(0, 2)):
+        after = state.apply(state.to_move or "", str(rng.choice(state.legal_plays())))
+        if after.finished:
+            break
+        state = after
+    for side in ("landlord", "farmers"):
+        expected = ClaimVerdict.PROVEN if _checked_claim(state, side) else ClaimVerdict.REFUTED
+        assert prove_claim(state, side) is expected, (state.hands, state.plays, side)
