@@ -65,6 +65,9 @@ class _OutOfBudget(Exception):
     pass
 
 
+_LOST: list[Any] = []  # expand's answer for a position its mover's side surely loses
+
+
 Open = frozenset[Reading] | None
 # A position: hands (codes by seat), seat to move, open readings, seat of the open play, passes.
 Position = tuple[tuple[int, ...], int, Open, int, int]
@@ -258,6 +261,11 @@ class _Search:
 
         return out(hand)
 
+    def never_out(self, seat: int, hand: int, others: tuple[tuple[int, int], ...]) -> bool:
+        """Whether it is certain that ``seat``, leading with ``hand``, does not go out by sure
+        leads and one last play (goes_out answered no after trying every split)."""
+        return not self.goes_out(seat, hand, others) and hand in self.not_out[seat, others]
+
     # -- positions -----------------------------------------------------------------------------
 
     def settle(self, pos: Position) -> Position:
@@ -273,7 +281,8 @@ class _Search:
 
     def expand(self, pos: Position) -> list[tuple[Any, Position]] | None:
         """The children of a position, sure plays first; None when its mover's side wins at
-        once or surely (the immediate win and the sure-win cut)."""
+        once or surely (the immediate win and the sure-win cut); _LOST when it loses surely
+        (locked)."""
         hands, turn, open_, last, passes = pos
         mine = self.ours[turn]
         hand = hands[turn]
@@ -290,6 +299,8 @@ class _Search:
         nxt = (turn + 1) % n
         if self.ours[nxt] == mine and self.feeds(hands, nxt, plays, others):
             return None
+        if open_ is None and self.locked(pos, plays, sure, others):
+            return _LOST
         numbers = self.numbers
         # Initial numbers of new children: the estimates of the other seats are the parent's.
         ours = theirs = _INF
@@ -337,6 +348,56 @@ class _Search:
         self.numbers[key] = (0, _INF) if self.ours[turn] else (_INF, 0)
         self.children[key] = []
         return True
+
+    def locked(
+        self,
+        pos: Position,
+        plays: list[Play],
+        sure: list[bool],
+        others: tuple[tuple[int, int], ...],
+    ) -> bool:
+        """Whether the leader, alone of his side to hold cards, loses whatever he does: he
+        cannot go out by sure leads and one last play (never_out), and after each of his leads
+        that the other side can beat, the other side wins at once (wins_now).
+
+        Sound by induction on the leader's hand: a sure lead wins its trick (no one can
+        answer it) and leaves a smaller hand, which still cannot go out by sure leads, whose
+        leads are some of these, and against which the other side's sure plays stay sure (its
+        answers win the same way: wins_now only asks that the leader cannot beat them)."""
+        hands, turn, _, _, _ = pos
+        mine = self.ours[turn]
+        if any(h and self.ours[s] == mine for s, h in enumerate(hands) if s != turn):
+            return False
+        hand = hands[turn]
+        if not self.never_out(turn, hand, others):
+            return False
+        nxt = (turn + 1) % self.players
+        for is_sure, (code, readings, _) in zip(sure, plays, strict=True):
+            if is_sure:
+                continue
+            after = hands[:turn] + (hand - code,) + hands[turn + 1 :]
+            child = self.settle((after, nxt, readings, turn, 0))
+            if self.ours[child[1]] == mine or not self.wins_now(child):
+                return False
+        return True
+
+    def wins_now(self, pos: Position) -> bool:
+        """Whether the mover's side wins from ``pos`` whatever the others do, seen without a
+        search: the mover goes out with his next play (R-END), or makes a sure play and then
+        goes out by sure leads (goes_out), or makes a play that his partner, next to move,
+        beats with a sure play before going out the same way (feeds)."""
+        hands, turn, open_, _, _ = pos
+        hand = hands[turn]
+        plays = self.plays(turn, hand, open_)
+        if plays and plays[0][0] == hand:
+            return True
+        mine = self.ours[turn]
+        others = tuple((seat, h) for seat, h in enumerate(hands) if self.ours[seat] != mine and h)
+        for code, readings, _ in plays:
+            if not self.beatable(readings, others) and self.goes_out(turn, hand - code, others):
+                return True
+        nxt = (turn + 1) % self.players
+        return self.ours[nxt] == mine and self.feeds(hands, nxt, plays, others)
 
     def feeds(
         self,
@@ -396,8 +457,9 @@ class _Search:
             if self.expanded > self.budget:
                 raise _OutOfBudget
             found = self.expand(pos)
-            if found is None:
-                settled = (0, _INF) if self.ours[pos[1]] else (_INF, 0)
+            if found is None or found is _LOST:
+                won = self.ours[pos[1]] == (found is None)  # the claiming side wins
+                settled = (0, _INF) if won else (_INF, 0)
                 self.numbers[key] = settled
                 self.children[key] = []
                 return settled
