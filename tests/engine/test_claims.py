@@ -316,3 +316,16 @@ def test_r_claim_prover_agrees_with_checked_minimax_on_lopsided_endgames(seed: i
     for side in ("landlord", "farmers"):
         expected = ClaimVerdict.PROVEN if _checked_claim(state, side) else ClaimVerdict.REFUTED
         assert prove_claim(state, side) is expected, (state.hands, state.plays, side)
+
+
+def test_r_claim_a_lone_leader_whose_every_lead_is_answered_loses_at_once() -> None:
+    """Worked example (R-CMP, R-TRICK, R-END): the landlord S leads holding 34789TJ; the
+    farmers hold E 2KKK and W 5. S's chain 789TJ wins its trick (no farmer holds a chain),
+    but the 3 and the 4 are no combination together, and no other way to split the hand
+    leaves one, so S must at some time lead a single card alone (or a card of the chain);
+    E then plays his 2 (S holds no joker, no bomb: nothing beats it; W is E's partner) and
+    leads KKK: out. The farmers win against every defence, and that is seen on the first
+    position (a budget of one)."""
+    state = GameState.start(CLASSIC, {"S": "34789TJ", "E": "2KKK", "W": "5"}, "", "S")
+    assert prove_claim(state, "farmers", budget=1) is ClaimVerdict.PROVEN
+    assert prove_claim(state, "landlord", budget=1) is ClaimVerdict.REFUTED
