@@ -21,12 +21,20 @@ Vocabulary:
   (rank groups, trios carrying a kicker, runs of solos as chains). Estimates steer the order
   only; a verdict is only ever a proof or a refutation.
 - *immediate win*: the seat to move can play out its hand at once (a hand that is one
-  combination, R-END).
+  combination, R-END). A new position won that way is settled when it is generated, without
+  being expanded.
 - *sure play*: a play no seat of the other side can beat with the cards it holds; as hands only
   shrink, it stays so while they pass. A seat that can make a sure play and then lead sure plays
   until a last one goes out whatever the others do (they can only pass; its partner passes): a
-  sound cut, tried to two sure plays deep. So is a play the mover's partner, next to move,
-  beats with a sure play before going out the same way. Sure plays are tried first.
+  sound cut (the *sure-win cut*), looked for at any depth (sure leads commute, so the search
+  of the ways to split the hand remembers the parts that do not go out; it gives up, saying
+  no, after a fixed number of sure leads tried). So is a play the mover's partner, next to
+  move, beats with a sure play before going out the same way. Sure plays are tried first.
+- *locked lead*: a leader alone of his side to hold cards (the landlord at three), whose hand
+  certainly does not go out by sure leads and a last play, and after each of whose beatable
+  leads the other side wins at once (by the cuts above): his side loses, whatever order he
+  plays his sure leads in (by induction on his hand: they leave him a smaller hand of the same
+  kind, and the other side's winning answers stay sure against fewer cards).
 - *forced pass*: a seat that cannot beat the open play only passes; the search steps over it.
 
 Moves and their effects are the engine's own: ``legal_moves`` lists exactly the turns the
