@@ -600,7 +600,17 @@ def bench_claims(ours: Ours, rl: RLCard, inp: Inputs, args: argparse.Namespace) 
             "p90": at(0.9, positions),
             "p99": at(0.99, positions),
             "max": positions[-1],
-            "over_5000": sum(1 for p in positions if p > 5_000),
+            "histogram": {
+                label: sum(1 for p in positions if lo <= p <= hi)
+                for label, lo, hi in (
+                    ("<= 10", 0, 10),
+                    ("11-100", 11, 100),
+                    ("101-1,000", 101, 1_000),
+                    ("1,001-5,000", 1_001, 5_000),
+                    ("5,001-50,000", 5_001, budget),
+                    ("gave up", budget + 1, budget + 1),
+                )
+            },
         },
         "histogram": {
             label: sum(1 for t in times if lo <= t < hi)
