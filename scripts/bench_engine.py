@@ -28,8 +28,10 @@ of --repeats timed passes):
             median of the per-repetition ratios.
   claims    the claim positions of tests/engine/claim_positions.py (each verified real game
             cut before its last 2 to 6 card plays, claimed by the side that won and by the
-            side that lost): the time of prove_claim on each with replay's budget, the share
-            decided (proven or refuted) within 0.5 s, and the distribution.
+            side that lost): the CPU time (time.process_time, so that the figures hold on a
+            busy machine) of prove_claim on each with replay's budget, the share decided
+            (proven or refuted) within 0.5 s, and the distribution; also the positions
+            expanded by each search (search_claim), which no load changes.
   memory    `python -m games.engine replay FILE` on a generated JSON-lines file of
             1,000,000 games (20,000 with --quick): peak RSS (wait4 rusage of that child)
             and wall time (ours only).
@@ -548,12 +550,13 @@ def bench_claims(ours: Ours, rl: RLCard, inp: Inputs, args: argparse.Namespace) 
     sys.path.insert(0, str(REPO / "tests" / "engine"))
     from claim_positions import claim_records
 
-    from games.engine import prove_claim
+    from games.engine import search_claim
 
     claims = claim_records()
     budget = 50_000  # replay's claim_budget
     log(f"claims: {len(claims)} claim positions, budget {budget:,} positions")
     times: list[float] = []
+    positions: list[int] = []
     verdicts: Counter[str] = Counter()
     slow: list[str] = []
     for record in claims:
@@ -561,19 +564,22 @@ def bench_claims(ours: Ours, rl: RLCard, inp: Inputs, args: argparse.Namespace) 
         state = ours.replay(base, fast=False).state
         seat = record["end"]["claim"]
         side = "landlord" if seat == record["landlord"] else "farmers"
-        t0 = time.perf_counter()
-        verdict = prove_claim(state, side, budget=budget).value
-        dt = time.perf_counter() - t0
+        t0 = time.process_time()  # CPU time: the machine may be shared
+        found = search_claim(state, side, budget=budget)
+        dt = time.process_time() - t0
+        verdict = found.verdict.value
         times.append(dt)
+        positions.append(found.positions)
         verdicts[f"{record['claim_side']} side claims: {verdict}"] += 1
         if verdict == "unknown" or dt > CLAIM_SECONDS:
-            slow.append(f"{record['id']} {verdict} {dt:.2f} s")
+            slow.append(f"{record['id']} {verdict} {dt:.2f} s {found.positions:,} positions")
     times.sort()
+    positions.sort()
     n = len(times)
     decided_in_time = n - len(slow)
 
-    def at(q: float) -> float:
-        return times[min(n - 1, int(q * n))]
+    def at(q: float, values: list[Any] = times) -> Any:
+        return values[min(n - 1, int(q * n))]
 
     return {
         "unit": "claims",
@@ -588,6 +594,23 @@ def bench_claims(ours: Ours, rl: RLCard, inp: Inputs, args: argparse.Namespace) 
             "p99": at(0.99),
             "max": times[-1],
             "mean": sum(times) / n,
+        },
+        "positions": {
+            "median": at(0.5, positions),
+            "p90": at(0.9, positions),
+            "p99": at(0.99, positions),
+            "max": positions[-1],
+            "histogram": {
+                label: sum(1 for p in positions if lo <= p <= hi)
+                for label, lo, hi in (
+                    ("<= 10", 0, 10),
+                    ("11-100", 11, 100),
+                    ("101-1,000", 101, 1_000),
+                    ("1,001-5,000", 1_001, 5_000),
+                    ("5,001-50,000", 5_001, budget),
+                    ("gave up", budget + 1, budget + 1),
+                )
+            },
         },
         "histogram": {
             label: sum(1 for t in times if lo <= t < hi)
@@ -962,8 +985,9 @@ def render(report: dict[str, Any]) -> str:
             )
             sec = r["seconds"]
             notes.append(
-                f"claims: {r['inputs']}; seconds per claim: median {sec['median']:.4f}, p90 "
-                f"{sec['p90']:.3f}, p99 {sec['p99']:.3f}, max {sec['max']:.2f}; "
+                f"claims: {r['inputs']}; CPU seconds per claim: median {sec['median']:.4f}, p90 "
+                f"{sec['p90']:.3f}, p99 {sec['p99']:.3f}, max {sec['max']:.2f}; positions "
+                f"expanded: {r['positions']}; "
                 f"histogram {r['histogram']}; verdicts {r['verdicts']}; not decided within "
                 f"0.5 s: {', '.join(r['not_in_time']) or 'none'}"
             )

@@ -44,12 +44,13 @@ from .record import Record, RecordSyntaxError, read_record, record_from_text, re
 from .replay import Outcome, check_deal, replay
 from .rules import RuleSet
 from .scoring import Contract, Settlement, settle
-from .search import ClaimVerdict, prove_claim
+from .search import ClaimSearch, ClaimVerdict, prove_claim, search_claim
 
 __all__ = [
     "ERROR_CODES",
     "RANKS",
     "Bidding",
+    "ClaimSearch",
     "ClaimVerdict",
     "Contract",
     "Deal",
@@ -84,6 +85,7 @@ __all__ = [
     "record_from_text",
     "record_to_text",
     "replay",
+    "search_claim",
     "settle",
 ]
 

@@ -21,12 +21,20 @@ Vocabulary:
   (rank groups, trios carrying a kicker, runs of solos as chains). Estimates steer the order
   only; a verdict is only ever a proof or a refutation.
 - *immediate win*: the seat to move can play out its hand at once (a hand that is one
-  combination, R-END).
+  combination, R-END). A new position won that way is settled when it is generated, without
+  being expanded.
 - *sure play*: a play no seat of the other side can beat with the cards it holds; as hands only
   shrink, it stays so while they pass. A seat that can make a sure play and then lead sure plays
   until a last one goes out whatever the others do (they can only pass; its partner passes): a
-  sound cut, tried to two sure plays deep. So is a play the mover's partner, next to move,
-  beats with a sure play before going out the same way. Sure plays are tried first.
+  sound cut (the *sure-win cut*), looked for at any depth (sure leads commute, so the search
+  of the ways to split the hand remembers the parts that do not go out; it gives up, saying
+  no, after a fixed number of sure leads tried). So is a play the mover's partner, next to
+  move, beats with a sure play before going out the same way. Sure plays are tried first.
+- *locked lead*: a leader alone of his side to hold cards (the landlord at three), whose hand
+  certainly does not go out by sure leads and a last play, and after each of whose beatable
+  leads the other side wins at once (by the cuts above): his side loses, whatever order he
+  plays his sure leads in (by induction on his hand: they leave him a smaller hand of the same
+  kind, and the other side's winning answers stay sure against fewer cards).
 - *forced pass*: a seat that cannot beat the open play only passes; the search steps over it.
 
 Moves and their effects are the engine's own: ``legal_moves`` lists exactly the turns the
@@ -39,18 +47,18 @@ whatever else the hand holds).
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import Counts, parse_cards
 from .combos import Reading, classify_counts
 from .moves import legal_moves
 from .play import GameState
 
-__all__ = ["ClaimVerdict", "prove_claim"]
+__all__ = ["ClaimSearch", "ClaimVerdict", "prove_claim", "search_claim"]
 
 _INF = 1 << 40
 _EPSILON = 0.25  # the 1+ε trick of df-pn: a child keeps the search a little past its sibling
-_SURE_DEPTH = 2  # sure plays before the last one, in the sure-win cut
+_SURE_STEPS = 200  # sure leads tried at most by one sure-win test
 _RANKS = 15
 _GUARD = int.from_bytes(b"\x80" * _RANKS, "little")
 
@@ -65,6 +73,9 @@ class _OutOfBudget(Exception):
     pass
 
 
+_LOST: list[Any] = []  # expand's answer for a position its mover's side surely loses
+
+
 Open = frozenset[Reading] | None
 # A position: hands (codes by seat), seat to move, open readings, seat of the open play, passes.
 Position = tuple[tuple[int, ...], int, Open, int, int]
@@ -74,6 +85,16 @@ Play = tuple[int, frozenset[Reading], int]
 
 def _code(counts: Counts) -> int:
     return int.from_bytes(bytes(counts), "little")
+
+
+class ClaimSearch(NamedTuple):
+    """The outcome of one claim search: ``verdict``, and ``positions``, the positions expanded
+    (generated their moves) to reach it, at most the budget plus one. ``positions`` depends
+    only on the position, the side and the budget: a measure of the work that the machine's
+    load does not change."""
+
+    verdict: ClaimVerdict
+    positions: int
 
 
 def prove_claim(state: GameState, side: str, *, budget: int = 200_000) -> ClaimVerdict:
@@ -90,8 +111,17 @@ def prove_claim(state: GameState, side: str, *, budget: int = 200_000) -> ClaimV
 
     Rules: R-CLAIM (the search), R-LEAD, R-TRICK, R-CMP, R-AMBIG, R-END (the moves).
     """
+    return search_claim(state, side, budget=budget).verdict
+
+
+def search_claim(state: GameState, side: str, *, budget: int = 200_000) -> ClaimSearch:
+    """``prove_claim``, with the number of positions the search expanded (``ClaimSearch``).
+
+    Rules: R-CLAIM.
+    """
     if state.finished:
-        return ClaimVerdict.PROVEN if state.winner == side else ClaimVerdict.REFUTED
+        won = state.winner == side
+        return ClaimSearch(ClaimVerdict.PROVEN if won else ClaimVerdict.REFUTED, 0)
     search = _Search(state, side, budget)
     start = search.settle(
         (
@@ -105,12 +135,12 @@ def prove_claim(state: GameState, side: str, *, budget: int = 200_000) -> ClaimV
     try:
         proof, disproof = search.mid(start, _key(start), _INF - 1, _INF - 1)
     except (_OutOfBudget, RecursionError):
-        return ClaimVerdict.UNKNOWN
+        return ClaimSearch(ClaimVerdict.UNKNOWN, search.expanded)
     if proof == 0:
-        return ClaimVerdict.PROVEN
+        return ClaimSearch(ClaimVerdict.PROVEN, search.expanded)
     if disproof == 0:
-        return ClaimVerdict.REFUTED
-    return ClaimVerdict.UNKNOWN  # pragma: no cover - infinite thresholds settle the root
+        return ClaimSearch(ClaimVerdict.REFUTED, search.expanded)
+    return ClaimSearch(ClaimVerdict.UNKNOWN, search.expanded)  # pragma: no cover
 
 
 def _key(pos: Position) -> Any:
@@ -139,6 +169,9 @@ class _Search:
         self.whole: dict[int, bool] = {}
         self.answers: dict[tuple[int, int, frozenset[Reading]], bool] = {}
         self.estimates: dict[int, int] = {}
+        # Hands of a seat, against the hands of the other side, that do not go out by sure
+        # leads (goes_out).
+        self.not_out: dict[tuple[int, tuple[tuple[int, int], ...]], set[int]] = {}
 
     # -- moves ---------------------------------------------------------------------------------
 
@@ -200,24 +233,46 @@ class _Search:
             found = self.whole[code] = bool(classify_counts(counts, self.rules))
         return found
 
-    def goes_out(self, hand: int, sure: list[int], depth: int, start: int = 0) -> bool:
-        """A leader holding ``hand`` goes out by at most ``depth`` of the ``sure`` plays (codes
-        of plays no one of the other side can beat; tried in list order from ``start``, as
-        their order does not matter) it holds, then one last play."""
-        if self.one_play(hand):
-            return True
-        if depth == 0:
+    def goes_out(self, seat: int, hand: int, others: tuple[tuple[int, int], ...]) -> bool:
+        """Whether ``seat``, leading with ``hand``, goes out by sure leads (plays no seat of
+        ``others`` can beat with the hands it holds) and then one last play of any kind.
+
+        A sufficient test: the search of the ways to split the hand stops after _SURE_STEPS
+        sure leads tried (then False). Sure leads commute (each one wins its trick, the seat
+        leads again), so a part of the hand once found not to go out is not tried again.
+        """
+        key = (seat, others)
+        lost = self.not_out.get(key)
+        if lost is None:
+            lost = self.not_out[key] = set()
+        if hand in lost:
             return False
-        held = hand + _GUARD
-        for i in range(start, len(sure)):
-            code = sure[i]
-            if (
-                code != hand
-                and (held - code) & _GUARD == _GUARD
-                and self.goes_out(hand - code, sure, depth - 1, i + 1)
-            ):
+        sure = [c for c, r, _ in self.plays(seat, hand, None) if not self.beatable(r, others)]
+        steps = [_SURE_STEPS]
+
+        def out(h: int) -> bool:
+            if self.one_play(h):
                 return True
-        return False
+            if h in lost:
+                return False
+            held = h + _GUARD
+            for code in sure:
+                if code != h and (held - code) & _GUARD == _GUARD:
+                    if steps[0] <= 0:
+                        return False
+                    steps[0] -= 1
+                    if out(h - code):
+                        return True
+            if steps[0] > 0:  # every split was tried: h never goes out this way
+                lost.add(h)
+            return False
+
+        return out(hand)
+
+    def never_out(self, seat: int, hand: int, others: tuple[tuple[int, int], ...]) -> bool:
+        """Whether it is certain that ``seat``, leading with ``hand``, does not go out by sure
+        leads and one last play (goes_out answered no after trying every split)."""
+        return not self.goes_out(seat, hand, others) and hand in self.not_out[seat, others]
 
     # -- positions -----------------------------------------------------------------------------
 
@@ -234,7 +289,8 @@ class _Search:
 
     def expand(self, pos: Position) -> list[tuple[Any, Position]] | None:
         """The children of a position, sure plays first; None when its mover's side wins at
-        once or surely (the immediate win and the sure-win cut)."""
+        once or surely (the immediate win and the sure-win cut); _LOST when it loses surely
+        (locked)."""
         hands, turn, open_, last, passes = pos
         mine = self.ours[turn]
         hand = hands[turn]
@@ -244,19 +300,15 @@ class _Search:
         others = tuple((seat, h) for seat, h in enumerate(hands) if self.ours[seat] != mine and h)
         sure = [not self.beatable(readings, others) for _, readings, _ in plays]
         if any(sure):
-            leads = plays if open_ is None else self.plays(turn, hand, None)
-            sure_leads = [
-                code for code, readings, _ in leads if not self.beatable(readings, others)
-            ]
-            # Sure plays commute; past two dozen, one before the last is enough to look for.
-            depth = _SURE_DEPTH if len(sure_leads) <= 24 else 1
             for is_sure, (code, _, _) in zip(sure, plays, strict=True):
-                if is_sure and self.goes_out(hand - code, sure_leads, depth):
+                if is_sure and self.goes_out(turn, hand - code, others):
                     return None
         n = self.players
         nxt = (turn + 1) % n
         if self.ours[nxt] == mine and self.feeds(hands, nxt, plays, others):
             return None
+        if open_ is None and self.locked(pos, plays, sure, others):
+            return _LOST
         numbers = self.numbers
         # Initial numbers of new children: the estimates of the other seats are the parent's.
         ours = theirs = _INF
@@ -273,7 +325,7 @@ class _Search:
             after = hands[:turn] + (rest,) + hands[turn + 1 :]
             child = self.settle((after, nxt, readings, turn, 0))
             ck = _key(child)
-            if ck not in numbers:
+            if ck not in numbers and not self.ends_at_once(child, ck):
                 e = self.estimate(rest)
                 numbers[ck] = (min(ours, e), theirs) if mine else (ours, min(theirs, e))
             (first if is_sure else later).append((ck, child))
@@ -284,7 +336,7 @@ class _Search:
             else:
                 child = self.settle((hands, nxt, open_, last, passes + 1))
             ck = _key(child)
-            if ck not in numbers:
+            if ck not in numbers and not self.ends_at_once(child, ck):
                 e = self.estimate(hand)
                 numbers[ck] = (min(ours, e), theirs) if mine else (ours, min(theirs, e))
             if self.ours[last] == mine:
@@ -292,6 +344,68 @@ class _Search:
             else:
                 kids.append((ck, child))
         return kids
+
+    def ends_at_once(self, pos: Position, key: Any) -> bool:
+        """Whether the mover of a new position goes out with his next play (R-END): if so,
+        its numbers are settled at once, without expanding it."""
+        hands, turn, open_, _, _ = pos
+        hand = hands[turn]
+        plays = self.plays(turn, hand, open_)
+        if not plays or plays[0][0] != hand:
+            return False
+        self.numbers[key] = (0, _INF) if self.ours[turn] else (_INF, 0)
+        self.children[key] = []
+        return True
+
+    def locked(
+        self,
+        pos: Position,
+        plays: list[Play],
+        sure: list[bool],
+        others: tuple[tuple[int, int], ...],
+    ) -> bool:
+        """Whether the leader, alone of his side to hold cards, loses whatever he does: he
+        cannot go out by sure leads and one last play (never_out), and after each of his leads
+        that the other side can beat, the other side wins at once (wins_now).
+
+        Sound by induction on the leader's hand: a sure lead wins its trick (no one can
+        answer it) and leaves a smaller hand, which still cannot go out by sure leads, whose
+        leads are some of these, and against which the other side's sure plays stay sure (its
+        answers win the same way: wins_now only asks that the leader cannot beat them)."""
+        hands, turn, _, _, _ = pos
+        mine = self.ours[turn]
+        if any(h and self.ours[s] == mine for s, h in enumerate(hands) if s != turn):
+            return False
+        hand = hands[turn]
+        if not self.never_out(turn, hand, others):
+            return False
+        nxt = (turn + 1) % self.players
+        for is_sure, (code, readings, _) in zip(sure, plays, strict=True):
+            if is_sure:
+                continue
+            after = hands[:turn] + (hand - code,) + hands[turn + 1 :]
+            child = self.settle((after, nxt, readings, turn, 0))
+            if self.ours[child[1]] == mine or not self.wins_now(child):
+                return False
+        return True
+
+    def wins_now(self, pos: Position) -> bool:
+        """Whether the mover's side wins from ``pos`` whatever the others do, seen without a
+        search: the mover goes out with his next play (R-END), or makes a sure play and then
+        goes out by sure leads (goes_out), or makes a play that his partner, next to move,
+        beats with a sure play before going out the same way (feeds)."""
+        hands, turn, open_, _, _ = pos
+        hand = hands[turn]
+        plays = self.plays(turn, hand, open_)
+        if plays and plays[0][0] == hand:
+            return True
+        mine = self.ours[turn]
+        others = tuple((seat, h) for seat, h in enumerate(hands) if self.ours[seat] != mine and h)
+        for code, readings, _ in plays:
+            if not self.beatable(readings, others) and self.goes_out(turn, hand - code, others):
+                return True
+        nxt = (turn + 1) % self.players
+        return self.ours[nxt] == mine and self.feeds(hands, nxt, plays, others)
 
     def feeds(
         self,
@@ -303,21 +417,13 @@ class _Search:
         """Whether the mover can make a play that ``partner``, next to move, beats with a sure
         play and then goes out by sure leads (nobody answers in between)."""
         hand = hands[partner]
-        leads: list[int] | None = None
         for _, readings, _ in plays:
             for code, answer, _ in self.plays(partner, hand, readings):
                 if code == hand:
                     return True
-                if self.beatable(answer, others):
-                    continue
-                if leads is None:
-                    leads = [
-                        c
-                        for c, r, _ in self.plays(partner, hand, None)
-                        if not self.beatable(r, others)
-                    ]
-                depth = _SURE_DEPTH if len(leads) <= 24 else 1
-                if self.goes_out(hand - code, leads, depth):
+                if not self.beatable(answer, others) and self.goes_out(
+                    partner, hand - code, others
+                ):
                     return True
         return False
 
@@ -359,8 +465,9 @@ class _Search:
             if self.expanded > self.budget:
                 raise _OutOfBudget
             found = self.expand(pos)
-            if found is None:
-                settled = (0, _INF) if self.ours[pos[1]] else (_INF, 0)
+            if found is None or found is _LOST:
+                won = self.ours[pos[1]] == (found is None)  # the claiming side wins
+                settled = (0, _INF) if won else (_INF, 0)
                 self.numbers[key] = settled
                 self.children[key] = []
                 return settled
