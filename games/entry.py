@@ -40,6 +40,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
+from games import offline
 from games.deals import rank_cards
 from games.engine import (
     Bidding,
@@ -540,9 +541,9 @@ def view(position: Position) -> dict[str, Any]:
     Shape: ``{"steps", "phase": "bidding"|"play"|"done", "to_move", "seats", "first_bidder",
     "landlord", "bid", "calls": [[seat, call]], "plays": [[seat, cards]], "allowed":
     [{"call", "label"}], "hands": {seat: cards}, "counts": {seat: n}, "low": [seat],
-    "bottom", "open": {"seat", "cards"} | null, "result": {...} | null}``; ``result`` (when
-    done) is the engine's replay: status, winner, score per seat, multiplier, bid, bombs,
-    rockets, spring, anti_spring, error.
+    "bottom", "open": {"seat", "cards"} | null, "result": {...} | null, "offline": {...}}``;
+    ``result`` (when done) is the engine's replay: status, winner, score per seat, multiplier,
+    bid, bombs, rockets, spring, anti_spring, error; ``offline`` the hints of games.offline.
     """
     deal, bidding, game = position.deal, position.bidding, position.game
     seats = list(deal.rules.seats)
@@ -579,6 +580,8 @@ def view(position: Position) -> dict[str, Any]:
         "open": open_play,
         "end": position.end,
         "result": result,
+        # What the page needs to check steps while the network is down (games.offline).
+        "offline": offline.hints(position),
     }
 
 

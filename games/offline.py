@@ -1,0 +1,110 @@
+"""What the live entry page needs to go on without the network (issue 12, offline entry).
+
+When the network drops mid-game the page keeps taking steps, queued on the device and sent in
+order once the network is back; the engine stays the judge (every queued step is checked by
+games.entry on sync, R-VERIFY). Meanwhile the page checks each step it can against what the
+server sent with the last position it answered: its *hints*, ``entry.view(...)["offline"]``.
+
+Vocabulary:
+
+- *legal*: every legal turn of the seat to move in the play (``games.engine.GameState
+  .legal_plays``: canonical card text, ``pass`` last when allowed; R-LEAD, R-CMP, R-AMBIG),
+  None when there are more than `MAX_LEGAL` (a long hand leading: the page then checks only
+  that the seat holds the cards, R-VERIFY, and marks the step unverified) or in the bidding.
+- *leads*: per seat, every combination its cards can lead (``legal_moves`` of the hand with
+  nothing open; R-LEAD, R-T…, R-KICK), None for a seat past `MAX_LEGAL`. The cards of a later
+  lead are a subset of the hand now, and a set of cards is a combination or not whatever else
+  is held: so a later lead is legal iff it is in this list and the seat still holds it.
+- *bidding tree*: every way the bidding may go on from the position, as nested objects:
+  ``{"seat": S, "next": {call: node}}`` while a seat is to call, ``{"landlord": S | None,
+  "bid": n, "over": bool, "optional": {call: node}}`` once it is done (``over``: passed out or
+  surrendered, no card is played; ``optional``: the landlord's calls before the first lead,
+  show, surrender, reveal). Calls are the engine's words (games.engine.Bidding.legal_calls:
+  R-BID-*, R-DOUBLE-ORDER, R-SC-ROB, R-SURRENDER, R-5P). None past `MAX_TREE_NODES`.
+- *words*: what a referee may type for a call (games.entry.CALL_ALIASES, the engine's pass
+  words, normalize_call) and for the end of the play (claim, concede: R-CLAIM), with the
+  engine's word each stands for: the page's checker reads typed steps as the server does.
+
+Within one trick the page also knows the turn order and the trick's end (R-TRICK: the others
+all pass, the last player leads) and the end of the game (R-END: a seat has no card left),
+which need no hint.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine import Bidding, IllegalBidError
+from games.engine.moves import legal_moves
+
+MAX_LEGAL = 300  # legal turns sent with a position (a follower's are a few dozen at most)
+MAX_TREE_NODES = 2_000  # bidding tree nodes (the largest preset, cn2016, has 258 states)
+
+# The engine's pass words in the bidding (games.engine.bidding.normalize_call).
+BIDDING_PASS_WORDS = ("p", "pass", "-", "0", "不要", "过", "不出", "不叫", "不抢", "不加倍")
+# Its pass words in the play (games.engine.cards.is_pass_text).
+PLAY_PASS_WORDS = ("pass", "p", "-", "不要", "过", "不出")
+
+
+def hints(position: Any) -> dict[str, Any]:
+    """The offline hints of a games.entry.Position: ``{"legal": [text] | None, "leads":
+    {seat: [text] | None} | None, "bidding": tree | None}`` (see the module). Computed by the
+    engine, never by hand."""
+    legal: list[str] | None = None
+    leads: dict[str, list[str] | None] | None = None
+    game = position.game
+    if position.phase == "play" and game is not None and position.end is None:
+        moves = game.legal_plays()
+        legal = [str(m) for m in moves] if len(moves) <= MAX_LEGAL else None
+        leads = {}
+        for seat, hand in zip(game.seats, game.hands_counts, strict=True):
+            found = legal_moves(hand, None, game.rules)
+            leads[seat] = [m.cards for m in found] if len(found) <= MAX_LEGAL else None
+    tree = None
+    if position.phase == "bidding" or (
+        position.phase == "play" and game is not None and not game.plays
+    ):
+        tree = bidding_tree(position.bidding)
+    return {"legal": legal, "leads": leads, "bidding": tree}
+
+
+def bidding_tree(bidding: Bidding) -> dict[str, Any] | None:
+    """Every continuation of `bidding` as a tree (see the module); None past
+    `MAX_TREE_NODES` nodes."""
+    count = 0
+
+    def node(b: Bidding) -> dict[str, Any]:
+        nonlocal count
+        count += 1
+        if count > MAX_TREE_NODES:
+            raise OverflowError
+        if not b.done:
+            seat = b.to_move or ""
+            return {"seat": seat, "next": {c: node(b.apply(seat, c)) for c in b.legal_calls()}}
+        optional: dict[str, Any] = {}
+        for call in b.optional_calls():
+            try:
+                optional[call] = node(b.apply(b.landlord or "", call))
+            except IllegalBidError:
+                continue
+        return {
+            "landlord": None if b.passed_out else b.landlord,
+            "bid": b.bid,
+            "over": bool(b.passed_out or b.surrendered),
+            "optional": optional,
+        }
+
+    try:
+        return node(bidding)
+    except OverflowError:
+        return None
+
+
+def words() -> dict[str, Any]:
+    """What a referee may type, by the engine's word it stands for (see the module):
+    ``{"calls": {typed: call}, "play_pass": [typed], "end": {typed: "claim"|"concede"}}``."""
+    from games.entry import CALL_ALIASES, END_WORDS
+
+    calls = dict(CALL_ALIASES)
+    calls.update({w: "pass" for w in BIDDING_PASS_WORDS})
+    return {"calls": calls, "play_pass": list(PLAY_PASS_WORDS), "end": dict(END_WORDS)}
