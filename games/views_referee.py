@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ddz_site.errors import DomainError
-from games import entry, selectors
+from games import entry, offline, selectors
 from games.forms import GameRecordForm, QuickResultForm, ResolveForm
 from games.models import Board, Game
 from games.services import game_submit, round_refusal
@@ -207,6 +207,7 @@ def live_entry_context(
             "claim": _("claim"),
             "concede": _("concede"),
         },
+        "offline": offline.page_config(),
     }
     return {
         "event": board.event,
