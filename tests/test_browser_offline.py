@@ -1,0 +1,132 @@
+"""Offline-tolerant live entry (issue 12) in headless Chromium at a phone's width (375 px): a
+whole game entered through a table's private link with the network cut half-way (Playwright's
+set_offline), the rest entered and submitted offline, the page reloaded while offline (the
+service worker serves it, the steps come back from IndexedDB), the network restored, and the
+exact game stored once on the server and verified by the real worker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from games.models import EntryDraft, Game, Status
+from tests.conftest import Worker, wait_for
+from tests.entry_personas import build_world
+from tests.factories import bot_record
+from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
+from tournaments import links
+from tournaments.models import AuditEntry
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.services,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed"),
+]
+
+PHONE = {"width": 375, "height": 740}
+SHOWN = "document.querySelectorAll('#calls li, #plays li').length === %d"
+
+
+def _fits(page) -> None:
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= PHONE["width"], f"the page is {wide} px wide"
+
+
+def _not_held(hand: str) -> str:
+    """A rank the seat does not hold (R-VERIFY), from its cards as the page shows them."""
+    return next(r for r in "3456789TJQKA2BR" if r not in hand)
+
+
+def test_a_game_entered_with_the_network_cut_half_way_is_stored_once(
+    celery_worker: Worker, live_server, tmp_path: Path, monkeypatch
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    # The database is read between browser steps, inside Playwright's event loop (one thread).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+    world = build_world(seed="browser-offline", tables=2, boards=1)
+    table, board = world.tables[0], world.boards[0]
+    made = links.table_links_make(
+        event=world.event, round_=table.round, actor=world.users["organizer"]
+    )
+    url = live_server.url + next(m.url for m in made if m.table == 1)
+    record = bot_record(board, table)
+    steps = [c for _s, c in record["bidding"]] + [c for _s, c in record["plays"]]
+    half = len(steps) // 2
+    assert half > len(record["bidding"])  # the network drops in the play
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport=PHONE)
+            page = context.new_page()
+            page.goto(url)
+            page.get_by_role("link", name="Live entry").first.click()
+            page.wait_for_selector("#seats tr.to-move")
+            # The service worker keeps the page and its files: it will open offline.
+            page.wait_for_function("document.documentElement.dataset.offlineReady === 'yes'")
+            for i, step in enumerate(steps[:half], start=1):
+                page.keyboard.type(step)
+                page.keyboard.press("Enter")
+                page.wait_for_function(SHOWN % i)
+            assert page.locator("#offline-status").is_hidden()
+
+            context.set_offline(True)
+            # A typo is caught on the phone: the seat to move does not hold that card.
+            seat = page.locator("#seats tr.to-move").get_attribute("data-seat")
+            hand = page.locator(f"#seats tr[data-seat={seat}] .hand").inner_text()
+            page.keyboard.type(_not_held(hand))
+            page.keyboard.press("Enter")
+            page.locator("#entry-error").wait_for(state="visible")
+            assert "does not hold" in page.inner_text("#entry-error")
+            assert "R-VERIFY" in page.inner_text("#entry-error")
+            page.fill("#step", "")
+            for i, step in enumerate(steps[half:], start=half + 1):
+                page.keyboard.type(step)
+                page.keyboard.press("Enter")
+                page.wait_for_function(SHOWN % i)
+            waiting = len(steps) - half
+            status = page.locator("#offline-status")
+            assert f"Saved on this phone, {waiting} steps waiting" in status.inner_text()
+            assert page.locator("#plays li.queued").count() == waiting
+            page.locator("#result").wait_for(state="visible")
+            page.keyboard.press("Enter")  # the submit button has the focus
+            page.wait_for_function(
+                "document.getElementById('offline-status').textContent.indexOf('submitted') >= 0"
+            )
+            _fits(page)
+            page.screenshot(path=str(tmp_path / "offline-queued.png"), full_page=True)
+            # Nothing reached the server since the network dropped.
+            assert not Game.objects.filter(table=table, board=board).exists()
+            assert EntryDraft.objects.get(table=table, board=board).steps == steps[:half]
+
+            # Reloaded while offline: the service worker serves the page, IndexedDB the steps.
+            page.reload()
+            page.wait_for_function(SHOWN % len(steps))
+            assert f"{waiting} steps waiting" in page.inner_text("#offline-status")
+            assert "submitted" in page.inner_text("#offline-status")
+            assert not Game.objects.filter(table=table, board=board).exists()
+            _fits(page)
+
+            context.set_offline(False)  # the steps go in order, then the game, once
+            page.wait_for_url("**/games/*/", timeout=30_000)
+            assert "Round 1, table 1, board 1" in page.inner_text("h1")
+        finally:
+            browser.close()
+
+    game = Game.objects.get(table=table, board=board)  # exactly one
+    assert game.source == "link"
+    assert game.record["bidding"] == record["bidding"]
+    assert game.record["plays"] == record["plays"]
+    assert AuditEntry.objects.filter(action="game.submit").count() == 1
+    # Every step was checked by the server's engine once: half live, the rest on sync.
+    assert AuditEntry.objects.filter(action="entry.step").count() == len(steps)
+    wait_for(
+        lambda: Game.objects.filter(pk=game.pk, status=Status.VERIFIED).exists(),
+        what="the worker to verify the game entered offline",
+    )
+    assert Game.objects.get(pk=game.pk).score == record["declared"]
