@@ -6,9 +6,13 @@ exact game stored once on the server and verified by the real worker."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
+from django.db import connection
 
 from games.models import EntryDraft, Game, Status
 from tests.conftest import Worker, wait_for
@@ -35,18 +39,29 @@ def _fits(page) -> None:
     assert wide <= PHONE["width"], f"the page is {wide} px wide"
 
 
+def _on_server(question: Callable[[], Any]) -> Any:
+    """`question` asked of the database from a thread of its own (its connection closed after):
+    Playwright's event loop runs in the test's thread, where Django refuses the database."""
+
+    def ask() -> Any:
+        try:
+            return question()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(ask).result()
+
+
 def _not_held(hand: str) -> str:
     """A rank the seat does not hold (R-VERIFY), from its cards as the page shows them."""
     return next(r for r in "3456789TJQKA2BR" if r not in hand)
 
 
 def test_a_game_entered_with_the_network_cut_half_way_is_stored_once(
-    celery_worker: Worker, live_server, tmp_path: Path, monkeypatch
+    celery_worker: Worker, live_server, tmp_path: Path
 ) -> None:
     from playwright.sync_api import sync_playwright
-
-    # The database is read between browser steps, inside Playwright's event loop (one thread).
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
     world = build_world(seed="browser-offline", tables=2, boards=1)
     table, board = world.tables[0], world.boards[0]
@@ -101,15 +116,17 @@ def test_a_game_entered_with_the_network_cut_half_way_is_stored_once(
             _fits(page)
             page.screenshot(path=str(tmp_path / "offline-queued.png"), full_page=True)
             # Nothing reached the server since the network dropped.
-            assert not Game.objects.filter(table=table, board=board).exists()
-            assert EntryDraft.objects.get(table=table, board=board).steps == steps[:half]
+            stored = Game.objects.filter(table=table, board=board)
+            assert not _on_server(stored.exists)
+            draft = _on_server(lambda: EntryDraft.objects.get(table=table, board=board).steps)
+            assert draft == steps[:half]
 
             # Reloaded while offline: the service worker serves the page, IndexedDB the steps.
             page.reload()
             page.wait_for_function(SHOWN % len(steps))
             assert f"{waiting} steps waiting" in page.inner_text("#offline-status")
             assert "submitted" in page.inner_text("#offline-status")
-            assert not Game.objects.filter(table=table, board=board).exists()
+            assert not _on_server(stored.exists)
             _fits(page)
 
             context.set_offline(False)  # the steps go in order, then the game, once
