@@ -2,7 +2,9 @@
 whole game entered through a table's private link with the network cut half-way (Playwright's
 set_offline), the rest entered and submitted offline, the page reloaded while offline (the
 service worker serves it, the steps come back from IndexedDB), the network restored, and the
-exact game stored once on the server and verified by the real worker."""
+exact game stored once on the server and verified by the real worker; and a step entered
+offline that the phone could not check and the server refuses on sync, shown with the server's
+message."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from games import entry
 from games.models import EntryDraft, Game, Status
 from tests.conftest import Worker, wait_for
 from tests.entry_personas import build_world
@@ -147,3 +150,91 @@ def test_a_game_entered_with_the_network_cut_half_way_is_stored_once(
         what="the worker to verify the game entered offline",
     )
     assert Game.objects.get(pk=game.pk).score == record["declared"]
+
+
+def _refused_follow(board, steps: list[str], after: int) -> tuple[int, str]:
+    """The first turn past `after` steps where the seat to move follows and holds a single that
+    does not beat the play open (R-CMP, found by the server's engine): its index and card."""
+    deal = entry.EntryDeal.from_board(board)
+    for k in range(after, len(steps)):
+        position = entry.rebuild(deal, steps[:k])
+        game = position.game
+        if game is None or game.leading or position.finished:
+            continue
+        for rank in dict.fromkeys(game.hands[game.to_move or ""]):
+            try:
+                entry.apply_step(position, rank)
+            except entry.EntryError as exc:
+                if exc.rule == "R-CMP":
+                    return k, rank
+    raise AssertionError("no follow to refuse in this game")
+
+
+def test_a_step_entered_offline_that_the_server_refuses_is_shown_on_sync(
+    celery_worker: Worker, live_server, tmp_path: Path
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    world = build_world(seed="browser-offline-refused", tables=2, boards=1)
+    table, board = world.tables[1], world.boards[0]
+    made = links.table_links_make(
+        event=world.event, round_=table.round, actor=world.users["organizer"]
+    )
+    url = live_server.url + next(m.url for m in made if m.table == 2)
+    record = bot_record(board, table)
+    steps = [c for _s, c in record["bidding"]] + [c for _s, c in record["plays"]]
+    k, bad = _refused_follow(board, steps, len(record["bidding"]) + 2)
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport=PHONE)
+            page = context.new_page()
+            page.goto(url)
+            page.get_by_role("link", name="Live entry").first.click()
+            page.wait_for_selector("#seats tr.to-move")
+            context.set_offline(True)  # before the first call: the bidding is entered offline
+            # A call the auction does not allow is caught on the phone (R-BID-AUCTION).
+            page.keyboard.type("rob")
+            page.keyboard.press("Enter")
+            page.locator("#entry-error").wait_for(state="visible")
+            assert "cannot call rob" in page.inner_text("#entry-error")
+            page.fill("#step", "")
+            for i, step in enumerate(steps[:k], start=1):
+                page.keyboard.type(step)
+                page.keyboard.press("Enter")
+                page.wait_for_function(SHOWN % i)
+            # A single that does not beat the play open: the phone cannot tell, it queues it
+            # marked unchecked.
+            page.keyboard.type(bad)
+            page.keyboard.press("Enter")
+            page.wait_for_function(SHOWN % (k + 1))
+            assert "unverified" in (page.locator("#plays li").last.get_attribute("class") or "")
+            assert f"{k + 1} steps waiting" in page.inner_text("#offline-status")
+
+            context.set_offline(False)
+            page.wait_for_function(
+                "document.getElementById('entry-error').textContent.indexOf('refused') >= 0"
+            )
+            error = page.inner_text("#entry-error")
+            assert f"refused saved step {k + 1} ({bad})" in error and "R-CMP" in error
+            assert page.input_value("#step") == bad
+            _fits(page)
+            page.screenshot(path=str(tmp_path / "offline-refused.png"), full_page=True)
+            draft = _on_server(lambda: EntryDraft.objects.get(table=table, board=board).steps)
+            assert draft == steps[:k]
+            # Online again: the right card and the rest of the game, then one submission.
+            page.fill("#step", "")
+            for i, step in enumerate(steps[k:], start=k + 1):
+                page.keyboard.type(step)
+                page.keyboard.press("Enter")
+                page.wait_for_function(SHOWN % i)
+            page.locator("#result").wait_for(state="visible")
+            page.keyboard.press("Enter")
+            page.wait_for_url("**/games/*/", timeout=30_000)
+        finally:
+            browser.close()
+
+    game = Game.objects.get(table=table, board=board)
+    assert game.record["plays"] == record["plays"]
+    assert AuditEntry.objects.filter(action="game.submit").count() == 1

@@ -402,7 +402,7 @@
     function refused(res) {
       var err = res.data.error || {}, n = rec.base.steps.length + 1, typed = rec.queue[0];
       var rest = rec.queue.slice(1).join("  ") || "—";
-      rec.queue = []; rec.submit = false;
+      rec.queue = []; rec.submit = false; notice = "";
       remember(res.data.position);
       hooks.render(res.data.position);
       hooks.showError({ rule: err.rule, detail: err.detail, message: fill(msg.refused, { n: n, step: typed, message: err.message || "", rest: rest }) });
