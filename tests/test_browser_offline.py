@@ -103,14 +103,26 @@ def test_a_game_entered_with_the_network_cut_half_way_is_stored_once(
             assert "does not hold" in page.inner_text("#entry-error")
             assert "R-VERIFY" in page.inner_text("#entry-error")
             page.fill("#step", "")
-            for i, step in enumerate(steps[half:], start=half + 1):
+            # Undo offline: a step the server checked, then a step saved on the phone; each
+            # entered again.
+            page.click("#undo")
+            page.wait_for_function(SHOWN % (half - 1))
+            for i, step in enumerate(steps[half - 1 : -1], start=half):
                 page.keyboard.type(step)
                 page.keyboard.press("Enter")
                 page.wait_for_function(SHOWN % i)
             waiting = len(steps) - half
             status = page.locator("#offline-status")
             assert f"Saved on this phone, {waiting} steps waiting" in status.inner_text()
-            assert page.locator("#plays li.queued").count() == waiting
+            page.click("#undo")
+            page.wait_for_function(SHOWN % (len(steps) - 2))
+            assert f"{waiting - 1} steps waiting" in status.inner_text()
+            for i, step in enumerate(steps[-2:], start=len(steps) - 1):
+                page.keyboard.type(step)
+                page.keyboard.press("Enter")
+                page.wait_for_function(SHOWN % i)
+            assert f"Saved on this phone, {waiting + 1} steps waiting" in status.inner_text()
+            assert page.locator("#plays li.queued").count() == waiting + 1
             page.locator("#result").wait_for(state="visible")
             page.keyboard.press("Enter")  # the submit button has the focus
             page.wait_for_function(
@@ -127,7 +139,7 @@ def test_a_game_entered_with_the_network_cut_half_way_is_stored_once(
             # Reloaded while offline: the service worker serves the page, IndexedDB the steps.
             page.reload()
             page.wait_for_function(SHOWN % len(steps))
-            assert f"{waiting} steps waiting" in page.inner_text("#offline-status")
+            assert f"{waiting + 1} steps waiting" in page.inner_text("#offline-status")
             assert "submitted" in page.inner_text("#offline-status")
             assert not _on_server(stored.exists)
             _fits(page)
@@ -143,8 +155,9 @@ def test_a_game_entered_with_the_network_cut_half_way_is_stored_once(
     assert game.record["bidding"] == record["bidding"]
     assert game.record["plays"] == record["plays"]
     assert AuditEntry.objects.filter(action="game.submit").count() == 1
-    # Every step was checked by the server's engine once: half live, the rest on sync.
-    assert AuditEntry.objects.filter(action="entry.step").count() == len(steps)
+    # The server's engine checked each step once as it was sent: half live, the rest on sync
+    # (the step undone offline and entered again is sent again; the undos send nothing).
+    assert AuditEntry.objects.filter(action="entry.step").count() == len(steps) + 1
     wait_for(
         lambda: Game.objects.filter(pk=game.pk, status=Status.VERIFIED).exists(),
         what="the worker to verify the game entered offline",

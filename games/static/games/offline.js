@@ -430,7 +430,8 @@
             if (!res.data.ok) { refused(res); stop(); return; }
             var queue = rec.queue.slice(1), marks = checked.slice(1), models = chain.slice(2);
             var sent = body.step !== undefined;
-            if (!sent) { queue = rec.queue; marks = checked; models = chain.slice(1); rec.resync = false; }
+            if (!sent) { queue = rec.queue; marks = checked; models = chain.slice(1); }
+            rec.resync = false; // the server's draft is these steps now
             history = history.filter(function (p) { return p.steps.length < res.data.position.steps.length; });
             history.push(res.data.position);
             rec.base = res.data.position;
