@@ -1,8 +1,9 @@
-// Service worker of the live entry (games.views_offline, served at /sw.js). It answers only
-// what the entry page asked it to keep (games/static/games/offline.js: the page and its
-// scripts and styles): from the network when it can, keeping the copy fresh, and from the copy
-// when it cannot, so that the page opens without the network. Every other request, the JSON
-// doors and every POST go to the network untouched: the server stays the judge of each step.
+// Service worker of the live entry (games.views_offline, served at /sw.js). It answers the live
+// entry pages and the static files from the network when it can, keeping a copy, and from the
+// copy when it cannot, so that the page opens without the network. A page opened before the
+// worker was in charge asks it to keep the page and its files (games/static/games/offline.js).
+// Every other request, the JSON doors and every POST go to the network untouched: the server
+// stays the judge of each step.
 "use strict";
 var CACHE = "{{ cache_name|escapejs }}";
 var STATIC = "{{ static_url|escapejs }}";
@@ -33,22 +34,29 @@ self.addEventListener("message", function (event) {
   }));
 });
 
+// A live entry page, at either door: /t/TOKEN/boards/N/ or /referee/…/boards/N/.
+var ENTRY_PAGE = /\/boards\/\d+\/$/;
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) { return; }
-  // Pages and static files only: the JSON doors always go to the network.
-  if (request.mode !== "navigate" && url.pathname.indexOf(STATIC) !== 0) { return; }
+  // Live entry pages and static files only: other pages and the JSON doors are not touched.
+  var page = request.mode === "navigate" && ENTRY_PAGE.test(url.pathname) && !url.search;
+  if (!page && url.pathname.indexOf(STATIC) !== 0) { return; }
   var key = request.url.split("#")[0];
-  event.respondWith(caches.open(CACHE).then(function (cache) {
-    return cache.match(key, { ignoreVary: true }).then(function (kept) {
-      return fetch(request).then(function (fresh) {
-        if (kept && fresh.ok) { cache.put(key, fresh.clone()); }
-        return fresh;
-      }).catch(function (err) {
-        if (kept) { return kept; }
-        throw err;
-      });
+  event.respondWith(fetch(request).then(function (fresh) {
+    if (fresh.ok && fresh.type === "basic") {
+      var copy = fresh.clone();
+      event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.put(key, copy); }));
+    }
+    return fresh;
+  }, function (err) {
+    return caches.open(CACHE).then(function (cache) {
+      return cache.match(key, { ignoreVary: true });
+    }).then(function (kept) {
+      if (kept) { return kept; }
+      throw err;
     });
   }));
 });

@@ -468,12 +468,18 @@
         if (e.data && "kept" in e.data) { document.documentElement.dataset.offlineReady = e.data.kept ? "yes" : "no"; }
       });
       navigator.serviceWorker.startMessages();
+      var here = window.location.href.split("#")[0];
       navigator.serviceWorker.register(cfg.sw, { scope: "/" }).then(function () {
         return navigator.serviceWorker.ready;
       }).then(function (reg) {
-        var urls = [window.location.href.split("#")[0]];
-        document.querySelectorAll("script[src], link[rel=stylesheet][href]").forEach(function (el) { urls.push(el.src || el.href); });
-        reg.active.postMessage({ keep: urls });
+        // Opened through the worker: it kept the page and its files already.
+        var kept = navigator.serviceWorker.controller ? caches.match(here, { ignoreVary: true }) : Promise.resolve(null);
+        return kept.then(function (copy) {
+          if (copy) { document.documentElement.dataset.offlineReady = "yes"; return; }
+          var urls = [here];
+          document.querySelectorAll("script[src], link[rel=stylesheet][href]").forEach(function (el) { urls.push(el.src || el.href); });
+          reg.active.postMessage({ keep: urls });
+        });
       })["catch"](function () {});
     }
 
