@@ -76,77 +76,12 @@
     return c;
   }
 
-  function Offline(config, hooks) {
-    var cfg = config.offline, words = cfg.words, msg = cfg.messages;
-    var id = config.api.entry;
-    var rec = null; // {id, base, queue, key, submit, replace, resync}
-    var chain = []; // models: chain[0] from rec.base, chain[i + 1] after rec.queue[i]
-    var checked = []; // per queued step: true when the hints could check it
-    var history = []; // the server's positions this visit, to undo past the queue offline
-    var syncing = false, blocked = false, notice = "";
-    var box = document.createElement("p");
-    box.id = "offline-status";
-    box.setAttribute("role", "status");
-    box.hidden = true;
-    var anchor = document.getElementById("entry-error");
-    if (anchor) { anchor.parentNode.insertBefore(box, anchor); } else { document.querySelector("main").appendChild(box); }
-
-    // -- IndexedDB: one record per entry door (table and board) -----------------------------
-    var dbPromise = null;
-    function db() {
-      if (!dbPromise) {
-        dbPromise = new Promise(function (ok, ko) {
-          var req = window.indexedDB.open("ddz-entry", 1);
-          req.onupgradeneeded = function () { req.result.createObjectStore("games", { keyPath: "id" }); };
-          req.onsuccess = function () { ok(req.result); };
-          req.onerror = function () { ko(req.error); };
-        });
-      }
-      return dbPromise;
-    }
-    function store(mode, work) {
-      return db().then(function (d) {
-        return new Promise(function (ok, ko) {
-          var t = d.transaction("games", mode), req = work(t.objectStore("games"));
-          t.oncomplete = function () { ok(req.result); };
-          t.onerror = t.onabort = function () { ko(t.error); };
-        });
-      });
-    }
-    function save() {
-      if (!rec) { return Promise.resolve(); }
-      var copyOf = JSON.parse(JSON.stringify(rec));
-      return store("readwrite", function (s) { return s.put(copyOf); }).catch(function () {});
-    }
-    function drop() { return store("readwrite", function (s) { return s["delete"](id); }).catch(function () {}); }
-
-    function fresh(pos) {
-      return { id: id, base: pos, queue: [], key: config.key, submit: false, replace: config.replace, resync: false };
-    }
-    function pending() { return rec && (rec.queue.length > 0 || rec.submit || rec.resync); }
-
-    function remember(pos) {
-      history = history.filter(function (p) { return p.steps.length < pos.steps.length; });
-      history.push(pos);
-      rec.base = pos;
-      chain = [fromServer(pos)];
-      checked = [];
-      save();
-    }
-
-    function rebuild() {
-      chain = [fromServer(rec.base)];
-      checked = [];
-      var kept = [];
-      for (var i = 0; i < rec.queue.length; i++) {
-        var r = step(chain[chain.length - 1], rec.queue[i]);
-        if (r.error) { break; }
-        kept.push(rec.queue[i]); chain.push(r.model); checked.push(r.checked);
-      }
-      rec.queue = kept;
-    }
-
-    // -- the checker: one step on a model (games.entry.apply_step, as far as hints tell) ----
+  // The checker: one step on a model (games.entry.apply_step, as far as the hints tell).
+  // `cfg` is the page's config.offline (the referee's words, call labels, sentences).
+  // step(model, typed) answers {model, checked} or {error}; view(model) the position as the
+  // server's (games.entry.view) for entry.js's render.
+  function Checker(cfg) {
+    var words = cfg.words, msg = cfg.messages;
 
     function callWord(text) {
       var w = (words.calls[text] || text).toLowerCase();
@@ -265,6 +200,80 @@
         offline: null, local: true
       };
     }
+    return { fromServer: fromServer, step: step, view: view };
+  }
+
+  function Offline(config, hooks) {
+    var cfg = config.offline, msg = cfg.messages;
+    var id = config.api.entry;
+    var rec = null; // {id, base, queue, key, submit, replace, resync}
+    var chain = []; // models: chain[0] from rec.base, chain[i + 1] after rec.queue[i]
+    var checked = []; // per queued step: true when the hints could check it
+    var history = []; // the server's positions this visit, to undo past the queue offline
+    var syncing = false, submitting = false, blocked = false, notice = "";
+    var box = document.createElement("p");
+    box.id = "offline-status";
+    box.setAttribute("role", "status");
+    box.hidden = true;
+    var anchor = document.getElementById("entry-error");
+    if (anchor) { anchor.parentNode.insertBefore(box, anchor); } else { document.querySelector("main").appendChild(box); }
+
+    // -- IndexedDB: one record per entry door (table and board) -----------------------------
+    var dbPromise = null;
+    function db() {
+      if (!dbPromise) {
+        dbPromise = new Promise(function (ok, ko) {
+          var req = window.indexedDB.open("ddz-entry", 1);
+          req.onupgradeneeded = function () { req.result.createObjectStore("games", { keyPath: "id" }); };
+          req.onsuccess = function () { ok(req.result); };
+          req.onerror = function () { ko(req.error); };
+        });
+      }
+      return dbPromise;
+    }
+    function store(mode, work) {
+      return db().then(function (d) {
+        return new Promise(function (ok, ko) {
+          var t = d.transaction("games", mode), req = work(t.objectStore("games"));
+          t.oncomplete = function () { ok(req.result); };
+          t.onerror = t.onabort = function () { ko(t.error); };
+        });
+      });
+    }
+    function save() {
+      if (!rec) { return Promise.resolve(); }
+      var copyOf = JSON.parse(JSON.stringify(rec));
+      return store("readwrite", function (s) { return s.put(copyOf); }).catch(function () {});
+    }
+    function drop() { return store("readwrite", function (s) { return s["delete"](id); }).catch(function () {}); }
+
+    function fresh(pos) {
+      return { id: id, base: pos, queue: [], key: config.key, submit: false, replace: config.replace, resync: false };
+    }
+    function pending() { return rec && (rec.queue.length > 0 || rec.submit || rec.resync); }
+
+    function remember(pos) {
+      history = history.filter(function (p) { return p.steps.length < pos.steps.length; });
+      history.push(pos);
+      rec.base = pos;
+      chain = [fromServer(pos)];
+      checked = [];
+      save();
+    }
+
+    function rebuild() {
+      chain = [fromServer(rec.base)];
+      checked = [];
+      var kept = [];
+      for (var i = 0; i < rec.queue.length; i++) {
+        var r = step(chain[chain.length - 1], rec.queue[i]);
+        if (r.error) { break; }
+        kept.push(rec.queue[i]); chain.push(r.model); checked.push(r.checked);
+      }
+      rec.queue = kept;
+    }
+
+    var checker = Checker(cfg), step = checker.step, view = checker.view;
     function current() { return chain[chain.length - 1]; }
 
     // -- what the page shows ------------------------------------------------------------------
@@ -341,6 +350,7 @@
     }
 
     function check(body) {
+      if (!rec) { return hooks.post(config.api.entry, body); } // nothing to go on from
       if (pending() || navigator.onLine === false) { return Promise.resolve(local(body)); }
       return withTimeout(hooks.post(config.api.entry, body)).then(function (res) {
         if (res.status === 200 && res.data.position) { remember(res.data.position); }
@@ -369,9 +379,9 @@
     }
 
     function finish(res) {
-      drop();
       rec = fresh(rec.base);
-      window.location.href = config.review.replace(/0\/$/, res.data.id + "/");
+      // Dropped before leaving: a record left behind would submit the game again.
+      drop().then(function () { window.location.href = config.review.replace(/0\/$/, res.data.id + "/"); });
     }
 
     function submit(body) {
@@ -384,13 +394,16 @@
         return Promise.resolve({ queued: true });
       }
       rec.submit = true; // until the server answers: a reload or a lost answer sends it again
+      submitting = true;
       return save().then(function () {
         return hooks.post(config.api.games, { steps: body.steps, replace: rec.replace }, { "Idempotency-Key": rec.key });
       }).then(function (res) {
-        if (res.status === 200 || res.status === 201) { drop(); return res; }
+        submitting = false;
+        if (res.status === 200 || res.status === 201) { return drop().then(function () { return res; }); }
         rec.submit = false; save();
         return res;
       }, function () {
+        submitting = false;
         notice = msg.offline;
         status();
         return { queued: true };
@@ -413,7 +426,7 @@
     }
 
     function sync() {
-      if (syncing || blocked || !pending()) { return; }
+      if (syncing || submitting || blocked || !pending()) { return; }
       syncing = true;
       notice = msg.sending;
       var stop = function () { syncing = false; status(); };
@@ -487,6 +500,7 @@
   }
 
   window.DDZOffline = {
+    Checker: Checker, // for the tests (tests/test_browser_offline.py)
     attach: function (config, hooks) {
       if (!config.offline || !window.indexedDB || !window.Promise) { return null; }
       return Offline(config, hooks);
