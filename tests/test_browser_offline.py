@@ -4,10 +4,11 @@ set_offline), the rest entered and submitted offline, the page reloaded while of
 service worker serves it, the steps come back from IndexedDB), the network restored, and the
 exact game stored once on the server and verified by the real worker; and a step entered
 offline that the phone could not check and the server refuses on sync, shown with the server's
-message."""
+message; and the phone's checker against the engine on whole games of every preset."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -16,7 +17,10 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games import entry
+from games import entry, offline
+from games.bot import play_record
+from games.deals import rank_cards
+from games.engine import RuleSet, deal_random
 from games.models import EntryDraft, Game, Status
 from tests.conftest import Worker, wait_for
 from tests.entry_personas import build_world
@@ -34,6 +38,7 @@ pytestmark = [
 ]
 
 PHONE = {"width": 375, "height": 740}
+OFFLINE_JS = Path(__file__).resolve().parents[1] / "games" / "static" / "games" / "offline.js"
 SHOWN = "document.querySelectorAll('#calls li, #plays li').length === %d"
 
 
@@ -251,3 +256,155 @@ def test_a_step_entered_offline_that_the_server_refuses_is_shown_on_sync(
     game = Game.objects.get(table=table, board=board)
     assert game.record["plays"] == record["plays"]
     assert AuditEntry.objects.filter(action="game.submit").count() == 1
+
+
+PRESETS = [
+    "classic",
+    "classic_once",
+    "rob",
+    "competition",
+    "cn2016",
+    "two_player",
+    "four_player",
+    "five_player",
+]
+CALL_PROBES = ["pass", "p", "1", "2", "3", "call", "rob", "double", "redouble", "叫地主", "不叫"]
+PLAY_PROBES = ["pass", "p", "claim", "show", "surrender", "reveal", "Z", "34567", "10", "xd"]
+COMPARED = ("steps", "phase", "to_move", "landlord", "calls", "plays", "hands", "counts", "low")
+
+CHECK_GAMES = """({cfg, games, keys}) => {
+  const checker = window.DDZOffline.Checker(cfg);
+  return games.map((g) => g.starts.map((start) => {
+    let model = checker.fromServer(start.view);
+    const out = [];
+    for (let i = start.from; i <= g.steps.length; i++) {
+      const probes = (g.probes[i] || []).map((p) => {
+        const r = checker.step(model, p);
+        return r.error ? "refused" : r.checked ? "checked" : "unchecked";
+      });
+      const v = checker.view(model);
+      const seen = {allowed: v.allowed.map((a) => a.call), open: v.open, end: v.end};
+      for (const key of keys) { seen[key] = v[key]; }
+      out.push({i: i, view: seen, probes: probes});
+      if (i === g.steps.length) { break; }
+      const r = checker.step(model, g.steps[i]);
+      if (r.error) { out.push({i: i + 1, error: r.error}); break; }
+      model = r.model;
+    }
+    return out;
+  }));
+}"""
+
+
+def _game(preset: str, seed: int) -> tuple[entry.EntryDeal, list[str], int]:
+    """A deal of `preset` dealt and played by the demo bot: the entry deal, the steps, and how
+    many of them are calls."""
+    rules = RuleSet.from_spec(preset)
+    dealt = deal_random(rules, random.Random(seed), rules.seats[0])
+    record = play_record(
+        rules=rules,
+        hands=dealt.hands,
+        bottom=dealt.bottom,
+        first_bidder=dealt.first_bidder,
+        seed=seed,
+        aside=dealt.aside,
+        marked=dealt.marked,
+    )
+    deal = entry.EntryDeal(
+        rules=rules,
+        hands={s: rank_cards(h) for s, h in dealt.hands.items()},
+        bottom=rank_cards(dealt.bottom),
+        first_bidder=dealt.first_bidder,
+        suited_hands=dict(dealt.hands),
+        marked=dealt.marked or "",
+        aside=rank_cards(dealt.aside or ""),
+    )
+    calls = entry.rebuild(deal, [c for _s, c in record["bidding"]]).steps
+    return deal, [*calls, *(c for _s, c in record["plays"])], len(calls)
+
+
+def _probes(position: entry.Position, truth: str | None) -> list[str]:
+    """Steps to try at `position`: calls, pass words, end words, typos, each rank the seat to
+    move holds as a single and a pair, one it does not hold, and the game's own step last."""
+    if position.finished:
+        return ["p", "3", "claim"]
+    if position.phase == "bidding":
+        return CALL_PROBES + ([truth] if truth else [])
+    hand = (position.game.hands if position.game else {}).get(position.to_move or "", "")
+    ranks = list(dict.fromkeys(hand))
+    missing = [r for r in "3456789TJQKA2BR" if r not in hand][:1]
+    pairs = [r + r for r in ranks if hand.count(r) >= 2]
+    return PLAY_PROBES + ranks + pairs + missing + ([truth] if truth else [])
+
+
+def _accepts(position: entry.Position, step: str) -> bool:
+    try:
+        entry.apply_step(position, step)
+    except entry.EntryError:
+        return False
+    return True
+
+
+def test_the_phones_checker_agrees_with_the_engine_on_whole_games_of_every_preset() -> None:
+    """offline.js's checker, run in Chromium from the server's position at a cut (before the
+    first call, at the first lead, half-way through the play), against the engine on every
+    later step of bot games of each preset: the same position after each step (hands, counts,
+    turn, calls, plays, phase); a step it refuses the engine refuses; a step it marks checked
+    the engine accepts."""
+    from playwright.sync_api import sync_playwright
+
+    games, truth = [], []
+    for preset in PRESETS:
+        for seed in (1, 2):
+            deal, steps, calls = _game(preset, seed)
+            positions = [entry.start(deal)]
+            for s in steps:
+                positions.append(entry.apply_step(positions[-1], s))
+            views = [entry.view(p) for p in positions]
+            probes = [
+                _probes(p, steps[i] if i < len(steps) else None) for i, p in enumerate(positions)
+            ]
+            cuts = sorted({0, calls, calls + (len(steps) - calls) // 2})
+            games.append(
+                {
+                    "steps": steps,
+                    "probes": probes,
+                    "starts": [{"from": j, "view": views[j]} for j in cuts],
+                }
+            )
+            truth.append((preset, seed, positions, views, probes))
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.add_script_tag(path=str(OFFLINE_JS))
+            answers = page.evaluate(
+                CHECK_GAMES,
+                {"cfg": offline.page_config(), "games": games, "keys": list(COMPARED)},
+            )
+        finally:
+            browser.close()
+
+    verdicts = {"refused": 0, "checked": 0, "unchecked": 0}
+    for (preset, seed, positions, views, probes), runs in zip(truth, answers, strict=True):
+        for run in runs:
+            for row in run:
+                i = row["i"]
+                where = f"{preset} seed {seed} after {i} steps"
+                assert "error" not in row, f"{where}: the phone refused the game's step: {row}"
+                server = views[i]
+                for key in COMPARED:
+                    assert row["view"][key] == server[key], f"{where}: {key}"
+                assert set(row["view"]["allowed"]) == {a["call"] for a in server["allowed"]}
+                if server["phase"] != "done":
+                    assert row["view"]["open"] == server["open"], where
+                assert row["view"]["end"] == server["end"], where
+                for step, verdict in zip(probes[i], row["probes"], strict=True):
+                    verdicts[verdict] += 1
+                    accepted = _accepts(positions[i], step)
+                    if verdict == "refused":
+                        assert not accepted, f"{where}: the phone refused {step!r}"
+                    elif verdict == "checked":
+                        assert accepted, f"{where}: the phone passed {step!r}"
+    assert verdicts["refused"] and verdicts["checked"]
