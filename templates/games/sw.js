@@ -34,8 +34,9 @@ self.addEventListener("message", function (event) {
   }));
 });
 
-// A live entry page, at either door: /t/TOKEN/boards/N/ or /referee/…/boards/N/.
-var ENTRY_PAGE = /\/boards\/\d+\/$/;
+// A live entry page, at either door: a table link's /t/TOKEN/boards/N/ or a referee's
+// /referee/events/SLUG/tables/ID/boards/N/ (tournaments/urls_links.py, games/urls_referee.py).
+var ENTRY_PAGE = /^\/(t\/[^/]+|referee\/events\/[^/]+\/tables\/\d+)\/boards\/\d+\/$/;
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
