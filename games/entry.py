@@ -535,7 +535,7 @@ def to_record(position: Position, *, record_id: str = "") -> dict[str, Any]:
     return record
 
 
-def view(position: Position) -> dict[str, Any]:
+def view(position: Position, *, leads: bool = False) -> dict[str, Any]:
     """The position as JSON for the page and the API.
 
     Shape: ``{"steps", "phase": "bidding"|"play"|"done", "to_move", "seats", "first_bidder",
@@ -543,7 +543,8 @@ def view(position: Position) -> dict[str, Any]:
     [{"call", "label"}], "hands": {seat: cards}, "counts": {seat: n}, "low": [seat],
     "bottom", "open": {"seat", "cards"} | null, "result": {...} | null, "offline": {...}}``;
     ``result`` (when done) is the engine's replay: status, winner, score per seat, multiplier,
-    bid, bombs, rockets, spring, anti_spring, error; ``offline`` the hints of games.offline.
+    bid, bombs, rockets, spring, anti_spring, error; ``offline`` the hints of games.offline
+    (`leads`: with every seat's combinations, as a page opening needs them).
     """
     deal, bidding, game = position.deal, position.bidding, position.game
     seats = list(deal.rules.seats)
@@ -581,7 +582,7 @@ def view(position: Position) -> dict[str, Any]:
         "end": position.end,
         "result": result,
         # What the page needs to check steps while the network is down (games.offline).
-        "offline": offline.hints(position),
+        "offline": offline.hints(position, leads=leads),
     }
 
 

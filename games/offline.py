@@ -11,10 +11,20 @@ Vocabulary:
   .legal_plays``: canonical card text, ``pass`` last when allowed; R-LEAD, R-CMP, R-AMBIG),
   None when there are more than `MAX_LEGAL` (a long hand leading: the page then checks only
   that the seat holds the cards, R-VERIFY, and marks the step unverified) or in the bidding.
-- *leads*: per seat, every combination its cards can lead (``legal_moves`` of the hand with
-  nothing open; R-LEAD, R-T…, R-KICK), None for a seat past `MAX_LEGAL`. The cards of a later
-  lead are a subset of the hand now, and a set of cards is a combination or not whatever else
-  is held: so a later lead is legal iff it is in this list and the seat still holds it.
+- *reading*: one reading of a play (games.engine.combos.Reading, R-AMBIG) as ``[type,
+  length, value, power]``: the compared rank as 0..14 and, for a bomb, its order among bombs
+  (``bomb_power``, R-CMP, R-4P, R-5P; 0 for any other type). The page compares readings as
+  ``beating_readings`` does: the rocket beats everything else, a bomb every non-bomb and every
+  bomb of less power, any other reading one of the same type and length and a lower value.
+- *open*: the readings of the play to beat (those the engine keeps open, R-AMBIG), None when
+  the seat to move leads.
+- *leads*: per seat, every combination its cards can make, ``{cards: [reading]}`` (``legal_
+  moves`` of the hand with nothing open; R-LEAD, R-T…, R-KICK), None for a seat past
+  `MAX_LEADS`. The cards of any later play are a subset of the hand now, and a set of cards is
+  a combination (with its readings) or not whatever else is held: so, with the open readings,
+  the page can check every later turn of a seat whose hand is still within the one these were
+  computed from. Sent with the first position of the play and whenever asked (a page opening
+  mid-game), not with every step: the page keeps them.
 - *bidding tree*: every way the bidding may go on from the position, as nested objects:
   ``{"seat": S, "next": {call: node}}`` while a seat is to call, ``{"landlord": S | None,
   "bid": n, "over": bool, "optional": {call: node}}`` once it is done (``over``: passed out or
@@ -34,10 +44,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import Bidding, IllegalBidError
+from games.engine import Bidding, IllegalBidError, Reading
+from games.engine.combos import bomb_power
 from games.engine.moves import legal_moves
 
 MAX_LEGAL = 300  # legal turns sent with a position (a follower's are a few dozen at most)
+MAX_LEADS = 1_000  # combinations of one hand (four players: up to ~550 from 33 cards)
 MAX_TREE_NODES = 2_000  # bidding tree nodes (the largest preset, cn2016, has 258 states)
 
 # The engine's pass words in the bidding (games.engine.bidding.normalize_call).
@@ -46,26 +58,44 @@ BIDDING_PASS_WORDS = ("p", "pass", "-", "0", "不要", "过", "不出", "不叫"
 PLAY_PASS_WORDS = ("pass", "p", "-", "不要", "过", "不出")
 
 
-def hints(position: Any) -> dict[str, Any]:
-    """The offline hints of a games.entry.Position: ``{"legal": [text] | None, "leads":
-    {seat: [text] | None} | None, "bidding": tree | None}`` (see the module). Computed by the
-    engine, never by hand."""
+def reading(r: Reading) -> list[Any]:
+    """A Reading as the page compares it: ``[type, length, value, power]`` (see the module)."""
+    power = 0
+    if r.type == "bomb":
+        tier, value = bomb_power(r)
+        power = tier * 100 + value
+    return [r.type, r.length, r.value, power]
+
+
+def hints(position: Any, *, leads: bool = False) -> dict[str, Any]:
+    """The offline hints of a games.entry.Position: ``{"legal": [text] | None, "open":
+    [reading] | None, "leads": {seat: {cards: [reading]} | None} | None, "bidding": tree |
+    None}`` (see the module). ``leads`` are sent at the first position of the play, or when
+    `leads` asks for them. Computed by the engine, never by hand."""
     legal: list[str] | None = None
-    leads: dict[str, list[str] | None] | None = None
+    combos: dict[str, dict[str, list[list[Any]]] | None] | None = None
+    open_readings = None
     game = position.game
     if position.phase == "play" and game is not None and position.end is None:
         moves = game.legal_plays()
         legal = [str(m) for m in moves] if len(moves) <= MAX_LEGAL else None
-        leads = {}
-        for seat, hand in zip(game.seats, game.hands_counts, strict=True):
-            found = legal_moves(hand, None, game.rules)
-            leads[seat] = [m.cards for m in found] if len(found) <= MAX_LEGAL else None
+        if game.open is not None:
+            open_readings = sorted(reading(r) for r in game.open)
+        if leads or not game.plays:
+            combos = {}
+            for seat, hand in zip(game.seats, game.hands_counts, strict=True):
+                found = legal_moves(hand, None, game.rules)
+                combos[seat] = (
+                    {m.cards: sorted(reading(r) for r in m.readings) for m in found}
+                    if len(found) <= MAX_LEADS
+                    else None
+                )
     tree = None
     if position.phase == "bidding" or (
         position.phase == "play" and game is not None and not game.plays
     ):
         tree = bidding_tree(position.bidding)
-    return {"legal": legal, "leads": leads, "bidding": tree}
+    return {"legal": legal, "open": open_readings, "leads": combos, "bidding": tree}
 
 
 def bidding_tree(bidding: Bidding) -> dict[str, Any] | None:
@@ -150,6 +180,8 @@ def page_config() -> dict[str, Any]:
             "must_lead": _("%(seat)s leads this trick and must play cards: a pass is not allowed."),
             "not_legal": _("%(seat)s cannot play %(cards)s here."),
             "not_combination": _("%(cards)s is not a combination allowed by these rules."),
+            "not_beat": _("%(cards)s does not beat %(last)s played by %(owner)s."),
+            "not_reading": _("%(cards)s cannot be read that way."),
             "notation": _(
                 "%(cards)s is not card notation: the character “%(char)s” at position "
                 "%(position)s is not a card."

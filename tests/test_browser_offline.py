@@ -275,7 +275,8 @@ COMPARED = ("steps", "phase", "to_move", "landlord", "calls", "plays", "hands", 
 CHECK_GAMES = """({cfg, games, keys}) => {
   const checker = window.DDZOffline.Checker(cfg);
   return games.map((g) => g.starts.map((start) => {
-    let model = checker.fromServer(start.view);
+    const inherited = start.leadsFrom ? checker.fromServer(start.leadsFrom).leads : null;
+    let model = checker.fromServer(start.view, inherited);
     const out = [];
     for (let i = start.from; i <= g.steps.length; i++) {
       const probes = (g.probes[i] || []).map((p) => {
@@ -347,7 +348,8 @@ def _accepts(position: entry.Position, step: str) -> bool:
 
 def test_the_phones_checker_agrees_with_the_engine_on_whole_games_of_every_preset() -> None:
     """offline.js's checker, run in Chromium from the server's position at a cut (before the
-    first call, at the first lead, half-way through the play), against the engine on every
+    first call; at the first lead; half-way through the play, with the combinations kept from
+    the first lead; three quarters through, on a page opened then), against the engine on every
     later step of bot games of each preset: the same position after each step (hands, counts,
     turn, calls, plays, phase); a step it refuses the engine refuses; a step it marks checked
     the engine accepts."""
@@ -364,14 +366,14 @@ def test_the_phones_checker_agrees_with_the_engine_on_whole_games_of_every_prese
             probes = [
                 _probes(p, steps[i] if i < len(steps) else None) for i, p in enumerate(positions)
             ]
-            cuts = sorted({0, calls, calls + (len(steps) - calls) // 2})
-            games.append(
-                {
-                    "steps": steps,
-                    "probes": probes,
-                    "starts": [{"from": j, "view": views[j]} for j in cuts],
-                }
-            )
+            half, late = calls + (len(steps) - calls) // 2, calls + 3 * (len(steps) - calls) // 4
+            starts = [
+                {"from": 0, "view": views[0]},  # no combinations: the play is entered unchecked
+                {"from": calls, "view": views[calls]},  # the first lead brings them
+                {"from": half, "view": views[half], "leadsFrom": views[calls]},  # kept since
+                {"from": late, "view": entry.view(positions[late], leads=True)},  # page opened
+            ]
+            games.append({"steps": steps, "probes": probes, "starts": starts})
             truth.append((preset, seed, positions, views, probes))
 
     with sync_playwright() as p:

@@ -84,19 +84,36 @@ def test_the_legal_turns_and_leads_sent_with_a_position_follow_the_rules(door) -
     assert {"3", "33", "333", "33344", "34567", "333444", "3333", "BR", "2"} <= legal
     assert "3456" not in legal  # R-T6: a straight has at least five cards
     assert "2BR" not in legal  # no combination
-    assert hints["leads"]["S"] == hints["legal"]
+    assert set(hints["leads"]["S"]) == legal and hints["open"] is None
+    # Each combination with its readings [type, length, value (3 is 0), bomb power]: R-T5,
+    # R-T11 (a bomb has a power, compared among bombs), R-T12.
+    assert hints["leads"]["S"]["33344"] == [["trio_with_pair", 1, 0, 0]]
+    assert [r[:3] for r in hints["leads"]["S"]["3333"]] == [["bomb", 1, 0]]
+    assert hints["leads"]["S"]["3333"][0][3] < hints["leads"]["S"]["4444"][0][3]
+    assert [r[0] for r in hints["leads"]["S"]["BR"]] == ["rocket"]
     assert {"7", "JJ", "8888", "TTTT", "789TJ"} <= set(hints["leads"]["E"])
     assert "pass" not in hints["leads"]["W"] and "QKAAAA" in hints["leads"]["W"]  # R-T13a
     # S leads a single 3: E may beat it with a higher single he holds, a bomb, or pass last.
     answer = _check(client, token, ["3"], "3")
     assert answer["ok"] and answer["position"]["to_move"] == "E"
+    # The single 3 is open (R-T1, value 0); the combinations were sent once, at the lead.
+    assert answer["position"]["offline"]["open"] == [["solo", 1, 0, 0]]
+    assert answer["position"]["offline"]["leads"] is None
     legal = answer["position"]["offline"]["legal"]
     assert legal[-1] == "pass"
     assert set(legal) == {"7", "8", "9", "T", "J", "8888", "9999", "TTTT", "pass"}
+    # A page opening mid-game asks for them: the hands as they are now.
+    again = Client().get(reverse("links:entry", args=[token, 1])).json()["offline"]
+    assert "3333" not in again["leads"]["S"] and {"333", "4444"} <= set(again["leads"]["S"])
     # The end of the play by a claim leaves nothing to check.
     answer = _check(client, token, ["3", "3"], "claim")
     assert answer["position"]["phase"] == "done"
-    assert answer["position"]["offline"] == {"legal": None, "leads": None, "bidding": None}
+    assert answer["position"]["offline"] == {
+        "legal": None,
+        "open": None,
+        "leads": None,
+        "bidding": None,
+    }
 
 
 def test_the_page_carries_what_its_offline_checker_reads_and_speaks_chinese(door) -> None:

@@ -49,10 +49,15 @@
 
   // -- the position kept here: the server's last answer, then the queued steps on it ------
 
-  function fromServer(pos) {
+  // `inherited`: the combinations kept from an earlier answer ({table, hands}), used while
+  // every hand is within the one they were computed from.
+  function fromServer(pos, inherited) {
     var hints = pos.offline || {};
-    var hands = {};
-    pos.seats.forEach(function (s) { hands[s] = parseCards(pos.hands[s] || "").counts; });
+    var hands = {}, held = {};
+    pos.seats.forEach(function (s) {
+      hands[s] = parseCards(pos.hands[s] || "").counts;
+      held[s] = hands[s].slice();
+    });
     var passes = 0;
     if (pos.open) {
       for (var i = pos.plays.length - 1; i >= 0 && pos.plays[i][1] === "pass"; i--) { passes++; }
@@ -61,8 +66,9 @@
       steps: pos.steps.slice(), phase: pos.phase, toMove: pos.to_move, seats: pos.seats,
       landlord: pos.landlord, bid: pos.bid, calls: pos.calls.slice(), plays: pos.plays.slice(),
       hands: hands, bottom: pos.bottom, open: pos.open, passes: passes, end: pos.end,
-      winner: null, node: hints.bidding || null, legal: hints.legal || null, leads: hints.leads || null,
-      server: pos
+      winner: null, node: hints.bidding || null, legal: hints.legal || null,
+      leads: hints.leads ? { table: hints.leads, hands: held } : inherited || null,
+      readings: hints.open || null, server: pos
     };
   }
 
@@ -122,14 +128,15 @@
         return { model: m, checked: true };
       }
       var at = text.indexOf("@");
-      var cards = (at >= 0 ? text.slice(0, at) : text).trim(), reading = at >= 0;
+      var cards = (at >= 0 ? text.slice(0, at) : text).trim();
+      var declared = at >= 0 ? text.slice(at + 1).trim() : "";
       var n = model.seats.length, next = model.seats[(model.seats.indexOf(seat) + 1) % n];
       if (words.play_pass.indexOf(cards.toLowerCase()) >= 0) {
         if (!model.open) { return fail(fill(msg.must_lead, { seat: seat }), "R-LEAD"); }
         m = copy(model);
         m.steps.push(text); m.plays.push([seat, "pass"]); m.node = null;
         m.passes += 1;
-        if (m.passes === n - 1) { m.toMove = m.open.seat; m.open = null; m.passes = 0; } else { m.toMove = next; }
+        if (m.passes === n - 1) { m.toMove = m.open.seat; m.open = null; m.readings = null; m.passes = 0; } else { m.toMove = next; }
         return { model: m, checked: true };
       }
       var parsed = parseCards(cards);
@@ -141,20 +148,33 @@
       if (!holds(hand, play)) {
         return fail(fill(msg.not_held, { seat: seat, cards: shown, hand: format(hand) || "—" }), "R-VERIFY");
       }
-      var sure = false;
-      if (model.legal) {
-        if (model.legal.indexOf(shown) < 0) { return fail(fill(msg.not_legal, { seat: seat, cards: shown })); }
-        sure = !reading;
-      } else if (!model.open && model.leads && model.leads[seat]) {
-        // A lead's cards are a combination or not whatever else is held (games.offline).
-        if (model.leads[seat].indexOf(shown) < 0) { return fail(fill(msg.not_combination, { cards: shown })); }
-        sure = !reading;
+      if (model.legal && model.legal.indexOf(shown) < 0) {
+        return fail(fill(msg.not_legal, { seat: seat, cards: shown }));
+      }
+      // The readings of these cards (games.offline: leads), R-T…, R-KICK, R-AMBIG, R-CMP.
+      var combos = usable(model, seat), readings = combos ? combos[shown] : null, open = null, sure = false;
+      if (combos && !readings) { return fail(fill(msg.not_combination, { cards: shown })); }
+      if (readings && declared) {
+        readings = readings.filter(function (r) { return r[0] === declared; });
+        if (!readings.length) { return fail(fill(msg.not_reading, { cards: shown }), "R-AMBIG"); }
+      }
+      if (readings && !model.open) {
+        open = readings; sure = true;
+      } else if (readings && model.readings) {
+        open = beating(readings, model.readings);
+        if (!open.length) {
+          return fail(fill(msg.not_beat, { cards: shown, last: model.open.cards, owner: model.open.seat }), "R-CMP");
+        }
+        sure = true;
+      } else {
+        sure = !!model.legal && !declared; // in the legal turns the server sent
       }
       m = copy(model);
       m.steps.push(text); m.node = null;
       m.hands[seat] = hand.map(function (k, r) { return k - play[r]; });
       m.plays.push([seat, shown]);
       m.open = { seat: seat, cards: shown };
+      m.readings = open; // null: not known here, the next turns of the trick are unchecked
       m.passes = 0;
       if (!total(m.hands[seat])) {
         m.phase = "done"; m.toMove = null; m.open = null;
@@ -163,6 +183,23 @@
         m.toMove = next;
       }
       return { model: m, checked: sure };
+    }
+
+    function usable(model, seat) {
+      var leads = model.leads;
+      if (!leads || !leads.table[seat] || !holds(leads.hands[seat], model.hands[seat])) { return null; }
+      return leads.table[seat];
+    }
+
+    // games.engine.combos.beating_readings: the readings of a play that beat an open one.
+    function beating(play, open) {
+      return play.filter(function (p) {
+        if (p[0] === "rocket") { return open.some(function (o) { return o[0] !== "rocket"; }); }
+        if (p[0] === "bomb") {
+          return open.some(function (o) { return o[0] !== "rocket" && (o[0] !== "bomb" || o[3] < p[3]); });
+        }
+        return open.some(function (o) { return o[0] === p[0] && o[1] === p[1] && o[2] < p[2]; });
+      });
     }
 
     function afterCall(m, child) {
@@ -248,7 +285,7 @@
     function drop() { return store("readwrite", function (s) { return s["delete"](id); }).catch(function () {}); }
 
     function fresh(pos) {
-      return { id: id, base: pos, queue: [], key: config.key, submit: false, replace: config.replace, resync: false };
+      return { id: id, base: pos, queue: [], key: config.key, submit: false, replace: config.replace, resync: false, leads: null };
     }
     function pending() { return rec && (rec.queue.length > 0 || rec.submit || rec.resync); }
 
@@ -256,13 +293,14 @@
       history = history.filter(function (p) { return p.steps.length < pos.steps.length; });
       history.push(pos);
       rec.base = pos;
-      chain = [fromServer(pos)];
+      chain = [fromServer(pos, rec.leads)];
+      rec.leads = chain[0].leads;
       checked = [];
       save();
     }
 
     function rebuild() {
-      chain = [fromServer(rec.base)];
+      chain = [fromServer(rec.base, rec.leads)];
       checked = [];
       var kept = [];
       for (var i = 0; i < rec.queue.length; i++) {
@@ -449,7 +487,8 @@
             history.push(res.data.position);
             rec.base = res.data.position;
             rec.queue = queue;
-            chain = [fromServer(rec.base)].concat(models);
+            chain = [fromServer(rec.base, rec.leads)].concat(models);
+            rec.leads = chain[0].leads;
             checked = marks;
             save();
             rendered();
