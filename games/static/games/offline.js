@@ -2,9 +2,9 @@
 // points: attach (once), load (the position on opening), check (a step or an undo) and submit.
 //
 // Online, every step goes to the server's engine as before, and its answer (the position)
-// is kept. When the network drops, steps are checked here against what the server sent with
-// its last position (games.offline: the legal turns of the seat to move, each seat's possible
-// leads, the bidding tree), queued on the device (IndexedDB, one record per table and board,
+// is kept. When the network drops, steps are checked here against what the server sent
+// (games.offline: the bidding tree, the legal turns of the seat to move, the readings open and,
+// from the first lead, every combination of each hand with its readings), queued on the device (IndexedDB, one record per table and board,
 // so that a reload while offline restores the game) and marked "not checked yet" where the
 // hints cannot tell. When the network is back they are sent in order to the server, which
 // checks each again (the engine stays the judge); a refusal is shown with the server's
