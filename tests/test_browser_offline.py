@@ -92,6 +92,11 @@ def test_a_game_entered_with_the_network_cut_half_way_is_stored_once(
             page.wait_for_selector("#seats tr.to-move")
             # The service worker keeps the page and its files: it will open offline.
             page.wait_for_function("document.documentElement.dataset.offlineReady === 'yes'")
+            # Installable as a web app: Chromium finds nothing missing (manifest, icons, worker)
+            # but the incognito profile of every Playwright context.
+            cdp = context.new_cdp_session(page)
+            errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+            assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
             for i, step in enumerate(steps[:half], start=1):
                 page.keyboard.type(step)
                 page.keyboard.press("Enter")
