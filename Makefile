@@ -45,7 +45,8 @@ test: $(STAMP) services
 check: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy games/engine tournaments/scoring.py tournaments/seating.py tournaments/outliers.py games/deals.py
+	$(VENV)/bin/mypy games/engine tournaments/scoring.py tournaments/seating.py tournaments/outliers.py games/deals.py \
+		tournaments/rating.py tournaments/rating_sim.py
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'

@@ -26,6 +26,7 @@ urlpatterns = [
     path("organizer/", include("tournaments.urls_organizer")),
     path("deals/", include("tournaments.urls_deals")),
     path("api/", include("games.api.urls")),
+    path("", include("tournaments.urls_ratings")),
     path("", include("tournaments.urls_links")),
     path("", include("tournaments.urls_public")),
 ]

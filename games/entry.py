@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,7 +90,9 @@ class EntryError(DomainError):
     Attributes: ``message`` (for the referee, in the active language), ``rule`` (R-…),
     ``index`` (0-based step index, None for a quick result), ``seat``, ``cards``, ``detail``
     (the engine's English message), ``field`` (the quick result's field at fault: landlord,
-    bid, winner, doubles, bombs, rockets, spring; None for a step).
+    bid, winner, doubles, bombs, rockets, spring; None for a step), ``error_code`` and
+    ``params`` (the engine error's code and parameters, games.engine.errors.ERROR_CODES; None
+    and empty when the refusal is not the engine's).
     """
 
     code = "illegal"
@@ -105,6 +107,8 @@ class EntryError(DomainError):
         cards: str | None = None,
         detail: str = "",
         field: str | None = None,
+        error_code: str | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.rule = rule
@@ -113,6 +117,8 @@ class EntryError(DomainError):
         self.cards = cards
         self.detail = detail
         self.field = field
+        self.error_code = error_code
+        self.params = dict(params or {})
 
     @property
     def fields(self) -> dict[str, list[str]] | None:
@@ -128,6 +134,8 @@ class EntryError(DomainError):
             "seat": self.seat,
             "cards": self.cards,
             "detail": self.detail,
+            "error_code": self.error_code,
+            "params": self.params,
         }
 
 
@@ -307,12 +315,305 @@ def call_label(call: str) -> str:
     return call
 
 
+def type_label(name: str) -> str:
+    """A RULES.md play type (``chain_of_solos``) as a referee reads it in the active language."""
+    labels = {
+        "solo": _("solo"),
+        "pair": _("pair"),
+        "trio": _("trio"),
+        "trio_with_solo": _("trio with a solo"),
+        "trio_with_pair": _("trio with a pair"),
+        "chain_of_solos": _("chain of solos"),
+        "chain_of_pairs": _("chain of pairs"),
+        "chain_of_trios": _("chain of trios"),
+        "airplane_with_solos": _("airplane with solos"),
+        "airplane_with_pairs": _("airplane with pairs"),
+        "four_with_two_solos": _("four with two solos"),
+        "four_with_two_pairs": _("four with two pairs"),
+        "space_shuttle": _("space shuttle"),
+        "space_shuttle_with_solos": _("space shuttle with solos"),
+        "space_shuttle_with_pairs": _("space shuttle with pairs"),
+        "bomb": _("bomb"),
+        "rocket": _("rocket"),
+    }
+    return labels.get(name, _("an unknown type"))
+
+
+def _call_text(call: object) -> str:
+    """A call as typed: a bid stays its number, a word is said in the active language."""
+    text = str(call)
+    return text if text.isdigit() else call_label(text)
+
+
+def _listed(values: object, label: Callable[[str], str] = str) -> str:
+    if not isinstance(values, (list, tuple)) or not values:
+        return "—"
+    return ", ".join(label(str(v)) for v in values)
+
+
+def _end_word(kind: object) -> str:
+    return {"claim": _("claim"), "concede": _("concede")}.get(str(kind), "—")
+
+
+# One sentence per engine error code (games.engine.errors.ERROR_CODES), built from the error's
+# parameters in the active language; gettext runs when the sentence is built, not at import.
+ENGINE_SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "engine.error": lambda p: _("The engine refuses this input."),
+    "notation.bad_char": lambda p: (
+        _(
+            "%(cards)s is not card notation: the character “%(char)s” at position %(position)s "
+            "is not a card."
+        )
+        % {"cards": p["text"], "char": p["char"], "position": p["position"]}
+    ),
+    "notation.no_cards": lambda p: (
+        _("“%(text)s” names no card: type the cards, or p to pass.") % {"text": p["text"]}
+    ),
+    "notation.bad_suited": lambda p: (
+        _(
+            "%(text)s is not suited card notation: the character “%(char)s” at position "
+            "%(position)s starts no card."
+        )
+        % {"text": p["text"], "char": p["char"], "position": p["position"]}
+    ),
+    "deal.too_many_of_rank": lambda p: (
+        _("No hand can hold %(over)s: the deck has fewer.") % {"over": _listed(p["over"])}
+    ),
+    "deal.seats": lambda p: (
+        _("The deal must give hands for %(seats)s, not %(given)s.")
+        % {"seats": _listed(p["seats"]), "given": _listed(p["given"])}
+    ),
+    "deal.hand_size": lambda p: (
+        _("%(seat)s holds %(n)s cards at the deal; each hand has %(size)s.")
+        % {"seat": p["seat"], "n": p["n"], "size": p["size"]}
+    ),
+    "deal.bottom_size": lambda p: (
+        _("The bottom has %(n)s cards; it has %(size)s.") % {"n": p["n"], "size": p["size"]}
+    ),
+    "deal.aside_size": lambda p: (
+        _("%(n)s cards are set aside; the rules set aside %(size)s.")
+        % {"n": p["n"], "size": p["size"]}
+    ),
+    "deal.not_the_deck": lambda p: (
+        _("The deal is not exactly the deck: duplicate %(extra)s; missing %(missing)s.")
+        % {"extra": _listed(p["extra"]), "missing": _listed(p["missing"])}
+    ),
+    "deal.deck_letter": lambda p: (
+        _("%(card)s: with two decks every card names its deck (a or b).") % {"card": p["card"]}
+    ),
+    "deal.dealt_twice": lambda p: _("The card %(card)s is dealt twice.") % {"card": p["card"]},
+    "deal.marked_card": lambda p: (
+        _(
+            "The marked card %(card)s must be a card of a suit, not a joker, with its deck "
+            "(e.g. H7a)."
+        )
+        % {"card": p["card"]}
+    ),
+    "deal.marked_unsuited": lambda p: _(
+        "A five-player deal records the suits: the hidden landlord holds the twin of the "
+        "marked card."
+    ),
+    "deal.marked_nobody": lambda p: (
+        _("Nobody holds the marked card %(card)s.") % {"card": p["card"]}
+    ),
+    "deal.marked_missing": lambda p: _("A five-player record names the marked card."),
+    "bid.first_bidder": lambda p: (
+        _("The first bidder %(seat)s is not a seat of this table (%(seats)s).")
+        % {"seat": p["seat"], "seats": _listed(p["seats"])}
+    ),
+    "bid.passed_out": lambda p: (
+        _("%(seat)s cannot call %(call)s: the deal is passed out.")
+        % {"seat": p["seat"], "call": _call_text(p["call"])}
+    ),
+    "bid.landlord_only": lambda p: (
+        _("%(seat)s cannot call %(call)s: only the landlord may.")
+        % {"seat": p["seat"], "call": _call_text(p["call"])}
+    ),
+    "bid.over": lambda p: (
+        _("%(seat)s cannot call %(call)s: the bidding is over.")
+        % {"seat": p["seat"], "call": _call_text(p["call"])}
+    ),
+    "bid.wrong_turn": lambda p: (
+        _("It is %(expected)s's turn to call, not %(seat)s's.")
+        % {"seat": p["seat"], "expected": p["expected"]}
+    ),
+    "bid.not_allowed": lambda p: (
+        _("%(seat)s cannot call %(cards)s now; allowed: %(allowed)s.")
+        % {
+            "seat": p["seat"],
+            "cards": _call_text(p["call"]),
+            "allowed": _listed(p["allowed"], call_label),
+        }
+    ),
+    "bid.incomplete": lambda p: (
+        _("The bidding stops with %(seat)s to call (allowed: %(allowed)s).")
+        % {"seat": p["seat"], "allowed": _listed(p["allowed"], call_label)}
+    ),
+    "bid.no_first_bidder": lambda p: _("The record has a bidding but no first bidder."),
+    "bid.landlord_not_seat": lambda p: (
+        _("The landlord %(landlord)s is not a seat of this table.") % {"landlord": p["landlord"]}
+    ),
+    "bid.impossible": lambda p: (
+        _("A bid of %(bid)s is impossible under these rules.") % {"bid": p["bid"]}
+    ),
+    "bid.not_marked_landlord": lambda p: (
+        _("The landlord is %(marked)s, who holds the marked card, not %(landlord)s.")
+        % {"marked": p["marked"], "landlord": p["landlord"]}
+    ),
+    "play.landlord_not_seat": lambda p: (
+        _("The landlord %(landlord)s is not a seat of this table.") % {"landlord": p["landlord"]}
+    ),
+    "play.partner_not_seat": lambda p: (
+        _("The hidden landlord %(partner)s is not a seat of this table.")
+        % {"partner": p["partner"]}
+    ),
+    "play.after_end": lambda p: (
+        _("The game ended when %(winner)s went out: no step may follow.") % {"winner": p["winner"]}
+    ),
+    "play.wrong_turn": lambda p: (
+        _("It is %(expected)s's turn to play, not %(seat)s's.")
+        % {"seat": p["seat"], "expected": p["expected"]}
+    ),
+    "play.must_lead": lambda p: (
+        _("%(seat)s leads this trick and must play cards: a pass is not allowed.")
+        % {"seat": p["seat"]}
+    ),
+    "play.not_held": lambda p: (
+        _("%(seat)s does not hold %(cards)s (holds %(hand)s).")
+        % {"seat": p["seat"], "cards": p["cards"], "hand": p["hand"] or "—"}
+    ),
+    "play.unknown_reading": lambda p: (
+        _("%(cards)s: the declared type is not a type of play.") % {"cards": p["cards"]}
+    ),
+    "play.reading_impossible": lambda p: (
+        _("%(cards)s cannot be read as a %(reading)s; it reads as: %(readings)s.")
+        % {
+            "cards": p["cards"],
+            "reading": type_label(str(p["reading"])),
+            "readings": _listed(p["readings"], type_label),
+        }
+    ),
+    "play.does_not_beat": lambda p: (
+        _("%(cards)s does not beat %(last)s played by %(owner)s.")
+        % {"cards": p["cards"], "last": p["last"], "owner": p["owner"]}
+    ),
+    "play.passed_out": lambda p: _("The deal was passed out: no card may be played."),
+    "play.surrendered": lambda p: _("The landlord surrendered: no card may be played."),
+    "play.end_after_out": lambda p: (
+        _("The game ended when a seat went out: no %(kind)s may follow.")
+        % {"kind": _end_word(p["kind"])}
+    ),
+    "play.incomplete": lambda p: _(
+        "The record stops before any seat is out and has no claim or concession."
+    ),
+    "play.previous_pass": lambda p: _("The previous play is a pass: there is nothing to follow."),
+    "combo.too_many": lambda p: (
+        _("%(cards)s has %(n)s cards: no play has more than %(max)s.")
+        % {"cards": p["cards"], "n": p["n"], "max": p["max"]}
+    ),
+    "combo.over_the_deck": lambda p: (
+        _("%(cards)s has more cards of a rank than the deck holds.") % {"cards": p["cards"]}
+    ),
+    "combo.jokers_four": lambda p: (
+        _(
+            "%(cards)s is not a combination: with four players BB and RR are pairs, the rocket is "
+            "all four jokers BBRR, and B with R is nothing."
+        )
+        % {"cards": p["cards"]}
+    ),
+    "combo.jokers_five": lambda p: (
+        _(
+            "%(cards)s is not a combination: with five players the joker bombs are two equal "
+            "jokers (BB, RR), three jokers and four jokers; B with R is nothing."
+        )
+        % {"cards": p["cards"]}
+    ),
+    "combo.not_a_pair": lambda p: (
+        _("%(cards)s is not a pair: a pair is two cards of one rank (B with R is the rocket).")
+        % {"cards": p["cards"]}
+    ),
+    "combo.two_decks_trio": lambda p: (
+        _(
+            "%(cards)s is not a combination: with two decks a trio takes only a pair, and a bomb "
+            "is played alone."
+        )
+        % {"cards": p["cards"]}
+    ),
+    "combo.kickers": lambda p: (
+        _(
+            "%(cards)s is not a combination: its kickers do not fit a trio, an airplane or a "
+            "four with two."
+        )
+        % {"cards": p["cards"]}
+    ),
+    "combo.chain_of_pairs": lambda p: (
+        _(
+            "%(cards)s is not a combination: a chain of pairs needs 3 or more consecutive pairs "
+            "from 3 to A."
+        )
+        % {"cards": p["cards"]}
+    ),
+    "combo.chain_of_solos": lambda p: (
+        _(
+            "%(cards)s is not a combination: a chain of solos needs 5 or more consecutive ranks "
+            "from 3 to A."
+        )
+        % {"cards": p["cards"]}
+    ),
+    "claim.not_seat": lambda p: (
+        _("%(seat)s is not a seat of this table: no %(kind)s.")
+        % {"seat": p["seat"], "kind": _end_word(p["kind"])}
+    ),
+    "claim.refuted": lambda p: (
+        _(
+            "%(seat)s's claim for the %(side)s is not proven: a defence beats it; the referee "
+            "decides."
+        )
+        % {"seat": p["seat"], "side": _winner_word(p["side"])}
+    ),
+    "claim.gave_up": lambda p: (
+        _(
+            "%(seat)s's claim for the %(side)s is not proven: the engine's search stopped after "
+            "%(budget)s positions; the referee decides."
+        )
+        % {"seat": p["seat"], "side": _winner_word(p["side"]), "budget": p["budget"]}
+    ),
+    "result.score": lambda p: (
+        _("The record declares %(declared)s; the engine scores %(score)s.")
+        % {"declared": _scores(p["declared"]), "score": _scores(p["score"])}
+    ),
+    "result.winner": lambda p: (
+        _("The record declares the winner: %(declared)s; the engine finds: %(winner)s.")
+        % {"declared": _winner_word(p["declared"]), "winner": _winner_word(p["winner"])}
+    ),
+    "record.invalid": lambda p: _("This is not a game record: a field is missing or mistyped."),
+    "rules.invalid": lambda p: _("The rules named are unknown or impossible."),
+}
+
+
+def error_message(code: str, params: Mapping[str, Any]) -> str | None:
+    """A refusal's `code` with its `params` as one sentence in the active language: an engine
+    error's code (games.engine.errors.ERROR_CODES, ENGINE_SENTENCES) or a quick result's
+    (``quick.*``, QUICK_SENTENCES). None for a code without a sentence or parameters that do
+    not fit it (a stored error of an older engine), so that the caller falls back."""
+    sentence = ENGINE_SENTENCES.get(code) or QUICK_SENTENCES.get(code)
+    if sentence is None or not isinstance(params, Mapping):
+        return None
+    try:
+        return sentence(params)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def render_error(exc: EngineError, *, position: Position, index: int, text: str) -> EntryError:
     """The engine's error as a referee reads it: a sentence in the active language built from
     the error's rule, seat and cards, the engine's English message kept as ``detail``."""
     rule = exc.rule or ""
     seat = exc.seat or position.to_move or ""
-    if isinstance(exc, NotationError):
+    coded = error_message(exc.code, exc.params) if exc.code != "engine.error" else None
+    if coded is not None:
+        message = coded
+    elif isinstance(exc, NotationError):
         message = error_sentence(
             rule, seat=seat, cards=text, char=exc.char, char_position=exc.position
         )
@@ -328,7 +629,14 @@ def render_error(exc: EngineError, *, position: Position, index: int, text: str)
             rule, seat=seat, cards=text, stage="play", hand=hand, last=last, owner=owner
         )
     return EntryError(
-        message, rule=rule or None, index=index, seat=seat, cards=text, detail=exc.message
+        message,
+        rule=rule or None,
+        index=index,
+        seat=seat,
+        cards=text,
+        detail=exc.message,
+        error_code=exc.code,
+        params=exc.params,
     )
 
 
@@ -410,6 +718,12 @@ def stored_error_message(
     sentences), `record` the stored record (the hand held and the play to beat are read from
     it), `landlord`/`winner`/`declared`/`score` what the engine found and the record declared.
     """
+    code = error.get("code")
+    if isinstance(code, str) and code != "engine.error":
+        coded = error_message(code, error.get("params") or {})
+        if coded is not None:
+            return coded
+    # An error stored before the engine gave codes: the sentence from its rule and stage.
     rule = str(error.get("rule") or "")
     seat = str(error.get("seat") or "")
     cards = str(error.get("cards") or "")
@@ -456,6 +770,13 @@ def stored_error_message(
         last=last,
         owner=owner,
     )
+
+
+def status_label(status: str) -> str:
+    """The engine's verdict on a game (games.models.Status) in the active language."""
+    from games.models import Status
+
+    return str(Status(status).label) if status in Status.values else status
 
 
 def _winner_word(side: object) -> str:
@@ -563,6 +884,17 @@ def view(position: Position, *, leads: bool = False) -> dict[str, Any]:
     if position.finished:
         result = replay(to_record(position)).to_dict()
         result.pop("id", None)
+        result["status_label"] = status_label(str(result.get("status")))
+        if result.get("error"):
+            # The engine's error (a claim not proven, R-CLAIM) in the referee's language.
+            result["error"]["text"] = stored_error_message(
+                result["error"],
+                status=str(result.get("status")),
+                record=to_record(position),
+                landlord=result.get("landlord"),
+                winner=result.get("winner"),
+                score=result.get("score"),
+            )
     return {
         "steps": list(position.steps),
         "phase": position.phase,
@@ -618,8 +950,44 @@ class QuickResult:
         }
 
 
-def _quick_fail(message: str, rule: str, field: str | None = None) -> EntryError:
-    return EntryError(message, rule=rule, field=field)
+# One sentence per refusal of a quick result (check_quick), by code, from its parameters: the
+# stored error of a quick result carries the code, so a page renders it in its reader's language.
+QUICK_SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "quick.landlord": lambda p: (
+        _("The landlord must be one of the seats %(seats)s.") % {"seats": " ".join(p["seats"])}
+    ),
+    "quick.bid": lambda p: (
+        _("A bid of %(bid)s is impossible under these rules.") % {"bid": p["bid"]}
+    ),
+    "quick.winner": lambda p: _("The winner is the landlord or the farmers."),
+    "quick.doubles_list": lambda p: _("The doubles are a list of seats."),
+    "quick.no_double": lambda p: _("These rules have no double: no seat can double."),
+    "quick.double_seat": lambda p: (
+        _("%(seat)s cannot double: only each farmer, once.") % {"seat": p["seat"]}
+    ),
+    "quick.bombs_list": lambda p: _("The bombs are a list of ranks (3 … 2)."),
+    "quick.bomb_rank": lambda p: (
+        _("A bomb is named by its rank (3 … 2), not “%(rank)s”.") % {"rank": p["rank"]}
+    ),
+    "quick.no_bomb": lambda p: _("No hand holds a bomb of %(rank)s.") % {"rank": p["rank"]},
+    "quick.bombs_count": lambda p: (
+        _("The hands hold only %(n)s bomb(s) of %(rank)s.") % {"n": p["n"], "rank": p["rank"]}
+    ),
+    "quick.rockets_number": lambda p: _("The rockets are a whole number of rockets played."),
+    "quick.no_rocket": lambda p: _("No hand holds the rocket (both jokers)."),
+    "quick.spring_bool": lambda p: _("Spring and anti-spring are true or false."),
+    "quick.spring_winner": lambda p: _("A spring needs the landlord to win."),
+    "quick.anti_spring_winner": lambda p: _("An anti-spring needs the farmers to win."),
+    "quick.both_springs": lambda p: _("A game cannot be a spring and an anti-spring."),
+    "quick.not_the_record": lambda p: _(
+        "The quick result names another landlord or bid than the record."
+    ),
+}
+
+
+def _quick_fail(code: str, rule: str, field: str | None = None, **params: Any) -> EntryError:
+    message = QUICK_SENTENCES[code](params)
+    return EntryError(message, rule=rule, field=field, error_code=code, params=params)
 
 
 DOUBLING_CALLS = ("double", "redouble", "show", "surrender", "reveal")
@@ -683,11 +1051,7 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
     rules = deal.rules
     seats = rules.seats
     if not isinstance(quick.landlord, str) or quick.landlord not in seats:
-        raise _quick_fail(
-            _("The landlord must be one of the seats %(seats)s.") % {"seats": " ".join(seats)},
-            "R-SEAT",
-            "landlord",
-        )
+        raise _quick_fail("quick.landlord", "R-SEAT", "landlord", seats=list(seats))
     from games.engine.bidding import BID_RULE
     from games.engine.replay import _plausible_bid
 
@@ -696,34 +1060,24 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
         or not isinstance(quick.bid, int)
         or not _plausible_bid(rules, quick.bid)
     ):
-        raise _quick_fail(
-            _("A bid of %(bid)s is impossible under these rules.") % {"bid": quick.bid},
-            BID_RULE[rules.bidding],
-            "bid",
-        )
+        raise _quick_fail("quick.bid", BID_RULE[rules.bidding], "bid", bid=str(quick.bid))
     if quick.winner not in ("landlord", "farmers"):
-        raise _quick_fail(_("The winner is the landlord or the farmers."), "R-END", "winner")
+        raise _quick_fail("quick.winner", "R-END", "winner")
     if not isinstance(quick.doubles, (tuple, list)) or not all(
         isinstance(d, str) for d in quick.doubles
     ):
-        raise _quick_fail(_("The doubles are a list of seats."), "R-DOUBLE-ORDER", "doubles")
+        raise _quick_fail("quick.doubles_list", "R-DOUBLE-ORDER", "doubles")
     if quick.doubles and "double" not in bidding_calls(rules):
-        raise _quick_fail(
-            _("These rules have no double: no seat can double."), "R-DOUBLE-ORDER", "doubles"
-        )
+        raise _quick_fail("quick.no_double", "R-DOUBLE-ORDER", "doubles")
     partner = deal.partner()
     side = {quick.landlord, partner} - {None}
     for seat in quick.doubles:
         if seat not in seats or seat in side or list(quick.doubles).count(seat) > 1:
-            raise _quick_fail(
-                _("%(seat)s cannot double: only each farmer, once.") % {"seat": seat},
-                "R-DOUBLE-ORDER",
-                "doubles",
-            )
+            raise _quick_fail("quick.double_seat", "R-DOUBLE-ORDER", "doubles", seat=seat)
     if not isinstance(quick.bombs, (tuple, list)) or not all(
         isinstance(b, str) for b in quick.bombs
     ):
-        raise _quick_fail(_("The bombs are a list of ranks (3 … 2)."), "R-T11", "bombs")
+        raise _quick_fail("quick.bombs_list", "R-T11", "bombs")
     holdings = {s: parse_cards(deal.hands[s]) for s in seats}
     bottom = parse_cards(deal.bottom)
     holdings[quick.landlord] = tuple(
@@ -741,21 +1095,14 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
         except EngineError:
             normal = ""
         if len(normal) != 1 or normal not in ranks[:13]:
-            raise _quick_fail(
-                _("A bomb is named by its rank (3 … 2), not “%(rank)s”.") % {"rank": rank},
-                "R-T11",
-                "bombs",
-            )
+            raise _quick_fail("quick.bomb_rank", "R-T11", "bombs", rank=rank)
         claimed.append(normal)
     for normal in sorted(set(claimed), key=ranks.index):
         if claimed.count(normal) > available[normal]:
+            if not available[normal]:
+                raise _quick_fail("quick.no_bomb", "R-T11", "bombs", rank=normal)
             raise _quick_fail(
-                _("No hand holds a bomb of %(rank)s.") % {"rank": normal}
-                if not available[normal]
-                else _("The hands hold only %(n)s bomb(s) of %(rank)s.")
-                % {"n": available[normal], "rank": normal},
-                "R-T11",
-                "bombs",
+                "quick.bombs_count", "R-T11", "bombs", n=available[normal], rank=normal
             )
     jokers_b, jokers_r = ranks.index("B"), ranks.index("R")
     rockets = sum(min(holdings[s][jokers_b], holdings[s][jokers_r]) for s in seats)
@@ -764,19 +1111,17 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
             1 for s in seats if holdings[s][jokers_b] + holdings[s][jokers_r] >= 4
         )  # R-4P: the rocket is all four jokers
     if isinstance(quick.rockets, bool) or not isinstance(quick.rockets, int) or quick.rockets < 0:
-        raise _quick_fail(
-            _("The rockets are a whole number of rockets played."), "R-T12", "rockets"
-        )
+        raise _quick_fail("quick.rockets_number", "R-T12", "rockets")
     if quick.rockets > rockets:
-        raise _quick_fail(_("No hand holds the rocket (both jokers)."), "R-T12", "rockets")
+        raise _quick_fail("quick.no_rocket", "R-T12", "rockets")
     if not isinstance(quick.spring, bool) or not isinstance(quick.anti_spring, bool):
-        raise _quick_fail(_("Spring and anti-spring are true or false."), "R-SPRING", "spring")
+        raise _quick_fail("quick.spring_bool", "R-SPRING", "spring")
     if quick.spring and quick.winner != "landlord":
-        raise _quick_fail(_("A spring needs the landlord to win."), "R-SPRING", "spring")
+        raise _quick_fail("quick.spring_winner", "R-SPRING", "spring")
     if quick.anti_spring and quick.winner != "farmers":
-        raise _quick_fail(_("An anti-spring needs the farmers to win."), "R-SPRING", "spring")
+        raise _quick_fail("quick.anti_spring_winner", "R-SPRING", "spring")
     if quick.spring and quick.anti_spring:
-        raise _quick_fail(_("A game cannot be a spring and an anti-spring."), "R-SPRING", "spring")
+        raise _quick_fail("quick.both_springs", "R-SPRING", "spring")
     contract = Contract(
         landlord=quick.landlord, bid=quick.bid, doubles=tuple(quick.doubles), partner=partner
     )
@@ -791,7 +1136,12 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
             anti_spring=quick.anti_spring,
         )
     except EngineError as exc:
-        raise _quick_fail(exc.message, exc.rule or "R-SC-MULT") from None
+        raise EntryError(
+            error_message(exc.code, exc.params) or exc.message,
+            rule=exc.rule or "R-SC-MULT",
+            error_code=exc.code,
+            params=exc.params,
+        ) from None
     return settlement
 
 
@@ -896,9 +1246,7 @@ def quick_fields(record: Mapping[str, Any]) -> dict[str, Any] | None:
             marked=str(record.get("marked") or ""),
         )
         if quick.landlord != record.get("landlord") or quick.bid != record.get("bid"):
-            raise EntryError(
-                "the quick result names another landlord or bid than the record", rule="R-REC"
-            )
+            raise _quick_fail("quick.not_the_record", "R-REC")
         settlement = check_quick(deal, quick)
     except (EntryError, EngineError) as exc:
         return failed(
@@ -909,6 +1257,9 @@ def quick_fields(record: Mapping[str, Any]) -> dict[str, Any] | None:
                 "cards": None,
                 "rule": getattr(exc, "rule", None),
                 "message": getattr(exc, "detail", "") or str(exc),
+                # The code and parameters render the error in the reader's language.
+                "code": exc.error_code if isinstance(exc, EntryError) else exc.code,
+                "params": exc.params,
             }
         )
     settlement_facts = {

@@ -177,13 +177,18 @@ def refuse_unstorable(record: object) -> None:
         )
 
 
-def _check_record(*, table: Table, board: Board, record: object) -> dict[str, Any]:
-    """The record as a dict if it may be stored for `board` at `table`; else GameRejected."""
-    # Read afresh: a caller's Table may carry a Round loaded before a transition.
-    state = Round.objects.filter(pk=table.round_id).values_list("state", flat=True).first()
-    refusal = round_refusal(state or "")
-    if refusal is not None:
-        raise GameRejected(refusal)
+def _check_record(
+    *, table: Table, board: Board, record: object, round_state: bool = True
+) -> dict[str, Any]:
+    """The record as a dict if it may be stored for `board` at `table`; else GameRejected.
+
+    With `round_state` the round's state is read afresh and checked first (a caller's Table may
+    carry a Round loaded before a transition); game_submit checks it itself, under its lock."""
+    if round_state:
+        state = Round.objects.filter(pk=table.round_id).values_list("state", flat=True).first()
+        refusal = round_refusal(state or "")
+        if refusal is not None:
+            raise GameRejected(refusal)
     if not isinstance(record, dict):
         raise GameRejected(_("A game record must be a JSON object."))
     refuse_unstorable(record)
@@ -239,13 +244,6 @@ def _check_record(*, table: Table, board: Board, record: object) -> dict[str, An
     return record
 
 
-class _Duplicate(Exception):
-    """A retried submission met inside the transaction: roll it back, return the first."""
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-
-
 def _idempotency_key(key: str | None) -> str | None:
     """The key as stored: None for none; GameRejected for one too long or unstorable."""
     key = (key or "").strip() or None
@@ -296,17 +294,29 @@ def _record_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str,
     }
 
 
-def _round_state_shared(round_id: int) -> str | None:
-    """The state of round `round_id`, its row locked FOR SHARE until the transaction ends
-    (PostgreSQL; elsewhere the database serialises writers anyway)."""
-    if connection.vendor != "postgresql":
-        return Round.objects.filter(pk=round_id).values_list("state", flat=True).first()
+def _round_state_shared(
+    round_id: int, *, table_id: int, board_id: int, key: str | None
+) -> tuple[str | None, int, int | None]:
+    """(state of round `round_id`, the last version stored for the table and board or 0, the id
+    of the game stored under idempotency `key` or None) in one statement, the round's row locked
+    FOR SHARE until the transaction ends (PostgreSQL; elsewhere the database serialises writers
+    anyway)."""
+    games = Game._meta.db_table
+    lock = " FOR SHARE" if connection.vendor == "postgresql" else ""
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT state FROM {Round._meta.db_table} WHERE id = %s FOR SHARE", [round_id]
+            f"SELECT state,"
+            f" (SELECT MAX(version) FROM {games} WHERE table_id = %s AND board_id = %s),"
+            f" (SELECT id FROM {games} WHERE idempotency_key = %s)"
+            f" FROM {Round._meta.db_table} WHERE id = %s{lock}",
+            [table_id, board_id, key, round_id],
         )
         row = cursor.fetchone()
-    return row[0] if row else None
+    return (row[0], row[1] or 0, row[2]) if row else (None, 0, None)
+
+
+class _Retry(Exception):
+    """The submission's idempotency key is already stored: roll back, answer the first game."""
 
 
 def game_submit(
@@ -357,11 +367,7 @@ def game_submit(
     from tournaments.standings import standings_request
 
     key = _idempotency_key(idempotency_key)
-    if key is not None:
-        existing = _by_idempotency_key(key)
-        if existing is not None:
-            return _first_submission(existing, table=table, board=board, record=record)
-    checked = _check_record(table=table, board=board, record=record)
+    checked = _check_record(table=table, board=board, record=record, round_state=False)
     declared = checked.get("declared")
     user = actor if getattr(actor, "is_authenticated", False) else None
     try:
@@ -370,7 +376,14 @@ def game_submit(
             # (a conditional UPDATE of the same row): a game is stored while the round is in
             # play, or refused once it is closed, never in between. A shared lock: the
             # submissions of a room never wait for one another, only a transition waits.
-            state = _round_state_shared(table.round_id)
+            # The same statement reads the table's last version of the board: one round trip.
+            # And the game stored first under the same idempotency key, if any: a retry is
+            # answered with it whatever the round's state now.
+            state, last_version, first = _round_state_shared(
+                table.round_id, table_id=table.pk, board_id=board.pk, key=key
+            )
+            if first is not None:
+                raise _Retry
             refusal = round_refusal(state or "")
             if refusal is not None:
                 raise GameRejected(refusal)
@@ -398,33 +411,27 @@ def game_submit(
                 replaced = Game.objects.filter(
                     table=table, board=board, replaced_at__isnull=True
                 ).update(replaced_at=timezone.now())
-            version = (
-                Game.objects.filter(table=table, board=board).aggregate(v=Max("version"))["v"] or 0
-            ) + 1
-            try:
-                with transaction.atomic():
-                    game = Game.objects.create(
-                        table=table,
-                        board=board,
-                        record=checked,
-                        record_id=str(checked.get("id") or "")[:200],
-                        declared=declared if isinstance(declared, dict) else None,
-                        declared_winner=str(checked.get("declared_winner") or "")[:10],
-                        version=version,
-                        idempotency_key=key,
-                        source=source[:12],
-                        entered_by=user,
-                    )
-            except IntegrityError:
-                if key is not None:
-                    first = _by_idempotency_key(key)
-                    if first is not None:
-                        raise _Duplicate(first) from None
-                raise GameConflict(
-                    _("Table %(table)s already has a game for board %(board)s.")
-                    % {"table": table.number, "board": board.number}
-                ) from None
-            changes: dict[str, Any] = {"version": version, "source": source}
+                # Read again under the lock: a replacement that waited for another one
+                # numbers itself after it.
+                last_version = (
+                    Game.objects.filter(table=table, board=board).aggregate(v=Max("version"))["v"]
+                    or 0
+                )
+            # No savepoint: a unique constraint that refuses the insert (the same key or the
+            # same table and board arriving at once) ends the transaction, answered below.
+            game = Game.objects.create(
+                table=table,
+                board=board,
+                record=checked,
+                record_id=str(checked.get("id") or "")[:200],
+                declared=declared if isinstance(declared, dict) else None,
+                declared_winner=str(checked.get("declared_winner") or "")[:10],
+                version=last_version + 1,
+                idempotency_key=key,
+                source=source[:12],
+                entered_by=user,
+            )
+            changes: dict[str, Any] = {"version": last_version + 1, "source": source}
             if key is not None:
                 changes["idempotency_key"] = key
             if replaced and previous is not None:
@@ -444,8 +451,20 @@ def game_submit(
             transaction.on_commit(lambda: enqueue(verify_game, game_id))
             if replaced:
                 standings_request(event_id=event_id)
-    except _Duplicate as duplicate:
-        return _first_submission(duplicate.game, table=table, board=board, record=record)
+    except _Retry:
+        assert key is not None
+        retried = _by_idempotency_key(key)
+        assert retried is not None  # a stored game is never deleted
+        return _first_submission(retried, table=table, board=board, record=record)
+    except IntegrityError:
+        if key is not None:
+            first = _by_idempotency_key(key)
+            if first is not None:
+                return _first_submission(first, table=table, board=board, record=record)
+        raise GameConflict(
+            _("Table %(table)s already has a game for board %(board)s.")
+            % {"table": table.number, "board": board.number}
+        ) from None
     game.stored = True  # type: ignore[attr-defined]
     return game
 
@@ -580,10 +599,12 @@ def verification_sweep(*, older_than: float, limit: int = 500) -> int:
     game verified twice changes nothing the second time (game_verify), so a sweep that meets a
     message merely waiting in a long queue costs one replay. The standings of every event whose
     wanted generation is not stored (tournaments.models.StandingsState) are sent too, in case
-    the recomputation sent after a verification was lost. Returns the number of games sent.
+    the recomputation sent after a verification was lost, and so is the rating
+    (tournaments.ratings.ratings_sweep). Returns the number of games sent.
     """
     from games.tasks import enqueue, verify_game
     from tournaments.models import StandingsState
+    from tournaments.ratings import ratings_sweep
     from tournaments.tasks import recompute_standings
 
     since = timezone.now() - timedelta(seconds=older_than)
@@ -603,6 +624,7 @@ def verification_sweep(*, older_than: float, limit: int = 500) -> int:
         )
         for event_id in events:
             enqueue(recompute_standings, event_id)
+        ratings_sweep()  # the rating wanted and not stored, likewise (tournaments.ratings)
     if pending:
         logger.warning("verification sweep: %s pending games sent again", len(pending))
     return len(pending)

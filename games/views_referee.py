@@ -22,8 +22,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from ddz_site.errors import DomainError
 from games import entry, offline, selectors
@@ -38,11 +38,12 @@ from games.versions import (
     may_confirm,
     may_rule,
 )
-from tournaments import results
+from tournaments import results, views_substitutions
 from tournaments.access import can_enter_table, is_chief_referee, is_official
 from tournaments.clock import current_round
 from tournaments.models import Event, Table
-from tournaments.views_screen import clock_context
+from tournaments.substitutions import table_players
+from tournaments.views_screen import clock_context, table_clock_context
 
 
 def _refuse(request: HttpRequest) -> HttpResponse:
@@ -74,6 +75,7 @@ def referee_event(request: HttpRequest, slug: str) -> HttpResponse:
             "chief": is_chief_referee(request.user, event),
             # The same clock as the big screen, with its buttons for those who run it.
             **clock_context(event, current_round(event), request.user, tables=True),
+            **views_substitutions.referee_context(event, request.user),
         },
     )
 
@@ -186,7 +188,8 @@ def live_entry_context(
         "seats": list(deal.rules.seats),
         "replace": current is not None,
         "key": uuid.uuid4().hex,
-        "players": {s.seat: s.player.name for s in table.seats.select_related("player")},
+        # Who plays this board at each seat: a substitute on her boards.
+        "players": {s: p.name for s, p in table_players(table, board.number).items()},
         "messages": {
             "submitted": _("Submitted: the engine verifies it now."),
             "not_finished": _("The game is not finished yet."),
@@ -206,7 +209,13 @@ def live_entry_context(
             "pass": _("pass"),
             "claim": _("claim"),
             "concede": _("concede"),
+            "to_move_is": _("%(seat)s to move"),
+            "to_beat": _("to beat: %(cards)s (%(seat)s)"),
+            "leads": _("leads: any play"),
         },
+        # The engine's English words under a refusal, for English readers only: in another
+        # language the refusal is wholly in that language (games.entry.error_message).
+        "engine_words": (get_language() or "en").split("-")[0] == "en",
         "offline": offline.page_config(),
     }
     return {
@@ -217,6 +226,8 @@ def live_entry_context(
         "config": config,
         "seats": deal.rules.seats,
         "closed": round_refusal(table.round.state),
+        # The same clock as the big screen, with this table's extra time (issue 12 item 8).
+        **table_clock_context(table, board.event),
     }
 
 
@@ -298,6 +309,8 @@ def quick_entry_page(
             "form": form,
             "current": current,
             "closed": round_refusal(table.round.state),
+            "players": table_players(table, board.number),
+            **table_clock_context(table, board.event),
             **(context or {}),
         },
         status=status,
@@ -343,7 +356,8 @@ def game_enter(request: HttpRequest, slug: str, table_id: int, number: int) -> H
 
 
 def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    """One table's game of one board: every version, confirmation and ruling, its audit."""
+    """One table's game of one board: every version, confirmation and ruling, its audit, the
+    engine's error in the reader's language, and the way to the next board of the round."""
     game = get_object_or_404(
         Game.objects.select_related("table__round__event", "board"),
         pk=pk,
@@ -381,6 +395,23 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     # The record above the confirm button: the chief sees what he confirms.
     shown = results.game_record(current, public=True) if current is not None else {}
     audit = selectors.audit_log(event=event, games=versions)
+    error_text = ""
+    if current is not None and isinstance(current.error, dict) and current.error:
+        # The engine's error in the reader's language (games.entry's sentences).
+        error_text = entry.stored_error_message(
+            current.error,
+            status=current.status,
+            record=current.record or {},
+            landlord=current.landlord,
+            winner=current.winner,
+            declared=current.declared,
+            score=current.score,
+        )
+    following = (
+        Board.objects.filter(round_id=game.table.round_id, number__gt=game.board.number)
+        .order_by("number")
+        .first()
+    )
     context: dict[str, Any] = {
         "event": event,
         "game": game,
@@ -392,6 +423,8 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "chief": chief,
         "error": error,
         "resolve_form": resolve_form,
+        "error_text": error_text,
+        "next_board": following,
         "can_confirm": current is not None
         and event.confirmation_required
         and may_confirm(current)

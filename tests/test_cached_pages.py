@@ -95,3 +95,33 @@ def test_the_strangers_standings_page_is_still_served_from_the_cache(
     # A copy for strangers answers without the database (the version stamp is cached too).
     with django_assert_max_num_queries(0):
         assert stranger.get(url).status_code == 200
+
+
+def test_a_signed_in_visitors_standings_page_is_the_cached_page_with_his_own_header(
+    event, django_assert_max_num_queries
+) -> None:
+    """Issue 11, item 8: a signed-in visitor's page is as cheap as a stranger's but for his
+    session and account (two reads): the cached page with his own header (name, sign-out form
+    and CSRF token) put in place of the stranger's, even when no stranger came first."""
+    url = reverse("public:standings", kwargs={"slug": event.slug})
+    first, second = _signed_in(), Client()
+    second.force_login(get_user_model().objects.create_user("second-visitor", password="x"))
+    first.get(url)
+    with django_assert_max_num_queries(2):
+        page = second.get(url)
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert "second-visitor" in body and NAME not in body
+    assert body.count("csrfmiddlewaretoken") == 1
+    assert reverse("organizer:login") + "?next=" not in body
+    # The page is the stranger's page but for the header.
+    stranger = Client().get(url).content.decode()
+    header = slice(body.index('id="account"'), body.index("</header>"))
+    assert body[: header.start] == stranger[: header.start]
+    assert body[body.index("</header>") :] == stranger[stranger.index("</header>") :]
+    # And the sign-out form works with the token the page carried.
+    token = body.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    second_csrf = Client(enforce_csrf_checks=True)
+    second_csrf.cookies = second.cookies
+    out = second_csrf.post(reverse("organizer:logout"), {"csrfmiddlewaretoken": token})
+    assert out.status_code in (200, 302)

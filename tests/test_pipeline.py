@@ -206,3 +206,23 @@ def test_concurrent_submissions_are_neither_lost_nor_doubled() -> None:
     assert sorted(Game.objects.filter(board=board).values_list("table_id", flat=True)) == sorted(
         records
     )
+
+
+def test_a_submission_costs_six_statements_on_the_database() -> None:
+    """Each statement is a round trip a referee's phone waits for, and the room's rate is the
+    inverse of their sum (issue 11, item 3: >= 100 submissions/s). A first submission needs:
+    BEGIN; the round's state, locked for share, with the table's last version of the board in
+    the same statement; the game; its audit entry; the removal of the table's entry draft;
+    COMMIT. Nothing else: no second read of the round, no savepoint."""
+    _event, _round, tables, boards = duplicate_round(tables=2, boards=1, seed="trips")
+    board = boards[0]
+    record = bot_record(board, tables[0])
+    with CaptureQueriesContext(connection) as queries:
+        game = game_submit(table=tables[0], board=board, record=record, idempotency_key="t-1")
+    assert game.stored
+    statements = [q["sql"].split()[0].upper() for q in queries.captured_queries]
+    assert statements == ["BEGIN", "SELECT", "INSERT", "INSERT", "DELETE", "COMMIT"], statements
+    # The retry of the same key is found by the same read, and stores nothing.
+    again = game_submit(table=tables[0], board=board, record=record, idempotency_key="t-1")
+    assert not again.stored and again.pk == game.pk
+    assert Game.objects.filter(board=board).count() == 1

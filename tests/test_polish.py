@@ -91,8 +91,10 @@ def test_game_page_in_chinese_translates_calls_passes_and_stages(client, one_tab
     declared = "S 0, E 0, W 0"
     scored = ", ".join(f"{s} {game.score[s]:+d}" if game.score[s] else f"{s} 0" for s in "SEW")
     assert f"记录申报 {declared}；引擎计分 {scored}。" in html
-    # The engine's English text stays underneath.
-    assert game.error["message"] in html.replace("&#x27;", "'")
+    # Wholly in Chinese (issue 12 item 5): the engine's English words only for English readers.
+    assert game.error["message"] not in html.replace("&#x27;", "'")
+    english = client.get(game.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert game.error["message"] in english.replace("&#x27;", "'")
     # Calls and passes in Chinese: a bidding pass 不叫, a play pass 不要.
     calls = [c for _seat, c in record["bidding"]]
     plays = [c for _seat, c in record["plays"]]

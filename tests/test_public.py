@@ -174,7 +174,8 @@ def test_query_budgets_of_the_list_pages(client, two_rounds, django_assert_max_n
         (reverse("public:round", kwargs={"slug": event.slug, "number": 1}), 8),
         (reverse("public:hands", kwargs={"slug": event.slug, "number": 1}), 6),
         (games[0].board.get_absolute_url(), 14),
-        (reverse("public:scorecard", kwargs={"slug": event.slug, "player_id": seat.player_id}), 16),
+        # 17: one more for the substitutions (the boards she played as a substitute).
+        (reverse("public:scorecard", kwargs={"slug": event.slug, "player_id": seat.player_id}), 17),
         (reverse("public:replay", kwargs={"pk": games[0].pk}), 8),
         (reverse("public:standings_csv", kwargs={"slug": event.slug}), 4),
     ]:

@@ -28,7 +28,6 @@ from tournaments.models import (
     PlayerLink,
     Role,
     RoundState,
-    Seat,
     Table,
     TableAssignment,
     TableLink,
@@ -125,14 +124,19 @@ def player_check_refusal(
     link: PlayerLink, game: Game, *, now: datetime | None = None
 ) -> str | None:
     """Why the player of `link` may not confirm `game` or signal a problem on it now; None when
-    she may: the link live, the game a current one of a table where she sits, and less than
+    she may: the link live, the game a current one she played, and less than
     the event's ``correction_minutes`` since it was stored (0: never)."""
     now = now or timezone.now()
     refusal = link_refusal(link, now=now)
     if refusal is not None:
         return refusal
-    mine = Seat.objects.filter(table_id=game.table_id, player_id=link.player_id).exists()
-    if game.board.event_id != link.event_id or not mine:
+    from tournaments.substitutions import seat_played  # it imports this module
+
+    # Hers: a board she played (not one a substitute played for her; tournaments.substitutions).
+    mine = seat_played(
+        table_id=game.table_id, board_number=game.board.number, player_id=link.player_id
+    )
+    if game.board.event_id != link.event_id or mine is None:
         return _("This is not one of your games.")
     if game.replaced_at is not None:
         return _("This version of the game was replaced: check the one entered since.")

@@ -35,6 +35,7 @@ from tournaments.models import (
     Seat,
     Stage,
     Standing,
+    Substitution,
     Table,
     TableAssignment,
     Team,
@@ -207,6 +208,24 @@ class AuditEntryAdmin(admin.ModelAdmin):
     list_display = ["at", "event", "actor", "action", "object_type", "object_id"]
     list_filter = ["event", "action"]
     date_hierarchy = "at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Substitution)
+class SubstitutionAdmin(admin.ModelAdmin):
+    """Read-only here: substitutions are recorded and removed on the organizer's dashboard
+    (tournaments.substitutions, which refuses, locks and audits)."""
+
+    list_display = ["round", "table", "seat", "player", "substitute", "first_board", "last_board"]
+    list_filter = ["round__event"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -2,7 +2,8 @@
 the import that restores such an archive exactly.
 
 Vocabulary: an *archive* is one JSON object, `{"format": "ddz-event-archive", "version": 1,
-"event": {…}, "players": […], "stages": […], "teams": […], "entries": […], "rounds": […],
+"event": {…}, "players": […], "stages": […], "teams": […], "entries": […], "rounds": […] (each
+table with its seats and, if any, its substitutions),
 "boards": […], "games": […], "adjustments": […], "penalties": […], "standings": […]}`, where
 objects refer to each other by natural keys (a player by name, a round, table, board or stage
 by number, a user by username), never by database id, so an archive loads into any database.
@@ -44,6 +45,7 @@ from tournaments.models import (
     Stage,
     StageEntry,
     Standing,
+    Substitution,
     Table,
     Team,
 )
@@ -246,6 +248,11 @@ def event_export(*, event: Event) -> dict[str, Any]:
     boards = list(Board.objects.filter(event=event).order_by("number"))
     board_number = {b.pk: b.number for b in boards}
     player_ids: set[int] = {s.player_id for rows in seats.values() for s in rows}
+    # Who replaced whom (tournaments.substitutions), with each table.
+    subs: dict[int, list[Substitution]] = {}
+    for sub in Substitution.objects.filter(round__event=event).order_by("pk"):
+        subs.setdefault(sub.table_id, []).append(sub)
+        player_ids |= {sub.player_id, sub.substitute_id}
     standings = list(
         Standing.objects.filter(event=event).select_related("player").order_by("stage", "position")
     )
@@ -288,6 +295,20 @@ def event_export(*, event: Event) -> dict[str, Any]:
                             s.seat: name[s.player_id]
                             for s in sorted(seats.get(t.pk, []), key=lambda s: s.seat)
                         },
+                        **(
+                            {
+                                "substitutions": [
+                                    {
+                                        **_plain(sub),
+                                        "player": name[sub.player_id],
+                                        "substitute": name[sub.substitute_id],
+                                    }
+                                    for sub in subs[t.pk]
+                                ]
+                            }
+                            if t.pk in subs
+                            else {}
+                        ),
                     }
                     for t in tables
                     if t.round_id == r.pk
@@ -479,6 +500,7 @@ def _restore(data: dict[str, Any]) -> Event:
     rounds: dict[int, Round] = {}
     tables: dict[tuple[int, int], Table] = {}
     seats = []
+    substituted = []
     for item in data["rounds"]:
         stage = stages[item["stage"]] if item.get("stage") is not None else None
         round_ = Round.objects.create(
@@ -486,10 +508,23 @@ def _restore(data: dict[str, Any]) -> Event:
         )
         rounds[round_.number] = round_
         for t in item["tables"]:
-            table = Table.objects.create(round=round_, **_values(Table, t, keys=("seats",)))
+            table = Table.objects.create(
+                round=round_, **_values(Table, t, keys=("seats", "substitutions"))
+            )
             tables[(round_.number, table.number)] = table
             seats += [Seat(table=table, seat=s, player=players[n]) for s, n in t["seats"].items()]
+            substituted += [
+                Substitution(
+                    round=round_,
+                    table=table,
+                    player=players[i["player"]],
+                    substitute=players[i["substitute"]],
+                    **_values(Substitution, i, keys=("player", "substitute")),
+                )
+                for i in t.get("substitutions", [])
+            ]
     _create_all(Seat, seats)
+    _create_all(Substitution, substituted)
     boards = {}
     made = _create_all(
         Board,

@@ -63,6 +63,7 @@ from tournaments.models import (
     TableLink,
 )
 from tournaments.services import rules_of
+from tournaments.substitutions import lineup_of, seat_played
 
 __all__ = ["GameRejected"]  # raised by link_game_submit, as by game_submit
 
@@ -499,10 +500,8 @@ def result_check_record(
     refusal = access.player_check_refusal(link, game)
     if refusal is not None:
         raise CheckRefused(refusal)
-    seat = (
-        Seat.objects.filter(table_id=game.table_id, player_id=link.player_id)
-        .values_list("seat", flat=True)
-        .first()
+    seat = seat_played(
+        table_id=game.table_id, board_number=game.board.number, player_id=link.player_id
     )
     note = (note or "").strip()[:2000]
     bearer = LinkBearer.of(link, device=device)
@@ -651,21 +650,52 @@ def player_view(link: PlayerLink) -> PlayerView:
         .select_related("table__round")
         .order_by("table__round__number")
     )
+    # Her seats, then the seats she played as a substitute (tournaments.substitutions).
+    lineup = lineup_of(event=link.event)
+    stints = lineup.stints_of(link.player_id)
+    places = [(s.table, s.seat) for s in seats] + sorted(
+        {
+            (t, seat)
+            for t in Table.objects.filter(pk__in={t for t, _s, _x in stints}).select_related(
+                "round"
+            )
+            for t_id, seat, _x in stints
+            if t_id == t.pk
+        },
+        key=lambda p: (p[0].round.number, p[0].number, p[1]),
+    )
     mates: dict[int, list[tuple[str, Player]]] = {}
-    for other in Seat.objects.filter(table_id__in=[s.table_id for s in seats]).select_related(
+    for other in Seat.objects.filter(table_id__in=[t.pk for t, _s in places]).select_related(
         "player"
     ):
         mates.setdefault(other.table_id, []).append((other.seat, other.player))
     order = {name: i for i, name in enumerate(rules_of(link.event).seats)}
-    for seat in seats:
-        at_table = sorted(mates.get(seat.table_id, []), key=lambda m: order.get(m[0], 9))
-        view.seats.append((seat.table.round, seat.table, seat.seat, at_table))
-    by_table = {s.table_id: s.seat for s in seats}
-    games = list(
-        Game.objects.filter(table_id__in=list(by_table), replaced_at__isnull=True)
+    own_tables = {s.table_id for s in seats}
+    for table, seat in places:
+        at_table = sorted(
+            # Where she substitutes, she is shown in the seat rather than the absent player.
+            (
+                (s, p if table.pk in own_tables or s != seat else link.player)
+                for s, p in mates.get(table.pk, [])
+            ),
+            key=lambda m: order.get(m[0], 9),
+        )
+        view.seats.append((table.round, table, seat, at_table))
+    by_table = {t.pk: s for t, s in places}
+    games = [
+        g
+        for g in Game.objects.filter(table_id__in=list(by_table), replaced_at__isnull=True)
         .select_related("board__event", "table__round")
         .order_by("-table__round__number", "board__number")
-    )
+        # Only the boards she played: not those a substitute played for her.
+        if lineup.played(
+            g.table_id,
+            by_table[g.table_id],
+            g.board.number,
+            link.player_id,
+            own=g.table_id in own_tables,
+        )
+    ]
     checks = {
         c.game_id: c for c in ResultCheck.objects.filter(player_id=link.player_id, game__in=games)
     }

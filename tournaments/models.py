@@ -546,10 +546,15 @@ class AuditEntry(models.Model):
 
 
 class Entry(models.Model):
-    """A player entered in an event (the field of its first stage)."""
+    """A player entered in an event (the field of its first stage). A *reserve* is entered to
+    play only as a substitute (tournaments.substitutions): she is not in the field, and she is
+    ranked only if ``ranked`` (the organizer's choice; her boards count for the others in any
+    case)."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    reserve = models.BooleanField(_("reserve"), default=False)
+    ranked = models.BooleanField(_("ranked"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -824,3 +829,73 @@ class TableTime(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} +{self.extra_minutes}"
+
+
+class Substitution(models.Model):
+    """A substitute in one seat of one table of a round, for the whole round (``first_board``
+    and ``last_board`` null) or for the boards ``first_board``..``last_board`` (event board
+    numbers, inclusive). Each board is credited to the person who played it: ``player`` (the
+    player seated there, who was absent) gets no result for these boards, ``substitute`` gets
+    them (DESIGN.md, substitutions). Written only by tournaments.substitutions."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="substitutions")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="substitutions")
+    seat = models.CharField(_("seat"), max_length=2, choices=SEAT_CHOICES)
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="replaced_in", verbose_name=_("replaced")
+    )
+    substitute = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="substitutions", verbose_name=_("substitute")
+    )
+    first_board = models.PositiveIntegerField(_("from board"), null=True, blank=True)
+    last_board = models.PositiveIntegerField(_("to board"), null=True, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "table__number", "seat", "first_board"]
+        verbose_name = _("substitution")
+        verbose_name_plural = _("substitutions")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(first_board__isnull=True, last_board__isnull=True)
+                | models.Q(
+                    first_board__isnull=False,
+                    last_board__isnull=False,
+                    first_board__lte=models.F("last_board"),
+                ),
+                name="substitution_board_range",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(player=models.F("substitute")),
+                name="substitution_other_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.seat}: {self.substitute} for {self.player}"
+
+    @property
+    def boards_label(self) -> str:
+        """Which boards, for people: "boards 3-4", "board 5" or "the whole round"."""
+        if self.first_board is None or self.last_board is None:
+            return gettext("the whole round")
+        if self.first_board == self.last_board:
+            return gettext("board %(n)s") % {"n": self.first_board}
+        return gettext("boards %(first)s-%(last)s") % {
+            "first": self.first_board,
+            "last": self.last_board,
+        }
+
+    def covers(self, board_number: int) -> bool:
+        """Whether the substitute played board number `board_number` (of this round)."""
+        if self.first_board is None or self.last_board is None:
+            return True
+        return self.first_board <= board_number <= self.last_board
+
+
+# The stored rating (its own module, tournaments.rating_models; imported here for Django).
+from tournaments.rating_models import RatedEvent, RatingEntry, RatingState  # noqa: E402, F401

@@ -25,6 +25,7 @@ from games.versions import counts
 from tournaments import scoring
 from tournaments.models import Adjustment, Event, EventFormat, Player, Round, Seat, Table, Team
 from tournaments.standings import event_results, method_of
+from tournaments.substitutions import Lineup, lineup_of, with_substitutes
 
 
 def seats_of(event: Event, board: Board | None = None) -> tuple[str, ...]:
@@ -41,11 +42,14 @@ def seats_of(event: Event, board: Board | None = None) -> tuple[str, ...]:
     return ("S", "E", "W")
 
 
-def _points(event: Event, boards: set[int]) -> dict[tuple[Any, Any, str], scoring.SeatPoints]:
-    """(board, table, seat) → points, compared over each whole board (every table of it)."""
+def _points(
+    event: Event, boards: set[int], lineup: Lineup | None = None
+) -> dict[tuple[Any, Any, str], scoring.SeatPoints]:
+    """(board, table, seat) → points, compared over each whole board (every table of it);
+    `lineup` the event's substitutions when the caller has them."""
     if not boards:
         return {}
-    data = event_results(event=event, boards=boards, with_penalties=False)
+    data = event_results(event=event, boards=boards, with_penalties=False, lineup=lineup)
     points = scoring.board_points(
         data.results,
         method=method_of(event),
@@ -79,7 +83,8 @@ def board_traveller(*, board: Board) -> list[TravellerRow]:
     """Every table's result of `board` side by side (call only for a visible board)."""
     event = board.event
     seats = seats_of(event, board)
-    points = _points(event, {board.pk})
+    lineup = lineup_of(event=event)
+    points = _points(event, {board.pk}, lineup)
     games = {
         g.table_id: g
         for g in Game.objects.filter(board=board, replaced_at__isnull=True).defer("error")
@@ -101,7 +106,8 @@ def board_traveller(*, board: Board) -> list[TravellerRow]:
     rows = []
     for table in sorted(tables, key=lambda t: t.number):
         game = games.get(table.pk)
-        players = {s.seat: s.player for s in table.seats.all()}
+        # Who played the board at each seat: a substitute on her boards.
+        players = lineup.players(table, board.number, {s.seat: s.player for s in table.seats.all()})
         verified = counts(game)
         cells = []
         top = None
@@ -156,18 +162,31 @@ class ScorecardRow:
     hidden: bool
     opponents: list[tuple[str, Player]] = field(default_factory=list)
     percentage: Fraction | None = None
+    replacing: Player | None = None  # whom she played the board for, as a substitute
 
 
 def player_scorecard(
     *, event: Event, player: Player, visible: set[int] | None
 ) -> list[ScorecardRow]:
     """The boards `player` met in `event`, in round and board order; `visible` the board ids
-    the viewer may see (None: all). Six queries whatever the event's size."""
-    seats = list(
+    the viewer may see (None: all): the boards she played, in her seats and as a substitute
+    (tournaments.substitutions), not those a substitute played for her. Eight queries
+    whatever the event's size."""
+    lineup = lineup_of(event=event)
+    own = list(
         Seat.objects.filter(table__round__event=event, player=player).select_related("table__round")
     )
-    table_ids = [s.table_id for s in seats]
-    round_ids = [s.table.round_id for s in seats]
+    stints = lineup.stints_of(player.pk)
+    subbed_tables = {
+        t.pk: t
+        for t in Table.objects.filter(pk__in={t for t, _s, _x in stints}).select_related("round")
+    }
+    # Each place she played: (table, seat, whether it is her own seat).
+    places = [(s.table, s.seat, True) for s in own] + list(
+        {(subbed_tables[t], seat, False) for t, seat, _x in stints}
+    )
+    table_ids = [t.pk for t, _s, _o in places]
+    round_ids = [t.round_id for t, _s, _o in places]
     boards = list(Board.objects.filter(round_id__in=round_ids).order_by("number"))
     shown = {b.pk for b in boards if visible is None or b.pk in visible}
     games = {
@@ -187,46 +206,51 @@ def player_scorecard(
         (a.table_id, a.board_id, a.seat): a.kind
         for a in Adjustment.objects.filter(table_id__in=table_ids)
     }
-    points = _points(event, shown)
+    points = _points(event, shown, lineup)
     # Who sat at his tables is public (the seating), whatever the embargo of the results.
     order = {s: i for i, s in enumerate(seats_of(event))}
-    opponents: dict[int, list[tuple[str, Player]]] = defaultdict(list)
+    at_table: dict[int, list[tuple[str, Player]]] = defaultdict(list)
     for other in sorted(
-        Seat.objects.filter(table_id__in=table_ids).exclude(player=player).select_related("player"),
+        Seat.objects.filter(table_id__in=table_ids).select_related("player"),
         key=lambda o: order.get(o.seat, 99),
     ):
-        opponents[other.table_id].append((other.seat, other.player))
+        at_table[other.table_id].append((other.seat, other.player))
     rows = []
-    for seat in seats:
+    for table, seat, mine in places:
         for board in boards:
-            if board.round_id != seat.table.round_id:
+            if board.round_id != table.round_id:
                 continue
+            if not lineup.played(table.pk, seat, board.number, player.pk, own=mine):
+                continue  # a substitute played it for her, or she did not substitute on it
             hidden = board.pk not in shown
-            game = games.get((seat.table_id, board.pk))
-            p = None if hidden else points.get((board.pk, seat.table_id, seat.seat))
+            game = games.get((table.pk, board.pk))
+            p = None if hidden else points.get((board.pk, table.pk, seat))
             verified = counts(game)
             role = ""
             if game is not None and game.landlord and not hidden:
-                role = "landlord" if game.landlord == seat.seat else "farmer"
+                role = "landlord" if game.landlord == seat else "farmer"
             rows.append(
                 ScorecardRow(
-                    round=seat.table.round,
+                    round=table.round,
                     board=board,
-                    table=seat.table,
-                    seat=seat.seat,
+                    table=table,
+                    seat=seat,
                     game=game,
                     role=role,
-                    score=(game.score or {}).get(seat.seat)
+                    score=(game.score or {}).get(seat)
                     if verified and game and not hidden
                     else None,
                     points=p.points if p else None,
                     top=p.top if p else None,
-                    adjusted=""
-                    if hidden
-                    else adjusted.get((seat.table_id, board.pk, seat.seat), ""),
+                    adjusted="" if hidden else adjusted.get((table.pk, board.pk, seat), ""),
                     hidden=hidden,
-                    opponents=opponents[seat.table_id],
+                    opponents=[
+                        (s, lineup.player(table.pk, s, board.number, other))
+                        for s, other in at_table[table.pk]
+                        if s != seat
+                    ],
                     percentage=100 * p.points / p.top if p is not None and p.top else None,
+                    replacing=None if mine else dict(at_table[table.pk]).get(seat),
                 )
             )
     rows.sort(key=lambda r: (r.round.number, r.board.number))
@@ -327,7 +351,9 @@ def game_record(game: Game, *, public: bool) -> dict[str, Any]:
     viewer) only which board and table it is. `game` needs ``table__seats__player`` prefetched
     and its board and event selected."""
     board, event = game.board, game.board.event
-    players = {s.seat: s.player for s in game.table.seats.all()}
+    players = lineup_of(table_ids=[game.table_id]).players(
+        game.table, board.number, {s.seat: s.player for s in game.table.seats.all()}
+    )
     record = game.record if isinstance(game.record, dict) and public else {}
     hands = record.get("hands") if isinstance(record.get("hands"), dict) else {}
     # The board's hands carry suits when it was dealt (R-SUIT); a record holds ranks only.
@@ -484,7 +510,7 @@ def team_standings(*, event: Event) -> list[TeamRow] | None:
     Teams of three: each team holds each hand once per board, so the sum cancels the cards'
     luck; 3 v 3 two-table matches: every table being zero-sum, a team's sum on a board is its
     net r(s, table 1) − r(s, table 2) (tournaments.scoring.two_table_net). Computed on demand
-    from the stored games: four queries.
+    from the stored games: five queries.
     """
     if event.format not in (EventFormat.TEAM_OF_THREE, EventFormat.TEAM_MATCH):
         return None
@@ -495,6 +521,7 @@ def team_standings(*, event: Event) -> list[TeamRow] | None:
             team__event=event
         ).values_list("team_id", "player_id")
     }
+    team_of = with_substitutes(event, team_of)  # a substitute plays for her seat's team
     data = event_results(event=event, with_penalties=False)
     sums = scoring.team_board_scores([r for r in data.results if r.adjusted is None], team_of)
     points = [

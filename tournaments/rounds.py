@@ -64,6 +64,7 @@ from tournaments.models import (
     Table,
     Team,
 )
+from tournaments.ratings import ratings_request
 from tournaments.selectors import event_standings
 from tournaments.services import EventRejected, event_create, rules_of
 from tournaments.standings import standings_recompute
@@ -250,11 +251,12 @@ def stage_create(
 
 
 def stage_field(*, stage: Stage) -> list[Player]:
-    """The players of a stage: the event's entries for the first stage, else those the cut of
-    the stage before let through (by their place at the cut)."""
+    """The players of a stage: the event's entries (but its reserves) for the first stage,
+    else those the cut of the stage before let through (by their place at the cut)."""
     first = stage.event.stages.order_by("number").values_list("pk", flat=True).first()
     if stage.pk == first:
-        return [e.player for e in stage.event.entries.select_related("player").order_by("pk")]
+        field = stage.event.entries.filter(reserve=False).select_related("player")
+        return [e.player for e in field.order_by("pk")]
     return [e.player for e in stage.entries.select_related("player").order_by("position")]
 
 
@@ -736,6 +738,9 @@ def round_transition(*, round_: Round, action: str, actor: Any) -> Round:
                     "before": RoundState(before).label,
                 }
             )
+        if action == "publish":
+            # A published round makes its boards rated (tournaments.ratings).
+            ratings_request(event.pk)
         audit_record(
             event=event,
             actor=actor,

@@ -10,12 +10,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from games.models import Board
 from tournaments import scoring, seating
-from tournaments.models import Event, Player, Seat, Stage, Standing
+from tournaments.models import Event, Player, Seat, Stage, Standing, Substitution
 
 
 def _count(queryset: QuerySet[Any]) -> Subquery:
@@ -39,10 +39,11 @@ def event_list() -> QuerySet[Event]:
 
 
 def event_players(*, event: Event) -> QuerySet[Player]:
-    """The players who hold a seat at some table of `event` (its scorecards exist for them
-    only; an archive of imported games seats nobody)."""
+    """The players who hold a seat at some table of `event`, or played in one as a substitute
+    (its scorecards exist for them only; an archive of imported games seats nobody)."""
     return Player.objects.filter(
-        pk__in=Seat.objects.filter(table__round__event=event).values("player_id")
+        Q(pk__in=Seat.objects.filter(table__round__event=event).values("player_id"))
+        | Q(pk__in=Substitution.objects.filter(round__event=event).values("substitute_id"))
     )
 
 

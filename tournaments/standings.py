@@ -28,7 +28,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import partial
@@ -43,7 +43,7 @@ from django.utils.translation import gettext as _
 from ddz_site.errors import DomainError
 from games.models import Board, Game
 from games.versions import counted_q
-from tournaments import scoring
+from tournaments import scoring, substitutions
 from tournaments.audit import audit_record
 from tournaments.embargo import open_board_ids
 from tournaments.models import (
@@ -93,14 +93,20 @@ class EventResults:
     stage_of_board: dict[int, int | None]
     expected: dict[int, int]
     penalties: list[tuple[int, int | None, Fraction]]
+    unranked: set[int] = field(default_factory=set)
 
 
 def event_results(
-    *, event: Event, boards: set[int] | None = None, with_penalties: bool = True
+    *,
+    event: Event,
+    boards: set[int] | None = None,
+    with_penalties: bool = True,
+    lineup: substitutions.Lineup | None = None,
 ) -> EventResults:
     """The seat results of `event` (see the module docstring) on `boards` (default: the open
-    boards), and its penalties unless not `with_penalties`. Seven flat queries at most,
-    whatever the event's size."""
+    boards), and its penalties and unranked players (reserves the organizer did not rank)
+    unless not `with_penalties`; each seat result is credited to who played the board
+    (tournaments.substitutions). Nine flat queries at most, whatever the event's size."""
     if boards is None:
         boards = open_board_ids(event)
     seat_of: dict[int, dict[str, int]] = defaultdict(dict)
@@ -108,6 +114,8 @@ def event_results(
         "table_id", "seat", "player_id"
     ):
         seat_of[table_id][seat] = player_id
+    if lineup is None:  # the caller's, when it has the event's already
+        lineup = substitutions.lineup_of(event=event)
     tables_per_round = dict(
         Table.objects.filter(round__event=event)
         .order_by()
@@ -117,10 +125,12 @@ def event_results(
     )
     stage_of_board: dict[int, int | None] = {}
     expected: dict[int, int] = {}
-    for board_id, round_id, stage_id in Board.objects.filter(event=event).values_list(
-        "id", "round_id", "round__stage_id"
+    number_of: dict[int, int] = {}
+    for board_id, round_id, stage_id, number in Board.objects.filter(event=event).values_list(
+        "id", "round_id", "round__stage_id", "number"
     ):
         stage_of_board[board_id] = stage_id
+        number_of[board_id] = number
         if round_id is not None:
             expected[board_id] = tables_per_round.get(round_id, 0)
     adjusted: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
@@ -147,6 +157,8 @@ def event_results(
                 continue
             value = (score or {}).get(seat)
             if value is not None:
+                # Each board is credited to who played it (tournaments.substitutions).
+                player_id = lineup.player_id(table_id, seat, number_of[board_id], player_id)
                 results.append(
                     scoring.SeatResult(board_id, table_id, seat, player_id, Fraction(value))
                 )
@@ -156,9 +168,10 @@ def event_results(
         players = seat_of.get(table_id, {})
         for seat, kind in rulings.items():
             if seat in players:
+                player_id = lineup.player_id(table_id, seat, number_of[board_id], players[seat])
                 results.append(
                     scoring.SeatResult(
-                        board_id, table_id, seat, players[seat], Fraction(0), adjusted=kind
+                        board_id, table_id, seat, player_id, Fraction(0), adjusted=kind
                     )
                 )
     penalties = (
@@ -171,7 +184,9 @@ def event_results(
         if with_penalties
         else []
     )
-    return EventResults(event, results, stage_of_board, expected, penalties)
+    # Like the penalties, who is left out of the ranking matters to the ranking only.
+    unranked = substitutions.unranked_ids(event) if with_penalties else set()
+    return EventResults(event, results, stage_of_board, expected, penalties, unranked)
 
 
 def method_of(event: Event) -> scoring.Method:
@@ -254,6 +269,11 @@ def compute(
     method = method_of(event)
     unit = Fraction(event.adjustment_unit or 0)
     points = board_points(data, method=method, unit=unit, memo=memo)
+    if data.unranked:
+        # Reserves the organizer did not rank: their boards are compared with the others
+        # (above), but they have no row (tournaments.substitutions).
+        points = [p for p in points if p.player not in data.unranked]
+        data = replace(data, results=[r for r in data.results if r.player not in data.unranked])
     order, seed = _tiebreaks(event)
 
     def penalties(stage_ids: set[int | None] | None) -> dict[int, Fraction]:
@@ -430,6 +450,10 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
             read_at=read_at,
             stored_at=now,
         )
+    from tournaments.ratings import ratings_request
+
+    # A correction to a rated event moves the rating of that event and of every one after it.
+    ratings_request(event_id)
     return changed
 
 

@@ -13,3 +13,12 @@ def recompute_standings(event_id: int) -> bool:
     """Store the standings wanted now of event `event_id`, once for a burst of requests
     (tournaments.standings.standings_refresh; idempotent)."""
     return standings_refresh(event_id=event_id)
+
+
+@shared_task(**DB_TASK_OPTIONS)
+def ratings_recompute() -> int:
+    """Recompute the duplicate-aware rating from scratch once for a burst of requests
+    (tournaments.ratings.ratings_refresh; idempotent); the number of rows written."""
+    from tournaments.ratings import ratings_refresh
+
+    return ratings_refresh()

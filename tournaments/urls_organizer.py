@@ -7,6 +7,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from tournaments import views_organizer as views
+from tournaments import views_substitutions
 
 app_name = "organizer"
 
@@ -27,6 +28,16 @@ urlpatterns = [
         "events/<str:slug>/stages/<int:number>/<str:action>/",
         views.stage_action,
         name="stage_action",
+    ),
+    path(
+        "events/<str:slug>/rounds/<int:number>/substitutions/",
+        views_substitutions.substitution_add,
+        name="substitution_add",
+    ),
+    path(
+        "events/<str:slug>/substitutions/<int:pk>/remove/",
+        views_substitutions.substitution_remove,
+        name="substitution_remove",
     ),
     path(
         "events/<str:slug>/rounds/<int:number>/print/<str:what>/",

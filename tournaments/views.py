@@ -12,6 +12,7 @@ import hashlib
 import json
 import re
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
@@ -22,7 +23,7 @@ from django.utils.translation import get_language
 
 from games.entry import stored_error_message
 from games.models import Board, Game, Status
-from tournaments import embargo, exports, results, selectors
+from tournaments import embargo, exports, results, selectors, substitutions
 from tournaments.access import is_chief_referee
 from tournaments.models import Event, Round, Seat, Stage
 from tournaments.scoring import TIEBREAKS
@@ -31,6 +32,8 @@ from tournaments.templatetags.ddz_public import call_word, play
 
 # How often an open standings page asks whether the standings changed (seconds).
 REFRESH_SECONDS = 15
+# Around the only part of a page that depends on who asks (templates/_account.html).
+ACCOUNT_START, ACCOUNT_END = "<!--account-->", "<!--/account-->"
 # How long a process trusts its copy of an event's standings version (seconds).
 STAMP_SECONDS = 1
 
@@ -138,39 +141,48 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
     A stranger's page is the same for every stranger (stored standings count open boards
     only, and it carries no CSRF token), so it is cached whole per path, language and version
-    of the standings. A signed-in visitor's header carries his name and a CSRF token (the
-    sign-out form), so his page is rendered for him around the cached standings table and is
-    never stored: the cache would serve it to the next stranger.
+    of the standings, and served as it is. A signed-in visitor's header carries his name and a
+    CSRF token (the sign-out form): he gets the same cached page with that header rendered for
+    him in place of the stranger's (templates/_account.html), and his copy is never stored.
     """
     stamp = _standings_stamp(slug)
     if stamp is None:
         raise Http404("no such event")
     path = request.get_full_path()
     key = "standings-page:" + hashlib.sha256(f"{path}|{get_language()}".encode()).hexdigest()
-    stranger = not request.user.is_authenticated
-    if stranger:
-        cached = cache.get(key)
-        if cached is not None and cached[0] == stamp:
-            return HttpResponse(cached[1])
-    event = get_object_or_404(Event, slug=slug)
-    stage = _stage(event, request)
-    response = render(
-        request,
-        "tournaments/standings.html",
-        {
-            "event": event,
-            "stage": stage,
-            "stages": list(event.stages.all()),
-            "standings_html": _standings_html(request, event, stage),
-            "live_url": _live_url(event, stage),
-            "refresh": REFRESH_SECONDS,
-        },
-    )
-    # get_token() marks the request when a CSRF token went into the page: such a page is
-    # its visitor's alone, whoever he is.
-    if stranger and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
-        cache.set(key, (stamp, response.content), 3600)
-    return response
+    cached = cache.get(key)
+    if cached is None or cached[0] != stamp:
+        event = get_object_or_404(Event, slug=slug)
+        stage = _stage(event, request)
+        # The stranger's page, whoever asks: with no one signed in, it carries no CSRF token.
+        cached = (
+            stamp,
+            render_to_string(
+                "tournaments/standings.html",
+                {
+                    "event": event,
+                    "stage": stage,
+                    "stages": list(event.stages.all()),
+                    "standings_html": _standings_html(request, event, stage),
+                    "live_url": _live_url(event, stage),
+                    "refresh": REFRESH_SECONDS,
+                    "user": AnonymousUser(),
+                },
+                request=request,
+            ),
+        )
+        cache.set(key, cached, 3600)
+    if not request.user.is_authenticated:
+        return HttpResponse(cached[1])
+    return HttpResponse(_with_account(request, cached[1]))
+
+
+def _with_account(request: HttpRequest, page: str) -> str:
+    """`page` with its account header (base.html's account markers) rendered for the visitor."""
+    head, rest = page.split(ACCOUNT_START, 1)
+    tail = rest.split(ACCOUNT_END, 1)[1]
+    account = render_to_string("_account.html", request=request)
+    return f"{head}{ACCOUNT_START}{account}{ACCOUNT_END}{tail}"
 
 
 def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
@@ -205,6 +217,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "seats": results.seats_of(event),
             "tables": results.round_seating(round_=round_, seats=results.seats_of(event)),
             "board_rows": [(b, visible is None or b.pk in visible) for b in boards],
+            "substitutions": substitutions.round_substitutions(round_),
         },
     )
 

@@ -31,10 +31,11 @@ from games.engine import RecordError
 from games.engine.record import parse_json
 from games.models import Board, EntryDraft, Game
 from games.views_referee import live_entry_context, quick_entry_page
-from tournaments import access, embargo, links, results
+from tournaments import access, embargo, links, results, substitutions
 from tournaments.models import PlayerLink, Table, TableLink
 from tournaments.rounds import in_seat_order
 from tournaments.services import rules_of
+from tournaments.views_screen import table_clock_context
 
 MAX_BODY_STEPS = entry.MAX_STEPS
 MAX_STEP_CHARS = 60
@@ -149,7 +150,16 @@ def table_home(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request,
         "links/table.html",
-        {"link": link, "token": token, "event": link.event, "rows": rows, "seated": seated},
+        {
+            "link": link,
+            "token": token,
+            "event": link.event,
+            "rows": rows,
+            "seated": seated,
+            "substitutions": substitutions.by_table(seated),
+            # The clock of the round the link's table plays now (the first shown).
+            **table_clock_context(shown[0] if shown else None, link.event),
+        },
     )
 
 
@@ -300,6 +310,7 @@ def game(request: HttpRequest, token: str, pk: int) -> HttpResponse:
             "table": found.table,
             "board": found.board,
             "next_board": following,
+            **table_clock_context(found.table, link.event),
         },
     )
 

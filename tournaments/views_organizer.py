@@ -29,7 +29,7 @@ from ddz_site.errors import DomainError
 from games.engine import RuleSet
 from games.engine.rules import OPTION_NAMES, PRESETS
 from games.models import Board, Game
-from tournaments import csv_io, dealing, rounds, selectors
+from tournaments import csv_io, dealing, rounds, selectors, substitutions, views_substitutions
 from tournaments.access import is_organizer
 from tournaments.models import (
     AuditEntry,
@@ -42,6 +42,7 @@ from tournaments.models import (
     ScoringMethod,
     Stage,
     StageKind,
+    Substitution,
     Table,
 )
 from tournaments.views_officials import dashboard_context
@@ -184,6 +185,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             ),
             "max_boards": rounds.MAX_BOARDS_PER_ROUND,
             **dashboard_context(event),
+            **views_substitutions.context(event),
         },
     )
 
@@ -202,6 +204,10 @@ def _audit_labelled(entries: list[AuditEntry]) -> list[tuple[AuditEntry, str]]:
         "pk", "round__number", "number"
     ):
         labels["table", pk] = _("Round %(r)s, table %(t)s") % {"r": r, "t": t}
+    for pk, r, t in Substitution.objects.filter(pk__in=ids.get("substitution", ())).values_list(
+        "pk", "round__number", "table__number"
+    ):
+        labels["substitution", pk] = _("Round %(r)s, table %(t)s") % {"r": r, "t": t}
     for pk, number in Board.objects.filter(pk__in=ids.get("board", ())).values_list("pk", "number"):
         labels["board", pk] = _("Board %(n)s") % {"n": number}
     for pk, number in Stage.objects.filter(pk__in=ids.get("stage", ())).values_list("pk", "number"):
@@ -438,6 +444,7 @@ def print_round(request: HttpRequest, slug: str, number: int, what: str) -> Http
             "tables": tables,
             "boards": [(b, [(s, b.hands.get(s, "")) for s in seats]) for b in boards],
             "by_name": by_name,
+            "substitutions": substitutions.by_table(t.pk for t, _seated in tables),
         },
     )
 

@@ -93,6 +93,16 @@ def clock_context(
     }
 
 
+def table_clock_context(table: Table | None, event: Event) -> dict[str, object]:
+    """The context of templates/referee/_table_clock.html: the round clock of `table`'s round
+    (of the round the room plays when `table` is None), with the table's own time."""
+    round_ = table.round if table is not None else clock.current_round(event)
+    return {
+        **clock_context(event, round_),
+        "clock_table": table.number if table is not None else None,
+    }
+
+
 def screen(request: HttpRequest, slug: str) -> HttpResponse:
     """The big-screen page of an event (``?round=N`` for another round than the current)."""
     event = get_object_or_404(Event, slug=slug)

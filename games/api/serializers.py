@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.entry import MAX_STEPS
@@ -37,6 +38,10 @@ class EntryErrorSerializer(serializers.Serializer):
     seat = serializers.CharField(allow_null=True)
     cards = serializers.CharField(allow_null=True)
     detail = serializers.CharField()
+    error_code = serializers.CharField(
+        allow_null=True, help_text="The engine error's code (games.engine.ERROR_CODES)."
+    )
+    params = serializers.DictField(help_text="The engine error's parameters.")
 
 
 class EntryCheckSerializer(serializers.Serializer):
@@ -202,11 +207,38 @@ class GameSerializer(serializers.ModelSerializer):
         return entry_state(game, drafting=False)
 
 
-class GameBriefSerializer(GameSerializer):
-    """A game without its record (lists)."""
+class PlayersMixin(serializers.Serializer):  # type: ignore[type-arg]
+    """`players`: seat → the name of who played the board there (a substitute on her boards;
+    tournaments.substitutions). Only on reads: a write's answer never reads the database again
+    after its commit."""
+
+    players = serializers.SerializerMethodField(
+        help_text=_("Seat to the name of who played this board there (a substitute on her boards).")
+    )
+
+    @extend_schema_field(serializers.DictField(child=serializers.CharField()))
+    def get_players(self, game: Game) -> dict[str, str]:
+        from tournaments.substitutions import table_players
+
+        return {s: p.name for s, p in table_players(game.table, game.board.number).items()}
+
+
+class GameReadSerializer(PlayersMixin, GameSerializer):
+    """One game as read (GET): with `players`."""
 
     class Meta(GameSerializer.Meta):
-        fields = [f for f in GameSerializer.Meta.fields if f not in ("record", "declared")]
+        fields = [*GameSerializer.Meta.fields, "players"]
+        read_only_fields = fields
+
+
+class GameBriefSerializer(PlayersMixin, GameSerializer):
+    """A game without its record (lists), with `players`."""
+
+    class Meta(GameSerializer.Meta):
+        fields = [
+            *(f for f in GameSerializer.Meta.fields if f not in ("record", "declared")),
+            "players",
+        ]
         read_only_fields = fields
 
 

@@ -134,13 +134,15 @@ class EntryView(APIView):
 class GameListView(APIView):
     """The versions of one table's game of one board; POST submits a new one."""
 
-    @extend_schema(parameters=TABLE_PARAMS, responses={200: s.GameSerializer(many=True), **ERRORS})
+    @extend_schema(
+        parameters=TABLE_PARAMS, responses={200: s.GameReadSerializer(many=True), **ERRORS}
+    )
     def get(self, request: Request, slug: str, table_id: int, number: int) -> Response:
         table, board = _entry_table(request, slug, table_id, number)
         versions = selectors.game_versions(table=table, board=board).select_related(
             "board__event", "table__round"
         )
-        return Response(s.GameSerializer(versions, many=True).data)
+        return Response(s.GameReadSerializer(versions, many=True).data)
 
     @extend_schema(
         parameters=[
@@ -215,12 +217,12 @@ class GameDetailView(APIView):
 
     permission_classes = [AllowAny]  # a public read: the embargo decides
 
-    @extend_schema(responses={200: s.GameSerializer, **ERRORS})
+    @extend_schema(responses={200: s.GameReadSerializer, **ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(_games(), pk=pk)
         if not game_visible_to(request.user, game):
             raise exceptions.NotFound()
-        return Response(s.GameSerializer(game).data)
+        return Response(s.GameReadSerializer(game).data)
 
 
 class GameConfirmView(APIView):

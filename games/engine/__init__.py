@@ -25,9 +25,11 @@ from .cards import (
     parse_hand,
     parse_play,
 )
-from .combos import Reading, beats, classify, classify_counts, why_not_a_combination
+from .combos import Reading, beats, classify, classify_counts
+from .combos import why_not_coded as _why_not
 from .deal import Deal, deal_random
 from .errors import (
+    ERROR_CODES,
     DealError,
     EngineError,
     IllegalBidError,
@@ -45,6 +47,7 @@ from .scoring import Contract, Settlement, settle
 from .search import ClaimVerdict, prove_claim
 
 __all__ = [
+    "ERROR_CODES",
     "RANKS",
     "Bidding",
     "ClaimVerdict",
@@ -116,13 +119,19 @@ def legal_plays(hand: str, previous: str | None = None, rules: RuleSet | None = 
                 "previous play to list the leads)",
                 rule="R-TRICK",
                 cards=previous,
+                code="play.previous_pass",
+                params={"cards": previous},
             )
         prev = parse_hand(previous)
         check_hand(prev, rules)
         open_readings = classify_counts(prev, rules)
         if not open_readings:
-            rule, why = why_not_a_combination(prev, rules)
+            rule, why, code, params = _why_not(prev, rules)
             raise IllegalPlayError(
-                f"the previous play is not a combination: {why}", rule=rule, cards=previous
+                f"the previous play is not a combination: {why}",
+                rule=rule,
+                cards=previous,
+                code=code,
+                params=params,
             )
     return legal_moves(counts, open_readings, rules)

@@ -98,6 +98,8 @@ class Bidding:
                 f"first bidder {first_bidder!r} is not a seat ({' '.join(rs.seats)})",
                 rule="R-SEAT",
                 seat=first_bidder,
+                code="bid.first_bidder",
+                params={"seat": str(first_bidder), "seats": list(rs.seats)},
             )
         first = rs.seats.index(first_bidder)
         start = cls(rules=rs, first=first, turn=first, held=(0,) * rs.players)
@@ -199,16 +201,21 @@ class Bidding:
                     return self._record(seat, word, reveals=1)
                 return self._record(seat, word, shown=True)
             if self.passed_out:
-                why = "the deal is passed out (R-PASSOUT); no call may follow"
+                why, code = (
+                    "the deal is passed out (R-PASSOUT); no call may follow",
+                    "bid.passed_out",
+                )
             elif word in self.optional_calls():
-                why = f"only a landlord may {word}"
+                why, code = f"only a landlord may {word}", "bid.landlord_only"
             else:
-                why = "the bidding is over"
+                why, code = "the bidding is over", "bid.over"
             raise IllegalBidError(
                 f"{seat} cannot call {call!r}: {why}",
                 rule="R-SURRENDER" if word == "surrender" else self.rule,
                 seat=seat,
                 cards=str(call),
+                code=code,
+                params={"seat": seat, "call": word},
             )
         expected = self.to_move
         if seat != expected:
@@ -217,6 +224,8 @@ class Bidding:
                 rule=self.rule,
                 seat=seat,
                 cards=str(call),
+                code="bid.wrong_turn",
+                params={"seat": seat, "call": str(call), "expected": expected},
             )
         legal = self.legal_calls()
         if word not in legal:
@@ -225,6 +234,8 @@ class Bidding:
                 rule=self.rule,
                 seat=seat,
                 cards=str(call),
+                code="bid.not_allowed",
+                params={"seat": seat, "call": str(call), "allowed": list(legal)},
             )
         i = self.seats.index(seat)
         if self.phase == "double":

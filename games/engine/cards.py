@@ -164,7 +164,9 @@ def parse_play(text: str) -> Counts | None:
         return None
     counts = parse_cards(text)
     if not any(counts):
-        raise NotationError(text, 1, text[:1] or " ", what="play (no cards)")
+        raise NotationError(
+            text, 1, text[:1] or " ", what="play (no cards)", code="notation.no_cards"
+        )
     return counts
 
 
@@ -217,7 +219,9 @@ def parse_suited(text: str) -> list[str]:
     for m in re.finditer(r"[^\s,]+", text):
         tok = m.group(0)
         if not _SUITED_TOKEN.fullmatch(tok):
-            raise NotationError(text, m.start() + 1, tok[:1], what="suited cards")
+            raise NotationError(
+                text, m.start() + 1, tok[:1], what="suited cards", code="notation.bad_suited"
+            )
         tokens.append(tok.replace("10", "T"))
     return tokens
 
@@ -265,6 +269,14 @@ def check_hand(counts: Counts, rules: Any = None) -> None:
             f"no hand holds {', '.join(over)}: {what} at most "
             f"{deck[0]} of a rank and {deck[13]} of each joker",
             rule="R-DECK",
+            code="deal.too_many_of_rank",
+            params={
+                "over": [
+                    f"{RANKS[r]}×{c}"
+                    for r, (c, d) in enumerate(zip(counts, deck, strict=True))
+                    if c > d
+                ]
+            },
         )
 
 

@@ -380,30 +380,59 @@ def beats(play: str, previous: str, rules: RuleSet | None = None) -> bool:
 
 def why_not_a_combination(counts: Counts, rules: RuleSet | None = None) -> tuple[str, str]:
     """Explain why a card set with no reading is not a combination: ``(rule id, message)``."""
+    rule, message, _code, _params = why_not_coded(counts, rules)
+    return rule, message
+
+
+def why_not_coded(
+    counts: Counts, rules: RuleSet | None = None
+) -> tuple[str, str, str, dict[str, object]]:
+    """`why_not_a_combination` with the error code and parameters a caller translates
+    (errors.ERROR_CODES, ``combo.*``): ``(rule id, message, code, params)``."""
     n = sum(counts)
     rs = rules or CLASSIC
     text = "".join(RANKS[r] * x for r, x in enumerate(counts))
     decks = "one deck" if rs.decks == 1 else "two decks"
     distinct = sum(1 for x in counts if x)
     jokers = counts[SMALL_JOKER] + counts[BIG_JOKER]
+    cards: dict[str, object] = {"cards": text}
     if n > rs.max_play:
-        return "R-MAX", f"{text} has {n} cards; no play has more than {rs.max_play}"
+        return (
+            "R-MAX",
+            f"{text} has {n} cards; no play has more than {rs.max_play}",
+            "combo.too_many",
+            {**cards, "n": n, "max": rs.max_play},
+        )
     if not (_one_deck(counts) if rs.decks == 1 else _two_decks(counts)):
-        return "R-DECK", f"{text} has more cards of a rank than {decks} hold"
+        return (
+            "R-DECK",
+            f"{text} has more cards of a rank than {decks} hold",
+            "combo.over_the_deck",
+            {**cards, "decks": rs.decks},
+        )
     if rs.decks == 2 and jokers == n:
         if rs.family == "four":
             return (
                 "R-4P",
                 f"{text} is not a combination: with four players BB and RR are "
                 "pairs, the rocket is all four jokers BBRR, and B+R is nothing",
+                "combo.jokers_four",
+                cards,
             )
         return (
             "R-5P",
             f"{text} is not a combination: with five players the joker bombs are "
             "two equal jokers (BB, RR), three jokers and four jokers; B+R is nothing",
+            "combo.jokers_five",
+            cards,
         )
     if n == 2 and distinct == 2:
-        return "R-T2", f"{text} is not a pair: a pair is two cards of one rank (B+R is the rocket)"
+        return (
+            "R-T2",
+            f"{text} is not a pair: a pair is two cards of one rank (B+R is the rocket)",
+            "combo.not_a_pair",
+            cards,
+        )
     if max(counts) >= 3:
         if rs.decks == 2:
             rule = "R-4P" if rs.family == "four" else "R-5P"
@@ -412,21 +441,29 @@ def why_not_a_combination(counts: Counts, rules: RuleSet | None = None) -> tuple
                 f"{text} is not a combination: with two decks a trio takes only a pair "
                 "(trio_with_pair, airplane_with_pairs); trio_with_solo, airplanes with solos "
                 "and four-with-two are not played, and a bomb is played alone",
+                "combo.two_decks_trio",
+                cards,
             )
         return (
             "R-KICK",
             f"{text} is not a combination: its kickers do not fit a trio, airplane or "
             "four-with-two (wings all solos or all pairs, as many as the body's units, no "
             "kicker of a body rank, no bomb or rocket among them)",
+            "combo.kickers",
+            cards,
         )
     if max(counts) == 2:
         return (
             "R-T7",
             f"{text} is not a combination: a chain_of_pairs needs 3 or more consecutive pairs "
             "within 3..A (no 2, no jokers)",
+            "combo.chain_of_pairs",
+            cards,
         )
     return (
         "R-T6",
         f"{text} is not a combination: a chain_of_solos needs 5 or more consecutive ranks "
         "within 3..A (no 2, no jokers)",
+        "combo.chain_of_solos",
+        cards,
     )

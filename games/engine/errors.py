@@ -2,8 +2,11 @@
 
 Every error is a ``ValueError`` and carries what a referee needs to find the fault: the stage of
 the game (``deal``, ``bidding``, ``play``, ``result``), the 0-based index into that stage's list,
-the seat, the cards or call as written, the rule id of RULES.md (``R-…``) and a message in
-English. Callers render them in any language from the attributes.
+the seat, the cards or call as written, the rule id of RULES.md (``R-…``), a message in
+English, and a stable ``code`` with its ``params`` (plain JSON values: texts, numbers, lists
+of texts). Callers render them in any language from the code and its parameters; the codes
+and the names of their parameters are listed in ``ERROR_CODES`` (every code the engine raises
+is one of them, and the Django layer has a sentence for each in every language it speaks).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "ERROR_CODES",
     "EngineError",
     "NotationError",
     "IllegalPlayError",
@@ -21,14 +25,88 @@ __all__ = [
 ]
 
 
+# Every code an engine error may carry, with the names of its parameters. A code names one
+# kind of fault and never changes meaning; a new fault gets a new code.
+ERROR_CODES: dict[str, tuple[str, ...]] = {
+    # generic, for the command line's own faults (not UTF-8, a bad batch line)
+    "engine.error": (),
+    # R-NOTE: notation
+    "notation.bad_char": ("text", "position", "char"),
+    "notation.no_cards": ("text",),
+    "notation.bad_suited": ("text", "position", "char"),
+    # R-DEAL, R-DECK, R-SUIT, R-2P, R-5P, R-SEAT: the deal
+    "deal.too_many_of_rank": ("over",),
+    "deal.seats": ("seats", "given"),
+    "deal.hand_size": ("seat", "n", "size"),
+    "deal.bottom_size": ("n", "size"),
+    "deal.aside_size": ("n", "size"),
+    "deal.not_the_deck": ("extra", "missing"),
+    "deal.deck_letter": ("card",),
+    "deal.dealt_twice": ("card",),
+    "deal.marked_card": ("card",),
+    "deal.marked_unsuited": ("seat",),
+    "deal.marked_nobody": ("card",),
+    "deal.marked_missing": (),
+    # R-BID-…, R-DOUBLE-ORDER, R-SURRENDER, R-PASSOUT, R-SEAT: the bidding
+    "bid.first_bidder": ("seat", "seats"),
+    "bid.passed_out": ("seat", "call"),
+    "bid.landlord_only": ("seat", "call"),
+    "bid.over": ("seat", "call"),
+    "bid.wrong_turn": ("seat", "call", "expected"),
+    "bid.not_allowed": ("seat", "call", "allowed"),
+    "bid.incomplete": ("seat", "allowed"),
+    "bid.no_first_bidder": (),
+    "bid.landlord_not_seat": ("landlord",),
+    "bid.impossible": ("bid",),
+    "bid.not_marked_landlord": ("landlord", "marked"),
+    # R-LEAD, R-VERIFY, R-CMP, R-AMBIG, R-END, R-PASSOUT, R-SURRENDER, R-SEAT: the play
+    "play.landlord_not_seat": ("landlord",),
+    "play.partner_not_seat": ("partner",),
+    "play.after_end": ("seat", "cards", "winner"),
+    "play.wrong_turn": ("seat", "cards", "expected"),
+    "play.must_lead": ("seat",),
+    "play.not_held": ("seat", "cards", "hand"),
+    "play.unknown_reading": ("seat", "cards", "reading"),
+    "play.reading_impossible": ("seat", "cards", "reading", "readings"),
+    "play.does_not_beat": ("seat", "cards", "owner", "last"),
+    "play.passed_out": ("seat", "cards"),
+    "play.surrendered": ("seat", "cards"),
+    "play.end_after_out": ("seat", "kind"),
+    "play.incomplete": ("seat",),
+    "play.previous_pass": ("cards",),
+    # R-MAX, R-DECK, R-T…, R-KICK, R-4P, R-5P: a card set that is no combination
+    "combo.too_many": ("cards", "n", "max"),
+    "combo.over_the_deck": ("cards", "decks"),
+    "combo.jokers_four": ("cards",),
+    "combo.jokers_five": ("cards",),
+    "combo.not_a_pair": ("cards",),
+    "combo.two_decks_trio": ("cards",),
+    "combo.kickers": ("cards",),
+    "combo.chain_of_pairs": ("cards",),
+    "combo.chain_of_solos": ("cards",),
+    # R-CLAIM
+    "claim.not_seat": ("seat", "kind"),
+    "claim.refuted": ("seat", "side"),
+    "claim.gave_up": ("seat", "side", "budget"),
+    # R-VERIFY, R-END: the declared result
+    "result.score": ("declared", "score"),
+    "result.winner": ("declared", "winner"),
+    # R-REC, RULES.md §7: not a record, or rules that cannot be
+    "record.invalid": (),
+    "rules.invalid": (),
+}
+
+
 class EngineError(ValueError):
     """Base of every engine error.
 
     Attributes: ``message`` (str), ``rule`` (an R-… id or None), ``stage``, ``index``, ``seat``,
-    ``cards`` (each None where it does not apply).
+    ``cards`` (each None where it does not apply), ``code`` (a key of ERROR_CODES) and
+    ``params`` (a dict of its parameters: JSON values).
     """
 
     default_rule: str | None = None
+    default_code: str = "engine.error"
 
     def __init__(
         self,
@@ -39,6 +117,8 @@ class EngineError(ValueError):
         index: int | None = None,
         seat: str | None = None,
         cards: str | None = None,
+        code: str | None = None,
+        params: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -47,6 +127,8 @@ class EngineError(ValueError):
         self.index = index
         self.seat = seat
         self.cards = cards
+        self.code = code if code is not None else self.default_code
+        self.params = dict(params or {})
 
     def located(self, *, stage: str, index: int | None, seat: str | None) -> EngineError:
         """Return this error with its place in a record filled in (used by replay)."""
@@ -57,7 +139,8 @@ class EngineError(ValueError):
         return self
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``error`` object of RECORDS.md §2: stage, index, seat, cards, rule, message."""
+        """The ``error`` object of RECORDS.md §2: stage, index, seat, cards, rule, message,
+        code, params."""
         return {
             "stage": self.stage,
             "index": self.index,
@@ -65,6 +148,8 @@ class EngineError(ValueError):
             "cards": self.cards,
             "rule": self.rule,
             "message": self.message,
+            "code": self.code,
+            "params": self.params,
         }
 
     def __str__(self) -> str:
@@ -76,9 +161,14 @@ class NotationError(EngineError):
 
     default_rule = "R-NOTE"
 
-    def __init__(self, text: str, position: int, char: str, *, what: str = "cards") -> None:
+    def __init__(
+        self, text: str, position: int, char: str, *, what: str = "cards", code: str | None = None
+    ) -> None:
         super().__init__(
-            f"bad character {char!r} at position {position} in {what} {text!r}", cards=text
+            f"bad character {char!r} at position {position} in {what} {text!r}",
+            cards=text,
+            code=code or "notation.bad_char",
+            params={"text": text, "position": position, "char": char},
         )
         self.text = text
         self.position = position
@@ -97,15 +187,18 @@ class DealError(EngineError):
     """A deal that is not exactly the deck, split as the table size requires (R-DECK, R-DEAL)."""
 
     default_rule = "R-DECK"
+    default_code = "deal.not_the_deck"
 
 
 class RulesError(EngineError):
     """An unknown preset or option, or an impossible option value (RULES.md §7)."""
 
     default_rule = "R-REC"
+    default_code = "rules.invalid"
 
 
 class RecordError(EngineError):
     """An object that is not a game record at all (RECORDS.md §1): missing or mistyped fields."""
 
     default_rule = "R-REC"
+    default_code = "record.invalid"

@@ -27,7 +27,7 @@ from .cards import (
     parse_play,
     subtract,
 )
-from .combos import TYPES, Reading, beating_readings, classify_counts, why_not_a_combination
+from .combos import TYPES, Reading, beating_readings, classify_counts, why_not_coded
 from .errors import IllegalPlayError
 from .moves import Move, legal_moves
 from .rules import CLASSIC, RuleSet
@@ -79,7 +79,12 @@ class GameState:
         """
         rs = rules or CLASSIC
         if landlord not in rs.seats:
-            raise IllegalPlayError(f"landlord {landlord!r} is not a seat", rule="R-SEAT")
+            raise IllegalPlayError(
+                f"landlord {landlord!r} is not a seat",
+                rule="R-SEAT",
+                code="play.landlord_not_seat",
+                params={"landlord": str(landlord)},
+            )
         li = rs.seats.index(landlord)
         counts = [
             h if isinstance(h, tuple) else parse_hand(h) for h in (hands[s] for s in rs.seats)
@@ -89,7 +94,12 @@ class GameState:
         pi = None
         if partner is not None and partner != landlord:
             if partner not in rs.seats:
-                raise IllegalPlayError(f"partner {partner!r} is not a seat", rule="R-SEAT")
+                raise IllegalPlayError(
+                    f"partner {partner!r} is not a seat",
+                    rule="R-SEAT",
+                    code="play.partner_not_seat",
+                    params={"partner": str(partner)},
+                )
             pi = rs.seats.index(partner)
         return cls(
             partner_index=pi,
@@ -184,6 +194,8 @@ class GameState:
                 rule="R-END",
                 seat=seat,
                 cards=cards,
+                code="play.after_end",
+                params={"seat": seat, "cards": cards, "winner": self.seats[self.winner_index or 0]},
             )
         expected = self.seats[self.turn]
         if seat != expected:
@@ -193,6 +205,8 @@ class GameState:
                 rule="R-LEAD",
                 seat=seat,
                 cards=cards,
+                code="play.wrong_turn",
+                params={"seat": seat, "cards": cards, "expected": expected},
             )
         play = parse_play(cards)
         n = self.rules.players
@@ -203,6 +217,8 @@ class GameState:
                     rule="R-LEAD",
                     seat=seat,
                     cards=cards,
+                    code="play.must_lead",
+                    params={"seat": seat},
                 )
             passes = self.passes + 1
             nxt = (self.turn + 1) % n
@@ -220,15 +236,29 @@ class GameState:
                 rule="R-VERIFY",
                 seat=seat,
                 cards=cards,
+                code="play.not_held",
+                params={"seat": seat, "cards": text, "hand": format_cards(hand)},
             )
         readings = classify_counts(play, self.rules)
         if not readings:
-            rule, why = why_not_a_combination(play, self.rules)
-            raise IllegalPlayError(f"{seat} plays {text}: {why}", rule=rule, seat=seat, cards=cards)
+            rule, why, code, params = why_not_coded(play, self.rules)
+            raise IllegalPlayError(
+                f"{seat} plays {text}: {why}",
+                rule=rule,
+                seat=seat,
+                cards=cards,
+                code=code,
+                params={**params, "seat": seat},
+            )
         if reading is not None:
             if reading not in TYPES:
                 raise IllegalPlayError(
-                    f"unknown declared reading {reading!r}", rule="R-AMBIG", seat=seat, cards=cards
+                    f"unknown declared reading {reading!r}",
+                    rule="R-AMBIG",
+                    seat=seat,
+                    cards=cards,
+                    code="play.unknown_reading",
+                    params={"seat": seat, "cards": text, "reading": reading},
                 )
             narrowed = frozenset(r for r in readings if r.type == reading)
             if not narrowed:
@@ -238,6 +268,13 @@ class GameState:
                     rule="R-AMBIG",
                     seat=seat,
                     cards=cards,
+                    code="play.reading_impossible",
+                    params={
+                        "seat": seat,
+                        "cards": text,
+                        "reading": reading,
+                        "readings": sorted({r.type for r in readings}),
+                    },
                 )
             readings = narrowed
         if self.open is not None:
@@ -251,6 +288,13 @@ class GameState:
                     rule="R-CMP",
                     seat=seat,
                     cards=cards,
+                    code="play.does_not_beat",
+                    params={
+                        "seat": seat,
+                        "cards": text,
+                        "owner": self.seats[self.last],
+                        "last": self._last_cards(),
+                    },
                 )
             readings = taken
         new_hand = subtract(hand, play)

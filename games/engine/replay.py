@@ -117,6 +117,8 @@ def check_deal(
             f"the deal must give hands for {' '.join(rules.seats)}, not {' '.join(hands)}",
             rule="R-SEAT",
             stage="deal",
+            code="deal.seats",
+            params={"seats": list(rules.seats), "given": [str(h) for h in hands]},
         )
     counts: dict[str, Counts] = {}
     for seat in rules.seats:
@@ -133,6 +135,8 @@ def check_deal(
                 stage="deal",
                 seat=seat,
                 cards=hands[seat],
+                code="deal.hand_size",
+                params={"seat": seat, "n": sum(c), "size": rules.hand_size},
             )
         counts[seat] = c
     b = parse_hand(bottom)
@@ -142,6 +146,8 @@ def check_deal(
             rule="R-DEAL",
             stage="deal",
             cards=bottom,
+            code="deal.bottom_size",
+            params={"n": sum(b), "size": rules.bottom_size},
         )
     total = b
     for c in counts.values():
@@ -155,6 +161,8 @@ def check_deal(
                 rule="R-2P",
                 stage="deal",
                 cards=aside,
+                code="deal.aside_size",
+                params={"n": sum(a), "size": rules.aside},
             )
         total = add(total, a)
         texts.append(aside)
@@ -181,6 +189,8 @@ def check_deal(
             + (f"missing {' '.join(missing)}" if missing else ""),
             rule="R-DECK",
             stage="deal",
+            code="deal.not_the_deck",
+            params={"extra": extra, "missing": missing},
         )
     if all(" " in t and looks_suited(t) for t in texts if t):
         tokens = [tok for t in texts for tok in parse_suited(t)]
@@ -192,10 +202,17 @@ def check_deal(
                     rule="R-SUIT",
                     stage="deal",
                     cards=tok,
+                    code="deal.deck_letter",
+                    params={"card": tok},
                 )
             if tok in seen:
                 raise DealError(
-                    f"the card {tok} is dealt twice", rule="R-DECK", stage="deal", cards=tok
+                    f"the card {tok} is dealt twice",
+                    rule="R-DECK",
+                    stage="deal",
+                    cards=tok,
+                    code="deal.dealt_twice",
+                    params={"card": tok},
                 )
             seen.add(tok)
     return counts, b
@@ -221,6 +238,8 @@ def marked_landlords(
             rule="R-5P",
             stage="deal",
             cards=marked,
+            code="deal.marked_card",
+            params={"card": str(marked)},
         )
     twin = tok[:2] + ("b" if tok[2] == "a" else "a")
     holder = partner = None
@@ -233,6 +252,8 @@ def marked_landlords(
                 rule="R-5P",
                 stage="deal",
                 seat=seat,
+                code="deal.marked_unsuited",
+                params={"seat": seat},
             )
         cards = parse_suited(text)
         if tok in cards:
@@ -240,7 +261,14 @@ def marked_landlords(
         if twin in cards:
             partner = seat
     if holder is None:
-        raise DealError(f"nobody holds the marked card {tok}", rule="R-5P", stage="deal", cards=tok)
+        raise DealError(
+            f"nobody holds the marked card {tok}",
+            rule="R-5P",
+            stage="deal",
+            cards=tok,
+            code="deal.marked_nobody",
+            params={"card": tok},
+        )
     return holder, (partner if partner != holder else None)
 
 
@@ -289,6 +317,7 @@ def replay(
                     "a five-player record names the marked card ('marked')",
                     rule="R-5P",
                     stage="deal",
+                    code="deal.marked_missing",
                 )
             first_bidder, partner = marked_landlords(rules, rec.hands, rec.marked)
     except EngineError as exc:
@@ -307,6 +336,7 @@ def replay(
                     rule="R-DEAL",
                     stage="bidding",
                     index=0,
+                    code="bid.no_first_bidder",
                 ),
             )
         try:
@@ -329,6 +359,8 @@ def replay(
                     stage="bidding",
                     index=len(rec.bidding),
                     seat=bidding.to_move,
+                    code="bid.incomplete",
+                    params={"seat": bidding.to_move, "allowed": list(bidding.legal_calls())},
                 ),
             )
         if bidding.passed_out:
@@ -344,6 +376,8 @@ def replay(
                         index=0,
                         seat=seat,
                         cards=rec.plays[0][1],
+                        code="play.passed_out",
+                        params={"seat": seat, "cards": rec.plays[0][1]},
                     ),
                 )
             return _compare(
@@ -369,6 +403,8 @@ def replay(
                     rule="R-SEAT",
                     stage="bidding",
                     seat=rec.landlord,
+                    code="bid.landlord_not_seat",
+                    params={"landlord": str(rec.landlord)},
                 ),
             )
         if not _plausible_bid(rules, rec.bid):
@@ -380,6 +416,8 @@ def replay(
                     stage="bidding",
                     seat=rec.landlord,
                     cards=str(rec.bid),
+                    code="bid.impossible",
+                    params={"bid": rec.bid},
                 ),
             )
         if rules.family == "five" and rec.landlord != first_bidder:
@@ -391,6 +429,8 @@ def replay(
                     rule="R-5P",
                     stage="bidding",
                     seat=rec.landlord,
+                    code="bid.not_marked_landlord",
+                    params={"landlord": str(rec.landlord), "marked": first_bidder},
                 ),
             )
         contract = Contract(landlord=rec.landlord, bid=rec.bid, partner=partner)
@@ -408,6 +448,8 @@ def replay(
                     index=0,
                     seat=rec.plays[0][0],
                     cards=rec.plays[0][1],
+                    code="play.surrendered",
+                    params={"seat": rec.plays[0][0], "cards": rec.plays[0][1]},
                 ),
                 landlord=contract.landlord,
             )
@@ -436,6 +478,8 @@ def replay(
                 IllegalPlayError(
                     f"the game ended when a seat went out; no {kind} may follow (R-END)",
                     rule="R-END",
+                    code="play.end_after_out",
+                    params={"seat": seat, "kind": kind},
                     **where,
                 ),
                 landlord=contract.landlord,
@@ -444,7 +488,13 @@ def replay(
         if seat not in rules.seats:
             return _fail(
                 rid,
-                EngineError(f"{kind} by {seat!r}, not a seat", rule="R-CLAIM", **where),
+                EngineError(
+                    f"{kind} by {seat!r}, not a seat",
+                    rule="R-CLAIM",
+                    code="claim.not_seat",
+                    params={"seat": str(seat), "kind": kind},
+                    **where,
+                ),
                 landlord=contract.landlord,
                 _state=state,
             )
@@ -468,6 +518,12 @@ def replay(
                         f"{seat}'s claim for the {side} is not proven: {why}; the "
                         "referee decides (R-CLAIM)",
                         rule="R-CLAIM",
+                        code="claim.refuted"
+                        if verdict is ClaimVerdict.REFUTED
+                        else "claim.gave_up",
+                        params={"seat": seat, "side": side}
+                        if verdict is ClaimVerdict.REFUTED
+                        else {"seat": seat, "side": side, "budget": claim_budget},
                         **where,
                     ),
                 )
@@ -484,6 +540,8 @@ def replay(
                 stage="play",
                 index=len(rec.plays),
                 seat=state.to_move,
+                code="play.incomplete",
+                params={"seat": state.to_move},
             ),
         )
     return _scored(rec, rules, contract, state, winner)
@@ -733,6 +791,8 @@ def _compare(
             rule=rule,
             stage="result",
             index=None,
+            code="result.score",
+            params={"declared": dict(rec.declared), "score": dict(out.score)},
         )
     elif rec.declared_winner is not None and rec.declared_winner != out.winner:
         out.status = "mismatch"
@@ -741,6 +801,8 @@ def _compare(
             rule="R-END",
             stage="result",
             index=None,
+            code="result.winner",
+            params={"declared": rec.declared_winner, "winner": out.winner},
         )
     return out
 

@@ -1,7 +1,8 @@
 // Live entry of one game (templates/referee/live_entry.html). Plain JavaScript, no framework.
 // The page holds only the list of steps; every step is checked by the server's engine
 // (POST {steps, step} to the API's entry endpoint, games.entry), which answers the new
-// position or the referee's message with its rule. Keyboard: type and Enter; Ctrl+Z undoes.
+// position or the referee's message with its rule. Keyboard: type and Enter; Ctrl+Z in the
+// empty box (or the Undo button) takes back the last step, in a box with text it undoes typing.
 (function () {
   "use strict";
   var config = JSON.parse(document.getElementById("entry-config").textContent);
@@ -30,7 +31,7 @@
     strong.textContent = err.rule ? err.rule + " " : "";
     box.appendChild(strong);
     box.appendChild(document.createTextNode(err.message));
-    if (err.detail && err.detail !== err.message) {
+    if (config.engine_words && err.detail && err.detail !== err.message) {
       var small = document.createElement("small");
       small.textContent = err.detail;
       box.appendChild(small);
@@ -57,6 +58,20 @@
     });
   }
 
+  // Whose turn it is and the play to beat, right above the input (the plays list grows below).
+  function turnLine(pos) {
+    var who = pos.to_move ? pos.to_move + (config.players[pos.to_move] ? " " + config.players[pos.to_move] : "") : "";
+    $("to-move").textContent = who ? words.to_move_is.replace("%(seat)s", who) : words.done;
+    var beat = $("to-beat");
+    beat.hidden = !(pos.phase === "play" && pos.to_move);
+    if (pos.open) {
+      beat.textContent = words.to_beat.replace("%(cards)s", pos.open.cards).replace("%(seat)s", pos.open.seat);
+    } else {
+      beat.textContent = words.leads;
+    }
+    beat.classList.toggle("open", Boolean(pos.open));
+  }
+
   function render(pos) {
     position = pos;
     steps = pos.steps.slice();
@@ -75,6 +90,7 @@
     $("bottom").textContent = pos.bottom;
     $("phase-line").textContent = pos.phase === "bidding" ? words.bidding : pos.phase === "play" ? words.play : words.done;
     $("step-label").textContent = pos.to_move ? words.to_move_for.replace("%(seat)s", pos.to_move) : words.done;
+    turnLine(pos);
     list($("calls"), pos.calls);
     list($("plays"), pos.plays);
     var allowed = $("calls-allowed");
@@ -101,10 +117,10 @@
     var result = $("result");
     if (pos.phase === "done" && pos.result) {
       var r = pos.result;
-      var line = words.engine + ": " + r.status;
+      var line = words.engine + ": " + (r.status_label || r.status);
       if (r.winner) { line += " · " + words.winner + ": " + (r.winner === "landlord" ? words.landlord : words.farmers); }
       if (!r.landlord && r.status === "verified") { line = words.passed_out; }
-      if (r.error) { line += " · " + (r.error.rule || "") + " " + r.error.message; }
+      if (r.error) { line += " · " + (r.error.rule || "") + " " + (r.error.text || r.error.message); }
       $("result-line").textContent = line;
       var body = document.querySelector("#result-score tbody");
       body.textContent = "";
@@ -176,7 +192,13 @@
   $("undo").addEventListener("click", undo);
   $("submit").addEventListener("click", submit);
   document.addEventListener("keydown", function (e) {
-    if ((e.ctrlKey || e.metaKey) && (e.key === "z" || e.key === "Z")) { e.preventDefault(); undo(); }
+    if (!(e.ctrlKey || e.metaKey) || (e.key !== "z" && e.key !== "Z") || e.shiftKey) { return; }
+    // Text in the box: Ctrl+Z is the browser's own undo of the typing, never a recorded step.
+    if (input.value !== "") { return; }
+    var t = e.target;
+    if (t !== input && t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) { return; }
+    e.preventDefault();
+    undo();
   });
   (offline ? offline.load() : fetch(config.api.entry, { credentials: "same-origin", headers: { "Accept": "application/json" } })
     .then(function (r) { return r.json(); }))

@@ -15,6 +15,11 @@ recompute the standings. Prints JSON:
      "lag_s": {"p50", "p95", "max"}, "last_in_standings_after_last_submission_s",
      "recomputes"}
 
+and with ``--drain`` (every game of the burst queued before the workers are launched: the
+workers' own verification rate, not bounded by the clients) also
+``"drain": {"workers", "verified_after_s", "verification_games_per_s", "ranked_after_s"}``,
+times from the launch of the workers, the rate from the first game verified to the last.
+
 where a game's lag runs from the end of its submission to the storing of the first standings
 computed from a reading begun after its verification (tournaments.models.StandingsState:
 read_at, stored_at, polled every 20 ms). A benchmark, never a test: run by `make bench`.
@@ -102,6 +107,12 @@ class Command(BaseCommand):
         parser.add_argument("--clients", type=int, default=4)
         parser.add_argument("--seed", default="ddz-simulate")
         parser.add_argument("--timeout", type=float, default=600.0)
+        parser.add_argument(
+            "--drain",
+            action="store_true",
+            help="submit the whole burst with no worker running, then start the workers: "
+            "their own verification rate (the drain), not bounded by the clients",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         players, rounds_n, boards_n = options["players"], options["rounds"], options["boards"]
@@ -175,7 +186,9 @@ class Command(BaseCommand):
         return event, td
 
     def _burst(self, event: Event, work: list[Any], options: dict[str, Any]) -> dict[str, Any]:
-        workers = self._start_workers(options["workers"])
+        drain = options["drain"]
+        workers = [] if drain else self._start_workers(options["workers"])
+        workers_started = 0.0
         state_log: list[tuple[float, float]] = []
         stop = threading.Event()
 
@@ -212,6 +225,9 @@ class Command(BaseCommand):
                 p.join()
             ended = max(t for _, t in submitted)
             games = Game.objects.filter(pk__in=[g for g, _ in submitted])
+            if drain:
+                workers_started = time.time()
+                workers = self._start_workers(options["workers"])
             deadline = time.monotonic() + options["timeout"]
             while games.filter(status=Status.PENDING).exists() or not self._settled(event):
                 if time.monotonic() > deadline:
@@ -234,7 +250,7 @@ class Command(BaseCommand):
         lags.sort()
         times = sorted(t.timestamp() for t in verified.values())
         state = StandingsState.objects.get(pk=event.pk)
-        return {
+        out: dict[str, Any] = {
             "games": len(submitted),
             "workers": options["workers"],
             "clients": len(procs),
@@ -252,6 +268,18 @@ class Command(BaseCommand):
             else None,
             "recomputes": state.runs,
         }
+        if drain:
+            # The workers were launched once every game was queued: the times after include
+            # their start; the rate runs from the first game verified to the last.
+            out["drain"] = {
+                "workers": options["workers"],
+                "verified_after_s": round(times[-1] - workers_started, 3),
+                "verification_games_per_s": round(
+                    (len(times) - 1) / max(times[-1] - times[0], 1e-9), 1
+                ),
+                "ranked_after_s": round(max(s for _, s in state_log) - workers_started, 3),
+            }
+        return out
 
     def _settled(self, event: Event) -> bool:
         state = StandingsState.objects.filter(pk=event.pk).first()

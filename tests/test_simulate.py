@@ -1,0 +1,58 @@
+"""`manage.py ddz_simulate` (issue 11, items 6 and 7) on real PostgreSQL, Redis and the
+workers it starts itself: every game of the burst is stored once, verified, and in the stored
+standings, which equal a full recompute. The figures it prints are the benchmark's, never
+asserted here."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+
+from games.models import Game, Status
+from tests.conftest import _database_url
+from tournaments import standings
+from tournaments.models import Event
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def worker_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers the command starts read the test database."""
+    monkeypatch.setenv("DJANGO_SETTINGS_MODULE", "ddz_site.settings_test")
+    monkeypatch.setenv("DATABASE_URL", _database_url())
+
+
+def _run(**options: object) -> dict:
+    out = io.StringIO()
+    call_command("ddz_simulate", stdout=out, stderr=io.StringIO(), **options)
+    return json.loads(out.getvalue())
+
+
+def _check(result: dict, *, tables: int, boards: int, rounds: int) -> None:
+    event = Event.objects.get()
+    last = Game.objects.filter(board__round__number=rounds)
+    assert result["games"] == tables * boards == last.count()
+    assert not last.exclude(status=Status.VERIFIED).exists()
+    assert Game.objects.count() == tables * boards * rounds  # nothing lost or doubled
+    assert standings.stored_rows(event=event) == standings.computed_rows(event=event)
+
+
+def test_a_burst_is_stored_once_verified_and_ranked(worker_env: None) -> None:
+    result = _run(players=9, rounds=2, boards=2, burst=True, workers=1, clients=2)
+    _check(result, tables=3, boards=2, rounds=2)
+    assert 0 <= result["lag_s"]["p50"] <= result["lag_s"]["p95"] <= result["lag_s"]["max"]
+
+
+def test_drain_submits_first_then_measures_the_workers_alone(worker_env: None) -> None:
+    """--drain: the burst is queued with no worker running, then the workers start: the
+    verification rate is the workers' own, not the clients'."""
+    result = _run(players=9, rounds=2, boards=2, burst=True, workers=2, clients=2, drain=True)
+    _check(result, tables=3, boards=2, rounds=2)
+    drain = result["drain"]
+    assert drain["workers"] == 2
+    assert drain["verification_games_per_s"] > 0
+    assert drain["ranked_after_s"] >= drain["verified_after_s"] > 0
