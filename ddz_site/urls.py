@@ -9,10 +9,14 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
 from ddz_site.health import healthz
+from games.views_offline import manifest, service_worker
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    # The live entry's web app: its worker and manifest at the root cover every page.
+    path("sw.js", service_worker, name="service_worker"),
+    path("manifest.webmanifest", manifest, name="manifest"),
     # The language switch needs no CSRF token (a forged request could only change the
     # visitor's language), so public pages carry none and can be served from a cache.
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),

@@ -40,6 +40,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
+from games import offline
 from games.deals import rank_cards
 from games.engine import (
     Bidding,
@@ -855,15 +856,16 @@ def to_record(position: Position, *, record_id: str = "") -> dict[str, Any]:
     return record
 
 
-def view(position: Position) -> dict[str, Any]:
+def view(position: Position, *, leads: bool = False) -> dict[str, Any]:
     """The position as JSON for the page and the API.
 
     Shape: ``{"steps", "phase": "bidding"|"play"|"done", "to_move", "seats", "first_bidder",
     "landlord", "bid", "calls": [[seat, call]], "plays": [[seat, cards]], "allowed":
     [{"call", "label"}], "hands": {seat: cards}, "counts": {seat: n}, "low": [seat],
-    "bottom", "open": {"seat", "cards"} | null, "result": {...} | null}``; ``result`` (when
-    done) is the engine's replay: status, winner, score per seat, multiplier, bid, bombs,
-    rockets, spring, anti_spring, error.
+    "bottom", "open": {"seat", "cards"} | null, "result": {...} | null, "offline": {...}}``;
+    ``result`` (when done) is the engine's replay: status, winner, score per seat, multiplier,
+    bid, bombs, rockets, spring, anti_spring, error; ``offline`` the hints of games.offline
+    (`leads`: with every seat's combinations, as a page opening needs them).
     """
     deal, bidding, game = position.deal, position.bidding, position.game
     seats = list(deal.rules.seats)
@@ -911,6 +913,8 @@ def view(position: Position) -> dict[str, Any]:
         "open": open_play,
         "end": position.end,
         "result": result,
+        # What the page needs to check steps while the network is down (games.offline).
+        "offline": offline.hints(position, leads=leads),
     }
 
 

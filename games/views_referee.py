@@ -26,7 +26,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
-from games import entry, selectors
+from games import entry, offline, selectors
 from games.forms import GameRecordForm, QuickResultForm, ResolveForm
 from games.models import Board, Game
 from games.services import game_submit, round_refusal
@@ -216,6 +216,7 @@ def live_entry_context(
         # The engine's English words under a refusal, for English readers only: in another
         # language the refusal is wholly in that language (games.entry.error_message).
         "engine_words": (get_language() or "en").split("-")[0] == "en",
+        "offline": offline.page_config(),
     }
     return {
         "event": board.event,

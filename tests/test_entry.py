@@ -117,6 +117,7 @@ def test_undo_is_the_position_of_one_step_fewer() -> None:
     ) | {
         "steps": steps[:-1],
         "hands": entry.view(entry.rebuild(deal(), steps[:-1]))["hands"],
+        "offline": entry.view(entry.rebuild(deal(), steps[:-1]))["offline"],
         "counts": {"S": 20, "E": 17, "W": 17},
         "plays": [],
         "open": None,

@@ -246,7 +246,7 @@ def entry_check(request: HttpRequest, token: str, number: int) -> HttpResponse:
             position = entry.rebuild(deal, draft.steps if draft else [])
         except entry.EntryError:
             position = entry.start(deal)
-        return JsonResponse(entry.view(position))
+        return JsonResponse(entry.view(position, leads=True))
     try:
         body = _body(request)
         answer = links.link_entry_check(

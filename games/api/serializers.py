@@ -76,6 +76,10 @@ class PositionSerializer(serializers.Serializer):
     open = serializers.DictField(child=serializers.CharField(), allow_null=True)
     end = serializers.DictField(child=serializers.CharField(), allow_null=True)
     result = serializers.DictField(allow_null=True)
+    offline = serializers.DictField(
+        help_text="What a page needs to check the next steps without the network "
+        "(games.offline): legal turns of the seat to move, each seat's leads, the bidding tree."
+    )
 
 
 class EntryCheckResultSerializer(serializers.Serializer):

@@ -101,7 +101,7 @@ class EntryView(APIView):
             position = entry.rebuild(deal, draft.steps if draft else [])
         except entry.EntryError:
             position = entry.start(deal)
-        return Response(entry.view(position))
+        return Response(entry.view(position, leads=True))
 
     @extend_schema(
         parameters=TABLE_PARAMS,

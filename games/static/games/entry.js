@@ -13,6 +13,8 @@
   var busy = false;
   var $ = function (id) { return document.getElementById(id); };
   var input = $("step");
+  // Offline entry (offline.js, when loaded): the steps go on without the network.
+  var offline = window.DDZOffline ? window.DDZOffline.attach(config, { post: post, render: render, showError: showError }) : null;
 
   function post(url, body, headers) {
     var h = { "Content-Type": "application/json", "X-CSRFToken": csrf, "Accept": "application/json" };
@@ -132,12 +134,13 @@
     } else {
       result.hidden = true;
     }
+    if (offline) { offline.rendered(pos); }
   }
 
   function check(body, typed) {
     if (busy) { return; }
     busy = true;
-    post(config.api.entry, body).then(function (res) {
+    (offline ? offline.check(body) : post(config.api.entry, body)).then(function (res) {
       busy = false;
       if (res.status !== 200) {
         showError(res.data.error || { message: words.network });
@@ -170,8 +173,10 @@
   function submit() {
     if (!position || position.phase !== "done") { showError({ message: words.not_finished }); return; }
     $("submit").disabled = true;
-    post(config.api.games, { steps: steps, replace: config.replace }, { "Idempotency-Key": config.key })
+    (offline ? offline.submit({ steps: steps, replace: config.replace })
+      : post(config.api.games, { steps: steps, replace: config.replace }, { "Idempotency-Key": config.key }))
       .then(function (res) {
+        if (res.queued) { return; } // sent by offline.js once the network is back
         if (res.status === 200 || res.status === 201) {
           $("entry-status").textContent = words.submitted;
           window.location.href = config.review.replace(/0\/$/, res.data.id + "/");
@@ -195,8 +200,8 @@
     e.preventDefault();
     undo();
   });
-  fetch(config.api.entry, { credentials: "same-origin", headers: { "Accept": "application/json" } })
-    .then(function (r) { return r.json(); })
+  (offline ? offline.load() : fetch(config.api.entry, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+    .then(function (r) { return r.json(); }))
     .then(function (pos) { render(pos); input.focus(); })
     .catch(function () { showError({ message: words.network }); });
 })();
