@@ -123,6 +123,13 @@ else:
             conn_health_checks=True,
         )
     }
+    # Behind PgBouncer in transaction pooling (many worker machines, README "Beyond one
+    # machine"): each transaction may get another server session, so nothing may outlive one:
+    # no server-side cursors (Django) and no prepared statements (psycopg). The advisory
+    # locks the site takes are transaction-scoped (pg_advisory_xact_lock), so they hold.
+    if env_choice("DATABASE_POOLER", "none", ("none", "transaction")) == "transaction":
+        DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+        DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 _test_database_name = env_str("DDZ_TEST_DATABASE_NAME", "")
 if _test_database_name:
     DATABASES["default"]["TEST"] = {"NAME": _test_database_name}

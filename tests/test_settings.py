@@ -21,6 +21,7 @@ _VARS = (
     "DJANGO_ALLOWED_HOSTS",
     "DDZ_TEST_DATABASE_NAME",
     "CELERY_TASK_DEFAULT_QUEUE",
+    "DATABASE_POOLER",
 )
 
 
@@ -72,6 +73,25 @@ def test_environment_selects_postgresql_and_redis() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["django.db.backends.postgresql", "False"]
+
+
+def test_behind_pgbouncer_in_transaction_mode() -> None:
+    """DATABASE_POOLER=transaction (PgBouncer's transaction pooling, for many worker machines):
+    no server-side cursors and no prepared statements, which live in one server session that
+    the next transaction may not get (Django's and psycopg's documented settings)."""
+    code = (
+        "d = settings.DATABASES['default']; "
+        "print(d.get('DISABLE_SERVER_SIDE_CURSORS'), d.get('OPTIONS', {}).get('prepare_threshold', 'unset'))"
+    )
+    url = {"DATABASE_URL": "postgres://u@db.example:6432/ddz"}
+    pooled = _settings({**url, "DATABASE_POOLER": "transaction"}, code)
+    assert pooled.returncode == 0, pooled.stderr
+    assert pooled.stdout.split() == ["True", "None"]
+    direct = _settings(url, code)
+    assert direct.returncode == 0, direct.stderr
+    assert direct.stdout.split() == ["False", "unset"]
+    wrong = _settings({**url, "DATABASE_POOLER": "statement"}, "pass")
+    assert wrong.returncode != 0 and "DATABASE_POOLER" in wrong.stderr
 
 
 @pytest.mark.parametrize(
