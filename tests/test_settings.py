@@ -81,7 +81,8 @@ def test_behind_pgbouncer_in_transaction_mode() -> None:
     the next transaction may not get (Django's and psycopg's documented settings)."""
     code = (
         "d = settings.DATABASES['default']; "
-        "print(d.get('DISABLE_SERVER_SIDE_CURSORS'), d.get('OPTIONS', {}).get('prepare_threshold', 'unset'))"
+        "print(d.get('DISABLE_SERVER_SIDE_CURSORS'), "
+        "d.get('OPTIONS', {}).get('prepare_threshold', 'unset'))"
     )
     url = {"DATABASE_URL": "postgres://u@db.example:6432/ddz"}
     pooled = _settings({**url, "DATABASE_POOLER": "transaction"}, code)
