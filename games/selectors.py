@@ -20,8 +20,8 @@ from typing import Any
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
+from games.counting import FLAGGED_STATUSES, counted_q, counts
 from games.models import Board, EntryDraft, Game, Status
-from games.versions import FLAGGED_STATUSES, counted_q, counts
 from tournaments.access import is_chief_referee
 from tournaments.embargo import open_board_ids
 from tournaments.models import AuditEntry, Event, Table, TableAssignment

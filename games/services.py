@@ -31,11 +31,17 @@ from django.db.models import Case, F, Max, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ddz_site.dispatch import RECOMPUTE_STANDINGS, VERIFY_GAME, enqueue
 from ddz_site.errors import DomainError
 from games.deals import deal_key, rank_cards
-from games.engine import EngineError, RecordError, RuleSet, read_record, replay
-from games.models import Board, Game, Resolution, Status
-from tournaments.models import Event, Round, RoundState, Table
+from games.engine import EngineError, RecordError, RuleSet, read_record
+from games.models import Board, EntryDraft, Game, Resolution, Status
+from games.outcome import accepted_claim_fields, replay_fields
+from tournaments.access import is_organizer
+from tournaments.audit import audit_record
+from tournaments.models import Event, Round, StandingsState, Table
+from tournaments.round_states import round_refusal
+from tournaments.standings import standings_request
 
 logger = logging.getLogger(__name__)
 
@@ -117,19 +123,6 @@ def board_create(
             _("Event %(event)s already has this deal or board number %(number)s.")
             % {"event": event, "number": number}
         ) from None
-
-
-def round_refusal(state: str) -> str | None:
-    """Why no game may be stored in a round in `state` (RoundState), None while it is in play.
-
-    A draft or seated round has not started; a closed or published round is over: its results
-    are final, so neither a new game nor a replacement is taken (tournaments.rounds).
-    """
-    if state == RoundState.IN_PLAY:
-        return None
-    if state in (RoundState.DRAFT, RoundState.SEATED):
-        return _("This round has not started: games are entered once it is in play.")
-    return _("This round is closed: its results are final and no game may be entered or replaced.")
 
 
 def _unstorable(value: object) -> str | None:
@@ -350,12 +343,6 @@ def game_submit(
         IdempotencyKeyReused: the key was used for another table, board or record (a
             GameRejected).
     """
-    from games.models import EntryDraft
-    from games.tasks import enqueue, verify_game
-    from tournaments.access import is_organizer
-    from tournaments.audit import audit_record
-    from tournaments.standings import standings_request
-
     key = _idempotency_key(idempotency_key)
     if key is not None:
         existing = _by_idempotency_key(key)
@@ -441,55 +428,13 @@ def game_submit(
             game_id, event_id = game.pk, board.event_id
             # After commit, and never failing the request: a broker that is down leaves the game
             # pending, and games.tasks.sweep_pending_games sends it again.
-            transaction.on_commit(lambda: enqueue(verify_game, game_id))
+            transaction.on_commit(lambda: enqueue(VERIFY_GAME, game_id))
             if replaced:
                 standings_request(event_id=event_id)
     except _Duplicate as duplicate:
         return _first_submission(duplicate.game, table=table, board=board, record=record)
     game.stored = True  # type: ignore[attr-defined]
     return game
-
-
-# The outcome keys stored as a game's facts (here and for a ruled claim, games.versions).
-FACTS = ("bid", "unit", "bombs", "rockets", "spring", "anti_spring")
-
-
-def replay_fields(record: Mapping[str, Any]) -> dict[str, Any]:
-    """Replay a record through the engine: the Game fields of its outcome (R-VERIFY).
-
-    Never raises for a bad record: an engine error becomes status `illegal` with its error.
-    A quick result (games.entry: no plays, the claimed facts under ``quick``) is checked for
-    plausibility against the deal and scored by the engine (games.entry.quick_fields).
-    """
-    from games.entry import quick_fields
-
-    quick = quick_fields(record)
-    if quick is not None:
-        return quick
-    try:
-        outcome = replay(dict(record)).to_dict()
-    except EngineError as exc:
-        return {
-            "status": Status.ILLEGAL,
-            "landlord": "",
-            "winner": "",
-            "multiplier": None,
-            "score": None,
-            "error": exc.to_dict(),
-            "facts": None,
-        }
-    status = outcome.get("status")
-    if status not in Status.values or status == Status.PENDING:
-        raise ValueError(f"the engine returned an unknown status {status!r}")
-    return {
-        "status": status,
-        "landlord": outcome.get("landlord") or "",
-        "winner": outcome.get("winner") or "",
-        "multiplier": outcome.get("multiplier"),
-        "score": outcome.get("score"),
-        "error": outcome.get("error") if status != Status.VERIFIED else None,
-        "facts": {k: outcome.get(k) for k in FACTS if outcome.get(k) is not None} or None,
-    }
 
 
 # How many pending games one verification task takes at most (games_verify's `fill`).
@@ -512,8 +457,6 @@ def games_verify(
     transaction; with `standings_inline` (a worker) the recomputation runs after commit in
     this process when none is queued or running.
     """
-    from tournaments.standings import standings_request
-
     wanted = list(dict.fromkeys(game_ids))
     if not wanted and fill <= 0:
         return []
@@ -544,8 +487,6 @@ def games_verify(
             if game.resolution == Resolution.ACCEPT and fields["status"] == Status.FLAGGED:
                 # Verified again after a chief referee let the claim stand: the ruling's
                 # score holds.
-                from games.versions import accepted_claim_fields
-
                 fields.update(accepted_claim_fields(game.record) or {})
             for name, value in fields.items():
                 setattr(game, name, value)
@@ -582,10 +523,6 @@ def verification_sweep(*, older_than: float, limit: int = 500) -> int:
     wanted generation is not stored (tournaments.models.StandingsState) are sent too, in case
     the recomputation sent after a verification was lost. Returns the number of games sent.
     """
-    from games.tasks import enqueue, verify_game
-    from tournaments.models import StandingsState
-    from tournaments.tasks import recompute_standings
-
     since = timezone.now() - timedelta(seconds=older_than)
     pending = list(
         Game.objects.filter(status=Status.PENDING, submitted_at__lt=since)
@@ -593,7 +530,7 @@ def verification_sweep(*, older_than: float, limit: int = 500) -> int:
         .values_list("pk", flat=True)[:limit]
     )
     for game_id in pending:
-        if not enqueue(verify_game, game_id):
+        if not enqueue(VERIFY_GAME, game_id):
             break
     else:
         # The standings wanted and not stored (a request is committed with its change, so
@@ -602,7 +539,7 @@ def verification_sweep(*, older_than: float, limit: int = 500) -> int:
             "event_id", flat=True
         )
         for event_id in events:
-            enqueue(recompute_standings, event_id)
+            enqueue(RECOMPUTE_STANDINGS, event_id)
     if pending:
         logger.warning("verification sweep: %s pending games sent again", len(pending))
     return len(pending)
@@ -613,8 +550,6 @@ def game_reverify(*, game_id: int) -> bool:
 
     Used after an engine fix. Returns False when the game is already pending or absent.
     """
-    from games.tasks import enqueue, verify_game
-
     with transaction.atomic():
         updated = (
             Game.objects.filter(pk=game_id)
@@ -622,5 +557,5 @@ def game_reverify(*, game_id: int) -> bool:
             .update(status=Status.PENDING, verified_at=None)
         )
         if updated:
-            transaction.on_commit(lambda: enqueue(verify_game, game_id))
+            transaction.on_commit(lambda: enqueue(VERIFY_GAME, game_id))
     return bool(updated)

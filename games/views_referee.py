@@ -29,7 +29,7 @@ from ddz_site.errors import DomainError
 from games import entry, selectors
 from games.forms import GameRecordForm, QuickResultForm, ResolveForm
 from games.models import Board, Game
-from games.services import game_submit, round_refusal
+from games.services import game_submit
 from games.versions import (
     game_confirm,
     game_resolve,
@@ -42,6 +42,7 @@ from tournaments import results
 from tournaments.access import can_enter_table, is_chief_referee, is_official
 from tournaments.clock import current_round
 from tournaments.models import Event, Table
+from tournaments.round_states import round_refusal
 from tournaments.views_screen import clock_context
 
 

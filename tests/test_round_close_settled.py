@@ -18,9 +18,10 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from ddz_site.errors import DomainError
+from games.counting import counted_q, counts
 from games.models import Game, Resolution, Status
 from games.selectors import entry_state
-from games.versions import StateConflict, counted_q, counts, game_confirm, may_confirm
+from games.versions import StateConflict, game_confirm, may_confirm
 from tests.factories import duplicate_round
 from tournaments import rounds
 from tournaments.models import AuditEntry, EventRole, Role, Round, RoundState, TableAssignment

@@ -18,10 +18,10 @@ from typing import Any
 
 from django.db.models import Prefetch
 
+from games.counting import counts
 from games.deals import rank_cards
 from games.engine import EngineError, RuleSet, format_cards, parse_cards, split_tricks
 from games.models import Board, Game
-from games.versions import counts
 from tournaments import scoring
 from tournaments.models import Adjustment, Event, EventFormat, Player, Round, Seat, Table, Team
 from tournaments.standings import event_results, method_of

@@ -38,11 +38,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from ddz_site.errors import DomainError
+from games.counting import not_counted_reason
 from games.engine import EngineError, RuleSet
 from games.engine.rules import PRESETS
 from games.models import Board, Game, Status
 from games.services import BoardRejected, board_create
-from games.versions import not_counted_reason
 from tournaments import dealing, seating
 from tournaments.access import is_organizer
 from tournaments.audit import audit_record

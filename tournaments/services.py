@@ -17,6 +17,9 @@ from django.utils.translation import gettext as _
 from ddz_site.errors import DomainError
 from games.engine import EngineError, RuleSet
 from tournaments.models import Event, Player, Round, ScoringMethod, Seat, Table
+from tournaments.standings import standings_recompute
+
+__all__ = ["standings_recompute"]  # the standings service, re-exported for the spine's callers
 
 
 class EventRejected(DomainError):
@@ -114,13 +117,3 @@ def round_seat(*, event: Event, number: int, tables: Sequence[Sequence[Player]])
             _("Event %(event)s already has round %(number)s.") % {"event": event, "number": number}
         ) from None
     return round_
-
-
-def standings_recompute(*, event_id: int) -> bool:
-    """Recompute and store the standings of an event and its stages; True when they changed.
-
-    Kept here for the callers of the spine; the work is tournaments.standings.
-    """
-    from tournaments.standings import standings_recompute as recompute
-
-    return recompute(event_id=event_id)

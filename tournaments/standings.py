@@ -40,9 +40,10 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ddz_site.dispatch import RECOMPUTE_STANDINGS, enqueue
 from ddz_site.errors import DomainError
+from games.counting import counted_q
 from games.models import Board, Game
-from games.versions import counted_q
 from tournaments import scoring
 from tournaments.audit import audit_record
 from tournaments.embargo import open_board_ids
@@ -450,16 +451,13 @@ def _send(event_id: int, *, again: bool = False, inline: bool = False) -> None:
     running one sends itself again, keeping the flag). A broker that is down, or an inline
     recomputation that fails, leaves the generation wanted: the sweep
     (games.services.verification_sweep) sends it later."""
-    from games.tasks import enqueue
-    from tournaments.tasks import recompute_standings
-
     if not again and not StandingsState.objects.filter(pk=event_id, queued=False).update(
         queued=True
     ):
         return
     if inline:
         standings_refresh(event_id=event_id)
-    elif not enqueue(recompute_standings, event_id, countdown=GATHER_SECONDS):
+    elif not enqueue(RECOMPUTE_STANDINGS, event_id, countdown=GATHER_SECONDS):
         StandingsState.objects.filter(pk=event_id).update(queued=False)
 
 

@@ -1,10 +1,11 @@
-"""Celery tasks of tournaments: thin callers of tournaments.services."""
+"""Celery tasks of tournaments: thin callers of the standings service, sent by name
+(ddz_site.dispatch), never imported by a service."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from games.tasks import DB_TASK_OPTIONS
+from ddz_site.dispatch import DB_TASK_OPTIONS
 from tournaments.standings import standings_refresh
 
 
