@@ -56,17 +56,11 @@ from ddz_site.errors import DomainError
 from games.counting import ACCEPTABLE_STATUSES, FLAGGED_STATUSES, counted_q, counts
 from games.models import Board, EntryDraft, Game, Resolution, Status
 from games.outcome import accepted_claim_fields
-from tournaments.access import can_enter_table, is_chief_referee
+from tournaments.access import NotAllowed, can_enter_table, is_chief_referee
 from tournaments.audit import audit_record
 from tournaments.models import Event, Round, RoundState, Table
 from tournaments.round_states import round_refusal
 from tournaments.standings import standings_request
-
-
-class NotAllowed(DomainError):
-    """The user's roles in the event do not allow this (tournaments.access)."""
-
-    code = "forbidden"
 
 
 class StateConflict(DomainError):

@@ -12,6 +12,10 @@ while it is not revoked nor expired and the round is not closed; a *player link*
 player her seats, games and scorecard and lets her confirm or signal a problem on her current
 games within the event's correction window. Their bearer is never a user, so every predicate
 above answers False for him.
+
+Every service that writes asks these predicates itself (never only its door), and refuses with
+`NotAllowed`; an *actor* of None is the system (a management command, a task, a test's set-up),
+never a person: doors always pass ``request.user``, anonymous included.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ddz_site.errors import DomainError
 from tournaments.models import (
     Event,
     EventRole,
@@ -36,6 +41,12 @@ from tournaments.models import (
 
 if TYPE_CHECKING:
     from games.models import Game
+
+
+class NotAllowed(DomainError):
+    """The user's roles in the event do not allow this (raised by the services that write)."""
+
+    code = "forbidden"
 
 
 def roles_of(user: Any, event: Event) -> frozenset[str]:
@@ -148,3 +159,22 @@ def may_run_clock(user: Any, event: Event) -> bool:
     """Organizers and chief referees start, pause and resume a round's clock and give a
     table extra time (tournaments.clock); everyone sees the clock."""
     return is_chief_referee(user, event)
+
+
+def may_rule(user: Any, event: Event) -> bool:
+    """Chief referees and organizers make rulings: adjusted scores and penalties
+    (tournaments.standings), and rulings on flagged games (games.versions). None is the
+    system (see the module docstring)."""
+    return user is None or is_chief_referee(user, event)
+
+
+def require_ruling(user: Any, event: Event) -> None:
+    """Refuse a ruling by anyone but a chief referee or organizer of `event` (`may_rule`).
+
+    Raises:
+        NotAllowed: `user` may not rule in `event`.
+    """
+    if not may_rule(user, event):
+        raise NotAllowed(
+            _("Only a chief referee or an organizer gives adjusted scores and penalties.")
+        )

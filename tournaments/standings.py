@@ -45,6 +45,7 @@ from ddz_site.errors import DomainError
 from games.counting import counted_q
 from games.models import Board, Game
 from tournaments import scoring
+from tournaments.access import require_ruling
 from tournaments.audit import audit_record
 from tournaments.embargo import open_board_ids
 from tournaments.models import (
@@ -522,7 +523,9 @@ def adjustment_set(
 
     Raises:
         RulingRejected: an unknown kind, a seat not at the table, or a board of another round.
+        NotAllowed: `actor` is not a chief referee or organizer (tournaments.access.may_rule).
     """
+    require_ruling(actor, table.round.event)
     adjustment_check(table=table, board=board, seat=seat, kind=kind)
     with transaction.atomic():
         adjustment, created = Adjustment.objects.update_or_create(
@@ -543,12 +546,17 @@ def adjustment_set(
 
 
 def adjustment_remove(*, adjustment_id: int, actor: Any = None) -> bool:
-    """Remove an adjusted score; False when it no longer exists."""
+    """Remove an adjusted score; False when it no longer exists.
+
+    Raises:
+        NotAllowed: `actor` is not a chief referee or organizer (tournaments.access.may_rule).
+    """
     with transaction.atomic():
         adjustment = Adjustment.objects.select_related("board").filter(pk=adjustment_id).first()
         if adjustment is None:
             return False
         event = adjustment.board.event
+        require_ruling(actor, event)
         audit_record(
             event=event,
             actor=actor,
@@ -576,7 +584,9 @@ def penalty_add(
     Raises:
         RulingRejected: points not a positive number (at most 4 decimals), no reason, or a
             stage of another event.
+        NotAllowed: `actor` is not a chief referee or organizer (tournaments.access.may_rule).
     """
+    require_ruling(actor, event)
     try:
         value = Decimal(str(points))
     except InvalidOperation:
@@ -611,11 +621,16 @@ def penalty_add(
 
 
 def penalty_remove(*, penalty_id: int, actor: Any = None) -> bool:
-    """Withdraw a penalty; False when it no longer exists."""
+    """Withdraw a penalty; False when it no longer exists.
+
+    Raises:
+        NotAllowed: `actor` is not a chief referee or organizer (tournaments.access.may_rule).
+    """
     with transaction.atomic():
         penalty = Penalty.objects.select_related("event", "player").filter(pk=penalty_id).first()
         if penalty is None:
             return False
+        require_ruling(actor, penalty.event)
         audit_record(
             event=penalty.event,
             actor=actor,
