@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ddz_site.errors import DomainError
 from games.models import Board, Game
+from games.services import _check_record, game_reverify, game_submit
 from tournaments.admin import AuditedAdmin
 
 
@@ -31,8 +32,6 @@ class GameAddForm(forms.ModelForm):
         fields = ["table", "board", "record"]
 
     def clean(self) -> dict[str, Any]:
-        from games.services import _check_record
-
         data = super().clean() or {}
         table, board, record = data.get("table"), data.get("board"), data.get("record")
         if table is not None and board is not None:
@@ -82,8 +81,6 @@ class GameAdmin(AuditedAdmin):
         return ["table", "board", "record", *self._verification_fields]
 
     def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
-        from games.services import game_submit
-
         if change:
             return
         game = game_submit(
@@ -94,8 +91,6 @@ class GameAdmin(AuditedAdmin):
 
     @admin.action(description=_("Verify again with the engine"))
     def reverify(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        from games.services import game_reverify
-
         count = sum(game_reverify(game_id=pk) for pk in queryset.values_list("pk", flat=True))
         self.message_user(
             request,

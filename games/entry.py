@@ -55,6 +55,8 @@ from games.engine import (
     replay,
     settle,
 )
+from games.engine.bidding import BID_RULE
+from games.engine.replay import _plausible_bid, marked_landlords
 
 LOW_CARDS = 2  # seed 002: a player with two or fewer cards left must say so; the page marks it
 MAX_STEPS = 400
@@ -152,8 +154,6 @@ class EntryDeal:
         first = board.first_bidder or rules.seats[0]
         marked = getattr(board, "marked", "") or ""
         if rules.family == "five" and marked:
-            from games.engine.replay import marked_landlords
-
             # R-5P: the holder of the marked card speaks first, whatever the board says.
             first = marked_landlords(rules, board.hands, marked)[0]
         return cls(
@@ -170,8 +170,6 @@ class EntryDeal:
         """The five-player hidden landlord (R-5P), None elsewhere."""
         if self.rules.family != "five" or not self.marked:
             return None
-        from games.engine.replay import marked_landlords
-
         return marked_landlords(self.rules, self.suited_hands, self.marked)[1]
 
 
@@ -684,9 +682,6 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
             "R-SEAT",
             "landlord",
         )
-    from games.engine.bidding import BID_RULE
-    from games.engine.replay import _plausible_bid
-
     if (
         isinstance(quick.bid, bool)
         or not isinstance(quick.bid, int)
@@ -858,7 +853,6 @@ def quick_fields(record: Mapping[str, Any]) -> dict[str, Any] | None:
     """
     if record.get("quick") is None:
         return None
-    from games.engine import replay as engine_replay
 
     def failed(error: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -872,7 +866,7 @@ def quick_fields(record: Mapping[str, Any]) -> dict[str, Any] | None:
         }
 
     try:
-        outcome = engine_replay(dict(record)).to_dict()
+        outcome = replay(dict(record)).to_dict()
     except EngineError as exc:
         return failed(exc.to_dict())
     error = outcome.get("error") or {}

@@ -9,6 +9,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.entry import QuickResult
+
 
 class GameRecordForm(forms.Form):
     record = forms.CharField(
@@ -77,8 +79,6 @@ class QuickResultForm(forms.Form):
             del self.fields["doubles"]
 
     def quick(self) -> Any:
-        from games.entry import QuickResult
-
         data = self.cleaned_data
         bombs = tuple(t for t in data["bombs"].replace(",", " ").split() if t)
         return QuickResult(

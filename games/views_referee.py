@@ -41,6 +41,7 @@ from games.versions import (
 from tournaments import results
 from tournaments.access import can_enter_table, is_chief_referee, is_official
 from tournaments.clock import current_round
+from tournaments.links import open_signals
 from tournaments.models import Event, Table
 from tournaments.round_states import round_refusal
 from tournaments.views_screen import clock_context
@@ -100,8 +101,6 @@ def flagged_queue(request: HttpRequest, slug: str) -> HttpResponse:
     """The games the engine flagged that await a chief referee's ruling, then the results far
     from the field on the same hand (a warning to check the entry), and the problems players
     signalled through their private links (tournaments.links)."""
-    from tournaments.links import open_signals
-
     event = get_object_or_404(Event, slug=slug)
     if not is_chief_referee(request.user, event):
         return _refuse(request)

@@ -17,6 +17,7 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
 
@@ -112,8 +113,6 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _live_url(event: Event, stage: Stage | None) -> str:
-    from django.urls import reverse
-
     url = reverse("public:standings_live", kwargs={"slug": event.slug})
     return f"{url}?stage={stage.number}" if stage else url
 

@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 from games.entry import MAX_STEPS
 from games.models import Game, Resolution
-from games.selectors import ENTRY_STATES
+from games.selectors import ENTRY_STATES, entry_state
 
 
 def _step() -> serializers.CharField:
@@ -193,8 +193,6 @@ class GameSerializer(serializers.ModelSerializer):
         return _username(game.resolved_by)
 
     def get_entry_state(self, game: Game) -> str:
-        from games.selectors import entry_state
-
         return entry_state(game, drafting=False)
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ from tournaments import csv_io, links, rounds
 from tournaments.demo_accounts import demo_accounts_ensure, demo_organizer_ensure
 from tournaments.management.commands.ddz_standings import standings_rows
 from tournaments.models import Event, Player, Table
+from tournaments.selectors import event_computed_standings
 from tournaments.services import event_create
 
 DEMO_EVENT = "Demo duplicate"
@@ -62,8 +64,6 @@ def _wait_verified(event: Event, timeout: float) -> None:
 
 def _wait_standings(event: Event, timeout: float) -> None:
     """Wait until the stored standings reflect every verified game (the last recompute ran)."""
-    from tournaments.selectors import event_computed_standings
-
     deadline = time.monotonic() + timeout
     while True:
         stored = [
@@ -224,6 +224,4 @@ class Command(BaseCommand):
 
 def eval_fraction(text: str) -> float:
     """A fraction's text as a float, for display only (ranks are decided exactly)."""
-    from fractions import Fraction
-
     return float(Fraction(text or "0"))

@@ -39,10 +39,11 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
+from ddz_site.celery import app
 from games import entry
 from games.bot import play_record
 from games.deals import rank_cards
-from games.models import Game, Status
+from games.models import Board, Game, Status
 from games.services import VERIFY_BATCH, game_submit, games_verify
 from tournaments import csv_io, rounds
 from tournaments.demo_accounts import demo_organizer_ensure
@@ -74,8 +75,6 @@ def _record(rules: Any, board: Any, table: Any, seed: str) -> dict[str, Any]:
 def _client(work: list[tuple[int, int, dict[str, Any]]], out: Any, start: Any) -> None:
     """One client process: submit its share, report (game id, end of submission)."""
     connections.close_all()
-    from games.models import Board
-
     table_ids, board_ids = {w[0] for w in work}, {w[1] for w in work}
     tables = {t.pk: t for t in Table.objects.filter(pk__in=table_ids).select_related("round")}
     boards = {b.pk: b for b in Board.objects.filter(pk__in=board_ids).select_related("event")}
@@ -260,8 +259,6 @@ class Command(BaseCommand):
     def _start_workers(self, n: int) -> list[subprocess.Popen[bytes]]:
         if n <= 0:
             return []
-        from ddz_site.celery import app
-
         # The workers serve the site's queue (CELERY_TASK_DEFAULT_QUEUE): run the command on
         # a queue of its own when other workers serve the default one.
         queue = settings.CELERY_TASK_DEFAULT_QUEUE
