@@ -45,6 +45,8 @@ test: $(STAMP) services
 check: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
+	$(PY) scripts/layers_report.py --check
 	$(VENV)/bin/mypy games/engine tournaments/scoring.py tournaments/seating.py tournaments/outliers.py games/deals.py
 
 bench: $(STAMP)

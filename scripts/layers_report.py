@@ -2,8 +2,11 @@
 written inside functions, ``Any`` on the Django side, and the import cycles among the project's
 modules counting imports inside functions.
 
-Usage: ``python scripts/layers_report.py [--cycles]``; prints JSON on stdout. Reads the source
-with ``ast`` only (imports nothing of the project), so it runs without Django settings.
+Usage: ``python scripts/layers_report.py`` prints the figures as JSON; ``--list`` lists the
+imports written inside functions; ``--check`` (run by ``make check``) exits 1, saying why, on
+an import cycle or on an import inside a function that `ALLOWED_INSIDE_FUNCTIONS` does not
+name. Reads the source with ``ast`` only (imports nothing of the project), so it runs without
+Django settings. tests/test_layers.py asserts the same.
 """
 
 from __future__ import annotations
@@ -45,6 +48,18 @@ DOOR_PARTS = (
     "settings",
     "env",
 )
+
+
+# The imports a module may write inside a function, by (module, imported module), each with
+# the reason Django requires it there. Nothing else is imported inside a function.
+ALLOWED_INSIDE_FUNCTIONS = {
+    ("games.apps", "games.tasks"): "AppConfig.ready: the tasks import models (app registry)",
+    ("games.apps", "games"): "AppConfig.ready: `from games import tasks`",
+    ("tournaments.apps", "tournaments.tasks"): "AppConfig.ready: the tasks import models",
+    ("tournaments.apps", "tournaments"): "AppConfig.ready: `from tournaments import tasks`",
+    ("tournaments.apps", "tournaments.audit"): "AppConfig.ready: audit imports models",
+    ("tournaments.apps", "django.db.models.signals"): "AppConfig.ready: the signal is connected",
+}
 
 
 def project_modules() -> dict[str, Path]:
@@ -133,7 +148,11 @@ def imports_of(module: str, path: Path, known: dict[str, Path]):
 
 
 def function_level_imports(known: dict[str, Path]) -> list[tuple[str, int, str]]:
-    """Every import statement inside a function, project or not: (module, line, first line)."""
+    """Every import statement inside a function, project or not: (module, line, statement)."""
+    return sorted({(m, line, text) for m, line, text, _target in _inside_functions(known)})
+
+
+def _inside_functions(known: dict[str, Path]) -> list[tuple[str, int, str, str]]:
     found = []
     for module, path in known.items():
         tree = ast.parse(path.read_text(), str(path))
@@ -141,9 +160,26 @@ def function_level_imports(known: dict[str, Path]) -> list[tuple[str, int, str]]
             if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
             for node in ast.walk(fn):
-                if isinstance(node, ast.Import | ast.ImportFrom):
-                    found.append((module, node.lineno, ast.unparse(node)))
-    return sorted(set(found))
+                if isinstance(node, ast.Import):
+                    targets = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    targets = [("." * node.level) + (node.module or "")]
+                else:
+                    continue
+                for target in targets:
+                    found.append((module, node.lineno, ast.unparse(node), target))
+    return found
+
+
+def refused_inside_functions(known: dict[str, Path]) -> list[str]:
+    """The imports inside functions that `ALLOWED_INSIDE_FUNCTIONS` does not name."""
+    return sorted(
+        {
+            f"{module}:{line}: {text}"
+            for module, line, text, target in _inside_functions(known)
+            if (module, target) not in ALLOWED_INSIDE_FUNCTIONS
+        }
+    )
 
 
 def graph(known: dict[str, Path]) -> dict[str, set[str]]:
@@ -239,6 +275,14 @@ def report(with_cycles: bool = True) -> dict:
 
 if __name__ == "__main__":
     data = report()
+    if "--check" in sys.argv:
+        problems = [
+            f"import inside a function: {x}" for x in refused_inside_functions(project_modules())
+        ]
+        problems += [f"import cycle: {' -> '.join(c)}" for c in data["cycles"]]
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        sys.exit(1 if problems else 0)
     if "--list" in sys.argv:
         for module, line, text in function_level_imports(project_modules()):
             print(f"{module}:{line}: {text}")
