@@ -47,7 +47,7 @@ check: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(PY) scripts/layers_report.py --check
-	$(VENV)/bin/mypy games/engine tournaments/scoring.py tournaments/seating.py tournaments/outliers.py games/deals.py
+	$(VENV)/bin/mypy games tournaments
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'

@@ -102,6 +102,7 @@ def play_record(
     bidding = Bidding.start(rules, first_bidder, partner=partner)
     while not bidding.done:
         seat = bidding.to_move
+        assert seat is not None  # the bidding is not done: someone is to call
         bidding = bidding.apply(
             seat, _choose_call(bidding.legal_calls(), hand_strength(rank_cards(hands[seat])), rng)
         )
@@ -124,6 +125,7 @@ def play_record(
         state = GameState.start(rules, dict(hands), bottom, landlord, partner)
         while not state.finished:
             seat = state.to_move
+            assert seat is not None  # the play is not finished: someone is to play
             state = state.apply(seat, _choose_play(state, seat, landlord, rng))
         record["plays"] = [[s, text] for s, text in state.plays]
     outcome = replay(record)

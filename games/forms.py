@@ -4,7 +4,7 @@ games.services.game_submit), and a chief referee's ruling (games.versions.game_r
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -73,8 +73,8 @@ class QuickResultForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         choices = [(s, s) for s in seats]
-        self.fields["landlord"].choices = choices
-        self.fields["doubles"].choices = choices
+        for name in ("landlord", "doubles"):
+            cast(forms.ChoiceField, self.fields[name]).choices = choices
         if not has_doubles:  # rules whose bidding has no double do not offer one
             del self.fields["doubles"]
 

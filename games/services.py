@@ -37,7 +37,7 @@ from games.deals import deal_key, rank_cards
 from games.engine import EngineError, RecordError, RuleSet, read_record
 from games.models import Board, EntryDraft, Game, Resolution, Status
 from games.outcome import accepted_claim_fields, replay_fields
-from tournaments.access import is_organizer
+from tournaments.access import Actor, is_organizer, signed_in
 from tournaments.audit import audit_record
 from tournaments.models import Event, Round, StandingsState, Table
 from tournaments.round_states import round_refusal
@@ -75,6 +75,7 @@ class BoardRejected(DomainError):
 
 
 def _rules_spec(spec: object) -> Any:
+    # Anything a record holds is tried; the engine raises EngineError for what is no spec.
     return RuleSet.from_spec(spec).to_spec()  # type: ignore[arg-type]
 
 
@@ -268,7 +269,7 @@ def _first_submission(game: Game, *, table: Table, board: Board, record: object)
                 "key with a new game."
             )
         )
-    game.stored = False  # type: ignore[attr-defined]
+    game.stored = False  # type: ignore[attr-defined]  # a mark on this one instance
     return game
 
 
@@ -308,7 +309,7 @@ def game_submit(
     board: Board,
     record: object,
     replace: bool = False,
-    actor: Any = None,
+    actor: Actor = None,
     idempotency_key: str | None = None,
     source: str = "",
 ) -> Game:
@@ -350,7 +351,7 @@ def game_submit(
             return _first_submission(existing, table=table, board=board, record=record)
     checked = _check_record(table=table, board=board, record=record)
     declared = checked.get("declared")
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = signed_in(actor)
     try:
         with transaction.atomic():
             # The round's row lock orders this submission against a concurrent round_close
@@ -433,7 +434,7 @@ def game_submit(
                 standings_request(event_id=event_id)
     except _Duplicate as duplicate:
         return _first_submission(duplicate.game, table=table, board=board, record=record)
-    game.stored = True  # type: ignore[attr-defined]
+    game.stored = True  # type: ignore[attr-defined]  # a mark on this one instance
     return game
 
 

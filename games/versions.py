@@ -56,7 +56,7 @@ from ddz_site.errors import DomainError
 from games.counting import ACCEPTABLE_STATUSES, FLAGGED_STATUSES, counted_q, counts
 from games.models import Board, EntryDraft, Game, Resolution, Status
 from games.outcome import accepted_claim_fields
-from tournaments.access import NotAllowed, can_enter_table, is_chief_referee
+from tournaments.access import Actor, NotAllowed, can_enter_table, is_chief_referee, signed_in
 from tournaments.audit import audit_record
 from tournaments.models import Event, Round, RoundState, Table
 from tournaments.round_states import round_refusal
@@ -93,7 +93,7 @@ def may_rule(game: Game) -> bool:
     )
 
 
-def game_confirm(*, game_id: int, actor: Any) -> Game:
+def game_confirm(*, game_id: int, actor: Actor) -> Game:
     """Confirm the current version of a game as its table's result.
 
     Raises:
@@ -109,7 +109,9 @@ def game_confirm(*, game_id: int, actor: Any) -> Game:
     event = game.table.round.event
     if not can_enter_table(actor, game.table):
         raise NotAllowed(_("You are not a referee of this table."))
-    if game.entered_by_id is not None and game.entered_by_id == actor.pk:
+    user = signed_in(actor)
+    assert user is not None  # can_enter_table: a signed-in user with a role
+    if game.entered_by_id is not None and game.entered_by_id == user.pk:
         raise NotAllowed(_("A game is confirmed by someone other than the person who entered it."))
     if not event.confirmation_required:
         raise StateConflict(_("This event does not ask for confirmations."))
@@ -119,8 +121,8 @@ def game_confirm(*, game_id: int, actor: Any) -> Game:
             Game.objects.filter(
                 counted_q(), pk=game_id, replaced_at__isnull=True, confirmed_at__isnull=True
             )
-            .exclude(entered_by=actor)
-            .update(confirmed_by=actor, confirmed_at=now)
+            .exclude(entered_by=user)
+            .update(confirmed_by=user, confirmed_at=now)
         )
         if not updated:
             raise StateConflict(_why_not_confirmable(Game.objects.get(pk=game_id)))
@@ -129,14 +131,14 @@ def game_confirm(*, game_id: int, actor: Any) -> Game:
             actor=actor,
             action="game.confirm",
             obj=game,
-            changes={"confirmed_by": [None, actor.get_username()], "version": game.version},
+            changes={"confirmed_by": [None, user.get_username()], "version": game.version},
         )
     game.refresh_from_db()
     return game
 
 
 def games_confirm(
-    *, event: Event, game_ids: Sequence[int], actor: Any
+    *, event: Event, game_ids: Sequence[int], actor: Actor
 ) -> tuple[list[Game], list[tuple[int, str]]]:
     """Confirm several games of `event` at once (a chief referee's bulk confirmation):
     `game_confirm` for each id, each in its own transaction, so one refusal leaves the others
@@ -182,7 +184,7 @@ def _why_not_confirmable(game: Game) -> str:
     return _("The engine flagged this game: a chief referee must rule on it first.")
 
 
-def game_resolve(*, game_id: int, actor: Any, decision: str, note: str) -> Game:
+def game_resolve(*, game_id: int, actor: Actor, decision: str, note: str) -> Game:
     """A chief referee's ruling on a current game.
 
     `decision` is ``accept`` (the result stands) or ``reject`` (enter it again); `note` (the
@@ -281,7 +283,7 @@ def game_resolve(*, game_id: int, actor: Any, decision: str, note: str) -> Game:
     return game
 
 
-def draft_save(*, table: Table, board: Board, steps: Sequence[str], actor: Any) -> EntryDraft:
+def draft_save(*, table: Table, board: Board, steps: Sequence[str], actor: Actor) -> EntryDraft:
     """Store the checked steps of a live entry (one draft per table and board, upserted).
 
     Raises:
@@ -290,7 +292,7 @@ def draft_save(*, table: Table, board: Board, steps: Sequence[str], actor: Any) 
     refusal = round_refusal(Round.objects.values_list("state", flat=True).get(pk=table.round_id))
     if refusal:
         raise StateConflict(refusal)
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = signed_in(actor)
     for _attempt in range(2):
         try:
             with transaction.atomic():

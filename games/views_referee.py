@@ -14,8 +14,9 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -39,7 +40,7 @@ from games.versions import (
     may_rule,
 )
 from tournaments import results
-from tournaments.access import can_enter_table, is_chief_referee, is_official
+from tournaments.access import Actor, can_enter_table, is_chief_referee, is_official
 from tournaments.clock import current_round
 from tournaments.links import open_signals
 from tournaments.models import Event, Table
@@ -240,7 +241,7 @@ def quick_entry_page(
     table: Table,
     board: Board,
     *,
-    actor: Any,
+    actor: Actor,
     source: str,
     template: str,
     done: Callable[[Game], str],
@@ -402,5 +403,6 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     }
     if not context["can_accept"]:
         # Illegal, incomplete or confirmed: the only ruling left is to enter it again.
-        resolve_form.fields["decision"].choices = [("reject", _("to be entered again"))]
+        decision = cast(forms.ChoiceField, resolve_form.fields["decision"])
+        decision.choices = [("reject", _("to be entered again"))]
     return render(request, "referee/game_versions.html", context, status=status)

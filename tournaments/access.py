@@ -21,8 +21,9 @@ never a person: doors always pass ``request.user``, anonymous included.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -43,15 +44,35 @@ if TYPE_CHECKING:
     from games.models import Game
 
 
+class Bearer(Protocol):
+    """Who acts without being a user: the bearer of a private link (tournaments.links
+    LinkBearer), the command line. Never signed in, so no role predicate lets him do anything a
+    role allows; tournaments.audit records what he did through ``audit_fields()`` if he has it."""
+
+    @property
+    def is_authenticated(self) -> bool: ...
+
+
+# Who acts, in every service that writes: a user signed in, an anonymous visitor, a bearer
+# (above), or None for the system (a management command, a task).
+Actor: TypeAlias = User | AnonymousUser | Bearer | None
+
+
+def signed_in(actor: Actor) -> User | None:
+    """The user when `actor` is one signed in; None for anyone else (an anonymous visitor, a
+    bearer, the system): whom a row records as its author."""
+    return actor if isinstance(actor, User) and actor.is_authenticated else None
+
+
 class NotAllowed(DomainError):
     """The user's roles in the event do not allow this (raised by the services that write)."""
 
     code = "forbidden"
 
 
-def roles_of(user: Any, event: Event) -> frozenset[str]:
+def roles_of(user: Actor, event: Event) -> frozenset[str]:
     """The user's roles in ``event`` (``Role`` values); empty for the public."""
-    if user is None or not getattr(user, "is_authenticated", False):
+    if not isinstance(user, User) or not user.is_authenticated:
         return frozenset()
     found = set(EventRole.objects.filter(event=event, user=user).values_list("role", flat=True))
     if user.is_superuser:
@@ -59,35 +80,38 @@ def roles_of(user: Any, event: Event) -> frozenset[str]:
     return frozenset(found)
 
 
-def is_organizer(user: Any, event: Event) -> bool:
+def is_organizer(user: Actor, event: Event) -> bool:
     return Role.ORGANIZER in roles_of(user, event)
 
 
-def is_chief_referee(user: Any, event: Event) -> bool:
+def is_chief_referee(user: Actor, event: Event) -> bool:
     """Chief referees and organizers settle disputes and see every table."""
     return bool(roles_of(user, event) & {Role.ORGANIZER, Role.CHIEF_REFEREE})
 
 
-def is_official(user: Any, event: Event) -> bool:
+def is_official(user: Actor, event: Event) -> bool:
     """Organizers and referees of any kind: they see embargoed results."""
     return bool(roles_of(user, event) & {Role.ORGANIZER, Role.CHIEF_REFEREE, Role.REFEREE})
 
 
-def can_enter_table(user: Any, table: Table) -> bool:
+def can_enter_table(user: Actor, table: Table) -> bool:
     """Organizers and chief referees enter at every table; a referee at his assigned tables."""
     event = table.round.event
     found = roles_of(user, event)
     if found & {Role.ORGANIZER, Role.CHIEF_REFEREE}:
         return True
-    return Role.REFEREE in found and TableAssignment.objects.filter(table=table, user=user).exists()
+    return (
+        Role.REFEREE in found
+        and TableAssignment.objects.filter(table=table, user=signed_in(user)).exists()
+    )
 
 
-def may_manage_officials(user: Any, event: Event) -> bool:
+def may_manage_officials(user: Actor, event: Event) -> bool:
     """Organizers add referees and chief referees, assign tables and make private links."""
     return is_organizer(user, event)
 
 
-def may_handle_checks(user: Any, event: Event) -> bool:
+def may_handle_checks(user: Actor, event: Event) -> bool:
     """Chief referees and organizers handle the problems players signal through their links."""
     return is_chief_referee(user, event)
 
@@ -155,20 +179,20 @@ def player_check_refusal(
     return None
 
 
-def may_run_clock(user: Any, event: Event) -> bool:
+def may_run_clock(user: Actor, event: Event) -> bool:
     """Organizers and chief referees start, pause and resume a round's clock and give a
     table extra time (tournaments.clock); everyone sees the clock."""
     return is_chief_referee(user, event)
 
 
-def may_rule(user: Any, event: Event) -> bool:
+def may_rule(user: Actor, event: Event) -> bool:
     """Chief referees and organizers make rulings: adjusted scores and penalties
     (tournaments.standings), and rulings on flagged games (games.versions). None is the
     system (see the module docstring)."""
     return user is None or is_chief_referee(user, event)
 
 
-def require_ruling(user: Any, event: Event) -> None:
+def require_ruling(user: Actor, event: Event) -> None:
     """Refuse a ruling by anyone but a chief referee or organizer of `event` (`may_rule`).
 
     Raises:

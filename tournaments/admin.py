@@ -103,7 +103,7 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ["name", "club", "external_id"]
 
 
-class RoundForm(forms.ModelForm):  # type: ignore[type-arg]
+class RoundForm(forms.ModelForm):
     """A round made in the admin is a draft: the dashboard seats, deals and starts it."""
 
     def save(self, commit: bool = True) -> Any:
@@ -130,7 +130,7 @@ class EventRoleInline(admin.TabularInline):
     autocomplete_fields = ["user", "player"]
 
 
-class EventForm(forms.ModelForm):  # type: ignore[type-arg]
+class EventForm(forms.ModelForm):
     """Refuses a change to a setting of FROZEN_ONCE_STARTED once a round has started, on each
     changed field, with the model's message (Event.save refuses it too)."""
 
@@ -236,7 +236,7 @@ class AuditEntryAdmin(admin.ModelAdmin):
         return False
 
 
-class AdjustmentForm(forms.ModelForm):  # type: ignore[type-arg]
+class AdjustmentForm(forms.ModelForm):
     class Meta:
         model = Adjustment
         fields = ["table", "board", "seat", "kind", "reason"]

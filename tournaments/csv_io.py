@@ -31,11 +31,11 @@ import csv
 import io
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournaments.access import Actor
 from tournaments.audit import audit_record
 from tournaments.exports import spreadsheet_cell, spreadsheet_text
 from tournaments.models import Entry, Event, EventFormat, Player, Team
@@ -309,7 +309,7 @@ def _identify(
     return None
 
 
-def players_csv_import(*, event: Event, text: str, actor: Any) -> Preview:
+def players_csv_import(*, event: Event, text: str, actor: Actor) -> Preview:
     """Import a players file into ``event``: every row, or (when any row is wrong) none.
 
     Returns the preview of what was done.

@@ -29,8 +29,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from typing import Any
+from typing import Any, cast
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Prefetch, Q
 from django.utils.text import slugify
@@ -44,7 +45,7 @@ from games.engine.rules import PRESETS
 from games.models import Board, Game, Status
 from games.services import BoardRejected, board_create
 from tournaments import dealing, seating
-from tournaments.access import is_organizer
+from tournaments.access import Actor, is_organizer, signed_in
 from tournaments.audit import audit_record
 from tournaments.models import (
     Adjustment,
@@ -86,13 +87,13 @@ class NotOrganizer(AdministrationRefused):
     """The acting user is not an organizer of the event."""
 
 
-def organizer_check(event: Event, actor: Any) -> None:
+def organizer_check(event: Event, actor: Actor) -> None:
     """Refuses non-organizers of ``event`` (NotOrganizer)."""
     if not is_organizer(actor, event):
         raise NotOrganizer(_("Only the organizers of %(event)s may change it.") % {"event": event})
 
 
-def organizer_lock(event: Event, actor: Any) -> Event:
+def organizer_lock(event: Event, actor: Actor) -> Event:
     """The event row, locked until the transaction ends; refuses non-organizers."""
     organizer_check(event, actor)
     return Event.objects.select_for_update().get(pk=event.pk)
@@ -101,9 +102,10 @@ def organizer_lock(event: Event, actor: Any) -> Event:
 # --- Events --------------------------------------------------------------------------------
 
 
-def may_create_events(user: Any) -> bool:
+def may_create_events(user: Actor) -> bool:
     """Staff users and superusers open events (they become their organizers)."""
-    return bool(getattr(user, "is_authenticated", False) and (user.is_staff or user.is_superuser))
+    found = signed_in(user)
+    return found is not None and (found.is_staff or found.is_superuser)
 
 
 def rule_options_parse(text: str) -> dict[str, str]:
@@ -133,7 +135,7 @@ def rule_options_parse(text: str) -> dict[str, str]:
 
 def event_open(
     *,
-    actor: Any,
+    actor: Actor,
     name: str,
     preset: str,
     options: dict[str, str] | None = None,
@@ -174,7 +176,7 @@ def event_open(
             event = event_create(name=name, rules=spec, scoring_method=scoring_method)
             Event.objects.filter(pk=event.pk).update(format=format)
             event.format = format
-            EventRole.objects.create(event=event, user=actor, role=Role.ORGANIZER)
+            EventRole.objects.create(event=event, user=cast(User, actor), role=Role.ORGANIZER)
             audit_record(
                 event=event,
                 actor=actor,
@@ -195,7 +197,7 @@ def event_open(
 # --- Field and stages ----------------------------------------------------------------------
 
 
-def entry_add(*, event: Event, player: Player, actor: Any) -> Entry:
+def entry_add(*, event: Event, player: Player, actor: Actor) -> Entry:
     """Enter ``player`` in ``event`` (idempotent: an existing entry is returned as it is).
 
     Raises:
@@ -218,7 +220,7 @@ def entry_add(*, event: Event, player: Player, actor: Any) -> Entry:
 def stage_create(
     *,
     event: Event,
-    actor: Any,
+    actor: Actor,
     name: str = "",
     kind: str = StageKind.QUALIFYING,
     cut: int | None = None,
@@ -261,7 +263,7 @@ def stage_field(*, stage: Stage) -> list[Player]:
 # --- Rounds --------------------------------------------------------------------------------
 
 
-def round_create(*, event: Event, actor: Any, stage: Stage | None = None) -> Round:
+def round_create(*, event: Event, actor: Actor, stage: Stage | None = None) -> Round:
     """A new draft round of ``event`` (numbered after the last), in ``stage``.
 
     Raises:
@@ -295,7 +297,7 @@ def _write_tables(round_: Round, tables: Sequence[Sequence[Player]], seats: Sequ
 
 
 def _seat(
-    round_: Round, actor: Any, tables: Sequence[Sequence[Player]], how: str, extra: dict[str, Any]
+    round_: Round, actor: Actor, tables: Sequence[Sequence[Player]], how: str, extra: dict[str, Any]
 ) -> None:
     """Move a locked draft round to seated with these tables (caller holds the event lock)."""
     seats = rules_of(round_.event).seats
@@ -426,7 +428,7 @@ def _stage_plan(
 
 
 def stage_seat(
-    *, stage: Stage, actor: Any, seed: int | str | None = None, steps: int = seating.SEARCH_STEPS
+    *, stage: Stage, actor: Actor, seed: int | str | None = None, steps: int = seating.SEARCH_STEPS
 ) -> dict[str, Any]:
     """Seat every draft round of ``stage`` by the event's format: a movement over the whole
     schedule (individual and single-table events; ``steps`` bounds its search, and the same
@@ -485,7 +487,7 @@ def stage_standings(*, stage: Stage) -> list[Standing]:
     return list(event_standings(event=stage.event, stage=stage))
 
 
-def round_seat_swiss(*, round_: Round, actor: Any) -> list[list[str]]:
+def round_seat_swiss(*, round_: Round, actor: Actor) -> list[list[str]]:
     """Seat a draft round of an individual event by the standings of its stage so far (Swiss:
     groups of k by standing, avoiding repeat meetings; seats balanced against the rounds
     before; sit-outs to those who sat out least). Returns the tables as player names.
@@ -516,13 +518,13 @@ def round_seat_swiss(*, round_: Round, actor: Any) -> list[list[str]]:
         history: list[list[list[int]]] = []
         sat: dict[int, int] = defaultdict(int)
         for r in earlier:
-            tables = [
+            played = [
                 [s.player_id for s in in_seat_order(t.seats.all(), seat_names)]
                 for t in r.tables.all()
             ]
-            history.append(tables)
-            if tables:
-                seated = {p for t in tables for p in t}
+            history.append(played)
+            if played:
+                seated = {p for t in played for p in t}
                 for pk in by_id:
                     sat[pk] += pk not in seated
         clubs = {p.pk: p.club for p in field if p.club}
@@ -535,7 +537,7 @@ def round_seat_swiss(*, round_: Round, actor: Any) -> list[list[str]]:
     return [[p.name for p in t] for t in named]
 
 
-def round_deal(*, round_: Round, boards: int, actor: Any) -> list[Board]:
+def round_deal(*, round_: Round, boards: int, actor: Actor) -> list[Board]:
     """Deal ``boards`` boards to a draft or seated round from the event's committed seed
     (tournaments.dealing; board numbers follow the event's last board; first bidder by the
     event's rule).
@@ -676,7 +678,7 @@ def unsettled_text(unsettled: Sequence[tuple[int, int, str]], limit: int = 12) -
     return ", ".join(parts)
 
 
-def round_transition(*, round_: Round, action: str, actor: Any) -> Round:
+def round_transition(*, round_: Round, action: str, actor: Actor) -> Round:
     """Move a round one state on: ``action`` is "start", "close" or "publish" (TRANSITIONS).
 
     One conditional UPDATE (state = the state before): of concurrent requests exactly one
@@ -747,22 +749,22 @@ def round_transition(*, round_: Round, action: str, actor: Any) -> Round:
     return round_
 
 
-def round_start(*, round_: Round, actor: Any) -> Round:
+def round_start(*, round_: Round, actor: Actor) -> Round:
     return round_transition(round_=round_, action="start", actor=actor)
 
 
-def round_close(*, round_: Round, actor: Any) -> Round:
+def round_close(*, round_: Round, actor: Actor) -> Round:
     return round_transition(round_=round_, action="close", actor=actor)
 
 
-def round_publish(*, round_: Round, actor: Any) -> Round:
+def round_publish(*, round_: Round, actor: Actor) -> Round:
     return round_transition(round_=round_, action="publish", actor=actor)
 
 
 # --- The deal seed -------------------------------------------------------------------------
 
 
-def event_seed_commit(*, event: Event, actor: Any, seed: str | None = None) -> str:
+def event_seed_commit(*, event: Event, actor: Actor, seed: str | None = None) -> str:
     """Draw the event's secret deal seed and store it with its public commitment; returns the
     commitment. Once only (a conditional UPDATE on an empty commitment), and only while the
     event has no board: boards dealt otherwise (by hand, imported) are not derived from the
@@ -804,7 +806,7 @@ def event_seed_commit(*, event: Event, actor: Any, seed: str | None = None) -> s
     return digest
 
 
-def event_seed_reveal(*, event: Event, actor: Any) -> str:
+def event_seed_reveal(*, event: Event, actor: Actor) -> str:
     """Reveal the deal seed (it is shown on the public deals page from then on); returns it.
 
     Raises:
@@ -875,7 +877,7 @@ def event_deals_verify(*, event: Event, seed: str) -> DealsReport:
 # --- The cut -------------------------------------------------------------------------------
 
 
-def stage_cut(*, stage: Stage, actor: Any) -> list[StageEntry]:
+def stage_cut(*, stage: Stage, actor: Actor) -> list[StageEntry]:
     """Send the top ``stage.cut`` of the stage's published standings (stage_standings) through
     to the next stage as its StageEntry rows, with the score each carries (his percentage, or
     total in datum difference) when the next stage carries scores over; that stage's own

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -45,7 +45,7 @@ from ddz_site.errors import DomainError
 from games.counting import counted_q
 from games.models import Board, Game
 from tournaments import scoring
-from tournaments.access import require_ruling
+from tournaments.access import Actor, require_ruling, signed_in
 from tournaments.audit import audit_record
 from tournaments.embargo import open_board_ids
 from tournaments.models import (
@@ -92,8 +92,8 @@ class EventResults:
 
     event: Event
     results: list[scoring.SeatResult]
-    stage_of_board: dict[int, int | None]
-    expected: dict[int, int]
+    stage_of_board: dict[Hashable, int | None]
+    expected: dict[Hashable, int]
     penalties: list[tuple[int, int | None, Fraction]]
 
 
@@ -117,8 +117,8 @@ def event_results(
         .annotate(n=Count("id"))
         .values_list("round_id", "n")
     )
-    stage_of_board: dict[int, int | None] = {}
-    expected: dict[int, int] = {}
+    stage_of_board: dict[Hashable, int | None] = {}
+    expected: dict[Hashable, int] = {}
     for board_id, round_id, stage_id in Board.objects.filter(event=event).values_list(
         "id", "round_id", "round__stage_id"
     ):
@@ -163,7 +163,7 @@ def event_results(
                         board_id, table_id, seat, players[seat], Fraction(0), adjusted=kind
                     )
                 )
-    penalties = (
+    penalties: list[tuple[int, int | None, Fraction]] = (
         [
             (player_id, stage_id, Fraction(points))
             for player_id, stage_id, points in Penalty.objects.filter(event=event).values_list(
@@ -258,8 +258,8 @@ def compute(
     points = board_points(data, method=method, unit=unit, memo=memo)
     order, seed = _tiebreaks(event)
 
-    def penalties(stage_ids: set[int | None] | None) -> dict[int, Fraction]:
-        out: dict[int, Fraction] = defaultdict(Fraction)
+    def penalties(stage_ids: set[int | None] | None) -> dict[Hashable, Fraction]:
+        out: dict[Hashable, Fraction] = defaultdict(Fraction)
         for player_id, stage_id, value in data.penalties:
             if stage_ids is None or stage_id in stage_ids:
                 out[player_id] += value
@@ -414,14 +414,16 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
             if old.get(scope, []) == rows:
                 continue
             changed = True
-            Standing.objects.filter(event=event, stage_id=scope).delete()
+            # django-stubs is wrong here: a nullable foreign key's _id lookup takes None.
+            Standing.objects.filter(event=event, stage_id=scope).delete()  # type: ignore[misc]
             Standing.objects.bulk_create(
                 Standing(event=event, stage_id=scope, **row) for row in rows
             )
         stale = [scope for scope in old if scope not in new]
         if stale:
             changed = True
-            Standing.objects.filter(event=event, stage_id__in=stale).delete()
+            # django-stubs is wrong here: a nullable foreign key's _id lookup takes None.
+            Standing.objects.filter(event=event, stage_id__in=stale).delete()  # type: ignore[misc]
         now = timezone.now()
         if changed:
             Event.objects.filter(pk=event_id).update(standings_updated_at=now)
@@ -514,7 +516,7 @@ def adjustment_check(*, table: Table, board: Board, seat: str, kind: str) -> Non
 
 
 def adjustment_set(
-    *, table: Table, board: Board, seat: str, kind: str, reason: str = "", actor: Any = None
+    *, table: Table, board: Board, seat: str, kind: str, reason: str = "", actor: Actor = None
 ) -> Adjustment:
     """Give one seat of `table` an adjusted score on `board` (or change it).
 
@@ -545,7 +547,7 @@ def adjustment_set(
     return adjustment
 
 
-def adjustment_remove(*, adjustment_id: int, actor: Any = None) -> bool:
+def adjustment_remove(*, adjustment_id: int, actor: Actor = None) -> bool:
     """Remove an adjusted score; False when it no longer exists.
 
     Raises:
@@ -576,7 +578,7 @@ def penalty_add(
     points: str | int | Decimal,
     reason: str,
     stage: Stage | None = None,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> Penalty:
     """Penalise `player` by `points` (in the event's unit: MP or datum points), kept apart
     from his boards.
@@ -620,7 +622,7 @@ def penalty_add(
     return penalty
 
 
-def penalty_remove(*, penalty_id: int, actor: Any = None) -> bool:
+def penalty_remove(*, penalty_id: int, actor: Actor = None) -> bool:
     """Withdraw a penalty; False when it no longer exists.
 
     Raises:
@@ -644,5 +646,5 @@ def penalty_remove(*, penalty_id: int, actor: Any = None) -> bool:
     return True
 
 
-def _user(actor: Any) -> Any:
-    return actor if getattr(actor, "is_authenticated", False) else None
+def _user(actor: Actor) -> Any:
+    return signed_in(actor)

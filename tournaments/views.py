@@ -129,7 +129,7 @@ def _standings_stamp(slug: str) -> tuple[int, float] | None:
             return None
         stamp = (row[0], row[1].timestamp() if row[1] else 0.0)
         cache.set(key, stamp, STAMP_SECONDS)
-    return stamp  # type: ignore[no-any-return]
+    return stamp
 
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:

@@ -84,7 +84,7 @@ def table_links(request: HttpRequest, slug: str) -> HttpResponse:
     for m in made:
         url = request.build_absolute_uri(m.url)
         cards.append(
-            {"number": m.table, "url": url, "qr": qr_svg(url), "seated": seated.get(m.table)}
+            {"number": m.table, "url": url, "qr": qr_svg(url), "seated": seated.get(m.table or 0)}
         )
     return render(
         request,

@@ -14,10 +14,11 @@ anonymous).
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required as _login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -77,7 +78,9 @@ def home(request: HttpRequest) -> HttpResponse:
     dashboard for an organizer, the referee pages for referees, the public page for
     players); where one signs in to without ?next=."""
     by_event: dict[int, set[str]] = {}
-    for event_id, role in EventRole.objects.filter(user=request.user).values_list(
+    for event_id, role in EventRole.objects.filter(
+        user=cast(User, request.user)
+    ).values_list(  # login_required
         "event_id", "role"
     ):
         by_event.setdefault(event_id, set()).add(role)

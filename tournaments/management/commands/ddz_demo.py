@@ -183,10 +183,10 @@ class Command(BaseCommand):
                 rejected += len(report.rejected)
             _wait_verified(archive, timeout)
             verified = Game.objects.filter(board__event=archive, status=Status.VERIFIED).count()
-            boards = archive.boards.count()
+            board_count = archive.boards.count()
             self.stdout.write(
                 f"\n{archive.name}: {stored} records imported ({rejected} rejected) "
-                f"as {boards} boards; {verified} of {stored} verified"
+                f"as {board_count} boards; {verified} of {stored} verified"
             )
         site = options["site"].rstrip("/")
         self.stdout.write(

@@ -186,7 +186,7 @@ class Command(BaseCommand):
                     .values_list("read_at", "stored_at")
                     .first()
                 )
-                if row and row[1] is not None and row != seen:
+                if row and row[0] is not None and row[1] is not None and row != seen:
                     seen = row
                     state_log.append((row[0].timestamp(), row[1].timestamp()))
                 time.sleep(0.02)
@@ -224,7 +224,7 @@ class Command(BaseCommand):
             for w in workers:
                 w.wait(30)
         poller.join()
-        verified = dict(games.values_list("pk", "verified_at"))
+        verified = {pk: at for pk, at in games.values_list("pk", "verified_at") if at is not None}
         lags = []
         for game_id, at in submitted:
             v = verified[game_id].timestamp()
