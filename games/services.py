@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 
 from ddz_site.dispatch import RECOMPUTE_STANDINGS, VERIFY_GAME, enqueue
 from ddz_site.errors import DomainError
+from games import entry
 from games.deals import deal_key, rank_cards
 from games.engine import EngineError, RecordError, RuleSet, read_record
 from games.models import Board, EntryDraft, Game, Resolution, Status
@@ -436,6 +437,23 @@ def game_submit(
         return _first_submission(duplicate.game, table=table, board=board, record=record)
     game.stored = True  # type: ignore[attr-defined]  # a mark on this one instance
     return game
+
+
+def steps_record(*, table: Table, board: Board, steps: Sequence[str]) -> dict[str, Any]:
+    """The record of a finished live entry at `table` on `board`: `steps` replayed by the
+    step checker (games.entry.rebuild) and written as a record (games.entry.to_record) with the
+    table's record id; what every door that takes steps submits.
+
+    Raises:
+        GameRejected: the game is not finished (someone is still to move).
+        games.entry.EntryError: `steps` the engine refuses.
+    """
+    position = entry.rebuild(entry.EntryDeal.from_board(board), steps)
+    if not position.finished:
+        raise GameRejected(
+            _("The game is not finished: %(seat)s is to move.") % {"seat": position.to_move}
+        )
+    return entry.to_record(position, record_id=entry.table_record_id(table, board))
 
 
 # How many pending games one verification task takes at most (games_verify's `fill`).

@@ -47,21 +47,13 @@ if TYPE_CHECKING:  # django-stubs-ext is a development dependency
 def board_is_open(board: Board) -> bool:
     """Whether every table of `board`'s round has finished it (see the module docstring).
 
-    Three queries at most; use `open_board_ids` for many boards.
+    One query (`with_open`, where *finished* is written); `open_board_ids` for many boards.
     """
     if board.round_id is None:
         return True
-    tables = Table.objects.filter(round_id=board.round_id).count()
-    if tables == 0:
-        return False
-    finished = set(
-        Game.objects.filter(board=board, replaced_at__isnull=True).values_list(
-            "table_id", flat=True
-        )
+    return bool(
+        with_open(Board.objects.filter(pk=board.pk)).values_list("is_open", flat=True).get()
     )
-    if len(finished) < tables:
-        finished |= set(Adjustment.objects.filter(board=board).values_list("table_id", flat=True))
-    return len(finished) >= tables
 
 
 def visible_to(user: Actor, board: Board) -> bool:

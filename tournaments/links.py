@@ -45,7 +45,7 @@ from django.utils.translation import gettext as _
 from ddz_site.errors import DomainError
 from games import entry
 from games.models import Board, Game
-from games.services import GameRejected, game_submit
+from games.services import GameRejected, game_submit, steps_record
 from games.versions import draft_save
 from tournaments import access
 from tournaments.access import Actor, signed_in
@@ -464,12 +464,7 @@ def link_game_submit(
         GameRejected: the game is not finished, or whatever game_submit refuses.
         games.entry.EntryError: `steps` the engine refuses.
     """
-    position = entry.rebuild(entry.EntryDeal.from_board(board), steps)
-    if not position.finished:
-        raise GameRejected(
-            _("The game is not finished: %(seat)s is to move.") % {"seat": position.to_move}
-        )
-    record = entry.to_record(position, record_id=entry.table_record_id(table, board))
+    record = steps_record(table=table, board=board, steps=steps)
     return game_submit(
         table=table,
         board=board,

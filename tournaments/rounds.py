@@ -66,7 +66,7 @@ from tournaments.models import (
     Team,
 )
 from tournaments.selectors import event_standings
-from tournaments.services import EventRejected, event_create, rules_of
+from tournaments.services import EventRejected, event_create, rules_of, tables_write
 from tournaments.standings import standings_recompute
 
 # Each transition: the service name → (state before, state after).
@@ -287,15 +287,6 @@ def round_create(*, event: Event, actor: Actor, stage: Stage | None = None) -> R
     return round_
 
 
-def _write_tables(round_: Round, tables: Sequence[Sequence[Player]], seats: Sequence[str]) -> None:
-    for t, players in enumerate(tables, start=1):
-        table = Table.objects.create(round=round_, number=t)
-        Seat.objects.bulk_create(
-            Seat(table=table, seat=seat, player=player)
-            for seat, player in zip(seats, players, strict=True)
-        )
-
-
 def _seat(
     round_: Round, actor: Actor, tables: Sequence[Sequence[Player]], how: str, extra: dict[str, Any]
 ) -> None:
@@ -312,7 +303,7 @@ def _seat(
             _("Round %(number)s is no longer a draft; it was seated already.")
             % {"number": round_.number}
         )
-    _write_tables(round_, tables, seats)
+    tables_write(round_, tables, seats)
     audit_record(
         event=round_.event,
         actor=actor,

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from games import entry, selectors
 from games.api import serializers as s
 from games.models import Board, EntryDraft, Game
-from games.services import GameRejected, game_submit
+from games.services import game_submit, steps_record
 from games.versions import draft_save, game_confirm, game_resolve
 from tournaments.access import can_enter_table, is_chief_referee, is_official
 from tournaments.embargo import game_visible_to, visible_to
@@ -166,12 +166,7 @@ class GameListView(APIView):
         deal = entry.EntryDeal.from_board(board)
         source = "api"
         if "steps" in v:
-            position = entry.rebuild(deal, v["steps"])
-            if not position.finished:
-                raise GameRejected(
-                    _("The game is not finished: %(seat)s is to move.") % {"seat": position.to_move}
-                )
-            record = entry.to_record(position, record_id=entry.table_record_id(table, board))
+            record = steps_record(table=table, board=board, steps=v["steps"])
         elif "quick" in v:
             q = v["quick"]
             quick = entry.QuickResult(
