@@ -33,7 +33,7 @@ Vocabulary:
   ruled to be entered again, or ``mismatch``/``flagged`` and accepted by a chief referee. A
   game accepted and later found ``illegal`` (or ``pending`` again) when verified again does
   not count, and cannot be confirmed, until it is verified or ruled on anew. A game that does
-  not count keeps its round open (tournaments.rounds.round_unsettled names why:
+  not count keeps its round open (tournaments.round_states.round_unsettled names why:
   `not_counted_reason`) unless adjusted scores replace it at every seat.
 - *draft*: the steps of a game being entered live (games.entry), saved at each checked step.
 

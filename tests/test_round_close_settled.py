@@ -23,7 +23,7 @@ from games.models import Game, Resolution, Status
 from games.selectors import entry_state
 from games.versions import StateConflict, game_confirm, may_confirm
 from tests.factories import duplicate_round
-from tournaments import rounds
+from tournaments import round_states
 from tournaments.models import AuditEntry, EventRole, Role, Round, RoundState, TableAssignment
 from tournaments.standings import adjustment_set
 
@@ -95,7 +95,7 @@ def test_a_round_with_unsettled_games_stays_open_and_the_refusal_names_them(
 ) -> None:
     event, round_, tables, boards, td = unsettled_round
     with pytest.raises(DomainError) as refused:
-        rounds.round_close(round_=round_, actor=td)
+        round_states.round_close(round_=round_, actor=td)
     message = refused.value.message
     assert "Round 1 cannot be closed: 8 games are not settled" in message
     for named in UNSETTLED:
@@ -107,7 +107,7 @@ def test_a_round_with_unsettled_games_stays_open_and_the_refusal_names_them(
 
     # The referee reads it in his language.
     with translation.override("zh-hans"), pytest.raises(DomainError) as refused_zh:
-        rounds.round_close(round_=round_, actor=td)
+        round_states.round_close(round_=round_, actor=td)
     zh = refused_zh.value.message
     assert "第 1 轮无法结束" in zh and "第 2 桌第 1 副（尚未校验）" in zh
     assert "第 4 桌第 2 副（未录入）" in zh and "not settled" not in zh
@@ -139,9 +139,9 @@ def test_the_round_closes_once_each_game_is_settled(unsettled_round) -> None:
         )
     for i, step in enumerate(steps):
         with pytest.raises(DomainError, match=f"{len(steps) - i} games? (is|are) not settled"):
-            rounds.round_close(round_=round_, actor=td)
+            round_states.round_close(round_=round_, actor=td)
         step()
-    rounds.round_close(round_=round_, actor=td)
+    round_states.round_close(round_=round_, actor=td)
     assert Round.objects.get(pk=round_.pk).state == RoundState.CLOSED
 
 

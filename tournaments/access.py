@@ -202,3 +202,27 @@ def require_ruling(user: Actor, event: Event) -> None:
         raise NotAllowed(
             _("Only a chief referee or an organizer gives adjusted scores and penalties.")
         )
+
+
+# --- The organizer's administration: every service of tournaments.rounds, round_states and
+# stages locks the event row through organizer_lock, refusing anyone but its organizers.
+
+
+class AdministrationRefused(DomainError):
+    """A change to an event's administration that cannot be made; nothing was written."""
+
+
+class NotOrganizer(AdministrationRefused):
+    """The acting user is not an organizer of the event."""
+
+
+def organizer_check(event: Event, actor: Actor) -> None:
+    """Refuses non-organizers of ``event`` (NotOrganizer)."""
+    if not is_organizer(actor, event):
+        raise NotOrganizer(_("Only the organizers of %(event)s may change it.") % {"event": event})
+
+
+def organizer_lock(event: Event, actor: Actor) -> Event:
+    """The event row, locked until the transaction ends; refuses non-organizers."""
+    organizer_check(event, actor)
+    return Event.objects.select_for_update().get(pk=event.pk)

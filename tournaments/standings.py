@@ -11,7 +11,7 @@ is the whole event (stage None) or one stage; a stage that carries scores over a
 boards of the stages before it, for the players of this stage. Penalties are kept apart from
 the boards and taken off for the rank; ties are separated by the event's tie-breaks. In a stage
 with a cut, players the tie-breaks leave equal across the cut line are drawn by the event's
-lot, so that the cut (tournaments.rounds.stage_cut, which takes the top `Stage.cut` of these
+lot, so that the cut (tournaments.stages.stage_cut, which takes the top `Stage.cut` of these
 stored rows, as the Swiss seating ranks by them) never chooses between players the published
 standings show as equal.
 

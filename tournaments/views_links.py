@@ -33,7 +33,7 @@ from games.models import Board, EntryDraft, Game
 from games.views_referee import live_entry_context, quick_entry_page
 from tournaments import access, embargo, links, results
 from tournaments.models import PlayerLink, Table, TableLink
-from tournaments.rounds import in_seat_order
+from tournaments.overview import in_seat_order
 from tournaments.services import rules_of
 
 MAX_BODY_STEPS = entry.MAX_STEPS

@@ -30,7 +30,7 @@ from ddz_site.errors import DomainError
 from games.engine import RuleSet
 from games.engine.rules import OPTION_NAMES, PRESETS
 from games.models import Board, Game
-from tournaments import csv_io, dealing, rounds, selectors
+from tournaments import csv_io, dealing, overview, round_states, rounds, selectors, stages
 from tournaments.access import is_organizer
 from tournaments.models import (
     AuditEntry,
@@ -171,7 +171,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "event": event,
             # Each round with its seating's repeats and club clashes (None before seating).
             "overview": [
-                (item, checks.get(item.round.pk)) for item in rounds.event_overview(event=event)
+                (item, checks.get(item.round.pk)) for item in overview.event_overview(event=event)
             ],
             "stages": stages,
             "stage_kinds": StageKind.choices,
@@ -270,7 +270,7 @@ def stage_create(request: HttpRequest, slug: str) -> HttpResponse:
     return _done(
         request,
         event,
-        lambda: rounds.stage_create(
+        lambda: stages.stage_create(
             event=event,
             actor=request.user,
             name=request.POST.get("name", ""),
@@ -302,14 +302,14 @@ def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         return _done(
             request,
             event,
-            lambda: rounds.stage_seat(stage=stage, actor=request.user),
+            lambda: stages.stage_seat(stage=stage, actor=request.user),
             _("The draft rounds of the stage are seated."),
         )
     if action == "cut":
         return _done(
             request,
             event,
-            lambda: rounds.stage_cut(stage=stage, actor=request.user),
+            lambda: stages.stage_cut(stage=stage, actor=request.user),
             _("The cut is made."),
         )
     raise PermissionDenied(_("Unknown action."))
@@ -334,10 +334,10 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         return _done(
             request,
             event,
-            lambda: rounds.round_seat_swiss(round_=round_, actor=request.user),
+            lambda: stages.round_seat_swiss(round_=round_, actor=request.user),
             _("Round seated by the standings (Swiss)."),
         )
-    if action in rounds.TRANSITIONS:
+    if action in round_states.TRANSITIONS:
         done = {
             "start": _("Round %(number)s started: referees can enter its games."),
             "close": _("Round %(number)s closed: its results are final."),
@@ -346,7 +346,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         return _done(
             request,
             event,
-            lambda: rounds.round_transition(round_=round_, action=action, actor=request.user),
+            lambda: round_states.round_transition(round_=round_, action=action, actor=request.user),
             done % {"number": round_.number},
         )
     raise PermissionDenied(_("Unknown action."))
@@ -417,7 +417,7 @@ def print_round(request: HttpRequest, slug: str, number: int, what: str) -> Http
     """Print pages of a round: ``table-cards``, ``hand-records`` or ``seating``."""
     event = _event_for_organizer(request, slug)
     round_ = get_object_or_404(Round, event=event, number=number)
-    tables = rounds.round_tables(round_)
+    tables = overview.round_tables(round_)
     boards = list(Board.objects.filter(round=round_).order_by("number"))
     seats = rounds.rules_of(event).seats
     if what == "table-cards":

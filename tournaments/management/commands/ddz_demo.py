@@ -38,7 +38,7 @@ from games.deals import rank_cards
 from games.imports import records_import
 from games.models import Game, Status
 from games.services import game_submit
-from tournaments import csv_io, links, rounds
+from tournaments import csv_io, links, round_states, rounds, stages
 from tournaments.demo_accounts import demo_accounts_ensure, demo_organizer_ensure
 from tournaments.management.commands.ddz_standings import standings_rows
 from tournaments.models import Event, Player, Table
@@ -102,10 +102,10 @@ class Command(BaseCommand):
         td = demo_organizer_ensure(event=event)
         roster = "name\n" + "".join(f"{name}\n" for name in PLAYERS)
         csv_io.players_csv_import(event=event, text=roster, actor=td)
-        stage = rounds.stage_create(event=event, actor=td, name="Qualifying")
+        stage = stages.stage_create(event=event, actor=td, name="Qualifying")
         for _r in range(ROUNDS):
             rounds.round_create(event=event, stage=stage, actor=td)
-        rounds.stage_seat(stage=stage, actor=td, seed=seed)
+        stages.stage_seat(stage=stage, actor=td, seed=seed)
         rounds.event_seed_commit(
             event=event,
             actor=td,
@@ -130,17 +130,17 @@ class Command(BaseCommand):
 
         for round_ in event.rounds.order_by("number"):
             boards = rounds.round_deal(round_=round_, boards=BOARDS_PER_ROUND, actor=td)
-            rounds.round_start(round_=round_, actor=td)
+            round_states.round_start(round_=round_, actor=td)
             games += play(round_, boards, list(Table.objects.filter(round=round_)))
             # A round closes once every game is settled: verified by the worker.
             _wait_verified(event, timeout)
-            rounds.round_close(round_=round_, actor=td)
-            rounds.round_publish(round_=round_, actor=td)
+            round_states.round_close(round_=round_, actor=td)
+            round_states.round_publish(round_=round_, actor=td)
         # The round left in play: table 1 is the demo referee's to enter.
         open_round = rounds.round_create(event=event, stage=stage, actor=td)
-        rounds.round_seat_swiss(round_=open_round, actor=td)
+        stages.round_seat_swiss(round_=open_round, actor=td)
         open_boards = rounds.round_deal(round_=open_round, boards=BOARDS_PER_ROUND, actor=td)
-        rounds.round_start(round_=open_round, actor=td)
+        round_states.round_start(round_=open_round, actor=td)
         open_tables = list(Table.objects.filter(round=open_round).order_by("number"))
         games += play(open_round, open_boards, open_tables[1:])
         board_count = event.boards.count()

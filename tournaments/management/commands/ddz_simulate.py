@@ -45,7 +45,7 @@ from games.bot import play_record
 from games.deals import rank_cards
 from games.models import Board, Game, Status
 from games.services import VERIFY_BATCH, game_submit, games_verify
-from tournaments import csv_io, rounds
+from tournaments import csv_io, round_states, rounds, stages
 from tournaments.demo_accounts import demo_organizer_ensure
 from tournaments.models import Event, RoundState, StandingsState, Table
 from tournaments.services import event_create
@@ -114,7 +114,7 @@ class Command(BaseCommand):
         rules = rounds.rules_of(event)
         if last.state == RoundState.DRAFT or last.state == RoundState.SEATED:
             rounds.round_deal(round_=last, boards=boards_n, actor=td)
-            rounds.round_start(round_=last, actor=td)
+            round_states.round_start(round_=last, actor=td)
         Game.objects.filter(board__round=last).delete()  # a rerun plays the last round again
         standings_recompute(event_id=event.pk)
         # A message an interrupted run left unsent is the sweep's (beat) to find; none runs here.
@@ -149,17 +149,17 @@ class Command(BaseCommand):
         td = demo_organizer_ensure(event=event)
         roster = "name\n" + "".join(f"Sim {seed} {i:05d}\n" for i in range(players))
         csv_io.players_csv_import(event=event, text=roster, actor=td)
-        stage = rounds.stage_create(event=event, actor=td, name="Qualifying")
+        stage = stages.stage_create(event=event, actor=td, name="Qualifying")
         for _r in range(rounds_n):
             rounds.round_create(event=event, stage=stage, actor=td)
-        rounds.stage_seat(stage=stage, actor=td, seed=seed, steps=2000)
+        stages.stage_seat(stage=stage, actor=td, seed=seed, steps=2000)
         rounds.event_seed_commit(
             event=event, actor=td, seed=hashlib.sha256(f"ddz-sim:{seed}".encode()).hexdigest()
         )
         rules = rounds.rules_of(event)
         for round_ in event.rounds.filter(number__lt=rounds_n).order_by("number"):
             boards = rounds.round_deal(round_=round_, boards=boards_n, actor=td)
-            rounds.round_start(round_=round_, actor=td)
+            round_states.round_start(round_=round_, actor=td)
             ids = []
             for board in boards:
                 for table in Table.objects.filter(round=round_).order_by("number"):
@@ -167,8 +167,8 @@ class Command(BaseCommand):
                     ids.append(game_submit(table=table, board=board, record=record).pk)
             for i in range(0, len(ids), VERIFY_BATCH):
                 games_verify(game_ids=ids[i : i + VERIFY_BATCH])
-            rounds.round_close(round_=round_, actor=td)
-            rounds.round_publish(round_=round_, actor=td)
+            round_states.round_close(round_=round_, actor=td)
+            round_states.round_publish(round_=round_, actor=td)
             self.stderr.write(f"round {round_.number} played: {len(ids)} games")
         standings_recompute(event_id=event.pk)
         return event, td
