@@ -9,7 +9,7 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.entry import QuickResult
+from games.quick_result import QuickResult
 
 
 class GameRecordForm(forms.Form):

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.engine import EngineError, RuleSet, replay
-from games.entry import quick_fields
 from games.models import Status
+from games.quick_result import quick_fields
 
 # The outcome keys stored as a game's facts (here and for a ruled claim, games.versions).
 FACTS = ("bid", "unit", "bombs", "rockets", "spring", "anti_spring")

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ddz_site.errors import DomainError
-from games import entry, selectors
+from games import entry, quick_result, selectors
 from games.forms import GameRecordForm, QuickResultForm, ResolveForm
 from games.models import Board, Game
 from games.services import game_submit
@@ -257,11 +257,11 @@ def quick_entry_page(
         form = QuickResultForm(
             request.POST,
             seats=deal.rules.seats,
-            has_doubles="double" in entry.bidding_calls(deal.rules),
+            has_doubles="double" in quick_result.bidding_calls(deal.rules),
         )
         if form.is_valid():
             try:
-                record = entry.quick_record(
+                record = quick_result.quick_record(
                     deal,
                     form.quick(),
                     record_id=entry.table_record_id(table, board),
@@ -285,7 +285,7 @@ def quick_entry_page(
     else:
         form = QuickResultForm(
             seats=deal.rules.seats,
-            has_doubles="double" in entry.bidding_calls(deal.rules),
+            has_doubles="double" in quick_result.bidding_calls(deal.rules),
             initial={"idempotency_key": uuid.uuid4().hex},
         )
     return render(

@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import entry, selectors
+from games import entry, quick_result, selectors
 from games.api import serializers as s
 from games.models import Board, EntryDraft, Game
 from games.services import game_submit, steps_record
@@ -169,7 +169,7 @@ class GameListView(APIView):
             record = steps_record(table=table, board=board, steps=v["steps"])
         elif "quick" in v:
             q = v["quick"]
-            quick = entry.QuickResult(
+            quick = quick_result.QuickResult(
                 landlord=q["landlord"],
                 bid=q["bid"],
                 winner=q["winner"],
@@ -180,7 +180,7 @@ class GameListView(APIView):
                 anti_spring=q["anti_spring"],
             )
             try:
-                record = entry.quick_record(
+                record = quick_result.quick_record(
                     deal, quick, record_id=entry.table_record_id(table, board)
                 )
             except entry.EntryError as exc:
