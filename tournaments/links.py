@@ -63,6 +63,7 @@ from tournaments.models import (
     Table,
     TableLink,
 )
+from tournaments.round_states import FINISHED
 from tournaments.services import rules_of
 
 __all__ = ["GameRejected"]  # raised by link_game_submit, as by game_submit
@@ -73,7 +74,6 @@ DEFAULT_TABLE_HOURS = 48
 DEFAULT_PLAYER_HOURS = 14 * 24
 MAX_HOURS = 60 * 24
 MAX_CORRECTION_MINUTES = 7 * 24 * 60
-FINISHED = (RoundState.CLOSED, RoundState.PUBLISHED)
 
 
 class LinkRefused(DomainError):

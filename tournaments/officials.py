@@ -27,10 +27,10 @@ from ddz_site.errors import DomainError
 from tournaments import access
 from tournaments.access import Actor
 from tournaments.audit import audit_record
-from tournaments.models import Event, EventRole, Role, RoundState, Stage, Table, TableAssignment
+from tournaments.models import Event, EventRole, Role, Stage, Table, TableAssignment
+from tournaments.round_states import FINISHED
 
 ROLES = (Role.REFEREE, Role.CHIEF_REFEREE)
-FINISHED = (RoundState.CLOSED, RoundState.PUBLISHED)
 
 
 class OfficialRefused(DomainError):
