@@ -103,3 +103,168 @@ def test_a_plain_player_may_not_penalise() -> None:
 def test_one_refusal_for_games_and_rulings() -> None:
     """games.versions refuses with the same error as the rulings (one place: access)."""
     assert GameNotAllowed is NotAllowed
+
+
+# Every other service that writes, with who may call it (DESIGN.md "Who uses it"): organizers
+# run the event (superusers count as organizers of every event); chief referees also run the
+# round clock and rule on flagged games. A refusal writes nothing, not even an audit entry.
+ORGANIZERS = {"organizer", "superuser"}
+CHIEFS = ORGANIZERS | {"chief_referee"}
+
+
+def _walk_services() -> dict[str, tuple[set[str], Callable[..., Callable[[], Any]]]]:
+    from games.models import Game, Status
+    from games.versions import game_resolve
+    from tournaments import clock, links, officials, rounds, stages
+    from tournaments.models import Player, RoundState
+
+    def in_play(round_: Any) -> Any:
+        type(round_).objects.filter(pk=round_.pk).update(state=RoundState.IN_PLAY)
+        round_.refresh_from_db()
+        return round_
+
+    def flagged(table: Any, board: Any) -> int:
+        return Game.objects.create(table=table, board=board, record={}, status=Status.MISMATCH).pk
+
+    return {
+        "round_create": (
+            ORGANIZERS,
+            lambda e, r, t, b, a: lambda: rounds.round_create(event=e, actor=a),
+        ),
+        "stage_create": (
+            ORGANIZERS,
+            lambda e, r, t, b, a: lambda: stages.stage_create(event=e, actor=a),
+        ),
+        "entry_add": (
+            ORGANIZERS,
+            lambda e, r, t, b, a: (lambda p: lambda: rounds.entry_add(event=e, player=p, actor=a))(
+                Player.objects.create(name="Newcomer")
+            ),
+        ),
+        "official_add": (
+            ORGANIZERS,
+            lambda e, r, t, b, a: (
+                lambda: officials.official_add(
+                    event=e, actor=a, username="new-referee", role="referee", password="pw-new-1234"
+                )
+            ),
+        ),
+        "table_links_make": (
+            ORGANIZERS,
+            lambda e, r, t, b, a: lambda: links.table_links_make(event=e, actor=a, round_=r),
+        ),
+        "clock_start": (
+            CHIEFS,
+            lambda e, r, t, b, a: (
+                lambda rr: lambda: clock.clock_start(round_=rr, minutes=30, actor=a)
+            )(in_play(r)),
+        ),
+        "game_resolve": (
+            CHIEFS,
+            lambda e, r, t, b, a: (
+                lambda pk: (
+                    lambda: game_resolve(
+                        game_id=pk, actor=a, decision="accept", note="the engine's score stands"
+                    )
+                )
+            )(flagged(t, b)),
+        ),
+    }
+
+
+@pytest.mark.parametrize("role", list(ROLES))
+@pytest.mark.parametrize(
+    "service",
+    [
+        "round_create",
+        "stage_create",
+        "entry_add",
+        "official_add",
+        "table_links_make",
+        "clock_start",
+        "game_resolve",
+    ],
+)
+def test_every_other_writing_service_asks_access_with_every_role(service: str, role: str) -> None:
+    from ddz_site.errors import DomainError
+    from tournaments.models import AuditEntry
+
+    event, round_, tables, boards = duplicate_round(tables=2, boards=1, seed="walk")
+    actor = _actor(role, event, tables[0])
+    allowed, prepare = _walk_services()[service]
+    call = prepare(event, round_, tables[0], boards[0], actor)
+    before = AuditEntry.objects.count()
+    if role in allowed:
+        call()
+        assert AuditEntry.objects.count() > before
+    else:
+        with pytest.raises(DomainError):
+            call()
+        assert AuditEntry.objects.count() == before
+
+
+# The services that take an actor and do not ask tournaments.access themselves, each with why.
+# A new service that writes on behalf of an actor must ask access, or be named here.
+NOT_ASKING = {
+    "games.versions.draft_save": "its doors ask can_enter_table or a table link (left: issue 13)",
+    "games.selectors.confirm_queue": "a selector: reads only",
+    "tournaments.audit.audit_record": "the audit itself: records whoever acted",
+    "tournaments.audit.admin_record": "the audit of the admin, whose pages ask first",
+}
+SERVICE_MODULES = [
+    "games/services.py",
+    "games/versions.py",
+    "games/selectors.py",
+    "tournaments/audit.py",
+    "tournaments/clock.py",
+    "tournaments/csv_io.py",
+    "tournaments/links.py",
+    "tournaments/officials.py",
+    "tournaments/round_states.py",
+    "tournaments/rounds.py",
+    "tournaments/stages.py",
+    "tournaments/standings.py",
+]
+
+
+def test_every_service_taking_an_actor_asks_access() -> None:
+    import ast
+    from pathlib import Path
+
+    import tournaments.access as access
+
+    root = Path(__file__).resolve().parent.parent
+    # The predicates (and the checks that raise), not the helpers (signed_in) nor the types.
+    asks = {
+        name
+        for name in dir(access)
+        if name.startswith(("may_", "is_", "can_", "require_", "organizer_"))
+        or name in ("roles_of", "table_refusal", "player_check_refusal", "table_link_opens")
+    }
+    missing = []
+    for rel in SERVICE_MODULES:
+        tree = ast.parse((root / rel).read_text())
+        functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+        def called(fn: ast.FunctionDef) -> set[str]:
+            return {
+                c.func.id if isinstance(c.func, ast.Name) else c.func.attr
+                for c in ast.walk(fn)
+                if isinstance(c, ast.Call) and isinstance(c.func, ast.Name | ast.Attribute)
+            }
+
+        def asks_access(name: str, seen: set[str], functions: dict[str, ast.FunctionDef]) -> bool:
+            if name in seen or name not in functions:
+                return False
+            seen.add(name)
+            calls = called(functions[name])
+            return bool(calls & asks) or any(asks_access(c, seen, functions) for c in calls)
+
+        module = rel[:-3].replace("/", ".")
+        for name, fn in functions.items():
+            params = [a.arg for a in fn.args.args + fn.args.kwonlyargs]
+            if name.startswith("_") or "actor" not in params:
+                continue
+            if not asks_access(name, set(), functions):
+                missing.append(f"{module}.{name}")
+    assert sorted(missing) == sorted(NOT_ASKING)

@@ -226,3 +226,9 @@ def organizer_lock(event: Event, actor: Actor) -> Event:
     """The event row, locked until the transaction ends; refuses non-organizers."""
     organizer_check(event, actor)
     return Event.objects.select_for_update().get(pk=event.pk)
+
+
+def may_create_events(user: Actor) -> bool:
+    """Staff users and superusers open events (they become their organizers)."""
+    found = signed_in(user)
+    return found is not None and (found.is_staff or found.is_superuser)

@@ -33,8 +33,8 @@ from tournaments.access import (
     Actor,
     AdministrationRefused,
     NotOrganizer,
+    may_create_events,
     organizer_lock,
-    signed_in,
 )
 from tournaments.audit import audit_record
 from tournaments.models import (
@@ -55,12 +55,6 @@ MAX_BOARDS_PER_ROUND = 60
 
 
 # --- Events --------------------------------------------------------------------------------
-
-
-def may_create_events(user: Actor) -> bool:
-    """Staff users and superusers open events (they become their organizers)."""
-    found = signed_in(user)
-    return found is not None and (found.is_staff or found.is_superuser)
 
 
 def rule_options_parse(text: str) -> dict[str, str]:

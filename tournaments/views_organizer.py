@@ -30,7 +30,7 @@ from ddz_site.errors import DomainError
 from games.engine import RuleSet
 from games.engine.rules import OPTION_NAMES, PRESETS
 from games.models import Board, Game
-from tournaments import csv_io, dealing, overview, round_states, rounds, selectors, stages
+from tournaments import access, csv_io, dealing, overview, round_states, rounds, selectors, stages
 from tournaments.access import is_organizer
 from tournaments.models import (
     AuditEntry,
@@ -100,7 +100,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "organizer/home.html",
         {
             "rows": rows,
-            "can_create": rounds.may_create_events(request.user),
+            "can_create": access.may_create_events(request.user),
             "organizer": Role.ORGANIZER,
         },
     )
@@ -110,7 +110,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def event_new(request: HttpRequest) -> HttpResponse:
     """Open an event (staff users and superusers; the creator becomes its organizer): name,
     rules preset (every preset of games.engine) and options, format, scoring method."""
-    if not rounds.may_create_events(request.user):
+    if not access.may_create_events(request.user):
         raise PermissionDenied(_("Only staff users open events."))
     values = {
         "name": "",
