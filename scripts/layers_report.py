@@ -24,13 +24,16 @@ PACKAGES = ("games", "tournaments", "ddz_site")
 # no Django; models; services and selectors; doors (views, API, admin, commands, tasks).
 PURE = (
     "games.engine",
+    "games.deals",
+    "games.bot",
+    "tournaments.dealing",
     "tournaments.scoring",
     "tournaments.seating",
     "tournaments.outliers",
-    "tournaments.cut",
-    "games.deals",
-    "tournaments.dealing_core",
+    "ddz_site.errors",
 )
+# The Django-side modules that services use (below the doors), though they live in ddz_site.
+SERVICE_SUPPORT = ("ddz_site.dispatch", "ddz_site.celery")
 DOOR_PARTS = (
     "views",
     "views_",
@@ -79,13 +82,15 @@ def project_modules() -> dict[str, Path]:
 def layer_of(module: str) -> str:
     if any(module == p or module.startswith(p + ".") for p in PURE):
         return "pure"
+    if module in SERVICE_SUPPORT:
+        return "services"
     parts = module.split(".")
     if parts[-1] == "models" or (len(parts) > 1 and parts[1] == "models"):
         return "models"
     if any(part == d or part.startswith(d) for part in parts[1:] for d in DOOR_PARTS):
         return "doors"
-    if parts[0] == "ddz_site":
-        return "doors"
+    if parts[0] == "ddz_site" or len(parts) == 1:
+        return "doors"  # the project's settings, URLs, WSGI; the packages' __init__
     return "services"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -133,7 +134,7 @@ class ResolveSerializer(serializers.Serializer):
     note = serializers.CharField(max_length=2000)
 
 
-def _username(user: Any) -> str | None:
+def _username(user: User | None) -> str | None:
     return user.get_username() if user is not None else None
 
 
