@@ -39,7 +39,7 @@ class GameRecordForm(forms.Form):
 
 
 class QuickResultForm(forms.Form):
-    """The quick result (games.entry.QuickResult): what the table says happened, without the
+    """The quick result (games.quick_result.QuickResult): what the table says happened, without the
     plays; checked against the deal and scored by the engine."""
 
     landlord = forms.ChoiceField(label=_("Landlord"))

@@ -25,7 +25,7 @@ def replay_fields(record: Mapping[str, Any]) -> dict[str, Any]:
 
     Never raises for a bad record: an engine error becomes status `illegal` with its error.
     A quick result (games.entry: no plays, the claimed facts under ``quick``) is checked for
-    plausibility against the deal and scored by the engine (games.entry.quick_fields).
+    plausibility against the deal and scored by the engine (games.quick_result.quick_fields).
     """
     quick = quick_fields(record)
     if quick is not None:

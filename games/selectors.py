@@ -2,7 +2,7 @@
 
 Vocabulary: the *entry state* of a table and board, as the chief referee's board shows it:
 ``not_started`` (nothing yet), ``entering`` (a live entry draft, no game), ``submitted`` (the
-current game waits for the engine), ``verified`` (it counts, games.versions.counts: the engine
+current game waits for the engine), ``verified`` (it counts, games.counting.counts: the engine
 verified it, or a chief referee ruled that it stands), ``flagged`` (it does not count: a fault
 no ruling let stand, or a ruling that it be entered again), and ``confirmed`` (it counts and a
 second person confirmed it). Seats and tables come from the database, never
@@ -37,7 +37,7 @@ def entry_state(game: Game | None, *, drafting: bool) -> str:
         return "entering" if drafting else "not_started"
     if game.status == Status.PENDING:
         return "submitted"
-    # The standings' rule (games.versions.counts): a game accepted and then found illegal
+    # The standings' rule (games.counting.counts): a game accepted and then found illegal
     # when verified again is flagged, confirmed or not.
     if not counts(game):
         return "flagged"

@@ -1,5 +1,5 @@
 """A round closes only when every game of it is settled (issue 10, item 2), and a game counts
-in the standings exactly when it may be confirmed (one rule, games.versions.counts).
+in the standings exactly when it may be confirmed (one rule, games.counting.counts).
 
 Settled: the table's current game of the board is verified, or accepted by a chief referee's
 ruling (confirmed or not), or every seat of the table has an adjusted score for the board.

@@ -75,10 +75,10 @@ UNSETTLED_REASONS = {
 def rounds_unsettled(round_ids: Iterable[int]) -> dict[int, list[tuple[int, int, str]]]:
     """The unsettled (table number, board number, reason) of each of ``round_ids`` (rounds
     with none are left out), sorted. A table's board is *settled* when the table's current
-    game of it counts (games.versions.counts: verified, or accepted by a chief referee's
+    game of it counts (games.counting.counts: verified, or accepted by a chief referee's
     ruling; the standings' rule) or every seat of the table has an adjusted score for it
     (tournaments.models.Adjustment). The reason (a key of UNSETTLED_REASONS) is the game's
-    (games.versions.not_counted_reason), else "partial" (adjusted scores for some seats
+    (games.counting.not_counted_reason), else "partial" (adjusted scores for some seats
     only), else "missing". Five queries whatever the number of rounds."""
     ids = list(round_ids)
     tables = {

@@ -3,7 +3,7 @@ recompute.
 
 Vocabulary: a *seat result* of an event is one seat of a table on one board: the engine's score
 of the table's current, counted game in that seat (verified, or flagged and ruled to stand by
-a chief referee: games.versions.counted_q), or the seat's adjusted score
+a chief referee: games.counting.counted_q), or the seat's adjusted score
 (tournaments.models.Adjustment, which then replaces the game for that seat). Only *open* boards
 count (tournaments.embargo): a board under embargo moves no total. Boards are compared by the
 seat held (the seats of the event's rules, whatever the table size), never by role. A *scope*
