@@ -38,7 +38,7 @@ from games.deals import deal_key, rank_cards
 from games.engine import EngineError, RecordError, RuleSet, read_record
 from games.models import Board, EntryDraft, Game, Resolution, Status
 from games.outcome import accepted_claim_fields, replay_fields
-from tournaments.access import Actor, is_organizer, signed_in
+from tournaments.access import Actor, is_organizer, require_entry, signed_in
 from tournaments.audit import audit_record
 from tournaments.models import Event, Round, StandingsState, Table
 from tournaments.round_states import round_refusal
@@ -342,9 +342,11 @@ def game_submit(
             round not in play, a confirmed game replaced without a ruling (see the module
             docstring); nothing is stored and nothing is audited.
         GameConflict: a current game already stored for this table and board (a GameRejected).
+        NotAllowed: `actor` may not enter at `table` (tournaments.access.may_enter).
         IdempotencyKeyReused: the key was used for another table, board or record (a
             GameRejected).
     """
+    require_entry(actor, table)
     key = _idempotency_key(idempotency_key)
     if key is not None:
         existing = _by_idempotency_key(key)

@@ -56,7 +56,14 @@ from ddz_site.errors import DomainError
 from games.counting import ACCEPTABLE_STATUSES, FLAGGED_STATUSES, counted_q, counts
 from games.models import Board, EntryDraft, Game, Resolution, Status
 from games.outcome import accepted_claim_fields
-from tournaments.access import Actor, NotAllowed, can_enter_table, is_chief_referee, signed_in
+from tournaments.access import (
+    Actor,
+    NotAllowed,
+    can_enter_table,
+    is_chief_referee,
+    require_entry,
+    signed_in,
+)
 from tournaments.audit import audit_record
 from tournaments.models import Event, Round, RoundState, Table
 from tournaments.round_states import round_refusal
@@ -288,7 +295,9 @@ def draft_save(*, table: Table, board: Board, steps: Sequence[str], actor: Actor
 
     Raises:
         StateConflict: the table's round is not in play (nothing may be entered there).
+        NotAllowed: `actor` may not enter at `table` (tournaments.access.may_enter).
     """
+    require_entry(actor, table)
     refusal = round_refusal(Round.objects.values_list("state", flat=True).get(pk=table.round_id))
     if refusal:
         raise StateConflict(refusal)

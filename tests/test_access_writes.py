@@ -206,7 +206,6 @@ def test_every_other_writing_service_asks_access_with_every_role(service: str, r
 # The services that take an actor and do not ask tournaments.access themselves, each with why.
 # A new service that writes on behalf of an actor must ask access, or be named here.
 NOT_ASKING = {
-    "games.versions.draft_save": "its doors ask can_enter_table or a table link (left: issue 13)",
     "games.selectors.confirm_queue": "a selector: reads only",
     "tournaments.audit.audit_record": "the audit itself: records whoever acted",
     "tournaments.audit.admin_record": "the audit of the admin, whose pages ask first",
@@ -268,3 +267,70 @@ def test_every_service_taking_an_actor_asks_access() -> None:
             if not asks_access(name, set(), functions):
                 missing.append(f"{module}.{name}")
     assert sorted(missing) == sorted(NOT_ASKING)
+
+
+# Entering a game or a live entry's draft at a table: its referee (assigned), the chief
+# referees and organizers, or the bearer of the table's link (tournaments.links); the system
+# (no actor: an import, the demo) too. Not a player, not a user without a role, not anonymous.
+ENTERERS = CHIEFS | {"referee"}
+
+
+@pytest.mark.parametrize("role", list(ROLES))
+@pytest.mark.parametrize("service", ["game_submit", "draft_save"])
+def test_entering_at_a_table_asks_access_with_every_role(service: str, role: str) -> None:
+    from games.models import EntryDraft, Game
+    from games.services import game_submit
+    from games.versions import draft_save
+    from tests.factories import bot_record
+
+    _event, _round, tables, boards = duplicate_round(tables=2, boards=1, seed="enter")
+    table, board = tables[0], boards[0]
+    actor = _actor(role, _event, table)
+    if service == "game_submit":
+        record = bot_record(board, table)
+
+        def call() -> Any:
+            return game_submit(table=table, board=board, record=record, actor=actor)
+
+        def rows() -> int:
+            return Game.objects.count()
+    else:
+
+        def call() -> Any:
+            return draft_save(table=table, board=board, steps=["1"], actor=actor)
+
+        def rows() -> int:
+            return EntryDraft.objects.count()
+
+    before = rows()
+    if role in ENTERERS:
+        call()
+        assert rows() == before + 1
+    else:
+        with pytest.raises(NotAllowed):
+            call()
+        assert rows() == before
+
+
+def test_a_referee_of_another_table_and_another_tables_link_may_not_enter() -> None:
+    from games.services import game_submit
+    from tests.factories import bot_record
+    from tournaments.links import COMMAND_LINE, LinkBearer, table_links_make
+
+    event, round_, tables, boards = duplicate_round(tables=2, boards=1, seed="other")
+    referee = _actor("referee", event, tables[1])
+    with pytest.raises(NotAllowed):
+        game_submit(
+            table=tables[0], board=boards[0], record=bot_record(boards[0], tables[0]), actor=referee
+        )
+    made = table_links_make(event=event, actor=COMMAND_LINE, round_=round_)
+    link_of_two = next(m for m in made if m.table == 2).link
+    bearer = LinkBearer.of(link_of_two, device="test")
+    with pytest.raises(NotAllowed):
+        game_submit(
+            table=tables[0], board=boards[0], record=bot_record(boards[0], tables[0]), actor=bearer
+        )
+    one = game_submit(
+        table=tables[1], board=boards[0], record=bot_record(boards[0], tables[1]), actor=bearer
+    )
+    assert one.pk is not None

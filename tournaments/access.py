@@ -20,6 +20,7 @@ never a person: doors always pass ``request.user``, anonymous included.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Protocol, TypeAlias
 
@@ -232,3 +233,27 @@ def may_create_events(user: Actor) -> bool:
     """Staff users and superusers open events (they become their organizers)."""
     found = signed_in(user)
     return found is not None and (found.is_staff or found.is_superuser)
+
+
+def may_enter(actor: Actor, table: Table) -> bool:
+    """Whether `actor` may enter a game, or save a live entry's draft, at `table`: the system
+    (None: an import, the demo), a user who enters at the table (`can_enter_table`), or the
+    bearer of a table link (tournaments.links.LinkBearer) that opens it now
+    (`table_link_opens`)."""
+    if actor is None or can_enter_table(actor, table):
+        return True
+    via = getattr(actor, "via", None)
+    if isinstance(via, Mapping) and via.get("link") == "table" and isinstance(via.get("id"), int):
+        link = TableLink.objects.filter(pk=via["id"]).first()
+        return link is not None and table_link_opens(link, table)
+    return False
+
+
+def require_entry(actor: Actor, table: Table) -> None:
+    """Refuse a game or a draft at `table` to anyone `may_enter` refuses.
+
+    Raises:
+        NotAllowed: `actor` may not enter at `table`.
+    """
+    if not may_enter(actor, table):
+        raise NotAllowed(_("You are not a referee of this table."))
