@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -15,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from ddz_site.errors import DomainError
 from games.models import Board, Game
 from games.services import _check_record, game_reverify, game_submit
+from tournaments.access import NotAllowed
 from tournaments.admin import AuditedAdmin
 
 
@@ -83,9 +85,16 @@ class GameAdmin(AuditedAdmin):
     def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
         if change:
             return
-        game = game_submit(
-            table=obj.table, board=obj.board, record=obj.record, actor=request.user, source="admin"
-        )
+        try:
+            game = game_submit(
+                table=obj.table,
+                board=obj.board,
+                record=obj.record,
+                actor=request.user,
+                source="admin",
+            )
+        except NotAllowed as exc:  # a staff user who may not enter at this table
+            raise PermissionDenied(exc.message) from None
         obj.pk = game.pk
         obj.refresh_from_db()
 
