@@ -46,8 +46,9 @@ test: $(STAMP) services
 check: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy games/engine tournaments/scoring.py tournaments/seating.py tournaments/outliers.py tournaments/series.py games/deals.py \
-		tournaments/rating.py tournaments/rating_sim.py
+	$(VENV)/bin/lint-imports
+	$(PY) scripts/layers_report.py --check
+	$(VENV)/bin/mypy games tournaments
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'

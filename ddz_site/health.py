@@ -23,14 +23,16 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from health_check.base import HealthCheck, HealthCheckResult
 from health_check.checks import Database
+from health_check.contrib.celery import Ping
+from health_check.contrib.redis import Redis
+from redis.asyncio import Redis as RedisClient
+
+from ddz_site.celery import app
 
 OK, UNAVAILABLE, EAGER = "ok", "unavailable", "eager"
 
 
 def _broker() -> HealthCheck:
-    from health_check.contrib.redis import Redis
-    from redis.asyncio import Redis as RedisClient
-
     url = settings.CELERY_BROKER_URL
     return Redis(
         client_factory=lambda: RedisClient.from_url(url, socket_connect_timeout=2, socket_timeout=2)
@@ -38,10 +40,6 @@ def _broker() -> HealthCheck:
 
 
 def _workers() -> HealthCheck:
-    from health_check.contrib.celery import Ping
-
-    from ddz_site.celery import app
-
     return Ping(app=app, timeout=datetime.timedelta(seconds=1))
 
 

@@ -10,11 +10,10 @@ trusted proxies appended are read.
 from __future__ import annotations
 
 from django.http import HttpRequest
+from rest_framework.throttling import BaseThrottle
 
 
 def client_address(request: HttpRequest) -> str | None:
     """The client's address of `request` (AXES_CLIENT_IP_CALLABLE), as DRF's throttles
     identify it; None for a request that came from no address (the test client's logins)."""
-    from rest_framework.throttling import BaseThrottle
-
     return BaseThrottle().get_ident(request) or None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -104,7 +105,7 @@ TEMPLATES = [
 _database_url = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
 if _database_url is None:
     _sqlite_path = env_str("DDZ_SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
-    DATABASES = {
+    DATABASES: dict[str, Any] = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": _sqlite_path,

@@ -8,12 +8,15 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from ddz_site.errors import DomainError
 from games.models import Board, Game
+from games.services import _check_record, game_reverify, game_submit
+from tournaments.access import NotAllowed
 from tournaments.admin import AuditedAdmin
 
 
@@ -31,8 +34,6 @@ class GameAddForm(forms.ModelForm):
         fields = ["table", "board", "record"]
 
     def clean(self) -> dict[str, Any]:
-        from games.services import _check_record
-
         data = super().clean() or {}
         table, board, record = data.get("table"), data.get("board"), data.get("record")
         if table is not None and board is not None:
@@ -82,20 +83,23 @@ class GameAdmin(AuditedAdmin):
         return ["table", "board", "record", *self._verification_fields]
 
     def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
-        from games.services import game_submit
-
         if change:
             return
-        game = game_submit(
-            table=obj.table, board=obj.board, record=obj.record, actor=request.user, source="admin"
-        )
+        try:
+            game = game_submit(
+                table=obj.table,
+                board=obj.board,
+                record=obj.record,
+                actor=request.user,
+                source="admin",
+            )
+        except NotAllowed as exc:  # a staff user who may not enter at this table
+            raise PermissionDenied(exc.message) from None
         obj.pk = game.pk
         obj.refresh_from_db()
 
     @admin.action(description=_("Verify again with the engine"))
     def reverify(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        from games.services import game_reverify
-
         count = sum(game_reverify(game_id=pk) for pk in queryset.values_list("pk", flat=True))
         self.message_user(
             request,

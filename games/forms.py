@@ -4,10 +4,12 @@ games.services.game_submit), and a chief referee's ruling (games.versions.game_r
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+
+from games.quick_result import QuickResult
 
 
 class GameRecordForm(forms.Form):
@@ -37,7 +39,7 @@ class GameRecordForm(forms.Form):
 
 
 class QuickResultForm(forms.Form):
-    """The quick result (games.entry.QuickResult): what the table says happened, without the
+    """The quick result (games.quick_result.QuickResult): what the table says happened, without the
     plays; checked against the deal and scored by the engine."""
 
     landlord = forms.ChoiceField(label=_("Landlord"))
@@ -71,14 +73,12 @@ class QuickResultForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         choices = [(s, s) for s in seats]
-        self.fields["landlord"].choices = choices
-        self.fields["doubles"].choices = choices
+        for name in ("landlord", "doubles"):
+            cast(forms.ChoiceField, self.fields[name]).choices = choices
         if not has_doubles:  # rules whose bidding has no double do not offer one
             del self.fields["doubles"]
 
     def quick(self) -> Any:
-        from games.entry import QuickResult
-
         data = self.cleaned_data
         bombs = tuple(t for t in data["bombs"].replace(",", " ").split() if t)
         return QuickResult(

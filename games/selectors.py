@@ -2,7 +2,7 @@
 
 Vocabulary: the *entry state* of a table and board, as the chief referee's board shows it:
 ``not_started`` (nothing yet), ``entering`` (a live entry draft, no game), ``submitted`` (the
-current game waits for the engine), ``verified`` (it counts, games.versions.counts: the engine
+current game waits for the engine), ``verified`` (it counts, games.counting.counts: the engine
 verified it, or a chief referee ruled that it stands), ``flagged`` (it does not count: a fault
 no ruling let stand, or a ruling that it be entered again), and ``confirmed`` (it counts and a
 second person confirmed it). Seats and tables come from the database, never
@@ -15,14 +15,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import median
-from typing import Any
+from typing import cast
 
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
+from games.counting import FLAGGED_STATUSES, counted_q, counts
 from games.models import Board, EntryDraft, Game, Status
-from games.versions import FLAGGED_STATUSES, counted_q, counts
-from tournaments.access import is_chief_referee
+from tournaments.access import Actor, is_chief_referee, signed_in
 from tournaments.embargo import open_board_ids
 from tournaments.models import AuditEntry, Event, Table, TableAssignment
 from tournaments.outliers import field_outliers
@@ -36,7 +37,7 @@ def entry_state(game: Game | None, *, drafting: bool) -> str:
         return "entering" if drafting else "not_started"
     if game.status == Status.PENDING:
         return "submitted"
-    # The standings' rule (games.versions.counts): a game accepted and then found illegal
+    # The standings' rule (games.counting.counts): a game accepted and then found illegal
     # when verified again is flagged, confirmed or not.
     if not counts(game):
         return "flagged"
@@ -56,7 +57,7 @@ class Row:
     cells: list[Cell]
 
 
-def tables_of(user: Any, event: Event) -> QuerySet[Table]:
+def tables_of(user: Actor, event: Event) -> QuerySet[Table]:
     """The tables `user` sees in `event`: all for chief referees and organizers, his assigned
     tables for a referee, none for anyone else."""
     tables = Table.objects.filter(round__event=event).select_related("round")
@@ -64,9 +65,9 @@ def tables_of(user: Any, event: Event) -> QuerySet[Table]:
         return tables.order_by("round__number", "number")
     if not getattr(user, "is_authenticated", False):
         return tables.none()
-    assigned = TableAssignment.objects.filter(user=user, table__round__event=event).values(
-        "table_id"
-    )
+    assigned = TableAssignment.objects.filter(
+        user=signed_in(user), table__round__event=event
+    ).values("table_id")
     return tables.filter(pk__in=assigned).order_by("round__number", "number")
 
 
@@ -162,14 +163,14 @@ def field_warnings(*, event: Event) -> list[FieldWarning]:
     return warnings
 
 
-def confirm_queue(*, event: Event, actor: Any) -> QuerySet[Game]:
+def confirm_queue(*, event: Event, actor: Actor) -> QuerySet[Game]:
     """The current games of `event` that `actor` may confirm now (games.versions.may_confirm:
     they count and no one confirmed them; not entered by `actor`, the second-person rule), by
     round, table and board."""
     return (
         Game.objects.filter(counted_q(), board__event=event, replaced_at__isnull=True)
         .filter(confirmed_at__isnull=True)
-        .exclude(entered_by=actor)
+        .exclude(entered_by=cast(User, actor))  # a referee's queue: a signed-in user
         .select_related("board", "table__round", "entered_by")
         .defer("record")
         .order_by("table__round__number", "table__number", "board__number")

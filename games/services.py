@@ -31,11 +31,19 @@ from django.db.models import Case, F, Max, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ddz_site.dispatch import RECOMPUTE_STANDINGS, VERIFY_GAME, enqueue
 from ddz_site.errors import DomainError
+from games import entry
 from games.deals import deal_key, rank_cards
-from games.engine import EngineError, RecordError, RuleSet, read_record, replay
-from games.models import Board, Game, Resolution, Status
-from tournaments.models import Event, Round, RoundState, Table
+from games.engine import EngineError, RecordError, RuleSet, read_record
+from games.models import Board, EntryDraft, Game, Resolution, Status
+from games.outcome import accepted_claim_fields, replay_fields
+from tournaments.access import Actor, is_organizer, require_entry, signed_in
+from tournaments.audit import audit_record
+from tournaments.models import Event, Round, StandingsState, Table
+from tournaments.rating_requests import ratings_sweep
+from tournaments.round_states import round_refusal
+from tournaments.standings import standings_request
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +77,7 @@ class BoardRejected(DomainError):
 
 
 def _rules_spec(spec: object) -> Any:
+    # Anything a record holds is tried; the engine raises EngineError for what is no spec.
     return RuleSet.from_spec(spec).to_spec()  # type: ignore[arg-type]
 
 
@@ -117,19 +126,6 @@ def board_create(
             _("Event %(event)s already has this deal or board number %(number)s.")
             % {"event": event, "number": number}
         ) from None
-
-
-def round_refusal(state: str) -> str | None:
-    """Why no game may be stored in a round in `state` (RoundState), None while it is in play.
-
-    A draft or seated round has not started; a closed or published round is over: its results
-    are final, so neither a new game nor a replacement is taken (tournaments.rounds).
-    """
-    if state == RoundState.IN_PLAY:
-        return None
-    if state in (RoundState.DRAFT, RoundState.SEATED):
-        return _("This round has not started: games are entered once it is in play.")
-    return _("This round is closed: its results are final and no game may be entered or replaced.")
 
 
 def _unstorable(value: object) -> str | None:
@@ -273,7 +269,7 @@ def _first_submission(game: Game, *, table: Table, board: Board, record: object)
                 "key with a new game."
             )
         )
-    game.stored = False  # type: ignore[attr-defined]
+    game.stored = False  # type: ignore[attr-defined]  # a mark on this one instance
     return game
 
 
@@ -325,7 +321,7 @@ def game_submit(
     board: Board,
     record: object,
     replace: bool = False,
-    actor: Any = None,
+    actor: Actor = None,
     idempotency_key: str | None = None,
     source: str = "",
 ) -> Game:
@@ -357,19 +353,15 @@ def game_submit(
             round not in play, a confirmed game replaced without a ruling (see the module
             docstring); nothing is stored and nothing is audited.
         GameConflict: a current game already stored for this table and board (a GameRejected).
+        NotAllowed: `actor` may not enter at `table` (tournaments.access.may_enter).
         IdempotencyKeyReused: the key was used for another table, board or record (a
             GameRejected).
     """
-    from games.models import EntryDraft
-    from games.tasks import enqueue, verify_game
-    from tournaments.access import is_organizer
-    from tournaments.audit import audit_record
-    from tournaments.standings import standings_request
-
+    require_entry(actor, table)
     key = _idempotency_key(idempotency_key)
     checked = _check_record(table=table, board=board, record=record, round_state=False)
     declared = checked.get("declared")
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = signed_in(actor)
     try:
         with transaction.atomic():
             # The round's row lock orders this submission against a concurrent round_close
@@ -448,7 +440,7 @@ def game_submit(
             game_id, event_id = game.pk, board.event_id
             # After commit, and never failing the request: a broker that is down leaves the game
             # pending, and games.tasks.sweep_pending_games sends it again.
-            transaction.on_commit(lambda: enqueue(verify_game, game_id))
+            transaction.on_commit(lambda: enqueue(VERIFY_GAME, game_id))
             if replaced:
                 standings_request(event_id=event_id)
     except _Retry:
@@ -458,57 +450,32 @@ def game_submit(
         return _first_submission(retried, table=table, board=board, record=record)
     except IntegrityError:
         if key is not None:
-            first = _by_idempotency_key(key)
-            if first is not None:
-                return _first_submission(first, table=table, board=board, record=record)
+            stored = _by_idempotency_key(key)
+            if stored is not None:
+                return _first_submission(stored, table=table, board=board, record=record)
         raise GameConflict(
             _("Table %(table)s already has a game for board %(board)s.")
             % {"table": table.number, "board": board.number}
         ) from None
-    game.stored = True  # type: ignore[attr-defined]
+    game.stored = True  # type: ignore[attr-defined]  # a mark on this one instance
     return game
 
 
-# The outcome keys stored as a game's facts (here and for a ruled claim, games.versions).
-FACTS = ("bid", "unit", "bombs", "rockets", "spring", "anti_spring")
+def steps_record(*, table: Table, board: Board, steps: Sequence[str]) -> dict[str, Any]:
+    """The record of a finished live entry at `table` on `board`: `steps` replayed by the
+    step checker (games.entry.rebuild) and written as a record (games.entry.to_record) with the
+    table's record id; what every door that takes steps submits.
 
-
-def replay_fields(record: Mapping[str, Any]) -> dict[str, Any]:
-    """Replay a record through the engine: the Game fields of its outcome (R-VERIFY).
-
-    Never raises for a bad record: an engine error becomes status `illegal` with its error.
-    A quick result (games.entry: no plays, the claimed facts under ``quick``) is checked for
-    plausibility against the deal and scored by the engine (games.entry.quick_fields).
+    Raises:
+        GameRejected: the game is not finished (someone is still to move).
+        games.entry.EntryError: `steps` the engine refuses.
     """
-    from games.entry import quick_fields
-
-    quick = quick_fields(record)
-    if quick is not None:
-        return quick
-    try:
-        outcome = replay(dict(record)).to_dict()
-    except EngineError as exc:
-        return {
-            "status": Status.ILLEGAL,
-            "landlord": "",
-            "winner": "",
-            "multiplier": None,
-            "score": None,
-            "error": exc.to_dict(),
-            "facts": None,
-        }
-    status = outcome.get("status")
-    if status not in Status.values or status == Status.PENDING:
-        raise ValueError(f"the engine returned an unknown status {status!r}")
-    return {
-        "status": status,
-        "landlord": outcome.get("landlord") or "",
-        "winner": outcome.get("winner") or "",
-        "multiplier": outcome.get("multiplier"),
-        "score": outcome.get("score"),
-        "error": outcome.get("error") if status != Status.VERIFIED else None,
-        "facts": {k: outcome.get(k) for k in FACTS if outcome.get(k) is not None} or None,
-    }
+    position = entry.rebuild(entry.EntryDeal.from_board(board), steps)
+    if not position.finished:
+        raise GameRejected(
+            _("The game is not finished: %(seat)s is to move.") % {"seat": position.to_move}
+        )
+    return entry.to_record(position, record_id=entry.table_record_id(table, board))
 
 
 # How many pending games one verification task takes at most (games_verify's `fill`).
@@ -531,8 +498,6 @@ def games_verify(
     transaction; with `standings_inline` (a worker) the recomputation runs after commit in
     this process when none is queued or running.
     """
-    from tournaments.standings import standings_request
-
     wanted = list(dict.fromkeys(game_ids))
     if not wanted and fill <= 0:
         return []
@@ -563,8 +528,6 @@ def games_verify(
             if game.resolution == Resolution.ACCEPT and fields["status"] == Status.FLAGGED:
                 # Verified again after a chief referee let the claim stand: the ruling's
                 # score holds.
-                from games.versions import accepted_claim_fields
-
                 fields.update(accepted_claim_fields(game.record) or {})
             for name, value in fields.items():
                 setattr(game, name, value)
@@ -600,13 +563,8 @@ def verification_sweep(*, older_than: float, limit: int = 500) -> int:
     message merely waiting in a long queue costs one replay. The standings of every event whose
     wanted generation is not stored (tournaments.models.StandingsState) are sent too, in case
     the recomputation sent after a verification was lost, and so is the rating
-    (tournaments.ratings.ratings_sweep). Returns the number of games sent.
+    (tournaments.rating_requests.ratings_sweep). Returns the number of games sent.
     """
-    from games.tasks import enqueue, verify_game
-    from tournaments.models import StandingsState
-    from tournaments.ratings import ratings_sweep
-    from tournaments.tasks import recompute_standings
-
     since = timezone.now() - timedelta(seconds=older_than)
     pending = list(
         Game.objects.filter(status=Status.PENDING, submitted_at__lt=since)
@@ -614,7 +572,7 @@ def verification_sweep(*, older_than: float, limit: int = 500) -> int:
         .values_list("pk", flat=True)[:limit]
     )
     for game_id in pending:
-        if not enqueue(verify_game, game_id):
+        if not enqueue(VERIFY_GAME, game_id):
             break
     else:
         # The standings wanted and not stored (a request is committed with its change, so
@@ -623,7 +581,7 @@ def verification_sweep(*, older_than: float, limit: int = 500) -> int:
             "event_id", flat=True
         )
         for event_id in events:
-            enqueue(recompute_standings, event_id)
+            enqueue(RECOMPUTE_STANDINGS, event_id)
         ratings_sweep()  # the rating wanted and not stored, likewise (tournaments.ratings)
     if pending:
         logger.warning("verification sweep: %s pending games sent again", len(pending))
@@ -635,8 +593,6 @@ def game_reverify(*, game_id: int) -> bool:
 
     Used after an engine fix. Returns False when the game is already pending or absent.
     """
-    from games.tasks import enqueue, verify_game
-
     with transaction.atomic():
         updated = (
             Game.objects.filter(pk=game_id)
@@ -644,5 +600,5 @@ def game_reverify(*, game_id: int) -> bool:
             .update(status=Status.PENDING, verified_at=None)
         )
         if updated:
-            transaction.on_commit(lambda: enqueue(verify_game, game_id))
+            transaction.on_commit(lambda: enqueue(VERIFY_GAME, game_id))
     return bool(updated)

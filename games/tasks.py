@@ -1,7 +1,8 @@
 """Celery tasks of games: thin callers of games.services, enqueued after commit by id.
 
-A stored game is pending until its verification ran: the pending games are the outbox of
-verification. `enqueue` sends a task after commit and never fails the request that stored the
+Services send them by name (ddz_site.dispatch), never importing this module. A stored game is
+pending until its verification ran: the pending games are the outbox of verification.
+`ddz_site.dispatch.enqueue` sends a task after commit and never fails the request that stored the
 game (a broker that is down is logged); `sweep_pending_games`, sent by beat every
 DDZ_SWEEP_SECONDS (settings.CELERY_BEAT_SCHEDULE), sends again the verification of games
 pending too long, whose message a broker outage or a dead worker lost.
@@ -9,44 +10,10 @@ pending too long, whose message a broker outage or a dead worker lost.
 
 from __future__ import annotations
 
-import logging
-from typing import Any
+from celery import shared_task
 
-from celery import Task, shared_task
-from django.db import DatabaseError
-from kombu.exceptions import OperationalError as BrokerUnavailable
-
+from ddz_site.dispatch import DB_TASK_OPTIONS
 from games.services import VERIFY_BATCH, games_verify, verification_sweep
-
-logger = logging.getLogger(__name__)
-
-# The retry policy of every task that writes the database (these and tournaments.tasks): a
-# database error is retried with backoff; a task is acknowledged once done, so a lost worker's
-# task runs again (each one is idempotent).
-DB_TASK_OPTIONS: dict[str, Any] = {
-    "autoretry_for": (DatabaseError,),
-    "retry_backoff": True,
-    "retry_backoff_max": 60,
-    "max_retries": 8,
-    "acks_late": True,
-}
-
-
-def enqueue(task: Task, *args: Any, countdown: float | None = None) -> bool:
-    """Send `task` with `args` (to run `countdown` seconds from now, default at once); False,
-    logged, when the broker cannot be reached.
-
-    Celery retries the publication a few times (task_publish_retry_policy, about a second)
-    before it raises; what is lost then is found again by `sweep_pending_games`.
-    """
-    try:
-        task.apply_async(args, countdown=countdown)
-    except BrokerUnavailable as exc:
-        logger.warning(
-            "broker unavailable, %s%r not sent (the sweep sends it): %s", task.name, args, exc
-        )
-        return False
-    return True
 
 
 @shared_task(**DB_TASK_OPTIONS)

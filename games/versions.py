@@ -33,7 +33,7 @@ Vocabulary:
   ruled to be entered again, or ``mismatch``/``flagged`` and accepted by a chief referee. A
   game accepted and later found ``illegal`` (or ``pending`` again) when verified again does
   not count, and cannot be confirmed, until it is verified or ruled on anew. A game that does
-  not count keeps its round open (tournaments.rounds.round_unsettled names why:
+  not count keeps its round open (tournaments.round_states.round_unsettled names why:
   `not_counted_reason`) unless adjusted scores replace it at every seat.
 - *draft*: the steps of a game being entered live (games.entry), saved at each checked step.
 
@@ -51,134 +51,23 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from ddz_site.errors import DomainError
+from games.counting import ACCEPTABLE_STATUSES, FLAGGED_STATUSES, counted_q, counts
 from games.models import Board, EntryDraft, Game, Resolution, Status
-from tournaments.access import can_enter_table, is_chief_referee
+from games.outcome import accepted_claim_fields
+from tournaments.access import (
+    Actor,
+    NotAllowed,
+    can_enter_table,
+    is_chief_referee,
+    require_entry,
+    signed_in,
+)
 from tournaments.audit import audit_record
 from tournaments.models import Event, Round, RoundState, Table
-
-FLAGGED_STATUSES = (Status.ILLEGAL, Status.MISMATCH, Status.INCOMPLETE, Status.FLAGGED)
-# The flagged statuses a chief referee may accept: those with a result to stand.
-ACCEPTABLE_STATUSES = (Status.MISMATCH, Status.FLAGGED)
-
-
-def counted_q(prefix: str = "") -> Q:
-    """The games whose score counts (see *counted* in the module docstring), as a filter on
-    Game, or on a relation to it with `prefix` (``"games__"``). Current-ness is the caller's
-    filter (``replaced_at__isnull=True``)."""
-    return Q(**{f"{prefix}status": Status.VERIFIED}) & ~Q(
-        **{f"{prefix}resolution": Resolution.REJECT}
-    ) | Q(
-        **{
-            f"{prefix}status__in": ACCEPTABLE_STATUSES,
-            f"{prefix}resolution": Resolution.ACCEPT,
-        }
-    )
-
-
-def counts(game: Game | None) -> bool:
-    """Whether `game`'s stored score counts (the Python twin of `counted_q`; current-ness is
-    the caller's, as there)."""
-    if game is None:
-        return False
-    if game.status == Status.VERIFIED:
-        return game.resolution != Resolution.REJECT
-    return game.status in ACCEPTABLE_STATUSES and game.resolution == Resolution.ACCEPT
-
-
-def not_counted_reason(game: Game) -> str:
-    """Why `game` does not count: "" when it counts (`counts`), else "rejected" (ruled to be
-    entered again), "pending" (not verified yet), "illegal" (``illegal`` or ``incomplete``: no
-    result can stand) or "flagged" (a ``mismatch`` or an unproven claim waiting for a chief
-    referee's ruling)."""
-    if counts(game):
-        return ""
-    if game.resolution == Resolution.REJECT:
-        return "rejected"
-    if game.status == Status.PENDING:
-        return "pending"
-    if game.status in (Status.ILLEGAL, Status.INCOMPLETE):
-        return "illegal"
-    return "flagged"
-
-
-# One status per game for every page (game page, versions, traveller, scorecard, dashboard):
-# what counts and why, beside the engine's verdict only when that verdict stands.
-RESULT_STATUS_LABELS = {
-    "confirmed": gettext_lazy("confirmed"),
-    "accepted": gettext_lazy("accepted by ruling"),
-    "verified": gettext_lazy("verified"),
-    "rejected": gettext_lazy("to be entered again"),
-}
-
-
-def result_status(game: Game) -> tuple[str, str]:
-    """The one status a page shows for `game`, as (code, label in the reader's language).
-
-    Codes: ``confirmed`` (counts and a second person confirmed it), ``accepted`` (counts
-    because a chief referee ruled that its result stands), ``verified`` (counts as the engine
-    verified it), ``rejected`` (ruled to be entered again), else the engine's status
-    (``pending``, ``illegal``, ``incomplete``, ``mismatch``, ``flagged``): the same rule as
-    `counts`, so no page shows "verified" beside "flagged"."""
-    if counts(game):
-        if game.confirmed_at is not None:
-            code = "confirmed"
-        elif game.status != Status.VERIFIED:
-            code = "accepted"
-        else:
-            code = "verified"
-    elif game.resolution == Resolution.REJECT:
-        code = "rejected"
-    else:
-        return game.status, str(game.get_status_display())
-    return code, str(RESULT_STATUS_LABELS[code])
-
-
-def accepted_claim_fields(record: Any) -> dict[str, Any] | None:
-    """The Game fields of a flagged claim ruled to stand: the claimant's side wins, scored by
-    the engine as a proven claim (R-CLAIM, R-SPRING from the plays made).
-
-    The record is replayed with its ``{"claim": seat}`` end turned into a concession by a
-    seat of the other side (the landlord when a farmer claimed, a farmer when the landlord
-    did), which the engine settles for the claimant's side on the plays made; the declared
-    score is left out, since the ruling replaces it. Returns ``{"score", "winner",
-    "multiplier", "facts"}``, or None when the record is not a claim the engine can settle
-    that way (its replay then is not verified).
-    """
-    from games.engine import EngineError, RuleSet, replay
-    from games.services import FACTS
-
-    if not isinstance(record, dict) or not isinstance(record.get("end"), dict):
-        return None
-    claimant = record["end"].get("claim")
-    try:
-        first = replay(dict(record)).to_dict()
-        landlord = first.get("landlord")
-        seats = RuleSet.from_spec(record.get("rules") or "classic").seats
-        if not landlord or claimant not in seats:
-            return None
-        conceder = landlord if claimant != landlord else next(s for s in seats if s != landlord)
-        ruled = {k: v for k, v in record.items() if k not in ("declared", "declared_winner")}
-        ruled["end"] = {"concede": conceder}
-        outcome = replay(ruled).to_dict()
-    except (EngineError, StopIteration):
-        return None
-    if outcome.get("status") != Status.VERIFIED:
-        return None
-    return {
-        "score": outcome.get("score"),
-        "winner": outcome.get("winner") or "",
-        "multiplier": outcome.get("multiplier"),
-        "facts": {k: outcome[k] for k in FACTS if outcome.get(k) is not None} | {"ruled": True},
-    }
-
-
-class NotAllowed(DomainError):
-    """The user's roles in the event do not allow this (tournaments.access)."""
-
-    code = "forbidden"
+from tournaments.round_states import round_refusal
+from tournaments.standings import standings_request
 
 
 class StateConflict(DomainError):
@@ -211,7 +100,7 @@ def may_rule(game: Game) -> bool:
     )
 
 
-def game_confirm(*, game_id: int, actor: Any) -> Game:
+def game_confirm(*, game_id: int, actor: Actor) -> Game:
     """Confirm the current version of a game as its table's result.
 
     Raises:
@@ -227,7 +116,9 @@ def game_confirm(*, game_id: int, actor: Any) -> Game:
     event = game.table.round.event
     if not can_enter_table(actor, game.table):
         raise NotAllowed(_("You are not a referee of this table."))
-    if game.entered_by_id is not None and game.entered_by_id == actor.pk:
+    user = signed_in(actor)
+    assert user is not None  # can_enter_table: a signed-in user with a role
+    if game.entered_by_id is not None and game.entered_by_id == user.pk:
         raise NotAllowed(_("A game is confirmed by someone other than the person who entered it."))
     if not event.confirmation_required:
         raise StateConflict(_("This event does not ask for confirmations."))
@@ -237,8 +128,8 @@ def game_confirm(*, game_id: int, actor: Any) -> Game:
             Game.objects.filter(
                 counted_q(), pk=game_id, replaced_at__isnull=True, confirmed_at__isnull=True
             )
-            .exclude(entered_by=actor)
-            .update(confirmed_by=actor, confirmed_at=now)
+            .exclude(entered_by=user)
+            .update(confirmed_by=user, confirmed_at=now)
         )
         if not updated:
             raise StateConflict(_why_not_confirmable(Game.objects.get(pk=game_id)))
@@ -247,14 +138,14 @@ def game_confirm(*, game_id: int, actor: Any) -> Game:
             actor=actor,
             action="game.confirm",
             obj=game,
-            changes={"confirmed_by": [None, actor.get_username()], "version": game.version},
+            changes={"confirmed_by": [None, user.get_username()], "version": game.version},
         )
     game.refresh_from_db()
     return game
 
 
 def games_confirm(
-    *, event: Event, game_ids: Sequence[int], actor: Any
+    *, event: Event, game_ids: Sequence[int], actor: Actor
 ) -> tuple[list[Game], list[tuple[int, str]]]:
     """Confirm several games of `event` at once (a chief referee's bulk confirmation):
     `game_confirm` for each id, each in its own transaction, so one refusal leaves the others
@@ -300,7 +191,7 @@ def _why_not_confirmable(game: Game) -> str:
     return _("The engine flagged this game: a chief referee must rule on it first.")
 
 
-def game_resolve(*, game_id: int, actor: Any, decision: str, note: str) -> Game:
+def game_resolve(*, game_id: int, actor: Actor, decision: str, note: str) -> Game:
     """A chief referee's ruling on a current game.
 
     `decision` is ``accept`` (the result stands) or ``reject`` (enter it again); `note` (the
@@ -316,8 +207,6 @@ def game_resolve(*, game_id: int, actor: Any, decision: str, note: str) -> Game:
             ``incomplete`` game, ``accept`` of a claim the engine cannot settle.
         StateConflict: the game is replaced, already ruled on, or in no state for a ruling.
     """
-    from tournaments.standings import standings_request
-
     game = Game.objects.select_related("table__round__event", "board").filter(pk=game_id).first()
     if game is None:
         raise StateConflict(_("There is no such game."))
@@ -401,18 +290,18 @@ def game_resolve(*, game_id: int, actor: Any, decision: str, note: str) -> Game:
     return game
 
 
-def draft_save(*, table: Table, board: Board, steps: Sequence[str], actor: Any) -> EntryDraft:
+def draft_save(*, table: Table, board: Board, steps: Sequence[str], actor: Actor) -> EntryDraft:
     """Store the checked steps of a live entry (one draft per table and board, upserted).
 
     Raises:
         StateConflict: the table's round is not in play (nothing may be entered there).
+        NotAllowed: `actor` may not enter at `table` (tournaments.access.may_enter).
     """
-    from games.services import round_refusal
-
+    require_entry(actor, table)
     refusal = round_refusal(Round.objects.values_list("state", flat=True).get(pk=table.round_id))
     if refusal:
         raise StateConflict(refusal)
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = signed_in(actor)
     for _attempt in range(2):
         try:
             with transaction.atomic():

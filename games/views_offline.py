@@ -15,14 +15,20 @@ its web app manifest, both served from the site's root so that they cover every 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
+
+from games import offline
+from games.entry import CALL_ALIASES, END_WORDS, call_label
 
 # A new name when the worker's caching changes: the old copies are dropped on activation.
 CACHE_NAME = "ddz-entry-v1"
@@ -65,3 +71,61 @@ def manifest(request: HttpRequest) -> HttpResponse:
     return HttpResponse(
         json.dumps(data, ensure_ascii=False), content_type="application/manifest+json"
     )
+
+
+# --- The live entry page's offline configuration ---------------------------------------
+
+
+def words() -> dict[str, Any]:
+    """What a referee may type, by the engine's word it stands for (see the module):
+    ``{"calls": {typed: call}, "play_pass": [typed], "end": {typed: "claim"|"concede"}}``."""
+    calls = dict(CALL_ALIASES)
+    calls.update({w: "pass" for w in offline.BIDDING_PASS_WORDS})
+    return {"calls": calls, "play_pass": list(offline.PLAY_PASS_WORDS), "end": dict(END_WORDS)}
+
+
+def page_config() -> dict[str, Any]:
+    """The live entry page's ``config.offline``: the service worker's URL, the referee's
+    `words`, call labels and the page's sentences in the active language (games/static/games/
+    offline.js reads them). ``waiting`` is the singular and plural of "N steps waiting"."""
+    labels = ("pass", "call", "rob", "double", "redouble", "show", "surrender", "reveal")
+    return {
+        "sw": reverse("service_worker"),
+        "words": words(),
+        "labels": {**{c: call_label(c) for c in labels}, **{n: call_label(n) for n in "123"}},
+        "messages": {
+            # The page picks by n (1 or more): enough for English and Chinese.
+            "waiting": [
+                ngettext(
+                    "Saved on this phone, %(n)s step waiting",
+                    "Saved on this phone, %(n)s steps waiting",
+                    n,
+                )
+                for n in (1, 2)
+            ],
+            "unverified": _("not checked yet: the server checks it when the network is back"),
+            "offline": _("No network: the steps are saved on this phone and sent when it is back."),
+            "submit_waiting": _("The game will be submitted as soon as the network is back."),
+            "sending": _("Network back: sending the saved steps…"),
+            "sent": _("The saved steps were sent and checked by the server."),
+            "refused": _(
+                "The server refused saved step %(n)s (%(step)s): %(message)s The steps after it "
+                "were not sent: %(rest)s"
+            ),
+            "waiting_check": _("waiting for the network"),
+            "cannot_call": _("%(seat)s cannot call %(cards)s now; allowed: %(allowed)s."),
+            "not_held": _("%(seat)s does not hold %(cards)s (holds %(hand)s)."),
+            "must_lead": _("%(seat)s leads this trick and must play cards: a pass is not allowed."),
+            "not_legal": _("%(seat)s cannot play %(cards)s here."),
+            "not_combination": _("%(cards)s is not a combination allowed by these rules."),
+            "not_beat": _("%(cards)s does not beat %(last)s played by %(owner)s."),
+            "not_reading": _("%(cards)s cannot be read that way."),
+            "notation": _(
+                "%(cards)s is not card notation: the character “%(char)s” at position "
+                "%(position)s is not a card."
+            ),
+            "over": _("The game is over: no step may follow."),
+            "needs_network": _("This step can only be checked with the network."),
+            "undo_needs_network": _("Undoing a step the server checked needs the network."),
+        },
+    }

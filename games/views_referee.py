@@ -14,8 +14,9 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -26,10 +27,10 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
-from games import entry, offline, selectors
+from games import entry, quick_result, selectors, views_offline
 from games.forms import GameRecordForm, QuickResultForm, ResolveForm
 from games.models import Board, Game
-from games.services import game_submit, round_refusal
+from games.services import game_submit
 from games.versions import (
     game_confirm,
     game_resolve,
@@ -39,10 +40,12 @@ from games.versions import (
     may_rule,
 )
 from tournaments import results, views_substitutions
-from tournaments.access import can_enter_table, is_chief_referee, is_official
+from tournaments.access import Actor, can_enter_table, is_chief_referee, is_official
 from tournaments.clock import current_round
+from tournaments.lineups import table_players
+from tournaments.links import open_signals
 from tournaments.models import Event, Table
-from tournaments.substitutions import table_players
+from tournaments.round_states import round_refusal
 from tournaments.views_screen import clock_context, table_clock_context
 
 
@@ -101,8 +104,6 @@ def flagged_queue(request: HttpRequest, slug: str) -> HttpResponse:
     """The games the engine flagged that await a chief referee's ruling, then the results far
     from the field on the same hand (a warning to check the entry), and the problems players
     signalled through their private links (tournaments.links)."""
-    from tournaments.links import open_signals
-
     event = get_object_or_404(Event, slug=slug)
     if not is_chief_referee(request.user, event):
         return _refuse(request)
@@ -216,7 +217,7 @@ def live_entry_context(
         # The engine's English words under a refusal, for English readers only: in another
         # language the refusal is wholly in that language (games.entry.error_message).
         "engine_words": (get_language() or "en").split("-")[0] == "en",
-        "offline": offline.page_config(),
+        "offline": views_offline.page_config(),
     }
     return {
         "event": board.event,
@@ -252,7 +253,7 @@ def quick_entry_page(
     table: Table,
     board: Board,
     *,
-    actor: Any,
+    actor: Actor,
     source: str,
     template: str,
     done: Callable[[Game], str],
@@ -268,11 +269,11 @@ def quick_entry_page(
         form = QuickResultForm(
             request.POST,
             seats=deal.rules.seats,
-            has_doubles="double" in entry.bidding_calls(deal.rules),
+            has_doubles="double" in quick_result.bidding_calls(deal.rules),
         )
         if form.is_valid():
             try:
-                record = entry.quick_record(
+                record = quick_result.quick_record(
                     deal,
                     form.quick(),
                     record_id=entry.table_record_id(table, board),
@@ -296,7 +297,7 @@ def quick_entry_page(
     else:
         form = QuickResultForm(
             seats=deal.rules.seats,
-            has_doubles="double" in entry.bidding_calls(deal.rules),
+            has_doubles="double" in quick_result.bidding_calls(deal.rules),
             initial={"idempotency_key": uuid.uuid4().hex},
         )
     return render(
@@ -436,5 +437,6 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     }
     if not context["can_accept"]:
         # Illegal, incomplete or confirmed: the only ruling left is to enter it again.
-        resolve_form.fields["decision"].choices = [("reject", _("to be entered again"))]
+        decision = cast(forms.ChoiceField, resolve_form.fields["decision"])
+        decision.choices = [("reject", _("to be entered again"))]
     return render(request, "referee/game_versions.html", context, status=status)

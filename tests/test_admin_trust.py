@@ -18,7 +18,7 @@ from django.utils import translation
 from ddz_site.errors import DomainError
 from games.models import Board
 from tests.factories import EventFactory, PlayerFactory, RoundFactory, duplicate_round
-from tournaments import rounds
+from tournaments import round_states, rounds
 from tournaments.models import AuditEntry, Event, Round, RoundState, Seat
 
 pytestmark = pytest.mark.django_db
@@ -191,7 +191,7 @@ def test_settings_are_frozen_from_the_start_not_from_the_seating(django_user_mod
     event.lot_seed = "published"
     event.save()  # dealt, not started: free
     Round.objects.filter(pk=round_.pk).update(state=RoundState.SEATED)
-    rounds.round_start(round_=round_, actor=organizer)
+    round_states.round_start(round_=round_, actor=organizer)
     event.refresh_from_db()
     event.lot_seed = "another"
     with pytest.raises(DomainError, match=FROZEN_MESSAGE):

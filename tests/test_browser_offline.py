@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games import entry, offline
+from games import entry, views_offline
 from games.bot import play_record
 from games.deals import rank_cards
 from games.engine import RuleSet, deal_random
@@ -388,7 +388,7 @@ def test_the_phones_checker_agrees_with_the_engine_on_whole_games_of_every_prese
             page.add_script_tag(path=str(OFFLINE_JS))
             answers = page.evaluate(
                 CHECK_GAMES,
-                {"cfg": offline.page_config(), "games": games, "keys": list(COMPARED)},
+                {"cfg": views_offline.page_config(), "games": games, "keys": list(COMPARED)},
             )
         finally:
             browser.close()

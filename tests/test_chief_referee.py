@@ -35,7 +35,9 @@ def _play(world, *, board_index: int = 0, mismatch: bool = False) -> list[Game]:
             score = replay(record).to_dict()["score"]
             seat = next(iter(score))
             record["declared"] = {s: v + (1 if s == seat else 0) for s, v in score.items()}
-        game = game_submit(table=table, board=board, record=record, actor=world.users["referee1"])
+        # Entered by each table's own referee (tournaments.access.may_enter).
+        referee = world.users["referee1" if i == 0 else "referee2"]
+        game = game_submit(table=table, board=board, record=record, actor=referee)
         game_verify(game_id=game.pk)
         games.append(Game.objects.get(pk=game.pk))
     return games

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from games import entry
+from games import entry, quick_result
 from games.engine import RuleSet, parse_cards
 
 # A classic deal (R-DECK: 54 cards) written so that the facts below are plain to see:
@@ -138,11 +138,13 @@ def test_a_claim_ends_the_entry_and_the_record_carries_it() -> None:
 def test_quick_result_is_scored_by_the_engine() -> None:
     # R-SC-MULT, seed 000's example: bid 3, two bombs and a rocket, landlord wins → 48/-24/-24.
     # The hands hold the bombs of 3 (S) and 2 (W) and the rocket (E).
-    quick = entry.QuickResult(landlord="S", bid=3, winner="landlord", bombs=("3", "2"), rockets=1)
-    assert entry.check_quick(deal(), quick).score == {"S": 48, "E": -24, "W": -24}
-    record = entry.quick_record(deal(), quick)
+    quick = quick_result.QuickResult(
+        landlord="S", bid=3, winner="landlord", bombs=("3", "2"), rockets=1
+    )
+    assert quick_result.check_quick(deal(), quick).score == {"S": 48, "E": -24, "W": -24}
+    record = quick_result.quick_record(deal(), quick)
     assert record["bidding"] is None and record["declared"] == {"S": 48, "E": -24, "W": -24}
-    fields = entry.quick_fields(record)
+    fields = quick_result.quick_fields(record)
     assert fields["status"] == "verified" and fields["facts"]["quick"] is True
 
 
@@ -161,15 +163,15 @@ def test_quick_result_is_scored_by_the_engine() -> None:
 def test_an_implausible_quick_result_is_refused(claims, rule) -> None:
     base = {"landlord": "S", "bid": 2, "winner": "landlord"}
     with pytest.raises(entry.EntryError) as caught:
-        entry.check_quick(deal(), entry.QuickResult(**(base | claims)))
+        quick_result.check_quick(deal(), quick_result.QuickResult(**(base | claims)))
     assert caught.value.rule == rule
 
 
 def test_a_bomb_in_the_bottom_counts_for_the_landlord() -> None:
     # The bottom TA6 gives E, who holds AA, no bomb; W holds one A: none of A anywhere.
     with pytest.raises(entry.EntryError):
-        entry.check_quick(
-            deal(), entry.QuickResult(landlord="E", bid=1, winner="landlord", bombs=("A",))
+        quick_result.check_quick(
+            deal(), quick_result.QuickResult(landlord="E", bid=1, winner="landlord", bombs=("A",))
         )
 
 

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games import entry
+from games import entry, quick_result
 from games.engine import RuleSet
 from games.models import Game
 from tests.entry_personas import build_world
@@ -220,7 +220,7 @@ def test_the_quick_result_page_offers_no_double_under_rules_without_one(world) -
     ],
 )
 def test_the_calls_of_each_preset_come_from_the_engine(preset, calls) -> None:
-    assert entry.bidding_calls(RuleSet.from_spec(preset)) == calls
+    assert quick_result.bidding_calls(RuleSet.from_spec(preset)) == calls
 
 
 HANDS = {
@@ -239,16 +239,16 @@ def _deal(preset: str) -> entry.EntryDeal:
 
 @pytest.mark.parametrize("preset", ["classic", "classic_once"])
 def test_a_double_is_refused_where_the_rules_have_none(preset) -> None:
-    quick = entry.QuickResult(landlord="S", bid=1, winner="landlord", doubles=("E",))
+    quick = quick_result.QuickResult(landlord="S", bid=1, winner="landlord", doubles=("E",))
     with pytest.raises(entry.EntryError) as caught:
-        entry.check_quick(_deal(preset), quick)
+        quick_result.check_quick(_deal(preset), quick)
     assert caught.value.field == "doubles" and caught.value.rule == "R-DOUBLE-ORDER"
 
 
 def test_a_double_counts_where_the_rules_have_one() -> None:
     # R-SC-CN2016: bid 2, one farmer doubled, landlord wins with nothing else: E pays 2 × 2,
     # W 2, so S wins 6 (the doubling applies to the doubling farmer's settlement only).
-    quick = entry.QuickResult(landlord="S", bid=2, winner="landlord", doubles=("E",))
-    plain = entry.check_quick(_deal("cn2016"), entry.QuickResult("S", 2, "landlord"))
-    doubled = entry.check_quick(_deal("cn2016"), quick)
+    quick = quick_result.QuickResult(landlord="S", bid=2, winner="landlord", doubles=("E",))
+    plain = quick_result.check_quick(_deal("cn2016"), quick_result.QuickResult("S", 2, "landlord"))
+    doubled = quick_result.check_quick(_deal("cn2016"), quick)
     assert doubled.score["E"] == 2 * plain.score["E"]

@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 
 from games.models import Board, Game, Resolution, Status
 from tests.factories import EventFactory, PlayerFactory
-from tournaments import rounds, seating
+from tournaments import round_states, rounds, seating, stages
 from tournaments.models import Entry, EventRole, Role, Round, StageEntry, Standing
 from tournaments.services import round_seat
 from tournaments.standings import (
@@ -76,8 +76,8 @@ def _qualifying(*, tiebreaks, cut=5, carry=False, recomputed=False, lot_seed=Non
     event's published seed of the lot before play (default SEED)."""
     event = EventFactory(tiebreaks=tiebreaks, lot_seed=SEED)
     td = _organizer(event)
-    qualifying = rounds.stage_create(event=event, actor=td, cut=cut)
-    following = rounds.stage_create(event=event, actor=td, kind="duplicate", carry_over=carry)
+    qualifying = stages.stage_create(event=event, actor=td, cut=cut)
+    following = stages.stage_create(event=event, actor=td, kind="duplicate", carry_over=carry)
     players = {f"t{t}{s}": PlayerFactory(name=f"t{t}{s}") for t in range(1, 5) for s in "SEW"}
     Entry.objects.bulk_create(Entry(event=event, player=p) for p in players.values())
     if lot_seed is not None:
@@ -109,7 +109,7 @@ def _qualifying(*, tiebreaks, cut=5, carry=False, recomputed=False, lot_seed=Non
     for seat, kind in (("S", "avg+"), ("E", "avg"), ("W", "avg-")):
         adjustment_set(table=tables[4], board=board, seat=seat, kind=kind, actor=td)
     penalty_add(event=event, player=players["t1S"], points="1", reason="slow", stage=qualifying)
-    rounds.round_close(round_=round_, actor=td)
+    round_states.round_close(round_=round_, actor=td)
     if recomputed:
         standings_recompute(event_id=event.pk)
     return event, td, qualifying, following, players
@@ -131,7 +131,7 @@ def test_the_cut_takes_exactly_the_top_of_the_published_stage_standings() -> Non
     event, td, qualifying, following, players = _qualifying(
         tiebreaks=["lot"], cut=5, recomputed=True
     )
-    made = rounds.stage_cut(stage=qualifying, actor=td)
+    made = stages.stage_cut(stage=qualifying, actor=td)
 
     published = _published(event, qualifying)
     assert stored_rows(event=event) == computed_rows(event=event)
@@ -153,7 +153,7 @@ def test_the_cut_takes_exactly_the_top_of_the_published_stage_standings() -> Non
 
     assert [e.player_id for e in made] == [r.player_id for r in published[:5]]
     assert [e.position for e in made] == [1, 2, 3, 4, 5]
-    assert [p.pk for p in rounds.stage_field(stage=following)] == [
+    assert [p.pk for p in stages.stage_field(stage=following)] == [
         r.player_id for r in published[:5]
     ]
 
@@ -176,7 +176,7 @@ def test_ties_across_the_cut_are_drawn_by_the_lot_even_without_it_in_the_tiebrea
 
     event, td, qualifying, _following, players = _qualifying(tiebreaks=[], cut=5, lot_seed=drawing)
     seed = event.lot_seed
-    made = rounds.stage_cut(stage=qualifying, actor=td)
+    made = stages.stage_cut(stage=qualifying, actor=td)
     # The cut brought the stored standings up to date (no worker ran here).
     computed = computed_rows(event=event)
     assert stored_rows(event=event) == computed
@@ -203,9 +203,9 @@ def test_swiss_seats_by_the_published_stage_standings(monkeypatch) -> None:
         seen.append(list(ranking))
         return original(ranking, *args, **kwargs)
 
-    monkeypatch.setattr(rounds.seating, "swiss_round", spy)
+    monkeypatch.setattr(stages.seating, "swiss_round", spy)
     second = rounds.round_create(event=event, stage=qualifying, actor=td)
-    rounds.round_seat_swiss(round_=second, actor=td)
+    stages.round_seat_swiss(round_=second, actor=td)
     published = _published(event, qualifying)
     assert seen == [[r.player_id for r in published]]
     assert seen[0] == [players[n].pk for n in _expected_order(players, list(POINTS))]
@@ -216,10 +216,10 @@ def test_a_stage_carrying_scores_over_pools_the_boards_of_both_stages() -> None:
     # (sum of MP over sum of tops, the stage-1 penalty included), not the sum of two
     # percentages. Cut 6 of stage 1 to stage 2, played at two tables; cut 2 of stage 2.
     event, td, qualifying, semi, players = _qualifying(tiebreaks=["lot"], cut=6, carry=True)
-    final = rounds.stage_create(event=event, actor=td, kind="final")
+    final = stages.stage_create(event=event, actor=td, kind="final")
     semi.cut = 2
     semi.save()
-    through = rounds.stage_cut(stage=qualifying, actor=td)
+    through = stages.stage_cut(stage=qualifying, actor=td)
     field = [e.player for e in through]
     round_ = round_seat(event=event, number=2, tables=[field[:3], field[3:]])
     Round.objects.filter(pk=round_.pk).update(stage=semi)
@@ -235,8 +235,8 @@ def test_a_stage_carrying_scores_over_pools_the_boards_of_both_stages() -> None:
         Game.objects.create(
             table=table, board=board, record={}, status=Status.VERIFIED, score=score
         )
-    rounds.round_close(round_=round_, actor=td)
-    made = rounds.stage_cut(stage=semi, actor=td)
+    round_states.round_close(round_=round_, actor=td)
+    made = stages.stage_cut(stage=semi, actor=td)
 
     # Board 2 at two tables (top 2): table 1 S 2, E 0, W 0; table 2 S 0, E 2, W 2.
     second = [F(2), F(0), F(0), F(0), F(2), F(2)]

@@ -14,7 +14,7 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 
 from tests.factories import EventFactory, PlayerFactory, round_fill
-from tournaments import rounds
+from tournaments import round_states, rounds, stages
 from tournaments.models import Entry, EventRole, Role, Round, RoundState
 
 pytestmark = pytest.mark.django_db
@@ -88,9 +88,9 @@ def test_the_buttons_run_a_stage_to_published(client, setup) -> None:
 
 def test_print_pages(client, setup) -> None:
     event, td, _referee = setup
-    stage = rounds.stage_create(event=event, actor=td)
+    stage = stages.stage_create(event=event, actor=td)
     round_ = rounds.round_create(event=event, stage=stage, actor=td)
-    rounds.stage_seat(stage=stage, actor=td)
+    stages.stage_seat(stage=stage, actor=td)
     rounds.event_seed_commit(event=event, actor=td)
     rounds.round_deal(round_=round_, boards=2, actor=td)
     client.force_login(td)
@@ -131,9 +131,9 @@ def test_players_preview_then_import_then_export(client, setup) -> None:
 
 def test_public_deals_page_and_verify_command(client, setup) -> None:
     event, td, _referee = setup
-    stage = rounds.stage_create(event=event, actor=td)
+    stage = stages.stage_create(event=event, actor=td)
     round_ = rounds.round_create(event=event, stage=stage, actor=td)
-    rounds.stage_seat(stage=stage, actor=td)
+    stages.stage_seat(stage=stage, actor=td)
     commitment = rounds.event_seed_commit(event=event, actor=td)
     rounds.round_deal(round_=round_, boards=2, actor=td)
     url = reverse("deals:event", args=[event.slug])
@@ -142,9 +142,9 @@ def test_public_deals_page_and_verify_command(client, setup) -> None:
     assert client.get(url, {"seed": "nothex"}).status_code == 400
     wrong = client.get(url, {"seed": "00" * 32}).content.decode()
     assert "does not match the commitment" in wrong
-    rounds.round_start(round_=round_, actor=td)
+    round_states.round_start(round_=round_, actor=td)
     round_fill(round_)
-    rounds.round_close(round_=round_, actor=td)
+    round_states.round_close(round_=round_, actor=td)
     seed = rounds.event_seed_reveal(event=event, actor=td)
     page = client.get(url).content.decode()
     assert seed in page and "all 2 boards were recomputed identically" in page

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 
 from tests.factories import EventFactory, PlayerFactory
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
-from tournaments import rounds
+from tournaments import rounds, stages
 from tournaments.models import Entry, EventRole, Role, Round
 
 pytestmark = [
@@ -30,10 +30,10 @@ def test_dashboard_runs_a_round(live_server, tmp_path: Path) -> None:
     EventRole.objects.create(event=event, user=td, role=Role.ORGANIZER)
     for i in range(9):
         Entry.objects.create(event=event, player=PlayerFactory(name=f"P{i + 1}"))
-    stage = rounds.stage_create(event=event, actor=td, name="Qualifying")
+    stage = stages.stage_create(event=event, actor=td, name="Qualifying")
     for _ in range(2):
         rounds.round_create(event=event, stage=stage, actor=td)
-    rounds.stage_seat(stage=stage, actor=td)
+    stages.stage_seat(stage=stage, actor=td)
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

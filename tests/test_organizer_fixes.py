@@ -19,7 +19,7 @@ from games.models import Board, Game
 from games.services import game_submit, game_verify
 from tests.conftest import wait_for
 from tests.factories import EventFactory, PlayerFactory, bot_record, round_fill
-from tournaments import rounds
+from tournaments import round_states, rounds, stages
 from tournaments.models import (
     AuditEntry,
     Entry,
@@ -49,12 +49,12 @@ def event_in_play():
         EventRole.objects.create(event=event, user=users[key], role=role)
     for _ in range(9):
         Entry.objects.create(event=event, player=PlayerFactory())
-    stage = rounds.stage_create(event=event, actor=users["td"])
+    stage = stages.stage_create(event=event, actor=users["td"])
     round_ = rounds.round_create(event=event, stage=stage, actor=users["td"])
-    rounds.stage_seat(stage=stage, actor=users["td"])
+    stages.stage_seat(stage=stage, actor=users["td"])
     rounds.event_seed_commit(event=event, actor=users["td"])
     rounds.round_deal(round_=round_, boards=3, actor=users["td"])
-    rounds.round_start(round_=round_, actor=users["td"])
+    round_states.round_start(round_=round_, actor=users["td"])
     event.refresh_from_db()
     round_.refresh_from_db()
     return event, round_, users
@@ -90,7 +90,7 @@ def test_the_archive_has_no_seed_before_the_reveal_whoever_asks(client, event_in
 
     # Once every round is closed and the seed revealed, the archive may carry it.
     round_fill(round_)
-    rounds.round_close(round_=round_, actor=users["td"])
+    round_states.round_close(round_=round_, actor=users["td"])
     assert rounds.event_seed_reveal(event=event, actor=users["td"]) == seed
     status, body = _archive(client, event, users["chief"])
     assert json.loads(body)["event"]["deal_seed"] == seed
@@ -161,7 +161,7 @@ def test_no_page_api_admin_or_audit_entry_shows_the_seed(client, event_in_play) 
 
     # The audit log records the commitment, never the secret, even after the reveal.
     round_fill(round_)
-    rounds.round_close(round_=round_, actor=users["td"])
+    round_states.round_close(round_=round_, actor=users["td"])
     rounds.event_seed_reveal(event=event, actor=users["td"])
     commit = AuditEntry.objects.get(action="event.seed_commit")
     assert commit.changes == {"commitment": event.deal_commitment}
@@ -181,11 +181,11 @@ def test_a_round_closes_only_when_every_table_finished_every_board(client, event
     game = game_submit(table=tables[0], board=boards[0], record=bot_record(boards[0], tables[0]))
     # 3 tables × 3 boards, one entered and not verified yet: the eight other pairs are missing.
     expected = [(t, b, "missing") for t in (1, 2, 3) for b in (1, 2, 3) if (t, b) != (1, 1)]
-    assert rounds.round_unsettled(round_=round_) == [(1, 1, "pending"), *expected]
+    assert round_states.round_unsettled(round_=round_) == [(1, 1, "pending"), *expected]
     game_verify(game_id=game.pk)
-    assert rounds.round_unsettled(round_=round_) == expected
+    assert round_states.round_unsettled(round_=round_) == expected
     with pytest.raises(DomainError) as refused:
-        rounds.round_close(round_=round_, actor=td)
+        round_states.round_close(round_=round_, actor=td)
     message = refused.value.message
     assert "8 games are not settled" in message
     assert "table 1 board 2 (not entered)" in message
@@ -211,10 +211,10 @@ def test_a_round_closes_only_when_every_table_finished_every_board(client, event
             if (t.number, b.number) not in ((1, 1), (2, 3)):
                 entered = game_submit(table=t, board=b, record=bot_record(b, t))
                 game_verify(game_id=entered.pk)
-    assert rounds.round_unsettled(round_=round_) == [(2, 3, "missing")]
+    assert round_states.round_unsettled(round_=round_) == [(2, 3, "missing")]
     for seat in ("S", "E", "W"):
         adjustment_set(table=tables[1], board=boards[2], seat=seat, kind="avg", actor=td)
-    assert rounds.round_unsettled(round_=round_) == []
+    assert round_states.round_unsettled(round_=round_) == []
     dash = client.get(reverse("organizer:dashboard", args=[event.slug])).content.decode()
     assert 'id="missing-1"' not in dash
     response = client.post(
@@ -230,24 +230,24 @@ def test_the_cut_waits_for_every_round_of_its_stage(event_in_play) -> None:
     stage = first.stage
     stage.cut = 3
     stage.save()
-    rounds.stage_create(event=event, actor=td, kind="final")
+    stages.stage_create(event=event, actor=td, kind="final")
     second = rounds.round_create(event=event, stage=stage, actor=td)
-    rounds.round_seat_swiss(round_=second, actor=td)
+    stages.round_seat_swiss(round_=second, actor=td)
     rounds.round_deal(round_=second, boards=1, actor=td)
     round_fill(first)
-    rounds.round_close(round_=first, actor=td)
+    round_states.round_close(round_=first, actor=td)
     # Round 2 is seated, not closed: no cut, nobody eliminated.
     with pytest.raises(DomainError, match="not closed yet: round 2"):
-        rounds.stage_cut(stage=stage, actor=td)
-    rounds.round_start(round_=second, actor=td)
+        stages.stage_cut(stage=stage, actor=td)
+    round_states.round_start(round_=second, actor=td)
     with pytest.raises(DomainError, match="not closed yet: round 2"):
-        rounds.stage_cut(stage=stage, actor=td)
+        stages.stage_cut(stage=stage, actor=td)
     assert not StageEntry.objects.exists()
     round_fill(second)
     for game in Game.objects.filter(board__event=event):
         game_verify(game_id=game.pk)
-    rounds.round_close(round_=second, actor=td)
-    assert len(rounds.stage_cut(stage=stage, actor=td)) == 3
+    round_states.round_close(round_=second, actor=td)
+    assert len(stages.stage_cut(stage=stage, actor=td)) == 3
 
 
 # --- 3. the demo event, seeds and boards not dealt from them ---------------------------------
@@ -294,7 +294,7 @@ def test_the_demo_is_built_like_a_real_event(client, celery_worker) -> None:
     assert "9 players" in dash and "draw it before dealing" not in dash
     # The walkthrough: table 1 of round 5 (the demo referee's) is all that is missing.
     open_round = event.rounds.get(number=5)
-    assert rounds.round_unsettled(round_=open_round) == [
+    assert round_states.round_unsettled(round_=open_round) == [
         (1, 13, "missing"),
         (1, 14, "missing"),
         (1, 15, "missing"),
@@ -306,10 +306,11 @@ def test_the_demo_is_built_like_a_real_event(client, celery_worker) -> None:
         game_submit(table=table, board=board, record=bot_record(board, table), actor=referee)
     # The round closes once the worker has verified them (every game settled).
     wait_for(
-        lambda: not rounds.round_unsettled(round_=open_round), what="the worker's verifications"
+        lambda: not round_states.round_unsettled(round_=open_round),
+        what="the worker's verifications",
     )
-    rounds.round_close(round_=open_round, actor=td)
-    rounds.round_publish(round_=open_round, actor=td)
+    round_states.round_close(round_=open_round, actor=td)
+    round_states.round_publish(round_=open_round, actor=td)
     seed = rounds.event_seed_reveal(event=event, actor=td)
     page = client.get(reverse("deals:event", args=[event.slug])).content.decode()
     assert "all 15 boards were recomputed identically" in page

@@ -147,7 +147,7 @@ def test_submissions_of_one_round_never_wait_for_one_another() -> None:
     _event, round_, tables, boards = duplicate_round(tables=2, boards=1, seed="share")
     board = boards[0]
     inside, release = threading.Event(), threading.Event()
-    import tournaments.audit as audit
+    import games.services as audit  # game_submit's audit_record (tournaments.audit)
 
     original = audit.audit_record
 

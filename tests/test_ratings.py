@@ -19,7 +19,7 @@ from games.engine import RuleSet, deal_random
 from games.models import Game
 from games.services import board_create
 from tests.factories import EventFactory, PlayerFactory, round_fill
-from tournaments import rating, ratings, rounds
+from tournaments import rating, rating_requests, ratings, round_states
 from tournaments.models import (
     EventRole,
     RatedEvent,
@@ -57,9 +57,9 @@ def _event(players, *, seed: str, boards: int = 2, publish: bool = True):
             first_bidder="SEW"[b % 3],
         )
     round_fill(round_, seed=seed)
-    rounds.round_close(round_=round_, actor=td)
+    round_states.round_close(round_=round_, actor=td)
     if publish:
-        rounds.round_publish(round_=round_, actor=td)
+        round_states.round_publish(round_=round_, actor=td)
     return event, round_, td
 
 
@@ -174,7 +174,7 @@ def test_a_change_to_the_last_event_rates_it_alone_and_an_unrated_change_nothing
     assert ratings.ratings_recompute(full=True) == 0
 
     # A request that moves nothing rated (the same input): the event is read, nothing written.
-    ratings.ratings_request(second.pk)
+    rating_requests.ratings_request(second.pk)
     read.clear()
     with patch.object(ratings, "event_groups", spy):
         assert ratings.ratings_recompute() == 0

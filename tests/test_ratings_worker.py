@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import Worker, wait_for
 from tests.factories import PlayerFactory
 from tests.test_ratings import _event
-from tournaments import ratings
+from tournaments import rating_requests, ratings
 from tournaments.models import RatingEntry, RatingState
 from tournaments.standings import adjustment_set
 from tournaments.tasks import ratings_recompute
@@ -47,7 +47,7 @@ def test_the_worker_rates_deterministically_and_recomputes_after_a_late_correcti
     # ids and values).
     ids = sorted(RatingEntry.objects.values_list("pk", flat=True))
     runs = RatingState.objects.get().runs
-    ratings.ratings_request(old.pk)
+    rating_requests.ratings_request(old.pk)
     ratings_recompute.delay()
     wait_for(lambda: RatingState.objects.get().runs > runs and _settled())
     assert RatingState.objects.get().changed == 0

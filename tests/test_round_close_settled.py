@@ -1,5 +1,5 @@
 """A round closes only when every game of it is settled (issue 10, item 2), and a game counts
-in the standings exactly when it may be confirmed (one rule, games.versions.counts).
+in the standings exactly when it may be confirmed (one rule, games.counting.counts).
 
 Settled: the table's current game of the board is verified, or accepted by a chief referee's
 ruling (confirmed or not), or every seat of the table has an adjusted score for the board.
@@ -18,11 +18,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from ddz_site.errors import DomainError
+from games.counting import counted_q, counts
 from games.models import Game, Resolution, Status
 from games.selectors import entry_state
-from games.versions import StateConflict, counted_q, counts, game_confirm, may_confirm
+from games.versions import StateConflict, game_confirm, may_confirm
 from tests.factories import duplicate_round
-from tournaments import rounds
+from tournaments import round_states
 from tournaments.models import AuditEntry, EventRole, Role, Round, RoundState, TableAssignment
 from tournaments.standings import adjustment_set
 
@@ -94,7 +95,7 @@ def test_a_round_with_unsettled_games_stays_open_and_the_refusal_names_them(
 ) -> None:
     event, round_, tables, boards, td = unsettled_round
     with pytest.raises(DomainError) as refused:
-        rounds.round_close(round_=round_, actor=td)
+        round_states.round_close(round_=round_, actor=td)
     message = refused.value.message
     assert "Round 1 cannot be closed: 8 games are not settled" in message
     for named in UNSETTLED:
@@ -106,7 +107,7 @@ def test_a_round_with_unsettled_games_stays_open_and_the_refusal_names_them(
 
     # The referee reads it in his language.
     with translation.override("zh-hans"), pytest.raises(DomainError) as refused_zh:
-        rounds.round_close(round_=round_, actor=td)
+        round_states.round_close(round_=round_, actor=td)
     zh = refused_zh.value.message
     assert "第 1 轮无法结束" in zh and "第 2 桌第 1 副（尚未校验）" in zh
     assert "第 4 桌第 2 副（未录入）" in zh and "not settled" not in zh
@@ -138,9 +139,9 @@ def test_the_round_closes_once_each_game_is_settled(unsettled_round) -> None:
         )
     for i, step in enumerate(steps):
         with pytest.raises(DomainError, match=f"{len(steps) - i} games? (is|are) not settled"):
-            rounds.round_close(round_=round_, actor=td)
+            round_states.round_close(round_=round_, actor=td)
         step()
-    rounds.round_close(round_=round_, actor=td)
+    round_states.round_close(round_=round_, actor=td)
     assert Round.objects.get(pk=round_.pk).state == RoundState.CLOSED
 
 

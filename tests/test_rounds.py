@@ -11,7 +11,7 @@ from games.models import Board, Game
 from games.services import game_submit, game_verify
 from tests.conftest import race
 from tests.factories import EventFactory, PlayerFactory, bot_record, round_fill
-from tournaments import dealing, rounds
+from tournaments import access, dealing, round_states, rounds, stages
 from tournaments.models import (
     AuditEntry,
     Entry,
@@ -44,10 +44,10 @@ def test_a_stage_goes_from_draft_to_published() -> None:
     event = EventFactory()
     td = _organizer(event)
     _field(event, 9)
-    stage = rounds.stage_create(event=event, actor=td, name="Qualifying")
+    stage = stages.stage_create(event=event, actor=td, name="Qualifying")
     made = [rounds.round_create(event=event, stage=stage, actor=td) for _ in range(4)]
     assert [r.state for r in made] == [RoundState.DRAFT] * 4
-    report = rounds.stage_seat(stage=stage, actor=td)
+    report = stages.stage_seat(stage=stage, actor=td)
     assert report["repeat_pairs"] == 0 and report["lower_bound"] == 0
     movement = [
         [tuple(t.seats.values_list("player_id", flat=True)) for t in r.tables.all()]
@@ -63,18 +63,18 @@ def test_a_stage_goes_from_draft_to_published() -> None:
     event.refresh_from_db()
     assert commitment == dealing.commitment(event.deal_seed)
     with pytest.raises(DomainError, match="before starting"):
-        rounds.round_start(round_=first, actor=td)
+        round_states.round_start(round_=first, actor=td)
     boards = rounds.round_deal(round_=first, boards=2, actor=td)
     assert [b.number for b in boards] == [1, 2]
     assert [b.first_bidder for b in boards] == ["S", "E"]
-    rounds.round_start(round_=first, actor=td)
+    round_states.round_start(round_=first, actor=td)
     with pytest.raises(DomainError, match="Boards are dealt before"):
         rounds.round_deal(round_=first, boards=1, actor=td)
     with pytest.raises(DomainError, match="nothing changed"):
-        rounds.round_publish(round_=first, actor=td)
+        round_states.round_publish(round_=first, actor=td)
     round_fill(first)
-    rounds.round_close(round_=first, actor=td)
-    rounds.round_publish(round_=first, actor=td)
+    round_states.round_close(round_=first, actor=td)
+    round_states.round_publish(round_=first, actor=td)
     first.refresh_from_db()
     assert first.state == RoundState.PUBLISHED
     actions = list(
@@ -92,18 +92,18 @@ def test_the_seed_is_revealed_after_the_last_round_and_verifies() -> None:
     td = _organizer(event)
     _field(event, 3)
     round_ = rounds.round_create(
-        event=event, actor=td, stage=rounds.stage_create(event=event, actor=td)
+        event=event, actor=td, stage=stages.stage_create(event=event, actor=td)
     )
-    rounds.stage_seat(stage=round_.stage, actor=td)
+    stages.stage_seat(stage=round_.stage, actor=td)
     rounds.event_seed_commit(event=event, actor=td)
     with pytest.raises(DomainError, match="committed already"):
         rounds.event_seed_commit(event=event, actor=td)
     rounds.round_deal(round_=round_, boards=3, actor=td)
     with pytest.raises(DomainError, match="every round is closed"):
         rounds.event_seed_reveal(event=event, actor=td)
-    rounds.round_start(round_=round_, actor=td)
+    round_states.round_start(round_=round_, actor=td)
     round_fill(round_)
-    rounds.round_close(round_=round_, actor=td)
+    round_states.round_close(round_=round_, actor=td)
     seed = rounds.event_seed_reveal(event=event, actor=td)
     event.refresh_from_db()
     assert event.seed_revealed
@@ -124,9 +124,9 @@ def test_only_organizers_change_an_event_and_nothing_is_written_otherwise() -> N
     referee = get_user_model().objects.create_user("r", password="pw")
     EventRole.objects.create(event=event, user=referee, role=Role.REFEREE)
     for user in (None, stranger, referee):
-        with pytest.raises(rounds.NotOrganizer):
+        with pytest.raises(access.NotOrganizer):
             rounds.round_create(event=event, actor=user)
-        with pytest.raises(rounds.NotOrganizer):
+        with pytest.raises(access.NotOrganizer):
             rounds.event_seed_commit(event=event, actor=user)
     assert not Round.objects.exists() and not AuditEntry.objects.exists()
     event.refresh_from_db()
@@ -137,10 +137,10 @@ def test_sit_outs_with_ten_players() -> None:
     event = EventFactory()
     td = _organizer(event)
     _field(event, 10)
-    stage = rounds.stage_create(event=event, actor=td)
+    stage = stages.stage_create(event=event, actor=td)
     for _ in range(4):
         rounds.round_create(event=event, stage=stage, actor=td)
-    report = rounds.stage_seat(stage=stage, actor=td)
+    report = stages.stage_seat(stage=stage, actor=td)
     assert [len(out) for out in report["sit_out"]] == [1, 1, 1, 1]
     assert len({name for out in report["sit_out"] for name in out}) == 4
     assert all(r.tables.count() == 3 for r in Round.objects.all())
@@ -152,9 +152,9 @@ def test_team_of_three_seats_each_team_in_each_seat() -> None:
     for name in "ABC":
         team = Team.objects.create(event=event, name=name)
         team.members.set(_field(event, 3))
-    stage = rounds.stage_create(event=event, actor=td)
+    stage = stages.stage_create(event=event, actor=td)
     round_ = rounds.round_create(event=event, stage=stage, actor=td)
-    rounds.stage_seat(stage=stage, actor=td)
+    stages.stage_seat(stage=stage, actor=td)
     held: dict[str, set[str]] = {}
     for table in round_.tables.all():
         for seat in table.seats.select_related("player"):
@@ -168,10 +168,10 @@ def test_team_match_needs_teams_of_the_table_size() -> None:
     td = _organizer(event)
     Team.objects.create(event=event, name="X").members.set(_field(event, 3))
     Team.objects.create(event=event, name="Y").members.set(_field(event, 2))
-    stage = rounds.stage_create(event=event, actor=td)
+    stage = stages.stage_create(event=event, actor=td)
     rounds.round_create(event=event, stage=stage, actor=td)
     with pytest.raises(DomainError, match="Team Y has 2 players"):
-        rounds.stage_seat(stage=stage, actor=td)
+        stages.stage_seat(stage=stage, actor=td)
     assert not Round.objects.filter(state=RoundState.SEATED).exists()
 
 
@@ -186,28 +186,28 @@ def test_the_cut_sends_the_top_through_with_carried_scores() -> None:
     event = EventFactory()
     td = _organizer(event)
     players = _field(event, 6)
-    qualifying = rounds.stage_create(event=event, actor=td, cut=3)
-    final = rounds.stage_create(event=event, actor=td, kind="final", carry_over=True)
+    qualifying = stages.stage_create(event=event, actor=td, cut=3)
+    final = stages.stage_create(event=event, actor=td, kind="final", carry_over=True)
     round_ = rounds.round_create(event=event, stage=qualifying, actor=td)
-    rounds.stage_seat(stage=qualifying, actor=td)
+    stages.stage_seat(stage=qualifying, actor=td)
     rounds.event_seed_commit(event=event, actor=td)
     rounds.round_deal(round_=round_, boards=2, actor=td)
-    rounds.round_start(round_=round_, actor=td)
+    round_states.round_start(round_=round_, actor=td)
     _play(round_)
     with pytest.raises(DomainError, match="every round of the stage is closed"):
-        rounds.stage_cut(stage=qualifying, actor=td)
-    rounds.round_close(round_=round_, actor=td)
-    made = rounds.stage_cut(stage=qualifying, actor=td)
+        stages.stage_cut(stage=qualifying, actor=td)
+    round_states.round_close(round_=round_, actor=td)
+    made = stages.stage_cut(stage=qualifying, actor=td)
     assert [e.position for e in made] == [1, 2, 3]
     through = [e.player_id for e in made]
     # The top three of the published stage standings go through, each carrying his percentage.
-    standings = rounds.stage_standings(stage=qualifying)
+    standings = stages.stage_standings(stage=qualifying)
     assert through == [r.player_id for r in standings[:3]]
     assert [e.carried for e in made] == [r.percentage for r in standings[:3]]
     assert all(e.carried for e in made)
-    assert [p.pk for p in rounds.stage_field(stage=final)] == through
+    assert [p.pk for p in stages.stage_field(stage=final)] == through
     with pytest.raises(DomainError):
-        rounds.stage_cut(stage=qualifying, actor=td)
+        stages.stage_cut(stage=qualifying, actor=td)
     assert StageEntry.objects.count() == 3
     assert set(through) <= {p.pk for p in players}
     assert Game.objects.filter(board__event=event).count() == 4
@@ -219,9 +219,9 @@ def test_concurrent_clicks_move_a_round_once() -> None:
     event = EventFactory()
     td = _organizer(event)
     _field(event, 3)
-    stage = rounds.stage_create(event=event, actor=td)
+    stage = stages.stage_create(event=event, actor=td)
     round_ = rounds.round_create(event=event, stage=stage, actor=td)
-    rounds.stage_seat(stage=stage, actor=td)
+    stages.stage_seat(stage=stage, actor=td)
     rounds.event_seed_commit(event=event, actor=td)
     rounds.round_deal(round_=round_, boards=1, actor=td)
     for action, state in (("start", "in_play"), ("close", "closed"), ("publish", "published")):
@@ -229,7 +229,7 @@ def test_concurrent_clicks_move_a_round_once() -> None:
             round_fill(round_)
         outcomes = race(
             4,
-            lambda action=action: rounds.round_transition(
+            lambda action=action: round_states.round_transition(
                 round_=Round.objects.get(pk=round_.pk), action=action, actor=td
             ),
         )

@@ -1,4 +1,4 @@
-"""Seating a stage (tournaments.rounds.stage_seat) on PostgreSQL, issue 10 item 5: the search
+"""Seating a stage (tournaments.stages.stage_seat) on PostgreSQL, issue 10 item 5: the search
 runs outside the event's row lock, and the store refuses when the stage changed meanwhile;
 clubs kept apart where a movement allows; the dashboard shows each round's repeats and club
 clashes."""
@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.urls import reverse
 
 from tests.factories import EventFactory, PlayerFactory
-from tournaments import rounds, seating
+from tournaments import access, rounds, seating, stages
 from tournaments.models import AuditEntry, Entry, Event, EventRole, Role, Round, RoundState, Table
 from tournaments.services import round_seat
 
@@ -38,7 +38,7 @@ def _stage(players: int, draft_rounds: int, clubs: str = "") -> tuple[Event, Any
     for i in range(players):
         player = PlayerFactory(club=clubs[i % len(clubs)] if clubs else "")
         Entry.objects.create(event=event, player=player)
-    stage = rounds.stage_create(event=event, actor=td)
+    stage = stages.stage_create(event=event, actor=td)
     for _ in range(draft_rounds):
         rounds.round_create(event=event, stage=stage, actor=td)
     return event, td, stage
@@ -95,7 +95,7 @@ def _tables_with_club_mates(event: Event) -> int:
 @pytest.mark.django_db
 def test_twelve_players_of_five_clubs_are_seated_without_club_mates() -> None:
     event, td, stage = _stage(12, 4, clubs="ABCDE")
-    report = rounds.stage_seat(stage=stage, actor=td)
+    report = stages.stage_seat(stage=stage, actor=td)
     assert report["repeat_pairs"] == 0 and report["club_conflicts"] == 0
     assert Table.objects.filter(round__event=event).count() == 4 * 4
     assert _tables_with_club_mates(event) == 0
@@ -111,7 +111,7 @@ def test_the_search_runs_outside_the_event_lock(monkeypatch: pytest.MonkeyPatch)
         return "locked"
 
     outcomes = _during_search(monkeypatch, lock_event)
-    rounds.stage_seat(stage=stage, actor=td)
+    stages.stage_seat(stage=stage, actor=td)
     # Another organizer's change waits for no search: the event row was free meanwhile.
     assert outcomes == ["locked"]
     assert set(Round.objects.values_list("state", flat=True)) == {RoundState.SEATED}
@@ -126,8 +126,8 @@ def test_a_player_entered_during_the_search_is_not_left_out(
     outcomes = _during_search(
         monkeypatch, lambda: rounds.entry_add(event=event, player=newcomer, actor=td)
     )
-    with pytest.raises(rounds.AdministrationRefused, match="changed while") as refused:
-        rounds.stage_seat(stage=stage, actor=td)
+    with pytest.raises(access.AdministrationRefused, match="changed while") as refused:
+        stages.stage_seat(stage=stage, actor=td)
     assert isinstance(outcomes[0], Entry)
     assert "players" in refused.value.message and "Seat it again" in refused.value.message
     # Nothing stored: the rounds are still drafts without tables, no seating in the log.
@@ -135,7 +135,7 @@ def test_a_player_entered_during_the_search_is_not_left_out(
     assert not Table.objects.exists()
     assert not AuditEntry.objects.filter(action__in=["stage.seat", "round.seat"]).exists()
     # Seated again, the newcomer is in the movement (13 players: one sits out each round).
-    report = rounds.stage_seat(stage=stage, actor=td)
+    report = stages.stage_seat(stage=stage, actor=td)
     assert [len(out) for out in report["sit_out"]] == [1, 1, 1, 1]
     assert Table.objects.filter(seats__player=newcomer).count() == 3
 
@@ -146,9 +146,9 @@ def test_a_stage_seated_by_another_organizer_during_the_search_is_kept(
 ) -> None:
     event, td, stage = _stage(9, 2)
     other = _organizer(event, "td2")
-    outcomes = _during_search(monkeypatch, lambda: rounds.stage_seat(stage=stage, actor=other))
-    with pytest.raises(rounds.AdministrationRefused, match="changed while"):
-        rounds.stage_seat(stage=stage, actor=td)
+    outcomes = _during_search(monkeypatch, lambda: stages.stage_seat(stage=stage, actor=other))
+    with pytest.raises(access.AdministrationRefused, match="changed while"):
+        stages.stage_seat(stage=stage, actor=td)
     assert isinstance(outcomes[0], dict)
     # The other organizer's seating stands, written once.
     assert Table.objects.count() == 2 * 3

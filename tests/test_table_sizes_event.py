@@ -17,7 +17,7 @@ from games.engine import RuleSet
 from games.models import Game, Status
 from games.services import game_submit, game_verify
 from tests.factories import EventFactory, PlayerFactory, bot_record
-from tournaments import rounds
+from tournaments import round_states, rounds, stages
 from tournaments.models import Entry, EventRole, Role, Standing
 from tournaments.standings import standings_recompute
 
@@ -33,9 +33,9 @@ def test_a_duplicate_event_of_another_table_size(preset: str) -> None:
     EventRole.objects.create(event=event, user=td, role=Role.ORGANIZER)
     players = [PlayerFactory() for _ in range(3 * k)]
     Entry.objects.bulk_create(Entry(event=event, player=p) for p in players)
-    stage = rounds.stage_create(event=event, actor=td, name="Qualifying")
+    stage = stages.stage_create(event=event, actor=td, name="Qualifying")
     first = rounds.round_create(event=event, stage=stage, actor=td)
-    rounds.stage_seat(stage=stage, actor=td)
+    stages.stage_seat(stage=stage, actor=td)
     tables = list(first.tables.order_by("number").prefetch_related("seats"))
     assert len(tables) == 3
     for table in tables:
@@ -48,7 +48,7 @@ def test_a_duplicate_event_of_another_table_size(preset: str) -> None:
             assert board.marked
         if preset == "two_player":
             assert board.aside
-    rounds.round_start(round_=first, actor=td)
+    round_states.round_start(round_=first, actor=td)
     for board in boards:
         for table in tables:
             record = bot_record(board, table, seed=preset)

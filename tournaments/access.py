@@ -12,16 +12,24 @@ while it is not revoked nor expired and the round is not closed; a *player link*
 player her seats, games and scorecard and lets her confirm or signal a problem on her current
 games within the event's correction window. Their bearer is never a user, so every predicate
 above answers False for him.
+
+Every service that writes asks these predicates itself (never only its door), and refuses with
+`NotAllowed`; an *actor* of None is the system (a management command, a task, a test's set-up),
+never a person: doors always pass ``request.user``, anonymous included.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ddz_site.errors import DomainError
+from tournaments.lineups import seat_played
 from tournaments.models import (
     Event,
     EventRole,
@@ -37,9 +45,35 @@ if TYPE_CHECKING:
     from games.models import Game
 
 
-def roles_of(user: Any, event: Event) -> frozenset[str]:
+class Bearer(Protocol):
+    """Who acts without being a user: the bearer of a private link (tournaments.links
+    LinkBearer), the command line. Never signed in, so no role predicate lets him do anything a
+    role allows; tournaments.audit records what he did through ``audit_fields()`` if he has it."""
+
+    @property
+    def is_authenticated(self) -> bool: ...
+
+
+# Who acts, in every service that writes: a user signed in, an anonymous visitor, a bearer
+# (above), or None for the system (a management command, a task).
+Actor: TypeAlias = User | AnonymousUser | Bearer | None
+
+
+def signed_in(actor: Actor) -> User | None:
+    """The user when `actor` is one signed in; None for anyone else (an anonymous visitor, a
+    bearer, the system): whom a row records as its author."""
+    return actor if isinstance(actor, User) and actor.is_authenticated else None
+
+
+class NotAllowed(DomainError):
+    """The user's roles in the event do not allow this (raised by the services that write)."""
+
+    code = "forbidden"
+
+
+def roles_of(user: Actor, event: Event) -> frozenset[str]:
     """The user's roles in ``event`` (``Role`` values); empty for the public."""
-    if user is None or not getattr(user, "is_authenticated", False):
+    if not isinstance(user, User) or not user.is_authenticated:
         return frozenset()
     found = set(EventRole.objects.filter(event=event, user=user).values_list("role", flat=True))
     if user.is_superuser:
@@ -47,35 +81,38 @@ def roles_of(user: Any, event: Event) -> frozenset[str]:
     return frozenset(found)
 
 
-def is_organizer(user: Any, event: Event) -> bool:
+def is_organizer(user: Actor, event: Event) -> bool:
     return Role.ORGANIZER in roles_of(user, event)
 
 
-def is_chief_referee(user: Any, event: Event) -> bool:
+def is_chief_referee(user: Actor, event: Event) -> bool:
     """Chief referees and organizers settle disputes and see every table."""
     return bool(roles_of(user, event) & {Role.ORGANIZER, Role.CHIEF_REFEREE})
 
 
-def is_official(user: Any, event: Event) -> bool:
+def is_official(user: Actor, event: Event) -> bool:
     """Organizers and referees of any kind: they see embargoed results."""
     return bool(roles_of(user, event) & {Role.ORGANIZER, Role.CHIEF_REFEREE, Role.REFEREE})
 
 
-def can_enter_table(user: Any, table: Table) -> bool:
+def can_enter_table(user: Actor, table: Table) -> bool:
     """Organizers and chief referees enter at every table; a referee at his assigned tables."""
     event = table.round.event
     found = roles_of(user, event)
     if found & {Role.ORGANIZER, Role.CHIEF_REFEREE}:
         return True
-    return Role.REFEREE in found and TableAssignment.objects.filter(table=table, user=user).exists()
+    return (
+        Role.REFEREE in found
+        and TableAssignment.objects.filter(table=table, user=signed_in(user)).exists()
+    )
 
 
-def may_manage_officials(user: Any, event: Event) -> bool:
+def may_manage_officials(user: Actor, event: Event) -> bool:
     """Organizers add referees and chief referees, assign tables and make private links."""
     return is_organizer(user, event)
 
 
-def may_handle_checks(user: Any, event: Event) -> bool:
+def may_handle_checks(user: Actor, event: Event) -> bool:
     """Chief referees and organizers handle the problems players signal through their links."""
     return is_chief_referee(user, event)
 
@@ -130,8 +167,6 @@ def player_check_refusal(
     refusal = link_refusal(link, now=now)
     if refusal is not None:
         return refusal
-    from tournaments.substitutions import seat_played  # it imports this module
-
     # Hers: a board she played (not one a substitute played for her; tournaments.substitutions).
     mine = seat_played(
         table_id=game.table_id, board_number=game.board.number, player_id=link.player_id
@@ -148,7 +183,80 @@ def player_check_refusal(
     return None
 
 
-def may_run_clock(user: Any, event: Event) -> bool:
+def may_run_clock(user: Actor, event: Event) -> bool:
     """Organizers and chief referees start, pause and resume a round's clock and give a
     table extra time (tournaments.clock); everyone sees the clock."""
     return is_chief_referee(user, event)
+
+
+def may_rule(user: Actor, event: Event) -> bool:
+    """Chief referees and organizers make rulings: adjusted scores and penalties
+    (tournaments.standings), and rulings on flagged games (games.versions). None is the
+    system (see the module docstring)."""
+    return user is None or is_chief_referee(user, event)
+
+
+def require_ruling(user: Actor, event: Event) -> None:
+    """Refuse a ruling by anyone but a chief referee or organizer of `event` (`may_rule`).
+
+    Raises:
+        NotAllowed: `user` may not rule in `event`.
+    """
+    if not may_rule(user, event):
+        raise NotAllowed(
+            _("Only a chief referee or an organizer gives adjusted scores and penalties.")
+        )
+
+
+# --- The organizer's administration: every service of tournaments.rounds, round_states and
+# stages locks the event row through organizer_lock, refusing anyone but its organizers.
+
+
+class AdministrationRefused(DomainError):
+    """A change to an event's administration that cannot be made; nothing was written."""
+
+
+class NotOrganizer(AdministrationRefused):
+    """The acting user is not an organizer of the event."""
+
+
+def organizer_check(event: Event, actor: Actor) -> None:
+    """Refuses non-organizers of ``event`` (NotOrganizer)."""
+    if not is_organizer(actor, event):
+        raise NotOrganizer(_("Only the organizers of %(event)s may change it.") % {"event": event})
+
+
+def organizer_lock(event: Event, actor: Actor) -> Event:
+    """The event row, locked until the transaction ends; refuses non-organizers."""
+    organizer_check(event, actor)
+    return Event.objects.select_for_update().get(pk=event.pk)
+
+
+def may_create_events(user: Actor) -> bool:
+    """Staff users and superusers open events (they become their organizers)."""
+    found = signed_in(user)
+    return found is not None and (found.is_staff or found.is_superuser)
+
+
+def may_enter(actor: Actor, table: Table) -> bool:
+    """Whether `actor` may enter a game, or save a live entry's draft, at `table`: the system
+    (None: an import, the demo), a user who enters at the table (`can_enter_table`), or the
+    bearer of a table link (tournaments.links.LinkBearer) that opens it now
+    (`table_link_opens`)."""
+    if actor is None or can_enter_table(actor, table):
+        return True
+    via = getattr(actor, "via", None)
+    if isinstance(via, Mapping) and via.get("link") == "table" and isinstance(via.get("id"), int):
+        link = TableLink.objects.filter(pk=via["id"]).first()
+        return link is not None and table_link_opens(link, table)
+    return False
+
+
+def require_entry(actor: Actor, table: Table) -> None:
+    """Refuse a game or a draft at `table` to anyone `may_enter` refuses.
+
+    Raises:
+        NotAllowed: `actor` may not enter at `table`.
+    """
+    if not may_enter(actor, table):
+        raise NotAllowed(_("You are not a referee of this table."))

@@ -10,16 +10,21 @@ and its rows' history (django-simple-history) is the "History" page of each obje
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from tournaments import clubs
+from tournaments.access import NotAllowed
 from tournaments.audit import admin_record
 from tournaments.models import (
     FROZEN_ONCE_STARTED,
@@ -40,6 +45,24 @@ from tournaments.models import (
     TableAssignment,
     Team,
 )
+from tournaments.standings import (
+    RulingRejected,
+    adjustment_check,
+    adjustment_remove,
+    adjustment_set,
+    penalty_add,
+    penalty_remove,
+    standings_request,
+)
+
+
+@contextmanager
+def _refusal_is_403() -> Iterator[None]:
+    """A service's NotAllowed (tournaments.access) is the admin's 403, as for any door."""
+    try:
+        yield
+    except NotAllowed as exc:
+        raise PermissionDenied(exc.message) from None
 
 
 class AuditedAdmin(SimpleHistoryAdmin):
@@ -86,7 +109,6 @@ class PlayerAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Merge the selected players into the first one (same person)"))
     def merge_people(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
-        from tournaments import clubs
 
         chosen = list(queryset.order_by("pk"))
         try:
@@ -97,7 +119,6 @@ class PlayerAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Undo the merge of the selected players"))
     def unmerge_people(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
-        from tournaments import clubs
 
         try:
             for player in queryset.filter(same_as__isnull=False):
@@ -106,7 +127,7 @@ class PlayerAdmin(admin.ModelAdmin):
             self.message_user(request, exc.message, messages.ERROR)
 
 
-class RoundForm(forms.ModelForm):  # type: ignore[type-arg]
+class RoundForm(forms.ModelForm):
     """A round made in the admin is a draft: the dashboard seats, deals and starts it."""
 
     def save(self, commit: bool = True) -> Any:
@@ -133,7 +154,7 @@ class EventRoleInline(admin.TabularInline):
     autocomplete_fields = ["user", "player"]
 
 
-class EventForm(forms.ModelForm):  # type: ignore[type-arg]
+class EventForm(forms.ModelForm):
     """Refuses a change to a setting of FROZEN_ONCE_STARTED once a round has started, on each
     changed field, with the model's message (Event.save refuses it too)."""
 
@@ -161,10 +182,6 @@ class EventAdmin(AuditedAdmin):
 
     @admin.action(description=_("Recompute the standings"))
     def recompute(self, request: HttpRequest, queryset: QuerySet[Event]) -> None:
-        from django.db import transaction
-
-        from tournaments.standings import standings_request
-
         with transaction.atomic():
             for pk in queryset.values_list("pk", flat=True):
                 standings_request(event_id=pk)
@@ -261,14 +278,12 @@ class SubstitutionAdmin(admin.ModelAdmin):
         return False
 
 
-class AdjustmentForm(forms.ModelForm):  # type: ignore[type-arg]
+class AdjustmentForm(forms.ModelForm):
     class Meta:
         model = Adjustment
         fields = ["table", "board", "seat", "kind", "reason"]
 
     def clean(self) -> dict[str, Any]:
-        from tournaments.standings import RulingRejected, adjustment_check
-
         data = super().clean() or {}
         if all(data.get(k) for k in ("table", "board", "seat", "kind")):
             try:
@@ -291,22 +306,20 @@ class AdjustmentAdmin(admin.ModelAdmin):
     raw_id_fields = ["table", "board"]
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
-        from tournaments.standings import adjustment_set
-
-        saved = adjustment_set(
-            table=obj.table,
-            board=obj.board,
-            seat=obj.seat,
-            kind=obj.kind,
-            reason=obj.reason,
-            actor=request.user,
-        )
+        with _refusal_is_403():
+            saved = adjustment_set(
+                table=obj.table,
+                board=obj.board,
+                seat=obj.seat,
+                kind=obj.kind,
+                reason=obj.reason,
+                actor=request.user,
+            )
         obj.pk = saved.pk
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
-        from tournaments.standings import adjustment_remove
-
-        adjustment_remove(adjustment_id=obj.pk, actor=request.user)
+        with _refusal_is_403():
+            adjustment_remove(adjustment_id=obj.pk, actor=request.user)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         for obj in queryset:
@@ -326,22 +339,20 @@ class PenaltyAdmin(admin.ModelAdmin):
         return obj is None  # a penalty is withdrawn and given again, never edited
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
-        from tournaments.standings import penalty_add
-
-        saved = penalty_add(
-            event=obj.event,
-            player=obj.player,
-            points=obj.points,
-            reason=obj.reason,
-            stage=obj.stage,
-            actor=request.user,
-        )
+        with _refusal_is_403():
+            saved = penalty_add(
+                event=obj.event,
+                player=obj.player,
+                points=obj.points,
+                reason=obj.reason,
+                stage=obj.stage,
+                actor=request.user,
+            )
         obj.pk = saved.pk
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
-        from tournaments.standings import penalty_remove
-
-        penalty_remove(penalty_id=obj.pk, actor=request.user)
+        with _refusal_is_403():
+            penalty_remove(penalty_id=obj.pk, actor=request.user)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         for obj in queryset:

@@ -26,7 +26,7 @@ class ClubAdmin(admin.ModelAdmin):
     inlines = [ClubMemberInline]
 
 
-class SeriesForm(forms.ModelForm):  # type: ignore[type-arg]
+class SeriesForm(forms.ModelForm):
     class Meta:
         model = Series
         fields = "__all__"

@@ -16,13 +16,14 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
+from tournaments.access import Actor, signed_in
 from tournaments.models import AuditEntry, Event
 
 
 def audit_record(
     *,
     event: Event | None,
-    actor: Any,
+    actor: Actor,
     action: str,
     obj: models.Model | None = None,
     changes: dict[str, Any] | None = None,
@@ -38,7 +39,7 @@ def audit_record(
         obj: the object changed, if any (its model name and primary key are stored).
         changes: JSON-serialisable details, e.g. ``{"status": ["draft", "seated"]}``.
     """
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = signed_in(actor)
     through = getattr(actor, "audit_fields", None) if user is None else None
     if callable(through):
         changes = {**(changes or {}), **through()}
@@ -46,7 +47,7 @@ def audit_record(
         event=event,
         actor=user,
         action=action,
-        object_type=obj._meta.model_name if obj is not None else "",
+        object_type=(obj._meta.model_name or "") if obj is not None else "",
         object_id=str(obj.pk) if obj is not None else "",
         changes=changes or {},
     )
@@ -81,6 +82,7 @@ def history_first_version(
         return
     stored = sender._default_manager.using(kwargs.get("using")).filter(pk=instance.pk).first()
     if stored is not None:
+        # django-simple-history reads this attribute, which no model declares.
         stored._history_user = None  # type: ignore[attr-defined]
         history.bulk_history_create([stored], default_change_reason="stored before its history")
 
@@ -98,7 +100,7 @@ def row_changes(obj: models.Model) -> dict[str, list[Any]]:
     return {c.field: _jsonable([c.old, c.new]) for c in delta.changes}
 
 
-def admin_record(*, actor: Any, action: str, obj: models.Model, message: Any = None) -> None:
+def admin_record(*, actor: Actor, action: str, obj: models.Model, message: Any = None) -> None:
     """Record one change made in ``/admin/`` in the log of the object's event.
 
     Args:

@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
-from tournaments.access import may_run_clock
+from tournaments.access import Actor, may_run_clock
 from tournaments.audit import audit_record
 from tournaments.models import Event, Round, RoundClock, RoundState, Table, TableTime
 
@@ -136,7 +136,7 @@ def current_round(event: Event) -> Round | None:
 # --- Services ------------------------------------------------------------------------------
 
 
-def _allowed(actor: Any, event: Event) -> None:
+def _allowed(actor: Actor, event: Event) -> None:
     if not may_run_clock(actor, event):
         raise ClockRefused(
             _("Only the organizers and chief referees of %(event)s run its round clock.")
@@ -168,7 +168,7 @@ def _refusal(round_: Round, message: str) -> ClockRefused:
 
 
 def clock_start(
-    *, round_: Round, minutes: int, actor: Any, at: datetime | None = None
+    *, round_: Round, minutes: int, actor: Actor, at: datetime | None = None
 ) -> ClockView:
     """Start the clock of `round_` for `minutes` (1 to MAX_MINUTES) at `at` (now by default).
 
@@ -201,7 +201,7 @@ def clock_start(
     return round_clock(round_)
 
 
-def clock_pause(*, round_: Round, actor: Any, at: datetime | None = None) -> ClockView:
+def clock_pause(*, round_: Round, actor: Actor, at: datetime | None = None) -> ClockView:
     """Pause the running clock of `round_` at `at` (now by default).
 
     Raises:
@@ -227,7 +227,7 @@ def clock_pause(*, round_: Round, actor: Any, at: datetime | None = None) -> Clo
     return round_clock(round_)
 
 
-def clock_resume(*, round_: Round, actor: Any, at: datetime | None = None) -> ClockView:
+def clock_resume(*, round_: Round, actor: Actor, at: datetime | None = None) -> ClockView:
     """Restart the paused clock of `round_` at `at` (now by default); the pause is added to
     the pauses before.
 
@@ -257,7 +257,7 @@ def clock_resume(*, round_: Round, actor: Any, at: datetime | None = None) -> Cl
     return round_clock(round_)
 
 
-def clock_extra_time(*, table: Table, minutes: int, actor: Any) -> ClockView:
+def clock_extra_time(*, table: Table, minutes: int, actor: Actor) -> ClockView:
     """Give `table` `minutes` (0 to MAX_EXTRA_MINUTES) of extra time on its round's clock;
     it replaces what the table had (so a repeated click gives no more).
 
@@ -288,7 +288,7 @@ def clock_extra_time(*, table: Table, minutes: int, actor: Any) -> ClockView:
     return round_clock(round_)
 
 
-def clock_reset(*, round_: Round, actor: Any) -> ClockView:
+def clock_reset(*, round_: Round, actor: Actor) -> ClockView:
     """Stop the clock of `round_` and clear its tables' extra time (a clock started by
     mistake); it can then be started again.
 

@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.dispatch import Signal
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -31,6 +31,7 @@ from ddz_site.errors import DomainError
 from tournaments import series as pure
 from tournaments.audit import audit_record
 from tournaments.models import (
+    AuditEntry,
     Club,
     ClubMember,
     ClubRole,
@@ -43,6 +44,7 @@ from tournaments.models import (
     Seat,
     Series,
 )
+from tournaments.rating_requests import ratings_request
 from tournaments.rounds import AdministrationRefused, _event_open_unchecked, may_create_events
 
 # Sent after the commit of a merge or unmerge, with `players` (the ids of every record whose
@@ -58,10 +60,8 @@ def _send_person_changed(player_ids: Sequence[int]) -> None:
 def _rating_again(player_ids: Sequence[int]) -> None:
     """Ask for the rating of the events these records played again, in the caller's
     transaction: the identity rated (tournaments.ratings.identities) is the person."""
-    from tournaments import ratings
-
     for event_id in sorted(_events_of(player_ids)):
-        ratings.ratings_request(event_id)
+        ratings_request(event_id)
 
 
 class ClubRefused(DomainError):
@@ -88,7 +88,6 @@ def is_club_organizer(user: Any, club: Club) -> bool:
 def clubs_organized(user: Any) -> list[Club]:
     """The clubs ``user`` organizes (every club for a superuser), with their current series
     prefetched as ``current``."""
-    from django.db.models import Prefetch
 
     if not _authenticated(user):
         return []
@@ -418,7 +417,6 @@ def person_unmerge(*, player: Player, actor: Any) -> None:
         NotClubOrganizer: the actor may not manage these people; ClubRefused: the record is
         not merged into another.
     """
-    from tournaments.models import AuditEntry
 
     with transaction.atomic():
         current = Player.objects.select_for_update().filter(pk=player.pk).first()

@@ -31,15 +31,15 @@ import csv
 import io
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournaments.access import Actor, AdministrationRefused, organizer_lock
 from tournaments.audit import audit_record
 from tournaments.exports import spreadsheet_cell, spreadsheet_text
 from tournaments.models import Entry, Event, EventFormat, Player, Team
-from tournaments.rounds import AdministrationRefused, organizer_lock, rules_of
+from tournaments.rounds import rules_of
 
 COLUMNS = ("name", "club", "external_id", "team")
 _ALIASES = {"external id": "external_id", "externalid": "external_id", "id": "external_id"}
@@ -309,13 +309,13 @@ def _identify(
     return None
 
 
-def players_csv_import(*, event: Event, text: str, actor: Any) -> Preview:
+def players_csv_import(*, event: Event, text: str, actor: Actor) -> Preview:
     """Import a players file into ``event``: every row, or (when any row is wrong) none.
 
     Returns the preview of what was done.
 
     Raises:
-        tournaments.rounds.NotOrganizer; CsvRejected: any problem (its ``preview`` says which).
+        tournaments.access.NotOrganizer; CsvRejected: any problem (its ``preview`` says which).
     """
     with transaction.atomic():
         organizer_lock(event, actor)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from axes.utils import reset as axes_reset
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from tournaments.models import Event, EventRole, Player, Role, Table, TableAssignment
@@ -44,7 +45,7 @@ def demo_accounts(event: Event) -> list[DemoAccount]:
     ]
 
 
-def _account_user(account: DemoAccount) -> object:
+def _account_user(account: DemoAccount) -> User:
     users = get_user_model()
     user, _created = users.objects.get_or_create(username=account.username)
     user.set_password(account.password)
@@ -58,7 +59,7 @@ def _account_user(account: DemoAccount) -> object:
 
 
 @transaction.atomic
-def demo_organizer_ensure(*, event: Event) -> object:
+def demo_organizer_ensure(*, event: Event) -> User:
     """Create (or reset) the demo organizer alone with his role in `event`, and return the
     user: the demo builds its event through the organizer's services, which he must call."""
     account = demo_accounts(event)[0]

@@ -20,7 +20,7 @@ from games import entry
 from games.bot import play_record
 from games.deals import rank_cards
 from games.services import game_submit
-from tournaments import clubs, csv_io, rounds
+from tournaments import clubs, csv_io, round_states, rounds, stages
 from tournaments.models import Club, Event, Round, Seat, Series, Table
 
 CLUB = "Demo Club"
@@ -72,10 +72,10 @@ def demo_league_build(
             club=club, actor=actor, name=f"Demo Club Cup {n}", series=series
         )
         csv_io.players_csv_import(event=event, text=roster, actor=actor)
-        stage = rounds.stage_create(event=event, actor=actor, name="Cup")
+        stage = stages.stage_create(event=event, actor=actor, name="Cup")
         for _r in range(ROUNDS):
             rounds.round_create(event=event, stage=stage, actor=actor)
-        rounds.stage_seat(stage=stage, actor=actor, seed=f"{seed}:cup:{n}")
+        stages.stage_seat(stage=stage, actor=actor, seed=f"{seed}:cup:{n}")
         rounds.event_seed_commit(
             event=event,
             actor=actor,
@@ -84,7 +84,7 @@ def demo_league_build(
         rules = rounds.rules_of(event)
         for round_ in event.rounds.order_by("number"):
             boards = rounds.round_deal(round_=round_, boards=BOARDS_PER_ROUND, actor=actor)
-            rounds.round_start(round_=round_, actor=actor)
+            round_states.round_start(round_=round_, actor=actor)
             for table in Table.objects.filter(round=round_).order_by("number"):
                 styles = {
                     s.seat: STYLE_OF.get(s.player.name, "heuristic")
@@ -102,8 +102,8 @@ def demo_league_build(
                     )
                     game_submit(table=table, board=board, record=record, source="demo")
             wait(event)
-            rounds.round_close(round_=round_, actor=actor)
-            rounds.round_publish(round_=round_, actor=actor)
+            round_states.round_close(round_=round_, actor=actor)
+            round_states.round_publish(round_=round_, actor=actor)
         wait(event)
         events.append(event)
     return club, series, events

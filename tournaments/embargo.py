@@ -18,7 +18,7 @@ moving can never tell the public a result still under embargo.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import (
     BooleanField,
@@ -37,38 +37,33 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from games.models import Board, Game
-from tournaments.access import can_enter_table, is_chief_referee
+from tournaments.access import Actor, can_enter_table, is_chief_referee
 from tournaments.models import Adjustment, Event, Table
+
+if TYPE_CHECKING:  # django-stubs-ext is a development dependency
+    from django_stubs_ext import WithAnnotations
 
 
 def board_is_open(board: Board) -> bool:
     """Whether every table of `board`'s round has finished it (see the module docstring).
 
-    Three queries at most; use `open_board_ids` for many boards.
+    One query (`with_open`, where *finished* is written); `open_board_ids` for many boards.
     """
     if board.round_id is None:
         return True
-    tables = Table.objects.filter(round_id=board.round_id).count()
-    if tables == 0:
-        return False
-    finished = set(
-        Game.objects.filter(board=board, replaced_at__isnull=True).values_list(
-            "table_id", flat=True
-        )
+    return bool(
+        with_open(Board.objects.filter(pk=board.pk)).values_list("is_open", flat=True).get()
     )
-    if len(finished) < tables:
-        finished |= set(Adjustment.objects.filter(board=board).values_list("table_id", flat=True))
-    return len(finished) >= tables
 
 
-def visible_to(user: Any, board: Board) -> bool:
+def visible_to(user: Actor, board: Board) -> bool:
     """Whether `user` (anonymous included) may see `board`'s results and hands at every table
     (its traveller): organizers and chief referees of its event always, everyone else (a
     referee included) once the board is open."""
     return is_chief_referee(user, board.event) or board_is_open(board)
 
 
-def game_visible_to(user: Any, game: Game) -> bool:
+def game_visible_to(user: Actor, game: Game) -> bool:
     """Whether `user` may see `game` (its record, result, hands and replay): organizers and
     chief referees always, a referee of the game's table always, everyone else once the
     game's board is open."""
@@ -84,7 +79,7 @@ def open_board_ids(event: Event) -> set[int]:
     )
 
 
-def visible_board_ids(user: Any, event: Event) -> set[int] | None:
+def visible_board_ids(user: Actor, event: Event) -> set[int] | None:
     """The boards of `event` whose results `user` may see at every table: None means all (an
     organizer or chief referee); a referee, like the public, sees the open boards."""
     if is_chief_referee(user, event):
@@ -92,7 +87,13 @@ def visible_board_ids(user: Any, event: Event) -> set[int] | None:
     return open_board_ids(event)
 
 
-def with_open(boards: QuerySet[Board]) -> QuerySet[Board]:
+class OpenAnnotation(TypedDict):
+    """What `with_open` adds to each board."""
+
+    is_open: bool
+
+
+def with_open(boards: QuerySet[Board]) -> QuerySet[WithAnnotations[Board, OpenAnnotation]]:
     """`boards` annotated with `is_open` (see the module docstring), computed in the same SQL
     query, for list pages that must not spend a query per board."""
     finished = (

@@ -25,7 +25,7 @@ from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from math import floor
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, models, transaction
@@ -70,6 +70,9 @@ SCORECARD_FIELDS = ["round", "board", "table", "seat", "role", "score", "points"
 
 class ArchiveRejected(DomainError):
     """An archive that cannot be restored; nothing of it was stored."""
+
+
+_M = TypeVar("_M", bound=models.Model)
 
 
 def standings_rows(*, event: Event, stage: Stage | None = None) -> list[dict[str, Any]]:
@@ -414,16 +417,16 @@ def _stamped(model: type[models.Model]) -> list[str]:
     ]
 
 
-def _create_all(model: type[models.Model], objs: list[models.Model]) -> list[models.Model]:
+def _create_all(model: type[_M], objs: list[_M]) -> list[_M]:
     """bulk_create, then put back the archived timestamps that auto_now_add replaced."""
     stamps = _stamped(model)
     kept = [{f: getattr(o, f) for f in stamps} for o in objs]
-    made = model.objects.bulk_create(objs, batch_size=1000)
+    made = model._default_manager.bulk_create(objs, batch_size=1000)
     if stamps and made:
         for o, values in zip(made, kept, strict=True):
             for f, v in values.items():
                 setattr(o, f, v)
-        model.objects.bulk_update(made, stamps, batch_size=1000)
+        model._default_manager.bulk_update(made, stamps, batch_size=1000)
     return made
 
 
@@ -475,8 +478,8 @@ def _restore(data: dict[str, Any]) -> Event:
         else:
             player = Player.objects.filter(name=v["name"], external_id="").order_by("pk").first()
         if player is None:
-            player = _create_all(Player, [Player(**v)])[0]  # type: ignore[assignment]
-        players[v["name"]] = player  # type: ignore[assignment]
+            player = _create_all(Player, [Player(**v)])[0]
+        players[v["name"]] = player
     stages = {}
     for item in data["stages"]:
         stage = Stage.objects.create(event=event, **_values(Stage, item))
@@ -507,9 +510,9 @@ def _restore(data: dict[str, Any]) -> Event:
     seats = []
     substituted = []
     for item in data["rounds"]:
-        stage = stages[item["stage"]] if item.get("stage") is not None else None
+        round_stage = stages[item["stage"]] if item.get("stage") is not None else None
         round_ = Round.objects.create(
-            event=event, stage=stage, **_values(Round, item, keys=("stage", "tables"))
+            event=event, stage=round_stage, **_values(Round, item, keys=("stage", "tables"))
         )
         rounds[round_.number] = round_
         for t in item["tables"]:
@@ -543,7 +546,7 @@ def _restore(data: dict[str, Any]) -> Event:
         ],
     )
     for b in made:
-        boards[b.number] = b  # type: ignore[attr-defined]
+        boards[b.number] = b
 
     def at(item: dict[str, Any]) -> dict[str, Any]:
         return {"table": tables[(item["round"], item["table"])], "board": boards[item["board"]]}

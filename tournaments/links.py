@@ -45,10 +45,12 @@ from django.utils.translation import gettext as _
 from ddz_site.errors import DomainError
 from games import entry
 from games.models import Board, Game
-from games.services import GameRejected, game_submit
+from games.services import GameRejected, game_submit, steps_record
 from games.versions import draft_save
 from tournaments import access
+from tournaments.access import Actor, signed_in
 from tournaments.audit import audit_record
+from tournaments.lineups import lineup_of, seat_played
 from tournaments.models import (
     CheckKind,
     Event,
@@ -62,8 +64,8 @@ from tournaments.models import (
     Table,
     TableLink,
 )
+from tournaments.round_states import FINISHED
 from tournaments.services import rules_of
-from tournaments.substitutions import lineup_of, seat_played
 
 __all__ = ["GameRejected"]  # raised by link_game_submit, as by game_submit
 
@@ -73,7 +75,6 @@ DEFAULT_TABLE_HOURS = 48
 DEFAULT_PLAYER_HOURS = 14 * 24
 MAX_HOURS = 60 * 24
 MAX_CORRECTION_MINUTES = 7 * 24 * 60
-FINISHED = (RoundState.CLOSED, RoundState.PUBLISHED)
 
 
 class LinkRefused(DomainError):
@@ -159,13 +160,13 @@ class _CommandLine:
 COMMAND_LINE = _CommandLine()
 
 
-def _may_manage(actor: Any, event: Event) -> Any:
+def _may_manage(actor: Actor, event: Event) -> Any:
     """The acting user, if he may manage the event's links (COMMAND_LINE may)."""
     if actor is not COMMAND_LINE and not access.may_manage_officials(actor, event):
         raise LinkRefused(
             _("Only the organizers of %(event)s make or revoke its links.") % {"event": event}
         )
-    return actor if getattr(actor, "is_authenticated", False) else None
+    return signed_in(actor)
 
 
 def _expiry(hours: int) -> datetime:
@@ -180,7 +181,7 @@ def _expiry(hours: int) -> datetime:
 def table_links_make(
     *,
     event: Event,
-    actor: Any,
+    actor: Actor,
     round_: Round | None = None,
     stage: Stage | None = None,
     hours: int = DEFAULT_TABLE_HOURS,
@@ -199,7 +200,8 @@ def table_links_make(
     user = _may_manage(actor, event)
     if (round_ is None) == (stage is None):
         raise LinkRefused(_("Make table links for one round or for one stage."))
-    scope: Round | Stage = round_ if round_ is not None else stage  # type: ignore[assignment]
+    scope: Round | Stage | None = round_ if round_ is not None else stage
+    assert scope is not None  # exactly one of them, checked above
     if scope.event_id != event.pk:
         raise LinkRefused(_("That round or stage belongs to another event."))
     expires = _expiry(hours)
@@ -270,7 +272,7 @@ def link_players(event: Event) -> QuerySet[Player]:
 def player_links_make(
     *,
     event: Event,
-    actor: Any,
+    actor: Actor,
     players: Iterable[Player] | None = None,
     hours: int = DEFAULT_PLAYER_HOURS,
 ) -> list[MadeLink]:
@@ -320,7 +322,7 @@ def player_links_make(
     return made
 
 
-def link_revoke(*, link: TableLink | PlayerLink, actor: Any) -> bool:
+def link_revoke(*, link: TableLink | PlayerLink, actor: Actor) -> bool:
     """Revoke a link (a conditional UPDATE: True when this call revoked it, False when it was
     revoked already). Audited (``link.revoke``).
 
@@ -343,7 +345,7 @@ def link_revoke(*, link: TableLink | PlayerLink, actor: Any) -> bool:
     return bool(done)
 
 
-def correction_window_set(*, event: Event, actor: Any, minutes: int) -> Event:
+def correction_window_set(*, event: Event, actor: Actor, minutes: int) -> Event:
     """Set how long after a game is stored its players may confirm it or signal a problem
     through their links (0: they only look). Audited (``event.correction_window``).
 
@@ -463,12 +465,7 @@ def link_game_submit(
         GameRejected: the game is not finished, or whatever game_submit refuses.
         games.entry.EntryError: `steps` the engine refuses.
     """
-    position = entry.rebuild(entry.EntryDeal.from_board(board), steps)
-    if not position.finished:
-        raise GameRejected(
-            _("The game is not finished: %(seat)s is to move.") % {"seat": position.to_move}
-        )
-    record = entry.to_record(position, record_id=entry.table_record_id(table, board))
+    record = steps_record(table=table, board=board, steps=steps)
     return game_submit(
         table=table,
         board=board,
@@ -537,7 +534,7 @@ def result_check_record(
     raise CheckRefused(_("The answer could not be saved; try again."))
 
 
-def result_check_handle(*, check_id: int, actor: Any, note: str = "") -> ResultCheck:
+def result_check_handle(*, check_id: int, actor: Actor, note: str = "") -> ResultCheck:
     """A chief referee (or organizer) marks a signalled problem handled, with how (a
     conditional UPDATE: a signal is handled once). Audited (``game.check.handle``).
 
@@ -594,7 +591,8 @@ def link_tables(link: TableLink) -> list[Table]:
     if link.round_id is not None:
         tables = tables.filter(round_id=link.round_id)
     else:
-        tables = tables.filter(round__stage_id=link.stage_id)
+        # django-stubs is wrong here: a nullable foreign key's _id lookup takes None.
+        tables = tables.filter(round__stage_id=link.stage_id)  # type: ignore[misc]
     return list(tables.select_related("round__event").order_by("round__number"))
 
 

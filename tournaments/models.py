@@ -282,7 +282,7 @@ class Event(models.Model):
             super().save(*args, **kwargs)
             return
         with transaction.atomic(using=kwargs.get("using")):
-            # The lock the round transitions take first (tournaments.rounds.organizer_lock):
+            # The lock the round transitions take first (tournaments.access.organizer_lock):
             # no round starts between this check and the save.
             events = Event.objects.db_manager(kwargs.get("using"))
             stored = events.select_for_update().filter(pk=self.pk).values(*frozen).first()

@@ -25,11 +25,12 @@ from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
 from tournaments import access
+from tournaments.access import Actor
 from tournaments.audit import audit_record
-from tournaments.models import Event, EventRole, Role, RoundState, Stage, Table, TableAssignment
+from tournaments.models import Event, EventRole, Role, Stage, Table, TableAssignment
+from tournaments.round_states import FINISHED
 
 ROLES = (Role.REFEREE, Role.CHIEF_REFEREE)
-FINISHED = (RoundState.CLOSED, RoundState.PUBLISHED)
 
 
 class OfficialRefused(DomainError):
@@ -38,7 +39,7 @@ class OfficialRefused(DomainError):
     code = "forbidden"
 
 
-def _lock(event: Event, actor: object) -> None:
+def _lock(event: Event, actor: Actor) -> None:
     if not access.may_manage_officials(actor, event):
         raise OfficialRefused(
             _("Only the organizers of %(event)s manage its officials.") % {"event": event}
@@ -47,7 +48,7 @@ def _lock(event: Event, actor: object) -> None:
 
 
 def official_add(
-    *, event: Event, actor: object, username: str, role: str, password: str = ""
+    *, event: Event, actor: Actor, username: str, role: str, password: str = ""
 ) -> EventRole:
     """Give the user `username` the role `role` (referee or chief referee) in `event`. An
     unknown username with a `password` makes that account (no staff status; the password
@@ -99,7 +100,7 @@ def official_add(
     return made
 
 
-def official_remove(*, event: Event, actor: object, role_id: int) -> None:
+def official_remove(*, event: Event, actor: Actor, role_id: int) -> None:
     """Take a referee's or chief referee's role in `event` away (his table assignments then
     open nothing: tournaments.access asks for the role).
 
@@ -172,9 +173,7 @@ def stage_referees(*, stage: Stage) -> list[StageTable]:
     return rows
 
 
-def stage_referees_assign(
-    *, stage: Stage, actor: object, referees: Mapping[int, int | None]
-) -> int:
+def stage_referees_assign(*, stage: Stage, actor: Actor, referees: Mapping[int, int | None]) -> int:
     """Make `referees[n]` (a user id, or None for nobody) the one referee of table `n` in
     every round of `stage` not closed; other assignments of those tables are removed. Table
     numbers absent from `referees` are left as they are.

@@ -14,6 +14,7 @@ her name, without a link to the profile.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
@@ -21,7 +22,7 @@ from typing import Any, cast
 
 from django.db.models import Prefetch, QuerySet
 
-from tournaments import embargo, results
+from tournaments import embargo, ratings, results
 from tournaments import series as pure
 from tournaments.clubs import may_manage_people, person_players, profile_is_hidden, series_scale
 from tournaments.models import Club, Event, Player, Series, Standing
@@ -88,7 +89,7 @@ def series_table(series: Series) -> SeriesTable:
         .select_related("player")
         .order_by("event_id", "position")
     )
-    places: dict[int, dict[int, int]] = defaultdict(dict)
+    places: dict[int, dict[Hashable, int]] = defaultdict(dict)
     people: dict[int, int] = {}
     for row in rows:
         person = row.player.same_as_id or row.player_id
@@ -234,7 +235,6 @@ def rating_points(person: Player) -> list[RatingPoint]:
     """The person's rating after each rated event she played, oldest first ([] when none):
     tournaments.ratings rates the person (its identities map every record of a merge to the
     kept one), so her rows are those of her kept record."""
-    from tournaments import ratings
 
     return [
         RatingPoint(h.event, h.date, h.mu, h.sigma, h.ordinal)
@@ -272,7 +272,7 @@ def person_profile(person: Player, *, user: Any, extremes: int = 3) -> Profile:
         person=person,
         records=list(person_players(person)),
         played=played,
-        results_chart=line_chart(over_time),  # type: ignore[arg-type]
+        results_chart=line_chart(over_time),
         rating=rated,
         # Numbered as the events in the profile's table (an event not rated has no point).
         rating_chart=line_chart(

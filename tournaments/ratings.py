@@ -31,13 +31,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
-from functools import partial
+from typing import cast
 
 from django.db import connection, transaction
 from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
+from games.models import Board
 from tournaments import rating
+from tournaments.exports import spreadsheet_cell
 from tournaments.models import (
     SEAT_CHOICES,
     Event,
@@ -48,14 +50,14 @@ from tournaments.models import (
     Round,
     RoundState,
 )
+from tournaments.rating_requests import STATE_PK, send
+from tournaments.standings import event_results
 
 logger = logging.getLogger(__name__)
 
 SEAT_ORDER = [value for value, _label in SEAT_CHOICES]
 # The first key of the advisory lock of the rating's writers: "DDZR".
 _LOCK_CLASS = 0x44445A52
-STATE_PK = 1
-GATHER_SECONDS = 0.5
 
 
 def rated_events() -> list[Event]:
@@ -86,22 +88,20 @@ def event_groups(event: Event) -> list[rating.Group[int]]:
     """The (board, seat) groups of `event`'s published rounds: keyed (board number, seat
     index), each player (id) with his raw score; adjusted seats left out. A few flat queries
     (tournaments.standings.event_results)."""
-    from games.models import Board
-    from tournaments.standings import event_results
-
     numbers = dict(
         Board.objects.filter(event=event, round__state=RoundState.PUBLISHED).values_list(
             "id", "number"
         )
     )
     data = event_results(event=event, boards=set(numbers), with_penalties=False)
-    identity = identities({r.player for r in data.results})
+    # The standings' identities are player ids and table ids here (ints).
+    identity = identities({cast(int, r.player) for r in data.results})
     return rating.duplicate_groups(
         rating.SeatResult(
-            board=numbers[r.board],
-            table=r.table,
+            board=numbers[cast(int, r.board)],
+            table=cast(int, r.table),
             seat=SEAT_ORDER.index(r.seat),
-            player=identity[r.player],
+            player=identity[cast(int, r.player)],
             score=r.score,
             adjusted=bool(r.adjusted),
         )
@@ -256,44 +256,6 @@ def _store(new: Rows, event_ids: list[int]) -> int:
     return len(stale) + len(changed) + len(created)
 
 
-def ratings_request(event_id: int) -> None:
-    """Ask for the rating of event `event_id` (and so of every event after it) to be
-    recomputed: mark the event and bump the generation in the caller's transaction and,
-    after commit, have one recomputation run unless one is queued or running (coalesced as
-    the standings are). Nothing when the event is not rated (no published round)."""
-    if not Round.objects.filter(event_id=event_id, state=RoundState.PUBLISHED).exists():
-        return
-    if not RatedEvent.objects.filter(pk=event_id).update(requested=F("requested") + 1):
-        RatedEvent.objects.get_or_create(pk=event_id)
-        RatedEvent.objects.filter(pk=event_id).update(requested=F("requested") + 1)
-    if not RatingState.objects.filter(pk=STATE_PK).update(requested=F("requested") + 1):
-        RatingState.objects.get_or_create(pk=STATE_PK)
-        RatingState.objects.filter(pk=STATE_PK).update(requested=F("requested") + 1)
-    transaction.on_commit(partial(_send))
-
-
-def _send(*, again: bool = False) -> None:
-    from games.tasks import enqueue
-    from tournaments.tasks import ratings_recompute as task
-
-    if not again and not RatingState.objects.filter(pk=STATE_PK, queued=False).update(queued=True):
-        return
-    if not enqueue(task, countdown=GATHER_SECONDS):
-        RatingState.objects.filter(pk=STATE_PK).update(queued=False)
-
-
-def ratings_sweep() -> bool:
-    """Send the recomputation again when the generation wanted is not stored (its message
-    lost to a broker outage or a killed worker; games.services.verification_sweep calls it);
-    True when sent. A recomputation run twice stores nothing the second time."""
-    from games.tasks import enqueue
-    from tournaments.tasks import ratings_recompute as task
-
-    if not RatingState.objects.filter(pk=STATE_PK, requested__gt=F("done")).exists():
-        return False
-    return enqueue(task)
-
-
 def ratings_refresh() -> int:
     """The coalesced recomputation (the task): recompute when the generation wanted is not
     stored yet, then release the flag unless more was requested meanwhile (then run again);
@@ -308,7 +270,7 @@ def ratings_refresh() -> int:
             count += ratings_recompute(generation=generation)
         if RatingState.objects.filter(pk=STATE_PK, requested=generation).update(queued=False):
             return count
-    _send(again=True)
+    send(again=True)
     return count
 
 
@@ -381,8 +343,6 @@ CSV_COLUMNS = (
 def ratings_csv(rows: Iterable[CurrentRating]) -> str:
     """The current ratings as CSV (CSV_COLUMNS); figures to 3 decimals; text that a
     spreadsheet would run as a formula is written as text (exports.spreadsheet_cell)."""
-    from tournaments.exports import spreadsheet_cell
-
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)

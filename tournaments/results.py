@@ -12,20 +12,21 @@ is applied here, once, and not in the templates.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import Prefetch
 
+from games.counting import counts
 from games.deals import rank_cards
 from games.engine import EngineError, RuleSet, format_cards, parse_cards, split_tricks
 from games.models import Board, Game
-from games.versions import counts
 from tournaments import scoring
+from tournaments.lineups import Lineup, lineup_of, with_substitutes
 from tournaments.models import Adjustment, Event, EventFormat, Player, Round, Seat, Table, Team
 from tournaments.standings import event_results, method_of
-from tournaments.substitutions import Lineup, lineup_of, with_substitutes
 
 
 def seats_of(event: Event, board: Board | None = None) -> tuple[str, ...]:
@@ -355,7 +356,7 @@ def game_record(game: Game, *, public: bool) -> dict[str, Any]:
         game.table, board.number, {s.seat: s.player for s in game.table.seats.all()}
     )
     record = game.record if isinstance(game.record, dict) and public else {}
-    hands = record.get("hands") if isinstance(record.get("hands"), dict) else {}
+    hands: dict[str, Any] = record["hands"] if isinstance(record.get("hands"), dict) else {}
     # The board's hands carry suits when it was dealt (R-SUIT); a record holds ranks only.
     suited = board.hands if public and isinstance(board.hands, dict) else {}
     order = seats_of(event, board)
@@ -397,7 +398,7 @@ def replay_steps(game: Game, seats: tuple[str, ...]) -> list[ReplayStep]:
     play (hands shrink as cards are played). A record the engine cannot read stops the replay
     at the last readable position (its page shows the engine's error)."""
     record = game.record if isinstance(game.record, dict) else {}
-    raw = record.get("hands") if isinstance(record.get("hands"), dict) else {}
+    raw: dict[str, Any] = record["hands"] if isinstance(record.get("hands"), dict) else {}
     try:
         hands = {s: list(parse_cards(rank_cards(str(raw.get(s, ""))))) for s in seats}
     except (EngineError, ValueError):
@@ -461,13 +462,14 @@ def replay_summary(game: Game, seats: tuple[str, ...], players: dict[str, Player
     facts = game.facts if isinstance(game.facts, dict) else {}
     landlord = game.landlord or str(record.get("landlord") or "")
     bid = facts.get("bid", record.get("bid"))
+    score: dict[str, Any] = game.score if isinstance(game.score, dict) else {}
     counted = counts(game) and isinstance(game.score, dict)
     return ReplaySummary(
         landlord=landlord,
         landlord_player=players.get(landlord),
         bid=bid,
         winner=game.winner if counted else "",
-        scores=[(s, game.score[s]) for s in seats if s in game.score] if counted else [],
+        scores=[(s, score[s]) for s in seats if s in score] if counted else [],
         spring=bool(facts.get("spring")) if counted else False,
         anti_spring=bool(facts.get("anti_spring")) if counted else False,
     )
@@ -515,7 +517,7 @@ def team_standings(*, event: Event) -> list[TeamRow] | None:
     if event.format not in (EventFormat.TEAM_OF_THREE, EventFormat.TEAM_MATCH):
         return None
     teams = {t.pk: t for t in Team.objects.filter(event=event)}
-    team_of = {
+    team_of: dict[Hashable, Hashable] = {
         player_id: team_id
         for team_id, player_id in Team.members.through.objects.filter(
             team__event=event
@@ -529,7 +531,7 @@ def team_standings(*, event: Event) -> list[TeamRow] | None:
         for (board, team), value in sums.items()
     ]
     return [
-        TeamRow(row.rank, teams[row.player], row.total, row.boards)  # type: ignore[index]
+        TeamRow(row.rank, teams[cast(int, row.player)], row.total, row.boards)
         for row in scoring.standings(points, method="datum")
         if row.player in teams
     ]

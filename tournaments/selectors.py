@@ -16,6 +16,7 @@ from django.db.models.functions import Coalesce
 from games.models import Board
 from tournaments import scoring, seating
 from tournaments.models import Event, Player, Seat, Stage, Standing, Substitution
+from tournaments.standings import compute, event_results
 
 
 def _count(queryset: QuerySet[Any]) -> Subquery:
@@ -58,8 +59,6 @@ def event_standings(*, event: Event, stage: Stage | None = None) -> QuerySet[Sta
 
 def event_computed_standings(*, event: Event) -> list[scoring.Standing]:
     """Standings of the whole event computed now (what standings_recompute stores)."""
-    from tournaments.standings import compute, event_results
-
     return compute(event_results(event=event))[None]
 
 

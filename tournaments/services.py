@@ -17,6 +17,9 @@ from django.utils.translation import gettext as _
 from ddz_site.errors import DomainError
 from games.engine import EngineError, RuleSet
 from tournaments.models import Event, Player, Round, ScoringMethod, Seat, Table
+from tournaments.standings import standings_recompute
+
+__all__ = ["standings_recompute"]  # the standings service, re-exported for the spine's callers
 
 
 class EventRejected(DomainError):
@@ -78,6 +81,18 @@ def event_create(
         raise EventRejected(_("An event named %(name)s already exists.") % {"name": name}) from None
 
 
+def tables_write(round_: Round, tables: Sequence[Sequence[Player]], seats: Sequence[str]) -> None:
+    """Create the tables of `round_`, numbered from 1 in the order of `tables`, each seating its
+    players in the order of `seats` (R-SEAT); the caller checked the tables and holds the
+    transaction (round_seat, tournaments.rounds)."""
+    for t, players in enumerate(tables, start=1):
+        table = Table.objects.create(round=round_, number=t)
+        Seat.objects.bulk_create(
+            Seat(table=table, seat=seat, player=player)
+            for seat, player in zip(seats, players, strict=True)
+        )
+
+
 def round_seat(*, event: Event, number: int, tables: Sequence[Sequence[Player]]) -> Round:
     """Create round `number` of `event` with one table per entry of `tables`, each a sequence
     of players in the seat order of the event's rules (R-SEAT: S E W for three players; S N,
@@ -103,24 +118,9 @@ def round_seat(*, event: Event, number: int, tables: Sequence[Sequence[Player]])
     try:
         with transaction.atomic():
             round_ = Round.objects.create(event=event, number=number)
-            for t, players in enumerate(tables, start=1):
-                table = Table.objects.create(round=round_, number=t)
-                Seat.objects.bulk_create(
-                    Seat(table=table, seat=seat, player=player)
-                    for seat, player in zip(seats, players, strict=True)
-                )
+            tables_write(round_, tables, seats)
     except IntegrityError:
         raise EventRejected(
             _("Event %(event)s already has round %(number)s.") % {"event": event, "number": number}
         ) from None
     return round_
-
-
-def standings_recompute(*, event_id: int) -> bool:
-    """Recompute and store the standings of an event and its stages; True when they changed.
-
-    Kept here for the callers of the spine; the work is tournaments.standings.
-    """
-    from tournaments.standings import standings_recompute as recompute
-
-    return recompute(event_id=event_id)

@@ -3,7 +3,7 @@ recompute.
 
 Vocabulary: a *seat result* of an event is one seat of a table on one board: the engine's score
 of the table's current, counted game in that seat (verified, or flagged and ruled to stand by
-a chief referee: games.versions.counted_q), or the seat's adjusted score
+a chief referee: games.counting.counted_q), or the seat's adjusted score
 (tournaments.models.Adjustment, which then replaces the game for that seat). Only *open* boards
 count (tournaments.embargo): a board under embargo moves no total. Boards are compared by the
 seat held (the seats of the event's rules, whatever the table size), never by role. A *scope*
@@ -11,7 +11,7 @@ is the whole event (stage None) or one stage; a stage that carries scores over a
 boards of the stages before it, for the players of this stage. Penalties are kept apart from
 the boards and taken off for the rank; ties are separated by the event's tie-breaks. In a stage
 with a cut, players the tie-breaks leave equal across the cut line are drawn by the event's
-lot, so that the cut (tournaments.rounds.stage_cut, which takes the top `Stage.cut` of these
+lot, so that the cut (tournaments.stages.stage_cut, which takes the top `Stage.cut` of these
 stored rows, as the Swiss seating ranks by them) never chooses between players the published
 standings show as equal.
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -40,10 +40,12 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ddz_site.dispatch import RECOMPUTE_STANDINGS, enqueue
 from ddz_site.errors import DomainError
+from games.counting import counted_q
 from games.models import Board, Game
-from games.versions import counted_q
-from tournaments import scoring, substitutions
+from tournaments import lineups, scoring
+from tournaments.access import Actor, require_ruling, signed_in
 from tournaments.audit import audit_record
 from tournaments.embargo import open_board_ids
 from tournaments.models import (
@@ -58,6 +60,7 @@ from tournaments.models import (
     StandingsState,
     Table,
 )
+from tournaments.rating_requests import ratings_request
 
 logger = logging.getLogger(__name__)
 
@@ -90,8 +93,8 @@ class EventResults:
 
     event: Event
     results: list[scoring.SeatResult]
-    stage_of_board: dict[int, int | None]
-    expected: dict[int, int]
+    stage_of_board: dict[Hashable, int | None]
+    expected: dict[Hashable, int]
     penalties: list[tuple[int, int | None, Fraction]]
     unranked: set[int] = field(default_factory=set)
 
@@ -101,7 +104,7 @@ def event_results(
     event: Event,
     boards: set[int] | None = None,
     with_penalties: bool = True,
-    lineup: substitutions.Lineup | None = None,
+    lineup: lineups.Lineup | None = None,
 ) -> EventResults:
     """The seat results of `event` (see the module docstring) on `boards` (default: the open
     boards), and its penalties and unranked players (reserves the organizer did not rank)
@@ -115,7 +118,7 @@ def event_results(
     ):
         seat_of[table_id][seat] = player_id
     if lineup is None:  # the caller's, when it has the event's already
-        lineup = substitutions.lineup_of(event=event)
+        lineup = lineups.lineup_of(event=event)
     tables_per_round = dict(
         Table.objects.filter(round__event=event)
         .order_by()
@@ -123,8 +126,8 @@ def event_results(
         .annotate(n=Count("id"))
         .values_list("round_id", "n")
     )
-    stage_of_board: dict[int, int | None] = {}
-    expected: dict[int, int] = {}
+    stage_of_board: dict[Hashable, int | None] = {}
+    expected: dict[Hashable, int] = {}
     number_of: dict[int, int] = {}
     for board_id, round_id, stage_id, number in Board.objects.filter(event=event).values_list(
         "id", "round_id", "round__stage_id", "number"
@@ -174,7 +177,7 @@ def event_results(
                         board_id, table_id, seat, player_id, Fraction(0), adjusted=kind
                     )
                 )
-    penalties = (
+    penalties: list[tuple[int, int | None, Fraction]] = (
         [
             (player_id, stage_id, Fraction(points))
             for player_id, stage_id, points in Penalty.objects.filter(event=event).values_list(
@@ -185,7 +188,7 @@ def event_results(
         else []
     )
     # Like the penalties, who is left out of the ranking matters to the ranking only.
-    unranked = substitutions.unranked_ids(event) if with_penalties else set()
+    unranked = lineups.unranked_ids(event) if with_penalties else set()
     return EventResults(event, results, stage_of_board, expected, penalties, unranked)
 
 
@@ -276,8 +279,8 @@ def compute(
         data = replace(data, results=[r for r in data.results if r.player not in data.unranked])
     order, seed = _tiebreaks(event)
 
-    def penalties(stage_ids: set[int | None] | None) -> dict[int, Fraction]:
-        out: dict[int, Fraction] = defaultdict(Fraction)
+    def penalties(stage_ids: set[int | None] | None) -> dict[Hashable, Fraction]:
+        out: dict[Hashable, Fraction] = defaultdict(Fraction)
         for player_id, stage_id, value in data.penalties:
             if stage_ids is None or stage_id in stage_ids:
                 out[player_id] += value
@@ -443,14 +446,16 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
             if old.get(scope, []) == rows:
                 continue
             changed = True
-            Standing.objects.filter(event=event, stage_id=scope).delete()
+            # django-stubs is wrong here: a nullable foreign key's _id lookup takes None.
+            Standing.objects.filter(event=event, stage_id=scope).delete()  # type: ignore[misc]
             Standing.objects.bulk_create(
                 Standing(event=event, stage_id=scope, **row) for row in rows
             )
         stale = [scope for scope in old if scope not in new]
         if stale:
             changed = True
-            Standing.objects.filter(event=event, stage_id__in=stale).delete()
+            # django-stubs is wrong here: a nullable foreign key's _id lookup takes None.
+            Standing.objects.filter(event=event, stage_id__in=stale).delete()  # type: ignore[misc]
         now = timezone.now()
         if changed:
             Event.objects.filter(pk=event_id).update(standings_updated_at=now)
@@ -461,8 +466,6 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
             read_at=read_at,
             stored_at=now,
         )
-    from tournaments.ratings import ratings_request
-
     # A correction to a rated event moves the rating of that event and of every one after it.
     ratings_request(event_id)
     return changed
@@ -485,16 +488,13 @@ def _send(event_id: int, *, again: bool = False, inline: bool = False) -> None:
     running one sends itself again, keeping the flag). A broker that is down, or an inline
     recomputation that fails, leaves the generation wanted: the sweep
     (games.services.verification_sweep) sends it later."""
-    from games.tasks import enqueue
-    from tournaments.tasks import recompute_standings
-
     if not again and not StandingsState.objects.filter(pk=event_id, queued=False).update(
         queued=True
     ):
         return
     if inline:
         standings_refresh(event_id=event_id)
-    elif not enqueue(recompute_standings, event_id, countdown=GATHER_SECONDS):
+    elif not enqueue(RECOMPUTE_STANDINGS, event_id, countdown=GATHER_SECONDS):
         StandingsState.objects.filter(pk=event_id).update(queued=False)
 
 
@@ -550,7 +550,7 @@ def adjustment_check(*, table: Table, board: Board, seat: str, kind: str) -> Non
 
 
 def adjustment_set(
-    *, table: Table, board: Board, seat: str, kind: str, reason: str = "", actor: Any = None
+    *, table: Table, board: Board, seat: str, kind: str, reason: str = "", actor: Actor = None
 ) -> Adjustment:
     """Give one seat of `table` an adjusted score on `board` (or change it).
 
@@ -559,7 +559,9 @@ def adjustment_set(
 
     Raises:
         RulingRejected: an unknown kind, a seat not at the table, or a board of another round.
+        NotAllowed: `actor` is not a chief referee or organizer (tournaments.access.may_rule).
     """
+    require_ruling(actor, table.round.event)
     adjustment_check(table=table, board=board, seat=seat, kind=kind)
     with transaction.atomic():
         adjustment, created = Adjustment.objects.update_or_create(
@@ -579,13 +581,18 @@ def adjustment_set(
     return adjustment
 
 
-def adjustment_remove(*, adjustment_id: int, actor: Any = None) -> bool:
-    """Remove an adjusted score; False when it no longer exists."""
+def adjustment_remove(*, adjustment_id: int, actor: Actor = None) -> bool:
+    """Remove an adjusted score; False when it no longer exists.
+
+    Raises:
+        NotAllowed: `actor` is not a chief referee or organizer (tournaments.access.may_rule).
+    """
     with transaction.atomic():
         adjustment = Adjustment.objects.select_related("board").filter(pk=adjustment_id).first()
         if adjustment is None:
             return False
         event = adjustment.board.event
+        require_ruling(actor, event)
         audit_record(
             event=event,
             actor=actor,
@@ -605,7 +612,7 @@ def penalty_add(
     points: str | int | Decimal,
     reason: str,
     stage: Stage | None = None,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> Penalty:
     """Penalise `player` by `points` (in the event's unit: MP or datum points), kept apart
     from his boards.
@@ -613,7 +620,9 @@ def penalty_add(
     Raises:
         RulingRejected: points not a positive number (at most 4 decimals), no reason, or a
             stage of another event.
+        NotAllowed: `actor` is not a chief referee or organizer (tournaments.access.may_rule).
     """
+    require_ruling(actor, event)
     try:
         value = Decimal(str(points))
     except InvalidOperation:
@@ -647,12 +656,17 @@ def penalty_add(
     return penalty
 
 
-def penalty_remove(*, penalty_id: int, actor: Any = None) -> bool:
-    """Withdraw a penalty; False when it no longer exists."""
+def penalty_remove(*, penalty_id: int, actor: Actor = None) -> bool:
+    """Withdraw a penalty; False when it no longer exists.
+
+    Raises:
+        NotAllowed: `actor` is not a chief referee or organizer (tournaments.access.may_rule).
+    """
     with transaction.atomic():
         penalty = Penalty.objects.select_related("event", "player").filter(pk=penalty_id).first()
         if penalty is None:
             return False
+        require_ruling(actor, penalty.event)
         audit_record(
             event=penalty.event,
             actor=actor,
@@ -666,5 +680,5 @@ def penalty_remove(*, penalty_id: int, actor: Any = None) -> bool:
     return True
 
 
-def _user(actor: Any) -> Any:
-    return actor if getattr(actor, "is_authenticated", False) else None
+def _user(actor: Actor) -> Any:
+    return signed_in(actor)

@@ -1,10 +1,12 @@
-"""Celery tasks of tournaments: thin callers of tournaments.services."""
+"""Celery tasks of tournaments: thin callers of the standings service, sent by name
+(ddz_site.dispatch), never imported by a service."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from games.tasks import DB_TASK_OPTIONS
+from ddz_site.dispatch import DB_TASK_OPTIONS
+from tournaments.ratings import ratings_refresh
 from tournaments.standings import standings_refresh
 
 
@@ -19,6 +21,5 @@ def recompute_standings(event_id: int) -> bool:
 def ratings_recompute() -> int:
     """Recompute the duplicate-aware rating from scratch once for a burst of requests
     (tournaments.ratings.ratings_refresh; idempotent); the number of rows written."""
-    from tournaments.ratings import ratings_refresh
 
     return ratings_refresh()

@@ -18,14 +18,16 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
 
 from games.entry import stored_error_message
 from games.models import Board, Game, Status
-from tournaments import embargo, exports, results, selectors, substitutions
+from tournaments import embargo, exports, lineups, results, selectors
 from tournaments.access import is_chief_referee
 from tournaments.models import Event, Round, Seat, Stage
+from tournaments.profiles import home_clubs
 from tournaments.scoring import TIEBREAKS
 from tournaments.standings import lot_seed
 from tournaments.templatetags.ddz_public import call_word, play
@@ -41,7 +43,6 @@ STAMP_SECONDS = 1
 def event_list(request: HttpRequest) -> HttpResponse:
     """The home page: the clubs with their current series (tournaments.profiles), then every
     event."""
-    from tournaments.profiles import home_clubs
 
     return render(
         request,
@@ -123,8 +124,6 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _live_url(event: Event, stage: Stage | None) -> str:
-    from django.urls import reverse
-
     url = reverse("public:standings_live", kwargs={"slug": event.slug})
     return f"{url}?stage={stage.number}" if stage else url
 
@@ -141,7 +140,7 @@ def _standings_stamp(slug: str) -> tuple[int, float] | None:
             return None
         stamp = (row[0], row[1].timestamp() if row[1] else 0.0)
         cache.set(key, stamp, STAMP_SECONDS)
-    return stamp  # type: ignore[no-any-return]
+    return stamp
 
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
@@ -225,7 +224,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "seats": results.seats_of(event),
             "tables": results.round_seating(round_=round_, seats=results.seats_of(event)),
             "board_rows": [(b, visible is None or b.pk in visible) for b in boards],
-            "substitutions": substitutions.round_substitutions(round_),
+            "substitutions": lineups.round_substitutions(round_),
         },
     )
 

@@ -31,9 +31,9 @@ from games.engine import RecordError
 from games.engine.record import parse_json
 from games.models import Board, EntryDraft, Game
 from games.views_referee import live_entry_context, quick_entry_page
-from tournaments import access, embargo, links, results, substitutions
+from tournaments import access, embargo, lineups, links, results
 from tournaments.models import PlayerLink, Table, TableLink
-from tournaments.rounds import in_seat_order
+from tournaments.overview import in_seat_order
 from tournaments.services import rules_of
 from tournaments.views_screen import table_clock_context
 
@@ -156,7 +156,7 @@ def table_home(request: HttpRequest, token: str) -> HttpResponse:
             "event": link.event,
             "rows": rows,
             "seated": seated,
-            "substitutions": substitutions.by_table(seated),
+            "substitutions": lineups.by_table(seated),
             # The clock of the round the link's table plays now (the first shown).
             **table_clock_context(shown[0] if shown else None, link.event),
         },

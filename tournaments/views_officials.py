@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ddz_site.errors import DomainError
-from tournaments import access, links, officials, rounds
+from tournaments import access, links, officials, overview
 from tournaments.models import Event, PlayerLink, ResultCheck, Role, Round, Stage, TableLink
 
 login_required = partial(_login_required, login_url="organizer:login")
@@ -80,11 +80,11 @@ def table_links(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, exc.message)
         return _back(request, event, "links")
     cards = []
-    seated = {t.number: s for t, s in rounds.round_tables(round_)} if round_ else {}
+    seated = {t.number: s for t, s in overview.round_tables(round_)} if round_ else {}
     for m in made:
         url = request.build_absolute_uri(m.url)
         cards.append(
-            {"number": m.table, "url": url, "qr": qr_svg(url), "seated": seated.get(m.table)}
+            {"number": m.table, "url": url, "qr": qr_svg(url), "seated": seated.get(m.table or 0)}
         )
     return render(
         request,

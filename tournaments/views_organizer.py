@@ -14,10 +14,11 @@ anonymous).
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required as _login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -30,12 +31,16 @@ from games.engine import RuleSet
 from games.engine.rules import OPTION_NAMES, PRESETS
 from games.models import Board, Game
 from tournaments import (
+    access,
     clubs,
     csv_io,
     dealing,
+    lineups,
+    overview,
+    round_states,
     rounds,
     selectors,
-    substitutions,
+    stages,
     views_substitutions,
 )
 from tournaments.access import is_organizer
@@ -86,7 +91,9 @@ def home(request: HttpRequest) -> HttpResponse:
     dashboard for an organizer, the referee pages for referees, the public page for
     players); where one signs in to without ?next=."""
     by_event: dict[int, set[str]] = {}
-    for event_id, role in EventRole.objects.filter(user=request.user).values_list(
+    for event_id, role in EventRole.objects.filter(
+        user=cast(User, request.user)
+    ).values_list(  # login_required
         "event_id", "role"
     ):
         by_event.setdefault(event_id, set()).add(role)
@@ -107,7 +114,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "organizer/home.html",
         {
             "rows": rows,
-            "can_create": rounds.may_create_events(request.user) or bool(own_clubs),
+            "can_create": access.may_create_events(request.user) or bool(own_clubs),
             "clubs": own_clubs,
             "organizer": Role.ORGANIZER,
         },
@@ -120,7 +127,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
     creator becomes its organizer): name, rules preset (every preset of games.engine) and
     options, format, scoring method, and the club and series (tournaments.clubs)."""
     own_clubs = clubs.clubs_organized(request.user)
-    staff = rounds.may_create_events(request.user)
+    staff = access.may_create_events(request.user)
     if not staff and not own_clubs:
         raise PermissionDenied(_("Only staff users and club organizers open events."))
     values = {
@@ -137,7 +144,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         values = {k: request.POST.get(k, v).strip() for k, v in values.items()}
         try:
-            settings = {
+            settings: dict[str, Any] = {
                 "actor": request.user,
                 "name": values["name"],
                 "preset": values["preset"],
@@ -193,7 +200,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "event": event,
             # Each round with its seating's repeats and club clashes (None before seating).
             "overview": [
-                (item, checks.get(item.round.pk)) for item in rounds.event_overview(event=event)
+                (item, checks.get(item.round.pk)) for item in overview.event_overview(event=event)
             ],
             "stages": stages,
             "stage_kinds": StageKind.choices,
@@ -297,7 +304,7 @@ def stage_create(request: HttpRequest, slug: str) -> HttpResponse:
     return _done(
         request,
         event,
-        lambda: rounds.stage_create(
+        lambda: stages.stage_create(
             event=event,
             actor=request.user,
             name=request.POST.get("name", ""),
@@ -329,14 +336,14 @@ def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         return _done(
             request,
             event,
-            lambda: rounds.stage_seat(stage=stage, actor=request.user),
+            lambda: stages.stage_seat(stage=stage, actor=request.user),
             _("The draft rounds of the stage are seated."),
         )
     if action == "cut":
         return _done(
             request,
             event,
-            lambda: rounds.stage_cut(stage=stage, actor=request.user),
+            lambda: stages.stage_cut(stage=stage, actor=request.user),
             _("The cut is made."),
         )
     raise PermissionDenied(_("Unknown action."))
@@ -361,10 +368,10 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         return _done(
             request,
             event,
-            lambda: rounds.round_seat_swiss(round_=round_, actor=request.user),
+            lambda: stages.round_seat_swiss(round_=round_, actor=request.user),
             _("Round seated by the standings (Swiss)."),
         )
-    if action in rounds.TRANSITIONS:
+    if action in round_states.TRANSITIONS:
         done = {
             "start": _("Round %(number)s started: referees can enter its games."),
             "close": _("Round %(number)s closed: its results are final."),
@@ -373,7 +380,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         return _done(
             request,
             event,
-            lambda: rounds.round_transition(round_=round_, action=action, actor=request.user),
+            lambda: round_states.round_transition(round_=round_, action=action, actor=request.user),
             done % {"number": round_.number},
         )
     raise PermissionDenied(_("Unknown action."))
@@ -444,7 +451,7 @@ def print_round(request: HttpRequest, slug: str, number: int, what: str) -> Http
     """Print pages of a round: ``table-cards``, ``hand-records`` or ``seating``."""
     event = _event_for_organizer(request, slug)
     round_ = get_object_or_404(Round, event=event, number=number)
-    tables = rounds.round_tables(round_)
+    tables = overview.round_tables(round_)
     boards = list(Board.objects.filter(round=round_).order_by("number"))
     seats = rounds.rules_of(event).seats
     if what == "table-cards":
@@ -468,7 +475,7 @@ def print_round(request: HttpRequest, slug: str, number: int, what: str) -> Http
             "tables": tables,
             "boards": [(b, [(s, b.hands.get(s, "")) for s in seats]) for b in boards],
             "by_name": by_name,
-            "substitutions": substitutions.by_table(t.pk for t, _seated in tables),
+            "substitutions": lineups.by_table(t.pk for t, _seated in tables),
         },
     )
 

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import clock, results, views
-from tournaments.access import may_run_clock
+from tournaments.access import Actor, may_run_clock
 from tournaments.models import Event, Round, Table
 
 # How often an open page asks the server for the clock's state (seconds); between two asks
@@ -56,7 +56,7 @@ def _clock_text(left: timedelta) -> str:
 
 
 def clock_context(
-    event: Event, round_: Round | None, user: object = None, *, tables: bool = False
+    event: Event, round_: Round | None, user: Actor = None, *, tables: bool = False
 ) -> dict[str, object]:
     """The context of templates/tournaments/_clock.html: the clock of `round_` as the JSON the
     page counts from, the URL it polls, the list of tables given extra time (`tables`), and

@@ -97,7 +97,9 @@ def substitution_add(request: HttpRequest, slug: str, number: int) -> HttpRespon
     if not form.is_valid():
         messages.error(
             request,
-            " ".join(f"{form.fields[f].label}: {' '.join(e)}" for f, e in form.errors.items()),
+            " ".join(
+                f"{form.fields[f].label}: {' '.join(map(str, e))}" for f, e in form.errors.items()
+            ),
         )
         return _back(request, event)
     data = form.cleaned_data

@@ -34,7 +34,7 @@ class TokenSerializer(serializers.Serializer):
     expiry = serializers.DateTimeField(help_text="When the token stops working.")
 
 
-class TokenView(LoginView):  # type: ignore[misc]
+class TokenView(LoginView):
     """A new API token for a user name and password (see the module)."""
 
     authentication_classes: list[Any] = []

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.entry import MAX_STEPS
 from games.models import Game, Resolution
-from games.selectors import ENTRY_STATES
+from games.selectors import ENTRY_STATES, entry_state
+from tournaments.lineups import table_players
 
 
 def _step() -> serializers.CharField:
@@ -142,7 +144,7 @@ class ResolveSerializer(serializers.Serializer):
     note = serializers.CharField(max_length=2000)
 
 
-def _username(user: Any) -> str | None:
+def _username(user: User | None) -> str | None:
     return user.get_username() if user is not None else None
 
 
@@ -202,12 +204,10 @@ class GameSerializer(serializers.ModelSerializer):
         return _username(game.resolved_by)
 
     def get_entry_state(self, game: Game) -> str:
-        from games.selectors import entry_state
-
         return entry_state(game, drafting=False)
 
 
-class PlayersMixin(serializers.Serializer):  # type: ignore[type-arg]
+class PlayersMixin(serializers.Serializer):
     """`players`: seat → the name of who played the board there (a substitute on her boards;
     tournaments.substitutions). Only on reads: a write's answer never reads the database again
     after its commit."""
@@ -218,7 +218,6 @@ class PlayersMixin(serializers.Serializer):  # type: ignore[type-arg]
 
     @extend_schema_field(serializers.DictField(child=serializers.CharField()))
     def get_players(self, game: Game) -> dict[str, str]:
-        from tournaments.substitutions import table_players
 
         return {s: p.name for s, p in table_players(game.table, game.board.number).items()}
 

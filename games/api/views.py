@@ -14,10 +14,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import entry, selectors
+from games import entry, quick_result, selectors
 from games.api import serializers as s
 from games.models import Board, EntryDraft, Game
-from games.services import GameRejected, game_submit
+from games.services import game_submit, steps_record
 from games.versions import draft_save, game_confirm, game_resolve
 from tournaments.access import can_enter_table, is_chief_referee, is_official
 from tournaments.embargo import game_visible_to, visible_to
@@ -168,15 +168,10 @@ class GameListView(APIView):
         deal = entry.EntryDeal.from_board(board)
         source = "api"
         if "steps" in v:
-            position = entry.rebuild(deal, v["steps"])
-            if not position.finished:
-                raise GameRejected(
-                    _("The game is not finished: %(seat)s is to move.") % {"seat": position.to_move}
-                )
-            record = entry.to_record(position, record_id=entry.table_record_id(table, board))
+            record = steps_record(table=table, board=board, steps=v["steps"])
         elif "quick" in v:
             q = v["quick"]
-            quick = entry.QuickResult(
+            quick = quick_result.QuickResult(
                 landlord=q["landlord"],
                 bid=q["bid"],
                 winner=q["winner"],
@@ -187,7 +182,7 @@ class GameListView(APIView):
                 anti_spring=q["anti_spring"],
             )
             try:
-                record = entry.quick_record(
+                record = quick_result.quick_record(
                     deal, quick, record_id=entry.table_record_id(table, board)
                 )
             except entry.EntryError as exc:

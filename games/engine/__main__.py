@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -489,8 +490,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _quiet_broken_pipe() -> int:
     # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
-    import os
-
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
     return 0

@@ -14,8 +14,8 @@ from fractions import Fraction
 from django import template
 from django.utils.html import format_html
 
+from games.counting import result_status
 from games.models import Game
-from games.versions import result_status
 
 register = template.Library()
 

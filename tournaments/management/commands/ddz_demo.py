@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +38,13 @@ from games.deals import rank_cards
 from games.imports import records_import
 from games.models import Game, Status
 from games.services import game_submit
-from tournaments import csv_io, links, rounds
+from tournaments import csv_io, links, round_states, rounds, stages
 from tournaments.demo_accounts import demo_accounts_ensure, demo_organizer_ensure
 from tournaments.demo_league import demo_league_build, demo_league_clear
 from tournaments.management.commands.ddz_standings import standings_rows
 from tournaments.models import Event, Player, Table
 from tournaments.profiles import series_table
+from tournaments.selectors import event_computed_standings
 from tournaments.services import event_create
 
 DEMO_EVENT = "Demo duplicate"
@@ -64,8 +66,6 @@ def _wait_verified(event: Event, timeout: float) -> None:
 
 def _wait_standings(event: Event, timeout: float) -> None:
     """Wait until the stored standings reflect every verified game (the last recompute ran)."""
-    from tournaments.selectors import event_computed_standings
-
     deadline = time.monotonic() + timeout
     while True:
         stored = [
@@ -105,10 +105,10 @@ class Command(BaseCommand):
         td = demo_organizer_ensure(event=event)
         roster = "name\n" + "".join(f"{name}\n" for name in PLAYERS)
         csv_io.players_csv_import(event=event, text=roster, actor=td)
-        stage = rounds.stage_create(event=event, actor=td, name="Qualifying")
+        stage = stages.stage_create(event=event, actor=td, name="Qualifying")
         for _r in range(ROUNDS):
             rounds.round_create(event=event, stage=stage, actor=td)
-        rounds.stage_seat(stage=stage, actor=td, seed=seed)
+        stages.stage_seat(stage=stage, actor=td, seed=seed)
         rounds.event_seed_commit(
             event=event,
             actor=td,
@@ -133,17 +133,17 @@ class Command(BaseCommand):
 
         for round_ in event.rounds.order_by("number"):
             boards = rounds.round_deal(round_=round_, boards=BOARDS_PER_ROUND, actor=td)
-            rounds.round_start(round_=round_, actor=td)
+            round_states.round_start(round_=round_, actor=td)
             games += play(round_, boards, list(Table.objects.filter(round=round_)))
             # A round closes once every game is settled: verified by the worker.
             _wait_verified(event, timeout)
-            rounds.round_close(round_=round_, actor=td)
-            rounds.round_publish(round_=round_, actor=td)
+            round_states.round_close(round_=round_, actor=td)
+            round_states.round_publish(round_=round_, actor=td)
         # The round left in play: table 1 is the demo referee's to enter.
         open_round = rounds.round_create(event=event, stage=stage, actor=td)
-        rounds.round_seat_swiss(round_=open_round, actor=td)
+        stages.round_seat_swiss(round_=open_round, actor=td)
         open_boards = rounds.round_deal(round_=open_round, boards=BOARDS_PER_ROUND, actor=td)
-        rounds.round_start(round_=open_round, actor=td)
+        round_states.round_start(round_=open_round, actor=td)
         open_tables = list(Table.objects.filter(round=open_round).order_by("number"))
         games += play(open_round, open_boards, open_tables[1:])
         board_count = event.boards.count()
@@ -210,10 +210,10 @@ class Command(BaseCommand):
                 rejected += len(report.rejected)
             _wait_verified(archive, timeout)
             verified = Game.objects.filter(board__event=archive, status=Status.VERIFIED).count()
-            boards = archive.boards.count()
+            board_count = archive.boards.count()
             self.stdout.write(
                 f"\n{archive.name}: {stored} records imported ({rejected} rejected) "
-                f"as {boards} boards; {verified} of {stored} verified"
+                f"as {board_count} boards; {verified} of {stored} verified"
             )
         site = options["site"].rstrip("/")
         self.stdout.write(
@@ -251,6 +251,4 @@ class Command(BaseCommand):
 
 def eval_fraction(text: str) -> float:
     """A fraction's text as a float, for display only (ranks are decided exactly)."""
-    from fractions import Fraction
-
     return float(Fraction(text or "0"))

@@ -44,12 +44,13 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
+from ddz_site.celery import app
 from games import entry
 from games.bot import play_record
 from games.deals import rank_cards
-from games.models import Game, Status
+from games.models import Board, Game, Status
 from games.services import VERIFY_BATCH, game_submit, games_verify
-from tournaments import csv_io, rounds
+from tournaments import csv_io, round_states, rounds, stages
 from tournaments.demo_accounts import demo_organizer_ensure
 from tournaments.models import Event, RoundState, StandingsState, Table
 from tournaments.services import event_create
@@ -79,8 +80,6 @@ def _record(rules: Any, board: Any, table: Any, seed: str) -> dict[str, Any]:
 def _client(work: list[tuple[int, int, dict[str, Any]]], out: Any, start: Any) -> None:
     """One client process: submit its share, report (game id, end of submission)."""
     connections.close_all()
-    from games.models import Board
-
     table_ids, board_ids = {w[0] for w in work}, {w[1] for w in work}
     tables = {t.pk: t for t in Table.objects.filter(pk__in=table_ids).select_related("round")}
     boards = {b.pk: b for b in Board.objects.filter(pk__in=board_ids).select_related("event")}
@@ -126,7 +125,7 @@ class Command(BaseCommand):
         rules = rounds.rules_of(event)
         if last.state == RoundState.DRAFT or last.state == RoundState.SEATED:
             rounds.round_deal(round_=last, boards=boards_n, actor=td)
-            rounds.round_start(round_=last, actor=td)
+            round_states.round_start(round_=last, actor=td)
         Game.objects.filter(board__round=last).delete()  # a rerun plays the last round again
         standings_recompute(event_id=event.pk)
         # A message an interrupted run left unsent is the sweep's (beat) to find; none runs here.
@@ -161,17 +160,17 @@ class Command(BaseCommand):
         td = demo_organizer_ensure(event=event)
         roster = "name\n" + "".join(f"Sim {seed} {i:05d}\n" for i in range(players))
         csv_io.players_csv_import(event=event, text=roster, actor=td)
-        stage = rounds.stage_create(event=event, actor=td, name="Qualifying")
+        stage = stages.stage_create(event=event, actor=td, name="Qualifying")
         for _r in range(rounds_n):
             rounds.round_create(event=event, stage=stage, actor=td)
-        rounds.stage_seat(stage=stage, actor=td, seed=seed, steps=2000)
+        stages.stage_seat(stage=stage, actor=td, seed=seed, steps=2000)
         rounds.event_seed_commit(
             event=event, actor=td, seed=hashlib.sha256(f"ddz-sim:{seed}".encode()).hexdigest()
         )
         rules = rounds.rules_of(event)
         for round_ in event.rounds.filter(number__lt=rounds_n).order_by("number"):
             boards = rounds.round_deal(round_=round_, boards=boards_n, actor=td)
-            rounds.round_start(round_=round_, actor=td)
+            round_states.round_start(round_=round_, actor=td)
             ids = []
             for board in boards:
                 for table in Table.objects.filter(round=round_).order_by("number"):
@@ -179,8 +178,8 @@ class Command(BaseCommand):
                     ids.append(game_submit(table=table, board=board, record=record).pk)
             for i in range(0, len(ids), VERIFY_BATCH):
                 games_verify(game_ids=ids[i : i + VERIFY_BATCH])
-            rounds.round_close(round_=round_, actor=td)
-            rounds.round_publish(round_=round_, actor=td)
+            round_states.round_close(round_=round_, actor=td)
+            round_states.round_publish(round_=round_, actor=td)
             self.stderr.write(f"round {round_.number} played: {len(ids)} games")
         standings_recompute(event_id=event.pk)
         return event, td
@@ -200,7 +199,7 @@ class Command(BaseCommand):
                     .values_list("read_at", "stored_at")
                     .first()
                 )
-                if row and row[1] is not None and row != seen:
+                if row and row[0] is not None and row[1] is not None and row != seen:
                     seen = row
                     state_log.append((row[0].timestamp(), row[1].timestamp()))
                 time.sleep(0.02)
@@ -241,7 +240,7 @@ class Command(BaseCommand):
             for w in workers:
                 w.wait(30)
         poller.join()
-        verified = dict(games.values_list("pk", "verified_at"))
+        verified = {pk: at for pk, at in games.values_list("pk", "verified_at") if at is not None}
         lags = []
         for game_id, at in submitted:
             v = verified[game_id].timestamp()
@@ -288,8 +287,6 @@ class Command(BaseCommand):
     def _start_workers(self, n: int) -> list[subprocess.Popen[bytes]]:
         if n <= 0:
             return []
-        from ddz_site.celery import app
-
         # The workers serve the site's queue (CELERY_TASK_DEFAULT_QUEUE): run the command on
         # a queue of its own when other workers serve the default one.
         queue = settings.CELERY_TASK_DEFAULT_QUEUE

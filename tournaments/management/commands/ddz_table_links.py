@@ -63,7 +63,9 @@ class Command(BaseCommand):
             raise CommandError(exc.message, returncode=2) from None
         site = options["site"].rstrip("/")
         out: dict[str, Any] = (
-            {"round": round_.number} if round_ is not None else {"stage": stage.number}  # type: ignore[union-attr]
+            {"round": round_.number}
+            if round_ is not None
+            else {"stage": stage.number if stage is not None else None}
         )
         out["links"] = [
             {"table": m.table, "url": site + m.url, "expires": m.expires.isoformat()} for m in made

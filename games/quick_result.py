@@ -1,0 +1,370 @@
+"""The quick result: a game entered by its outcome when the plays were not followed.
+
+Vocabulary: a *quick result* is landlord, bid, doubles, the bombs and rockets played, spring
+and winner; it is checked against the deal for plausibility (a claimed bomb must be four of a
+rank in one hand, R-T11; the rocket both jokers in one hand, R-T12) and scored by the engine
+(games.engine.settle), never typed. Its record has no plays, only the claimed facts under
+``quick`` (RECORDS.md); verification checks them again (`quick_fields`). Refusals are
+games.entry.EntryError, naming the field at fault.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.deals import rank_cards
+from games.engine import (
+    Bidding,
+    Contract,
+    EngineError,
+    IllegalBidError,
+    RuleSet,
+    Settlement,
+    parse_cards,
+    settle,
+)
+from games.engine import replay as engine_replay
+from games.engine.bidding import BID_RULE
+from games.engine.replay import _plausible_bid
+from games.entry import QUICK_SENTENCES, EntryDeal, EntryError, error_message
+
+
+@dataclass(frozen=True)
+class QuickResult:
+    """A result entered without the plays: ``landlord`` seat, ``bid`` (contract value),
+    ``doubles`` (seats that doubled), ``bombs`` (ranks of the bombs played alone, one per
+    bomb), ``rockets`` (how many rockets were played), ``spring``/``anti_spring``, ``winner``
+    (``landlord`` or ``farmers``)."""
+
+    landlord: str
+    bid: int
+    winner: str
+    bombs: tuple[str, ...] = ()
+    rockets: int = 0
+    doubles: tuple[str, ...] = ()
+    spring: bool = False
+    anti_spring: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "landlord": self.landlord,
+            "bid": self.bid,
+            "winner": self.winner,
+            "bombs": list(self.bombs),
+            "rockets": self.rockets,
+            "doubles": list(self.doubles),
+            "spring": self.spring,
+            "anti_spring": self.anti_spring,
+        }
+
+
+def _quick_fail(code: str, rule: str, field: str | None = None, **params: Any) -> EntryError:
+    message = QUICK_SENTENCES[code](params)
+    return EntryError(message, rule=rule, field=field, error_code=code, params=params)
+
+
+DOUBLING_CALLS = ("double", "redouble", "show", "surrender", "reveal")
+_BIDDING_STATES = 20_000  # far above the largest bidding tree of a preset (cn2016: 258)
+
+
+@functools.lru_cache(maxsize=64)
+def _calls_of(spec: str) -> frozenset[str]:
+    rules = RuleSet.from_spec(json.loads(spec))
+    seats = rules.seats
+    partner = seats[1] if rules.family == "five" else None
+    seen: set[str] = set()
+    stack = [Bidding.start(rules, seats[0], partner=partner)]
+    visited = 0
+    while stack and visited < _BIDDING_STATES:
+        bidding = stack.pop()
+        visited += 1
+        if bidding.done:
+            for call in bidding.optional_calls():
+                seen.add(call)
+                try:
+                    stack.append(bidding.apply(bidding.landlord or "", call))
+                except IllegalBidError:
+                    continue
+            continue
+        for call in bidding.legal_calls():
+            seen.add(call)
+            stack.append(bidding.apply(bidding.to_move or "", call))
+    return frozenset(seen)
+
+
+def bidding_calls(rules: RuleSet) -> frozenset[str]:
+    """Every call the bidding system of `rules` can ever allow: bids, ``call``, ``rob``,
+    ``double``, ``redouble``, and the landlord's ``show``, ``surrender``, ``reveal``.
+
+    Found by walking every bidding sequence with the engine's Bidding (its public API), so the
+    answer is the engine's own: ``classic`` has no ``double``, ``cn2016`` has ``double`` and
+    ``redouble``, ``rob`` has ``show``, ``competition`` ``double`` and ``surrender``, five
+    players ``double`` and ``reveal`` (R-BID-*, R-DOUBLE-ORDER, R-SC-ROB, R-SURRENDER, R-5P).
+    """
+    return _calls_of(json.dumps(rules.to_spec(), sort_keys=True))
+
+
+def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
+    """Check a quick result against the deal and score it with the engine (RULES.md §4).
+
+    Returns the engine's Settlement (winner, unit, multiplier, score per seat).
+    Plausibility, by rule: every field has its type (landlord and winner texts, bid and
+    rockets whole numbers, doubles and bombs lists of texts, spring and anti-spring
+    booleans); the landlord is a seat (R-SEAT); the bid is a contract value of the bidding
+    system (R-BID-*); the winner is a side (R-END); doubles only under rules whose bidding has
+    a ``double`` (`bidding_calls`), by farmers' seats, each once (R-DOUBLE-ORDER); each
+    claimed bomb is a rank (R-NOTE) and four (or more) of it in one hand, the landlord's with
+    the bottom (R-T11), no rank claimed twice where the deck holds only one such bomb; each
+    rocket is both jokers in one hand (R-T12); spring only for a landlord's win, anti-spring
+    only for the farmers' (R-SPRING).
+
+    Raises:
+        EntryError: the first implausible claim, with its rule and its ``field``.
+    """
+    rules = deal.rules
+    seats = rules.seats
+    if not isinstance(quick.landlord, str) or quick.landlord not in seats:
+        raise _quick_fail("quick.landlord", "R-SEAT", "landlord", seats=list(seats))
+
+    if (
+        isinstance(quick.bid, bool)
+        or not isinstance(quick.bid, int)
+        or not _plausible_bid(rules, quick.bid)
+    ):
+        raise _quick_fail("quick.bid", BID_RULE[rules.bidding], "bid", bid=str(quick.bid))
+    if quick.winner not in ("landlord", "farmers"):
+        raise _quick_fail("quick.winner", "R-END", "winner")
+    if not isinstance(quick.doubles, (tuple, list)) or not all(
+        isinstance(d, str) for d in quick.doubles
+    ):
+        raise _quick_fail("quick.doubles_list", "R-DOUBLE-ORDER", "doubles")
+    if quick.doubles and "double" not in bidding_calls(rules):
+        raise _quick_fail("quick.no_double", "R-DOUBLE-ORDER", "doubles")
+    partner = deal.partner()
+    side = {quick.landlord, partner} - {None}
+    for seat in quick.doubles:
+        if seat not in seats or seat in side or list(quick.doubles).count(seat) > 1:
+            raise _quick_fail("quick.double_seat", "R-DOUBLE-ORDER", "doubles", seat=seat)
+    if not isinstance(quick.bombs, (tuple, list)) or not all(
+        isinstance(b, str) for b in quick.bombs
+    ):
+        raise _quick_fail("quick.bombs_list", "R-T11", "bombs")
+    holdings = {s: parse_cards(deal.hands[s]) for s in seats}
+    bottom = parse_cards(deal.bottom)
+    holdings[quick.landlord] = tuple(
+        a + b for a, b in zip(holdings[quick.landlord], bottom, strict=True)
+    )
+    ranks = "3456789TJQKA2BR"
+    available: dict[str, int] = {}
+    for rank in ranks[:13]:
+        i = ranks.index(rank)
+        available[rank] = sum(1 for s in seats if holdings[s][i] >= 4)
+    claimed: list[str] = []
+    for rank in quick.bombs:
+        try:
+            normal = rank_cards(rank)
+        except EngineError:
+            normal = ""
+        if len(normal) != 1 or normal not in ranks[:13]:
+            raise _quick_fail("quick.bomb_rank", "R-T11", "bombs", rank=rank)
+        claimed.append(normal)
+    for normal in sorted(set(claimed), key=ranks.index):
+        if claimed.count(normal) > available[normal]:
+            if not available[normal]:
+                raise _quick_fail("quick.no_bomb", "R-T11", "bombs", rank=normal)
+            raise _quick_fail(
+                "quick.bombs_count", "R-T11", "bombs", n=available[normal], rank=normal
+            )
+    jokers_b, jokers_r = ranks.index("B"), ranks.index("R")
+    rockets = sum(min(holdings[s][jokers_b], holdings[s][jokers_r]) for s in seats)
+    if rules.family in ("four", "five"):
+        rockets = sum(
+            1 for s in seats if holdings[s][jokers_b] + holdings[s][jokers_r] >= 4
+        )  # R-4P: the rocket is all four jokers
+    if isinstance(quick.rockets, bool) or not isinstance(quick.rockets, int) or quick.rockets < 0:
+        raise _quick_fail("quick.rockets_number", "R-T12", "rockets")
+    if quick.rockets > rockets:
+        raise _quick_fail("quick.no_rocket", "R-T12", "rockets")
+    if not isinstance(quick.spring, bool) or not isinstance(quick.anti_spring, bool):
+        raise _quick_fail("quick.spring_bool", "R-SPRING", "spring")
+    if quick.spring and quick.winner != "landlord":
+        raise _quick_fail("quick.spring_winner", "R-SPRING", "spring")
+    if quick.anti_spring and quick.winner != "farmers":
+        raise _quick_fail("quick.anti_spring_winner", "R-SPRING", "spring")
+    if quick.spring and quick.anti_spring:
+        raise _quick_fail("quick.both_springs", "R-SPRING", "spring")
+    contract = Contract(
+        landlord=quick.landlord, bid=quick.bid, doubles=tuple(quick.doubles), partner=partner
+    )
+    try:
+        settlement = settle(
+            rules,
+            contract,
+            winner=quick.winner,
+            bombs=len(quick.bombs),
+            rockets=quick.rockets,
+            spring=quick.spring,
+            anti_spring=quick.anti_spring,
+        )
+    except EngineError as exc:
+        raise EntryError(
+            error_message(exc.code, exc.params) or exc.message,
+            rule=exc.rule or "R-SC-MULT",
+            error_code=exc.code,
+            params=exc.params,
+        ) from None
+    return settlement
+
+
+def quick_record(deal: EntryDeal, quick: QuickResult, *, record_id: str = "") -> dict[str, Any]:
+    """The RECORDS.md §1 record of a quick result: ``bidding`` null with ``landlord`` and
+    ``bid``, no plays, the engine's score as ``declared``, and the claims under ``quick``.
+
+    Raises:
+        EntryError: see `check_quick`.
+    """
+    score = dict(check_quick(deal, quick).score)
+    record: dict[str, Any] = {
+        "id": record_id,
+        "rules": deal.rules.to_spec(),
+        "hands": dict(deal.suited_hands if deal.marked else deal.hands),
+        "bottom": deal.bottom,
+        "first_bidder": deal.first_bidder,
+        "bidding": None,
+        "landlord": quick.landlord,
+        "bid": quick.bid,
+        "plays": [],
+        "end": None,
+        "declared": score,
+        "declared_winner": quick.winner,
+        "quick": quick.to_dict(),
+    }
+    if deal.aside:
+        record["aside"] = deal.aside
+    if deal.marked:
+        record["marked"] = deal.marked
+    return record
+
+
+def quick_from_record(record: Mapping[str, Any]) -> QuickResult | None:
+    """The QuickResult a record carries under ``quick``, None when it has none.
+
+    Raises:
+        EntryError: a ``quick`` object of the wrong shape.
+    """
+    raw = record.get("quick")
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        raise EntryError(_("A quick result must be an object."))
+    try:
+        return QuickResult(
+            landlord=str(raw["landlord"]),
+            bid=raw["bid"],
+            winner=str(raw["winner"]),
+            bombs=tuple(str(b) for b in raw.get("bombs") or ()),
+            rockets=raw.get("rockets") or 0,
+            doubles=tuple(str(d) for d in raw.get("doubles") or ()),
+            spring=bool(raw.get("spring")),
+            anti_spring=bool(raw.get("anti_spring")),
+        )
+    except (KeyError, TypeError):
+        raise EntryError(_("A quick result needs the landlord, the bid and the winner.")) from None
+
+
+def quick_fields(record: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The verifier's Game fields for a record carrying a quick result, None for any other.
+
+    The engine replays what there is (the deal, the landlord and bid: R-VERIFY's first steps);
+    the claims are checked by `check_quick` and scored by the engine. Status ``verified`` when
+    the declared score is the engine's, ``mismatch`` when not, ``illegal`` when a claim cannot
+    have happened; ``facts`` carry ``"quick": true`` so that pages say the plays were not
+    followed.
+    """
+    if record.get("quick") is None:
+        return None
+
+    def failed(error: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "status": "illegal",
+            "landlord": "",
+            "winner": "",
+            "multiplier": None,
+            "score": None,
+            "error": error,
+            "facts": {"quick": True},
+        }
+
+    try:
+        outcome = engine_replay(dict(record)).to_dict()
+    except EngineError as exc:
+        return failed(exc.to_dict())
+    error = outcome.get("error") or {}
+    if outcome.get("status") == "illegal" and error.get("stage") in ("deal", "bidding"):
+        return failed(error)
+    try:
+        quick = quick_from_record(record)
+        assert quick is not None
+        rules = RuleSet.from_spec(record.get("rules") or "classic")
+        hands = record.get("hands") or {}
+        deal = EntryDeal(
+            rules=rules,
+            hands={s: rank_cards(hands.get(s, "")) for s in rules.seats},
+            bottom=rank_cards(str(record.get("bottom") or "")),
+            first_bidder=str(record.get("first_bidder") or rules.seats[0]),
+            suited_hands=dict(hands),
+            marked=str(record.get("marked") or ""),
+        )
+        if quick.landlord != record.get("landlord") or quick.bid != record.get("bid"):
+            raise _quick_fail("quick.not_the_record", "R-REC")
+        settlement = check_quick(deal, quick)
+    except (EntryError, EngineError) as exc:
+        return failed(
+            {
+                "stage": "result",
+                "index": None,
+                "seat": None,
+                "cards": None,
+                "rule": getattr(exc, "rule", None),
+                "message": getattr(exc, "detail", "") or str(exc),
+                # The code and parameters render the error in the reader's language.
+                "code": exc.error_code if isinstance(exc, EntryError) else exc.code,
+                "params": exc.params,
+            }
+        )
+    settlement_facts = {
+        "quick": True,
+        "bid": quick.bid,
+        "unit": settlement.unit,
+        "bombs": len(quick.bombs),
+        "rockets": quick.rockets,
+        "spring": quick.spring,
+        "anti_spring": quick.anti_spring,
+    }
+    score = dict(settlement.score)
+    declared = record.get("declared")
+    mismatch = isinstance(declared, Mapping) and dict(declared) != score
+    return {
+        "status": "mismatch" if mismatch else "verified",
+        "landlord": quick.landlord,
+        "winner": quick.winner,
+        "multiplier": settlement.multiplier,
+        "score": score,
+        "error": {
+            "stage": "result",
+            "index": None,
+            "seat": None,
+            "cards": None,
+            "rule": "R-VERIFY",
+            "message": f"declared {dict(declared)}; the engine scores {score}",
+        }
+        if mismatch and isinstance(declared, Mapping)
+        else None,
+        "facts": settlement_facts,
+    }
