@@ -111,26 +111,28 @@ def rate_group(
     """
     if tablemates and len(tablemates) != len(results):
         raise ValueError("rate_group needs one (partners, opponents) per result")
-    sides: Sequence[Tablemates[Identity]] = tablemates or [((), ())] * len(results)
-    tables = [
-        (identity, score, ((identity, *partners), opponents))
-        for (identity, score), (partners, opponents) in zip(results, sides, strict=True)
-    ]
-    count = Counter(i for _h, _s, (own, other) in tables for i in (*own, *other))
-    kept = sorted(
-        (t for t in tables if all(count[i] == 1 for i in (*t[2][0], *t[2][1]))),
-        key=lambda t: t[0],
-    )
+    # One entry per table: (holder, sign of his score, his side, the other side).
+    tables: list[tuple[Identity, int, tuple[Identity, ...], tuple[Identity, ...]]] = []
+    for k, result in enumerate(results):
+        holder = result[0]
+        partners: tuple[Identity, ...] = tablemates[k][0] if tablemates else ()
+        opponents: tuple[Identity, ...] = tablemates[k][1] if tablemates else ()
+        tables.append((holder, _sign(result[1]), (holder,) + partners, opponents))
+    count: Counter[Identity] = Counter()
+    for entry in tables:
+        count.update(entry[2] + entry[3])
+    kept = [e for e in tables if all(count[i] == 1 for i in e[2] + e[3])]
+    kept.sort(key=lambda e: e[0])
     if len(kept) < 2:
         return {}
-    members = [
-        [(i, 1 / len(own)) for i in own] + [(i, -1 / len(other)) for i in other]
-        for _h, _s, (own, other) in kept
+    members: list[list[tuple[Identity, float]]] = [
+        [(i, 1 / len(own)) for i in own] + [(i, -1 / len(against)) for i in against]
+        for _holder, _sign_of, own, against in kept
     ]
     teams = [[_member(ratings.get(i, INITIAL), weight) for i, weight in m] for m in members]
     # Ranks: lower is better, equal ranks are ties (openskill); exact signs, never rounded.
-    signs = [_sign(score) for _h, score, _t in kept]
-    ranks = [float(1 + sum(1 for other in signs if other > sign)) for sign in signs]
+    signs = [entry[1] for entry in kept]
+    ranks = [float(1 + sum(1 for better in signs if better > sign)) for sign in signs]
     new = _STATIC.rate(teams, ranks=ranks)
     return {
         i: _player(rated, weight)

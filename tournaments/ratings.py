@@ -104,10 +104,22 @@ def event_groups(event: Event) -> list[rating.Group[int]]:
 
 
 def fingerprint(groups: list[rating.Group[int]]) -> str:
-    """SHA-256 of an event's groups (keys, identities, exact scores): equal when the rating
-    of the event would be computed from the same input."""
+    """SHA-256 of an event's groups (keys, identities, exact scores, tablemates): equal when
+    the rating of the event would be computed from the same input. (A change of the model
+    itself is not in it: after one, `manage.py ddz_ratings --full` re-rates every event.)"""
     text = json.dumps(
-        [[list(g.key), sorted([i, str(Fraction(s))] for i, s in g.results)] for g in groups]
+        [
+            [
+                list(g.key),
+                sorted(
+                    [i, str(Fraction(s)), [list(p) for p in mates]]
+                    for (i, s), mates in zip(
+                        g.results, g.tablemates or [((), ())] * len(g.results), strict=True
+                    )
+                ),
+            ]
+            for g in groups
+        ]
     )
     return hashlib.sha256(text.encode()).hexdigest()
 
