@@ -14,7 +14,7 @@ pairs within a level are ties of the true order) and a random order scores 0 (s.
 The rating ranks each (board, seat) group by the sign of the raw score (won, passed out,
 lost) and makes each table's entry its holder's side against the other side (tournaments.rating).
 Measured (README, "Rating"), seeds 0-4: mean tau 0.749 against 0.708 for table results; with
-skill in the play alone 0.787 against 0.746. (Ranked by raw score, each holder alone, as first
+skill in the play alone 0.786 against 0.745. (Ranked by raw score, each holder alone, as first
 built: 0.691 and 0.473, below table results.)
 """
 
