@@ -223,8 +223,9 @@ def duplicate_groups(results: Iterable[SeatResult[Identity]]) -> list[Group[Iden
 
 
 def table_groups(results: Iterable[SeatResult[Identity]]) -> list[Group[Identity]]:
-    """The baseline's groups of one event: for each board and table, the table's players
-    ranked by their table scores (no comparison with the other tables)."""
+    """The baseline's groups of one event: for each board and table, the table's players,
+    each alone, ranked by their table scores (by sign, as every group: the winning side above
+    the losing side; no comparison with the other tables)."""
     by: dict[tuple[int, int], list[tuple[Identity, Score]]] = defaultdict(list)
     for r in results:
         if not r.adjusted:

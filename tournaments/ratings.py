@@ -78,7 +78,8 @@ def identities(player_ids: set[int]) -> dict[int, int]:
 
 def event_groups(event: Event) -> list[rating.Group[int]]:
     """The (board, seat) groups of `event`'s published rounds: keyed (board number, seat
-    index), each player (id) with his raw score; adjusted seats left out. A few flat queries
+    index), each player (id) with his raw score and his tablemates (rating.duplicate_groups);
+    adjusted seats left out. A few flat queries
     (tournaments.standings.event_results)."""
     from games.models import Board
     from tournaments.standings import event_results
