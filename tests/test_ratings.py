@@ -64,15 +64,23 @@ def _event(players, *, seed: str, boards: int = 2, publish: bool = True):
 
 
 def _groups_by_hand(event) -> list[rating.Group[int]]:
-    """The (board, seat) groups of an event read straight from its games and seats."""
-    by: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    """The (board, seat) groups of an event read straight from its games and seats (the
+    grouping and the tablemates: rating.duplicate_groups, tested in tests/test_rating.py)."""
+    results = []
     for game in Game.objects.filter(board__event=event, replaced_at__isnull=True):
         adjusted = {a.seat for a in game.table.adjustments.filter(board=game.board)}
         for seat in game.table.seats.all():
-            if seat.seat not in adjusted:
-                key = (game.board.number, "SEW".index(seat.seat))
-                by.setdefault(key, []).append((seat.player_id, game.score[seat.seat]))
-    return [rating.Group(k, tuple(v)) for k, v in sorted(by.items())]
+            results.append(
+                rating.SeatResult(
+                    board=game.board.number,
+                    table=game.table_id,
+                    seat="SEW".index(seat.seat),
+                    player=seat.player_id,
+                    score=game.score[seat.seat],
+                    adjusted=seat.seat in adjusted,
+                )
+            )
+    return rating.duplicate_groups(results)
 
 
 def _stored(event) -> dict[int, tuple[float, float, float]]:

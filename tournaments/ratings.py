@@ -86,7 +86,8 @@ def identities(player_ids: set[int]) -> dict[int, int]:
 
 def event_groups(event: Event) -> list[rating.Group[int]]:
     """The (board, seat) groups of `event`'s published rounds: keyed (board number, seat
-    index), each player (id) with his raw score; adjusted seats left out. A few flat queries
+    index), each player (id) with his raw score and his tablemates (rating.duplicate_groups);
+    adjusted seats left out. A few flat queries
     (tournaments.standings.event_results)."""
     numbers = dict(
         Board.objects.filter(event=event, round__state=RoundState.PUBLISHED).values_list(
@@ -110,10 +111,22 @@ def event_groups(event: Event) -> list[rating.Group[int]]:
 
 
 def fingerprint(groups: list[rating.Group[int]]) -> str:
-    """SHA-256 of an event's groups (keys, identities, exact scores): equal when the rating
-    of the event would be computed from the same input."""
+    """SHA-256 of an event's groups (keys, identities, exact scores, tablemates): equal when
+    the rating of the event would be computed from the same input. (A change of the model
+    itself is not in it: after one, `manage.py ddz_ratings --full` re-rates every event.)"""
     text = json.dumps(
-        [[list(g.key), sorted([i, str(Fraction(s))] for i, s in g.results)] for g in groups]
+        [
+            [
+                list(g.key),
+                sorted(
+                    [i, str(Fraction(s)), [list(p) for p in mates]]
+                    for (i, s), mates in zip(
+                        g.results, g.tablemates or [((), ())] * len(g.results), strict=True
+                    )
+                ),
+            ]
+            for g in groups
+        ]
     )
     return hashlib.sha256(text.encode()).hexdigest()
 
