@@ -274,3 +274,43 @@ def test_an_organizer_transition_and_a_recompute_never_deadlock() -> None:
         t.join(60)
     assert not errors, errors
     assert _stored_is_full_recompute(Event.objects.get(pk=event.pk))
+
+
+def test_a_worker_recomputes_once_the_events_backlog_is_verified(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 11, item 1 at scale: a worker that has verified a chunk while more games of the
+    event wait to be verified does not stop to recompute (each recompute reads the whole
+    event: under a burst of 1,200 games one per chunk held verification back for 20 s); the
+    worker that verifies the last pending game recomputes once, and the stored rows equal a
+    full recompute. The standings never go staler than STALE_SECONDS while games wait."""
+    # The games are verified here, by hand, not by a worker that a test before started.
+    monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
+    event, _round, tables, boards = duplicate_round(tables=4, boards=1, seed="backlog")
+    board = boards[0]
+    ids = [game_submit(table=t, board=board, record=bot_record(board, t)).pk for t in tables]
+    StandingsState.objects.get_or_create(event_id=event.pk)
+    standings.standings_recompute(event_id=event.pk)  # stored a moment ago
+    state = StandingsState.objects.filter(pk=event.pk)
+    runs = state.get().runs
+    services.games_verify(game_ids=ids[:1], standings_inline=True)
+    after_first = state.get()
+    assert after_first.runs == runs  # three games still wait: no recompute yet
+    assert after_first.requested > after_first.done and not after_first.queued
+    services.games_verify(game_ids=ids[1:], standings_inline=True)
+    last = state.get()
+    assert last.runs == runs + 1 and last.done == last.requested and not last.queued
+    assert _stored_is_full_recompute(Event.objects.get(pk=event.pk))
+
+
+def test_standings_staler_than_the_bound_are_recomputed_even_with_a_backlog(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
+    event, _round, tables, boards = duplicate_round(tables=3, boards=1, seed="stale")
+    board = boards[0]
+    ids = [game_submit(table=t, board=board, record=bot_record(board, t)).pk for t in tables]
+    StandingsState.objects.get_or_create(event_id=event.pk)
+    standings.standings_recompute(event_id=event.pk)
+    state = StandingsState.objects.filter(pk=event.pk)
+    old = timezone.now() - timezone.timedelta(seconds=standings.STALE_SECONDS + 5)
+    state.update(stored_at=old)
+    runs = state.get().runs
+    services.games_verify(game_ids=ids[:1], standings_inline=True)
+    assert state.get().runs == runs + 1  # stale: recomputed although two games wait

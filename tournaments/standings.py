@@ -29,6 +29,7 @@ import logging
 from collections import OrderedDict, defaultdict
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import partial
@@ -43,7 +44,7 @@ from django.utils.translation import gettext as _
 from ddz_site.dispatch import RECOMPUTE_STANDINGS, enqueue
 from ddz_site.errors import DomainError
 from games.counting import counted_q
-from games.models import Board, Game
+from games.models import Board, Game, Status
 from tournaments import lineups, scoring
 from tournaments.access import Actor, require_ruling, signed_in
 from tournaments.audit import audit_record
@@ -160,8 +161,10 @@ def event_results(
                 continue
             value = (score or {}).get(seat)
             if value is not None:
-                # Each board is credited to who played it (tournaments.substitutions).
-                player_id = lineup.player_id(table_id, seat, number_of[board_id], player_id)
+                # Each board is credited to who played it (tournaments.substitutions); most
+                # events have no substitution, and this loop runs once per seat of each game.
+                if lineup:
+                    player_id = lineup.player_id(table_id, seat, number_of[board_id], player_id)
                 results.append(
                     scoring.SeatResult(board_id, table_id, seat, player_id, Fraction(value))
                 )
@@ -483,11 +486,40 @@ def standings_request(*, event_id: int, inline: bool = False) -> None:
     transaction.on_commit(partial(_send, event_id, inline=inline))
 
 
+# While games of an event wait to be verified, a worker that has verified a chunk leaves the
+# recomputation to the worker that verifies the event's last pending game (each one reads the
+# whole event: under a burst, one per chunk held verification back), unless the stored
+# standings are older than STALE_SECONDS. A game pending longer than BACKLOG_SECONDS (one the
+# verifier cannot judge stays pending) holds nothing back; the sweep sends it again.
+STALE_SECONDS = 2.0
+BACKLOG_SECONDS = 60.0
+
+
+def _backlog(event_id: int) -> bool:
+    """Whether a worker may leave the recomputation of `event_id` to a later one: fresh
+    standings stored, and games of the event submitted lately still pending."""
+    now = timezone.now()
+    fresh = StandingsState.objects.filter(
+        pk=event_id, stored_at__gte=now - timedelta(seconds=STALE_SECONDS)
+    ).exists()
+    return fresh and (
+        Game.objects.filter(
+            status=Status.PENDING,
+            board__event_id=event_id,
+            submitted_at__gte=now - timedelta(seconds=BACKLOG_SECONDS),
+        ).exists()
+    )
+
+
 def _send(event_id: int, *, again: bool = False, inline: bool = False) -> None:
     """Have the recomputation of an event run when none is queued or running (`again`: the
-    running one sends itself again, keeping the flag). A broker that is down, or an inline
+    running one sends itself again, keeping the flag). A worker (`inline`) with a backlog of
+    the event to verify leaves it to the worker that verifies the last pending game (see
+    STALE_SECONDS); the generation stays wanted meanwhile. A broker that is down, or an inline
     recomputation that fails, leaves the generation wanted: the sweep
     (games.services.verification_sweep) sends it later."""
+    if inline and not again and _backlog(event_id):
+        return
     if not again and not StandingsState.objects.filter(pk=event_id, queued=False).update(
         queued=True
     ):
