@@ -276,7 +276,9 @@ def test_an_organizer_transition_and_a_recompute_never_deadlock() -> None:
     assert _stored_is_full_recompute(Event.objects.get(pk=event.pk))
 
 
-def test_a_worker_recomputes_once_the_events_backlog_is_verified(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_worker_recomputes_once_the_events_backlog_is_verified(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Issue 11, item 1 at scale: a worker that has verified a chunk while more games of the
     event wait to be verified does not stop to recompute (each recompute reads the whole
     event: under a burst of 1,200 games one per chunk held verification back for 20 s); the
@@ -301,7 +303,9 @@ def test_a_worker_recomputes_once_the_events_backlog_is_verified(monkeypatch: py
     assert _stored_is_full_recompute(Event.objects.get(pk=event.pk))
 
 
-def test_standings_staler_than_the_bound_are_recomputed_even_with_a_backlog(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_standings_staler_than_the_bound_are_recomputed_even_with_a_backlog(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
     event, _round, tables, boards = duplicate_round(tables=3, boards=1, seed="stale")
     board = boards[0]
