@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 import games.engine
-from games import entry
+from games import entry, quick_result
 from games.engine import ERROR_CODES, EngineError, RuleSet
 from games.engine.play import GameState
 from games.services import game_submit, game_verify
@@ -201,8 +201,8 @@ def test_a_stored_quick_result_error_reads_in_chinese() -> None:
     d = entry.EntryDeal.from_board(board)
     hands = {s: d.hands[s] for s in d.rules.seats}
     no_bomb = next(r for r in "3456789TJQKA2" if all(h.count(r) < 4 for h in hands.values()))
-    quick = entry.QuickResult(landlord="S", bid=1, winner="landlord")
-    record = entry.quick_record(d, quick, record_id="R1-B1-T1")
+    quick = quick_result.QuickResult(landlord="S", bid=1, winner="landlord")
+    record = quick_result.quick_record(d, quick, record_id="R1-B1-T1")
     record["quick"]["bombs"] = [no_bomb]  # a bomb no hand holds (R-T11), written in afterwards
     game = game_submit(table=table, board=board, record=record)
     game_verify(game_id=game.pk)

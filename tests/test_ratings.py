@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from games.engine import RuleSet, deal_random
 from games.models import Game
-from games.services import board_create
+from games.services import board_create, verification_sweep
 from tests.factories import EventFactory, PlayerFactory, round_fill
 from tournaments import rating, rating_requests, ratings, round_states
 from tournaments.models import (
@@ -227,18 +227,15 @@ def test_history_api_and_csv() -> None:
 
 
 def test_the_sweep_sends_the_rating_wanted_and_not_stored() -> None:
-    from games.services import verification_sweep
-
     players = [PlayerFactory() for _ in range(3)]
     event, _round, _td = _event(players, seed="sweep", boards=1)
-    with patch("games.tasks.enqueue", return_value=True) as sent:
+    # Tasks are sent by name (ddz_site.dispatch).
+    with patch("tournaments.rating_requests.enqueue", return_value=True) as sent:
         verification_sweep(older_than=0)
-    assert [c.args[0].name for c in sent.call_args_list].count(
+    assert [c.args[0] for c in sent.call_args_list].count(
         "tournaments.tasks.ratings_recompute"
     ) == 1
     ratings.ratings_refresh()
-    with patch("games.tasks.enqueue", return_value=True) as sent:
+    with patch("tournaments.rating_requests.enqueue", return_value=True) as sent:
         verification_sweep(older_than=0)
-    assert "tournaments.tasks.ratings_recompute" not in [
-        c.args[0].name for c in sent.call_args_list
-    ]
+    assert "tournaments.tasks.ratings_recompute" not in [c.args[0] for c in sent.call_args_list]

@@ -229,7 +229,7 @@ def test_a_new_reserve_is_entered_and_not_ranked_unless_asked(world) -> None:
     assert _rows(world["event"])["Roy"].boards == 1
     # A reserve is not in the field the next stage's seating draws from.
     from tournaments.models import Stage
-    from tournaments.rounds import stage_field
+    from tournaments.stages import stage_field
 
     stage = Stage.objects.create(event=world["event"], number=1)
     assert {p.name for p in stage_field(stage=stage)} == {"Ann", "Bea", "Cat", "Dan", "Eve", "Fay"}
