@@ -165,9 +165,11 @@ def test_a_game_entered_with_the_network_cut_half_way_is_stored_once(
     assert game.record["bidding"] == record["bidding"]
     assert game.record["plays"] == record["plays"]
     assert AuditEntry.objects.filter(action="game.submit").count() == 1
-    # The server's engine checked each step once as it was sent: half live, the rest on sync
-    # (the step undone offline and entered again is sent again; the undos send nothing).
-    assert AuditEntry.objects.filter(action="entry.step").count() == len(steps) + 1
+    # The server's engine checked each step as it was sent: half live, the rest on sync (the
+    # step undone offline and entered again is sent again; the undos send nothing). A step the
+    # server took longer than offline.js's TIMEOUT_MS to answer (a loaded machine) was queued
+    # on the phone and is checked once more on sync: checking a step changes nothing.
+    assert AuditEntry.objects.filter(action="entry.step").count() >= len(steps) + 1
     wait_for(
         lambda: Game.objects.filter(pk=game.pk, status=Status.VERIFIED).exists(),
         what="the worker to verify the game entered offline",
