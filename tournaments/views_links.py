@@ -176,6 +176,7 @@ def live_entry(request: HttpRequest, token: str, number: int) -> HttpResponse:
             "games": reverse("links:games", args=[token, number]),
         },
         review=reverse("links:game", args=[token, 0]),
+        actor=_bearer(request, link),
     )
     context["token"] = token
     return render(request, "links/live_entry.html", context)
