@@ -105,9 +105,9 @@ def too_large_response(request: HttpRequest, *, fields: bool = False) -> HttpRes
         message = gettext("The request has too many fields or files: nothing was stored.")
     else:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0
-        message = gettext(
-            "The request is too large (at most %(size)s MB): nothing was stored."
-        ) % {"size": round(limit / (1024 * 1024), 1)}
+        message = gettext("The request is too large (at most %(size)s MB): nothing was stored.") % {
+            "size": round(limit / (1024 * 1024), 1)
+        }
     if _wants_json(request):
         error = {"code": "too_large", "message": message, "fields": None, "rule": None}
         return JsonResponse({"error": error}, status=413)

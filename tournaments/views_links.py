@@ -364,5 +364,6 @@ def player_check(request: HttpRequest, token: str, pk: int) -> HttpResponse:
             device=request.headers.get("User-Agent", ""),
         )
     except links.CheckRefused as exc:
-        raise _Refused(403, exc.message) from None
+        status = 400 if isinstance(exc, links.NoteUnreadable) else 403
+        raise _Refused(status, exc.message) from None
     return redirect(reverse("links:player", args=[token]) + f"#game-{found.pk}")
