@@ -242,3 +242,29 @@ def test_a_problem_note_of_undecodable_bytes_is_refused(linked) -> None:
     )
     assert done.status_code == 302
     assert ResultCheck.objects.get().note == "炸弹是7777"
+
+
+def test_the_admin_adds_no_board_by_hand_to_an_event_with_a_seed(revealed, django_user_model):
+    event, round_, _users = revealed
+    root = django_user_model.objects.create_superuser("root-trial", "r@example.org", "pw")
+    client = Client()
+    client.force_login(root)
+    boards_before = event.boards.count()
+    board = event.boards.order_by("number").first()
+    answer = client.post(
+        reverse("admin:games_board_add"),
+        {
+            "event": event.pk,
+            "number": 99,
+            "hands": '{"E": "3", "S": "4", "W": "5"}',
+            "bottom": "678",
+            "first_bidder": "",
+            "aside": "",
+            "marked": "",
+        },
+    )
+    assert answer.status_code == 200
+    assert "dealt from its committed seed" in answer.content.decode()
+    assert event.boards.count() == boards_before
+    change = client.get(reverse("admin:games_board_change", args=[board.pk]))
+    assert change.status_code == 200
