@@ -268,3 +268,19 @@ def test_the_admin_adds_no_board_by_hand_to_an_event_with_a_seed(revealed, djang
     assert event.boards.count() == boards_before
     change = client.get(reverse("admin:games_board_change", args=[board.pk]))
     assert change.status_code == 200
+
+
+# --- 7. cosmetic ----------------------------------------------------------------------------
+
+
+def test_a_published_round_offers_no_clock_buttons(linked) -> None:
+    world, _tokens = linked
+    round_ = world.tables[0].round
+    client = Client()
+    client.force_login(world.users["chief"])
+    url = reverse("referee:event", args=[world.event.slug])
+    page = client.get(url).content.decode()
+    assert "Start the clock" in page and "Give extra time" in page
+    Round.objects.filter(pk=round_.pk).update(state=RoundState.PUBLISHED)
+    page = client.get(url).content.decode()
+    assert "Start the clock" not in page and "Give extra time" not in page
