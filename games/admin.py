@@ -19,7 +19,6 @@ from games.services import _check_record, game_reverify, game_submit
 from tournaments.access import NotAllowed
 from tournaments.admin import AuditedAdmin
 
-
 DEAL_FIELDS = ("event", "round", "number", "hands", "bottom", "first_bidder", "aside", "marked")
 
 

@@ -292,9 +292,11 @@ def quick_entry_page(
                     source=source,
                 )
             except DomainError as exc:
-                # A quick-result claim names its field (games.entry.EntryError.field).
-                where = getattr(exc, "field", None)
-                form.add_error(where if where in form.fields else None, exc.message)
+                # A quick-result claim names its field (games.entry.EntryError.field); every
+                # refused claim is shown, each under its field (EntryError.others).
+                for error in [exc, *getattr(exc, "others", [])]:
+                    where = getattr(error, "field", None)
+                    form.add_error(where if where in form.fields else None, error.message)
             else:
                 return redirect(done(game))
         status = 400

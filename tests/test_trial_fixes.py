@@ -284,3 +284,26 @@ def test_a_published_round_offers_no_clock_buttons(linked) -> None:
     Round.objects.filter(pk=round_.pk).update(state=RoundState.PUBLISHED)
     page = client.get(url).content.decode()
     assert "Start the clock" not in page and "Give extra time" not in page
+
+
+def test_the_quick_result_shows_every_refused_claim_under_its_field(linked) -> None:
+    world, _tokens = linked
+    client = Client()
+    client.force_login(world.users["referee1"])
+    url = reverse("referee:quick", args=[world.event.slug, world.tables[0].pk, 1])
+    data = {
+        "landlord": "S",
+        "bid": "1",
+        "rockets": "3",  # R-T12: one deck holds one rocket
+        "spring": "spring",  # R-SPRING: a spring is the landlord's win
+        "winner": "farmers",
+        "bombs": "",
+        "idempotency_key": "trial-quick-1",
+    }
+    response = client.post(url, data)
+    assert response.status_code == 400
+    errors = response.context["form"].errors
+    assert errors.get("rockets") and errors.get("spring"), errors
+    text = response.content.decode()
+    assert 'id="id_rockets_error"' in text and 'id="id_spring_error"' in text
+    assert Game.objects.count() == 0
