@@ -307,3 +307,17 @@ def test_the_quick_result_shows_every_refused_claim_under_its_field(linked) -> N
     text = response.content.decode()
     assert 'id="id_rockets_error"' in text and 'id="id_spring_error"' in text
     assert Game.objects.count() == 0
+
+
+def test_a_form_of_too_many_fields_answers_an_error_page(linked) -> None:
+    _world, tokens = linked
+    body = "&".join(f"f{i}=1" for i in range(1500))  # over DATA_UPLOAD_MAX_NUMBER_FIELDS
+    answer = Client().post(
+        reverse("links:quick", args=[tokens[0], 1]),
+        body,
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert answer.status_code == 413
+    text = answer.content.decode()
+    assert "too many fields" in text and "<html" in text
+    assert Game.objects.count() == 0
