@@ -11,6 +11,12 @@
   connections, CONN_HEALTH_CHECKS tests it before reuse), so the next request reconnects: the
   site recovers by itself once the database is back. The API answers the same in its own
   error shape (games.api.errors).
+- `refuse_too_big`: a request body larger than DATA_UPLOAD_MAX_MEMORY_SIZE (by its
+  Content-Length) answers 413 before anything reads it: the API's error shape (code
+  ``too_large``) to the API and the JSON doors, an error page to a form. `bad_request`, the
+  site's handler400, answers the same to what Django finds too large only while reading
+  (a multipart form's fields, too many fields or files) and is Django's 400 otherwise.
+  Nothing is stored in either case.
 """
 
 from __future__ import annotations
@@ -18,10 +24,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django.views import defaults
 
 # How long a client waits before trying again (seconds): a PostgreSQL restart takes a few.
 RETRY_AFTER_SECONDS = 5
@@ -78,3 +89,60 @@ class DatabaseUnavailableMiddleware:
         # the signed-in user, which is what failed.
         html = render_to_string("503.html", {"request": request, "message": UNAVAILABLE_MESSAGE})
         return HttpResponse(html, status=503, headers=headers)
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    """The API, and a JSON door of a private link (its client posts JSON)."""
+    content_type = request.META.get("CONTENT_TYPE", "")
+    accept = request.META.get("HTTP_ACCEPT", "")
+    return _is_api(request) or "json" in content_type or accept.startswith("application/json")
+
+
+def too_large_response(request: HttpRequest, *, fields: bool = False) -> HttpResponse:
+    """413: the request is too large (``fields``: it has too many fields or files), in the
+    API's error shape or as an error page (see the module). Nothing was stored."""
+    if fields:
+        message = gettext("The request has too many fields or files: nothing was stored.")
+    else:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0
+        message = gettext("The request is too large (at most %(size)s MB): nothing was stored.") % {
+            "size": round(limit / (1024 * 1024), 1)
+        }
+    if _wants_json(request):
+        error = {"code": "too_large", "message": message, "fields": None, "rule": None}
+        return JsonResponse({"error": error}, status=413)
+    return render(request, "413.html", {"message": message}, status=413)
+
+
+def _too_big(request: HttpRequest) -> bool:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    if limit is None or request.META.get("CONTENT_TYPE", "").startswith("multipart/"):
+        # A multipart form's files go to disk; Django counts only its fields, as it reads.
+        return False
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0) > limit
+    except ValueError:
+        return False
+
+
+def refuse_too_big(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """A body larger than DATA_UPLOAD_MAX_MEMORY_SIZE: 413 before any view (see the module)."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        if _too_big(request):
+            return too_large_response(request)
+        return get_response(request)
+
+    return middleware
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The site's handler400: a request found too large while read answers 413 (see the
+    module); any other bad request Django's 400 page."""
+    if isinstance(exception, RequestDataTooBig):
+        return too_large_response(request)
+    if isinstance(exception, (TooManyFieldsSent, TooManyFilesSent)):
+        return too_large_response(request, fields=True)
+    return defaults.bad_request(request, exception)  # type: ignore[arg-type]

@@ -11,6 +11,9 @@ from django.views.i18n import set_language
 from ddz_site.health import healthz
 from games.views_offline import manifest, service_worker
 
+# A request too large or with too many fields: 413 in the site's error shape (its module).
+handler400 = "ddz_site.middleware.bad_request"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),

@@ -19,9 +19,35 @@ from games.services import _check_record, game_reverify, game_submit
 from tournaments.access import NotAllowed
 from tournaments.admin import AuditedAdmin
 
+DEAL_FIELDS = ("event", "round", "number", "hands", "bottom", "first_bidder", "aside", "marked")
+
+
+class BoardForm(forms.ModelForm):
+    """A board added or its deal changed by hand, refused in an event with a deal seed: its
+    boards are dealt from the seed (the dashboard), so the reveal can verify every one, and
+    none is added once the seed is public (tournaments.access.refuse_after_reveal)."""
+
+    class Meta:
+        model = Board
+        fields = list(DEAL_FIELDS)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        event = cleaned.get("event") or (self.instance.event if self.instance.pk else None)
+        changed = self.instance.pk is None or any(f in self.changed_data for f in DEAL_FIELDS)
+        if event is not None and event.deal_commitment and changed:
+            raise forms.ValidationError(
+                _(
+                    "This event's boards are dealt from its committed seed (the dashboard), "
+                    "never entered or changed by hand."
+                )
+            )
+        return cleaned
+
 
 @admin.register(Board)
 class BoardAdmin(AuditedAdmin):
+    form = BoardForm
     list_display = ["__str__", "event", "round", "number", "first_bidder"]
     list_filter = ["event"]
     readonly_fields = ["deal_key"]

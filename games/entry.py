@@ -86,7 +86,8 @@ class EntryError(DomainError):
     (the engine's English message), ``field`` (the quick result's field at fault: landlord,
     bid, winner, doubles, bombs, rockets, spring; None for a step), ``error_code`` and
     ``params`` (the engine error's code and parameters, games.engine.errors.ERROR_CODES; None
-    and empty when the refusal is not the engine's).
+    and empty when the refusal is not the engine's), ``others`` (a quick result's other
+    refused claims, each an EntryError with its field).
     """
 
     code = "illegal"
@@ -113,12 +114,20 @@ class EntryError(DomainError):
         self.field = field
         self.error_code = error_code
         self.params = dict(params or {})
+        # A quick result's other refused claims (games.quick_result.quick_problems).
+        self.others: list[EntryError] = []
 
     @property
     def fields(self) -> dict[str, list[str]] | None:
-        """The field of a quick result this error is about, as ``{field: [message]}`` (the
-        API's error shape; None for a step)."""
-        return {self.field: [self.message]} if self.field else None
+        """The fields of a quick result this error and its ``others`` are about, as
+        ``{field: [message]}`` (the API's error shape; None for a step)."""
+        if not self.field:
+            return None
+        out: dict[str, list[str]] = {}
+        for error in [self, *self.others]:
+            if error.field:
+                out.setdefault(error.field, []).append(error.message)
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         return {

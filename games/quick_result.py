@@ -110,6 +110,116 @@ def bidding_calls(rules: RuleSet) -> frozenset[str]:
     return _calls_of(json.dumps(rules.to_spec(), sort_keys=True))
 
 
+def quick_problems(deal: EntryDeal, quick: QuickResult) -> list[EntryError]:
+    """Every implausible claim of a quick result (see `check_quick`), in the fields' order,
+    one per field at most: the checks that need a valid landlord (doubles, bombs, rockets) or
+    winner (spring) are skipped when that field is refused. Empty when all are plausible."""
+    rules = deal.rules
+    seats = rules.seats
+    problems: list[EntryError] = []
+    landlord_ok = isinstance(quick.landlord, str) and quick.landlord in seats
+    if not landlord_ok:
+        problems.append(_quick_fail("quick.landlord", "R-SEAT", "landlord", seats=list(seats)))
+    if (
+        isinstance(quick.bid, bool)
+        or not isinstance(quick.bid, int)
+        or not _plausible_bid(rules, quick.bid)
+    ):
+        problems.append(
+            _quick_fail("quick.bid", BID_RULE[rules.bidding], "bid", bid=str(quick.bid))
+        )
+    winner_ok = quick.winner in ("landlord", "farmers")
+    if not winner_ok:
+        problems.append(_quick_fail("quick.winner", "R-END", "winner"))
+    if landlord_ok:
+        problem = _doubles_problem(deal, quick)
+        if problem is not None:
+            problems.append(problem)
+        holdings = {s: parse_cards(deal.hands[s]) for s in seats}
+        bottom = parse_cards(deal.bottom)
+        holdings[quick.landlord] = tuple(
+            a + b for a, b in zip(holdings[quick.landlord], bottom, strict=True)
+        )
+        for problem in (_bombs_problem(quick, holdings), _rockets_problem(deal, quick, holdings)):
+            if problem is not None:
+                problems.append(problem)
+    if not isinstance(quick.spring, bool) or not isinstance(quick.anti_spring, bool):
+        problems.append(_quick_fail("quick.spring_bool", "R-SPRING", "spring"))
+    elif winner_ok:
+        if quick.spring and quick.winner != "landlord":
+            problems.append(_quick_fail("quick.spring_winner", "R-SPRING", "spring"))
+        elif quick.anti_spring and quick.winner != "farmers":
+            problems.append(_quick_fail("quick.anti_spring_winner", "R-SPRING", "spring"))
+        elif quick.spring and quick.anti_spring:
+            problems.append(_quick_fail("quick.both_springs", "R-SPRING", "spring"))
+    return problems
+
+
+def _doubles_problem(deal: EntryDeal, quick: QuickResult) -> EntryError | None:
+    """R-DOUBLE-ORDER: doubles a list of farmers' seats, each once, under rules that double."""
+    if not isinstance(quick.doubles, (tuple, list)) or not all(
+        isinstance(d, str) for d in quick.doubles
+    ):
+        return _quick_fail("quick.doubles_list", "R-DOUBLE-ORDER", "doubles")
+    if quick.doubles and "double" not in bidding_calls(deal.rules):
+        return _quick_fail("quick.no_double", "R-DOUBLE-ORDER", "doubles")
+    side = {quick.landlord, deal.partner()} - {None}
+    for seat in quick.doubles:
+        if seat not in deal.rules.seats or seat in side or list(quick.doubles).count(seat) > 1:
+            return _quick_fail("quick.double_seat", "R-DOUBLE-ORDER", "doubles", seat=seat)
+    return None
+
+
+RANKS = "3456789TJQKA2BR"
+
+
+def _bombs_problem(quick: QuickResult, holdings: Mapping[str, Any]) -> EntryError | None:
+    """R-T11: each claimed bomb a rank held four times in one hand (the landlord's with the
+    bottom), no rank claimed more often than such hands hold it."""
+    if not isinstance(quick.bombs, (tuple, list)) or not all(
+        isinstance(b, str) for b in quick.bombs
+    ):
+        return _quick_fail("quick.bombs_list", "R-T11", "bombs")
+    available: dict[str, int] = {}
+    for rank in RANKS[:13]:
+        i = RANKS.index(rank)
+        available[rank] = sum(1 for hand in holdings.values() if hand[i] >= 4)
+    claimed: list[str] = []
+    for rank in quick.bombs:
+        try:
+            normal = rank_cards(rank)
+        except EngineError:
+            normal = ""
+        if len(normal) != 1 or normal not in RANKS[:13]:
+            return _quick_fail("quick.bomb_rank", "R-T11", "bombs", rank=rank)
+        claimed.append(normal)
+    for normal in sorted(set(claimed), key=RANKS.index):
+        if claimed.count(normal) > available[normal]:
+            if not available[normal]:
+                return _quick_fail("quick.no_bomb", "R-T11", "bombs", rank=normal)
+            return _quick_fail(
+                "quick.bombs_count", "R-T11", "bombs", n=available[normal], rank=normal
+            )
+    return None
+
+
+def _rockets_problem(
+    deal: EntryDeal, quick: QuickResult, holdings: Mapping[str, Any]
+) -> EntryError | None:
+    """R-T12: rockets a whole number, at most the hands holding both jokers (R-4P: all four)."""
+    jokers_b, jokers_r = RANKS.index("B"), RANKS.index("R")
+    rockets = sum(min(hand[jokers_b], hand[jokers_r]) for hand in holdings.values())
+    if deal.rules.family in ("four", "five"):
+        rockets = sum(
+            1 for hand in holdings.values() if hand[jokers_b] + hand[jokers_r] >= 4
+        )  # R-4P: the rocket is all four jokers
+    if isinstance(quick.rockets, bool) or not isinstance(quick.rockets, int) or quick.rockets < 0:
+        return _quick_fail("quick.rockets_number", "R-T12", "rockets")
+    if quick.rockets > rockets:
+        return _quick_fail("quick.no_rocket", "R-T12", "rockets")
+    return None
+
+
 def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
     """Check a quick result against the deal and score it with the engine (RULES.md §4).
 
@@ -125,80 +235,16 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
     only for the farmers' (R-SPRING).
 
     Raises:
-        EntryError: the first implausible claim, with its rule and its ``field``.
+        EntryError: the first implausible claim, with its rule and its ``field``; its
+            ``others`` the other claims refused (`quick_problems`), one per field at most.
     """
+    problems = quick_problems(deal, quick)
+    if problems:
+        first = problems[0]
+        first.others = problems[1:]
+        raise first
     rules = deal.rules
-    seats = rules.seats
-    if not isinstance(quick.landlord, str) or quick.landlord not in seats:
-        raise _quick_fail("quick.landlord", "R-SEAT", "landlord", seats=list(seats))
-
-    if (
-        isinstance(quick.bid, bool)
-        or not isinstance(quick.bid, int)
-        or not _plausible_bid(rules, quick.bid)
-    ):
-        raise _quick_fail("quick.bid", BID_RULE[rules.bidding], "bid", bid=str(quick.bid))
-    if quick.winner not in ("landlord", "farmers"):
-        raise _quick_fail("quick.winner", "R-END", "winner")
-    if not isinstance(quick.doubles, (tuple, list)) or not all(
-        isinstance(d, str) for d in quick.doubles
-    ):
-        raise _quick_fail("quick.doubles_list", "R-DOUBLE-ORDER", "doubles")
-    if quick.doubles and "double" not in bidding_calls(rules):
-        raise _quick_fail("quick.no_double", "R-DOUBLE-ORDER", "doubles")
     partner = deal.partner()
-    side = {quick.landlord, partner} - {None}
-    for seat in quick.doubles:
-        if seat not in seats or seat in side or list(quick.doubles).count(seat) > 1:
-            raise _quick_fail("quick.double_seat", "R-DOUBLE-ORDER", "doubles", seat=seat)
-    if not isinstance(quick.bombs, (tuple, list)) or not all(
-        isinstance(b, str) for b in quick.bombs
-    ):
-        raise _quick_fail("quick.bombs_list", "R-T11", "bombs")
-    holdings = {s: parse_cards(deal.hands[s]) for s in seats}
-    bottom = parse_cards(deal.bottom)
-    holdings[quick.landlord] = tuple(
-        a + b for a, b in zip(holdings[quick.landlord], bottom, strict=True)
-    )
-    ranks = "3456789TJQKA2BR"
-    available: dict[str, int] = {}
-    for rank in ranks[:13]:
-        i = ranks.index(rank)
-        available[rank] = sum(1 for s in seats if holdings[s][i] >= 4)
-    claimed: list[str] = []
-    for rank in quick.bombs:
-        try:
-            normal = rank_cards(rank)
-        except EngineError:
-            normal = ""
-        if len(normal) != 1 or normal not in ranks[:13]:
-            raise _quick_fail("quick.bomb_rank", "R-T11", "bombs", rank=rank)
-        claimed.append(normal)
-    for normal in sorted(set(claimed), key=ranks.index):
-        if claimed.count(normal) > available[normal]:
-            if not available[normal]:
-                raise _quick_fail("quick.no_bomb", "R-T11", "bombs", rank=normal)
-            raise _quick_fail(
-                "quick.bombs_count", "R-T11", "bombs", n=available[normal], rank=normal
-            )
-    jokers_b, jokers_r = ranks.index("B"), ranks.index("R")
-    rockets = sum(min(holdings[s][jokers_b], holdings[s][jokers_r]) for s in seats)
-    if rules.family in ("four", "five"):
-        rockets = sum(
-            1 for s in seats if holdings[s][jokers_b] + holdings[s][jokers_r] >= 4
-        )  # R-4P: the rocket is all four jokers
-    if isinstance(quick.rockets, bool) or not isinstance(quick.rockets, int) or quick.rockets < 0:
-        raise _quick_fail("quick.rockets_number", "R-T12", "rockets")
-    if quick.rockets > rockets:
-        raise _quick_fail("quick.no_rocket", "R-T12", "rockets")
-    if not isinstance(quick.spring, bool) or not isinstance(quick.anti_spring, bool):
-        raise _quick_fail("quick.spring_bool", "R-SPRING", "spring")
-    if quick.spring and quick.winner != "landlord":
-        raise _quick_fail("quick.spring_winner", "R-SPRING", "spring")
-    if quick.anti_spring and quick.winner != "farmers":
-        raise _quick_fail("quick.anti_spring_winner", "R-SPRING", "spring")
-    if quick.spring and quick.anti_spring:
-        raise _quick_fail("quick.both_springs", "R-SPRING", "spring")
     contract = Contract(
         landlord=quick.landlord, bid=quick.bid, doubles=tuple(quick.doubles), partner=partner
     )

@@ -290,6 +290,24 @@ def _record_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str,
     }
 
 
+def replace_refusal(current: Game | None, *, actor: Actor, event: Event) -> str | None:
+    """Why `actor` may not replace `current` (a table's current game of a board), None when
+    he may: a confirmed game is replaced only after a chief referee's ruling that it be
+    entered again (Resolution.REJECT), or by an organizer of `event`. The entry pages show
+    it up front; `game_submit` refuses with it."""
+    if current is None or current.confirmed_at is None:
+        return None
+    if current.resolution == Resolution.REJECT:
+        return None
+    user = signed_in(actor)
+    if user is not None and is_organizer(user, event):
+        return None
+    return _(
+        "This game is confirmed: it is replaced only after a chief referee's ruling that "
+        "it be entered again, or by an organizer."
+    )
+
+
 def _round_state_shared(
     round_id: int, *, table_id: int, board_id: int, key: str | None
 ) -> tuple[str | None, int, int | None]:
@@ -388,18 +406,9 @@ def game_submit(
                     .only("pk", "record", "confirmed_at", "resolution")
                     .first()
                 )
-                if (
-                    previous is not None
-                    and previous.confirmed_at is not None
-                    and previous.resolution != Resolution.REJECT
-                    and not (user is not None and is_organizer(user, board.event))
-                ):
-                    raise GameRejected(
-                        _(
-                            "This game is confirmed: it is replaced only after a chief "
-                            "referee's ruling that it be entered again, or by an organizer."
-                        )
-                    )
+                refusal = replace_refusal(previous, actor=actor, event=board.event)
+                if refusal is not None:
+                    raise GameRejected(refusal)
                 replaced = Game.objects.filter(
                     table=table, board=board, replaced_at__isnull=True
                 ).update(replaced_at=timezone.now())

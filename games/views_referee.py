@@ -30,7 +30,7 @@ from ddz_site.errors import DomainError
 from games import entry, quick_result, selectors, views_offline
 from games.forms import GameRecordForm, QuickResultForm, ResolveForm
 from games.models import Board, Game
-from games.services import game_submit
+from games.services import game_submit, replace_refusal
 from games.versions import (
     game_confirm,
     game_resolve,
@@ -171,16 +171,19 @@ def live_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> H
             "games": reverse("api:games", kwargs=kwargs),
         },
         review=reverse("referee:game", kwargs={"slug": slug, "pk": 0}),
+        actor=request.user,
     )
     return render(request, "referee/live_entry.html", context)
 
 
 def live_entry_context(
-    table: Table, board: Board, *, api: dict[str, str], review: str
+    table: Table, board: Board, *, api: dict[str, str], review: str, actor: Actor
 ) -> dict[str, Any]:
     """The live entry page's context for any door (a referee's, a table's private link):
     `api` the URLs of its ``entry`` (check a step) and ``games`` (submit) endpoints, `review`
-    where a submitted game is shown (its id replacing the final ``0/``)."""
+    where a submitted game is shown (its id replacing the final ``0/``); ``closed`` says why
+    `actor` enters nothing here (the round not in play, a confirmed game he may not
+    replace: games.services.replace_refusal), None when he may."""
     current = selectors.current_game(table=table, board=board)
     deal = entry.EntryDeal.from_board(board)
     config = {
@@ -226,7 +229,8 @@ def live_entry_context(
         "current": current,
         "config": config,
         "seats": deal.rules.seats,
-        "closed": round_refusal(table.round.state),
+        "closed": round_refusal(table.round.state)
+        or replace_refusal(current, actor=actor, event=board.event),
         # The same clock as the big screen, with this table's extra time (issue 12 item 8).
         **table_clock_context(table, board.event),
     }
@@ -288,9 +292,11 @@ def quick_entry_page(
                     source=source,
                 )
             except DomainError as exc:
-                # A quick-result claim names its field (games.entry.EntryError.field).
-                where = getattr(exc, "field", None)
-                form.add_error(where if where in form.fields else None, exc.message)
+                # A quick-result claim names its field (games.entry.EntryError.field); every
+                # refused claim is shown, each under its field (EntryError.others).
+                for error in [exc, *getattr(exc, "others", [])]:
+                    where = getattr(error, "field", None)
+                    form.add_error(where if where in form.fields else None, error.message)
             else:
                 return redirect(done(game))
         status = 400
@@ -309,7 +315,8 @@ def quick_entry_page(
             "table": table,
             "form": form,
             "current": current,
-            "closed": round_refusal(table.round.state),
+            "closed": round_refusal(table.round.state)
+            or replace_refusal(current, actor=actor, event=board.event),
             "players": table_players(table, board.number),
             **table_clock_context(table, board.event),
             **(context or {}),

@@ -232,6 +232,23 @@ def organizer_lock(event: Event, actor: Actor) -> Event:
     return Event.objects.select_for_update().get(pk=event.pk)
 
 
+def refuse_after_reveal(event: Event) -> None:
+    """Refuse adding a stage, a round or boards to `event` once its deal seed is revealed:
+    anyone could compute a board dealt from the public seed before it is played.
+
+    Raises:
+        AdministrationRefused: the seed is revealed.
+    """
+    if event.seed_revealed:
+        raise AdministrationRefused(
+            _(
+                "The deal seed is revealed: anyone can compute the boards dealt from it, so "
+                "this event deals no more boards. Open a new event (with its own seed) for "
+                "more play."
+            )
+        )
+
+
 def may_create_events(user: Actor) -> bool:
     """Staff users and superusers open events (they become their organizers)."""
     found = signed_in(user)

@@ -37,7 +37,7 @@ from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -88,6 +88,13 @@ class CheckRefused(DomainError):
     """A player's confirmation or signal that cannot be taken now; nothing was written."""
 
     code = "forbidden"
+
+
+class NoteUnreadable(CheckRefused):
+    """A note that held bytes that are not UTF-8 (decoded as U+FFFD): bad input, nothing
+    written."""
+
+    code = "invalid"
 
 
 def token_hash(token: str) -> str:
@@ -491,9 +498,15 @@ def result_check_record(
     Raises:
         CheckRefused: another kind; see tournaments.access.player_check_refusal (link revoked
             or expired, not her game, a replaced version, outside the correction window).
+        NoteUnreadable: a note holding U+FFFD, as bytes that are not UTF-8 are decoded.
     """
     if kind not in CheckKind.values:
         raise CheckRefused(_("Confirm the result or signal a problem."))
+    if "\ufffd" in (note or ""):
+        # Django decodes a form's bytes that are not UTF-8 as U+FFFD: never stored silently.
+        raise NoteUnreadable(
+            _("The note is not readable text (bytes that are not UTF-8): type it again.")
+        )
     refusal = access.player_check_refusal(link, game)
     if refusal is not None:
         raise CheckRefused(refusal)
@@ -711,11 +724,21 @@ def player_view(link: PlayerLink) -> PlayerView:
 
 
 def links_in_force(*, event: Event) -> tuple[list[TableLink], int]:
-    """The dashboard's view of the links: the table links in force and not expired (never
-    their tokens: only hashes are stored), and how many player links are."""
+    """The dashboard's view of the links: the table links in force and not expired, their
+    round not closed (never their tokens: only hashes are stored), and how many player links
+    are."""
     now = timezone.now()
+    over = [RoundState.CLOSED, RoundState.PUBLISHED]
     tables = list(
         TableLink.objects.filter(event=event, revoked_at__isnull=True, expires_at__gt=now)
+        # A link expires with its round (tournaments.access.table_refusal); a stage link
+        # when its stage has no round left that is not closed.
+        .exclude(round__state__in=over)
+        .exclude(
+            Q(stage__isnull=False)
+            & Exists(Round.objects.filter(stage_id=OuterRef("stage_id"), state__in=over))
+            & ~Exists(Round.objects.filter(stage_id=OuterRef("stage_id")).exclude(state__in=over))
+        )
         .select_related("round", "stage")
         .order_by("round__number", "stage__number", "table_number")
     )

@@ -35,6 +35,7 @@ from tournaments.access import (
     NotOrganizer,
     may_create_events,
     organizer_lock,
+    refuse_after_reveal,
 )
 from tournaments.audit import audit_record
 from tournaments.models import (
@@ -197,12 +198,13 @@ def round_create(*, event: Event, actor: Actor, stage: Stage | None = None) -> R
     """A new draft round of ``event`` (numbered after the last), in ``stage``.
 
     Raises:
-        NotOrganizer; AdministrationRefused: a stage of another event.
+        NotOrganizer; AdministrationRefused: a stage of another event; the deal seed is
+        revealed (tournaments.access.refuse_after_reveal).
     """
     if stage is not None and stage.event_id != event.pk:
         raise AdministrationRefused(_("That stage belongs to another event."))
     with transaction.atomic():
-        organizer_lock(event, actor)
+        refuse_after_reveal(organizer_lock(event, actor))
         number = (event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
         round_ = Round.objects.create(
             event=event, number=number, stage=stage, state=RoundState.DRAFT
@@ -223,8 +225,9 @@ def round_deal(*, round_: Round, boards: int, actor: Actor) -> list[Board]:
     event's rule).
 
     Raises:
-        NotOrganizer; AdministrationRefused: no commitment yet, a round already dealt or in
-        play, a number of boards outside 1..MAX_BOARDS_PER_ROUND.
+        NotOrganizer; AdministrationRefused: no commitment yet, the seed revealed already
+        (anyone could compute the new boards), a round already dealt or in play, a number of
+        boards outside 1..MAX_BOARDS_PER_ROUND.
     """
     if not 1 <= boards <= MAX_BOARDS_PER_ROUND:
         raise AdministrationRefused(
@@ -233,6 +236,7 @@ def round_deal(*, round_: Round, boards: int, actor: Actor) -> list[Board]:
     event = round_.event
     with transaction.atomic():
         locked = organizer_lock(event, actor)
+        refuse_after_reveal(locked)
         if not locked.deal_commitment:
             raise AdministrationRefused(
                 _("Commit the deal seed first: the boards are derived from it.")

@@ -27,6 +27,7 @@ from tournaments.access import (
     AdministrationRefused,
     organizer_check,
     organizer_lock,
+    refuse_after_reveal,
 )
 from tournaments.audit import audit_record
 from tournaments.models import (
@@ -60,14 +61,15 @@ def stage_create(
     """Add the next stage of ``event`` (numbered after the last).
 
     Raises:
-        NotOrganizer; AdministrationRefused: an unknown kind or a cut below 1.
+        NotOrganizer; AdministrationRefused: an unknown kind or a cut below 1; the deal seed
+        is revealed (tournaments.access.refuse_after_reveal).
     """
     if kind not in StageKind.values:
         raise AdministrationRefused(_("Unknown kind of stage."))
     if cut is not None and cut < 1:
         raise AdministrationRefused(_("A cut lets at least one player through."))
     with transaction.atomic():
-        organizer_lock(event, actor)
+        refuse_after_reveal(organizer_lock(event, actor))
         number = (event.stages.aggregate(n=Max("number"))["n"] or 0) + 1
         stage = Stage.objects.create(
             event=event, number=number, name=name.strip(), kind=kind, cut=cut, carry_over=carry_over

@@ -176,6 +176,7 @@ def live_entry(request: HttpRequest, token: str, number: int) -> HttpResponse:
             "games": reverse("links:games", args=[token, number]),
         },
         review=reverse("links:game", args=[token, 0]),
+        actor=_bearer(request, link),
     )
     context["token"] = token
     return render(request, "links/live_entry.html", context)
@@ -363,5 +364,6 @@ def player_check(request: HttpRequest, token: str, pk: int) -> HttpResponse:
             device=request.headers.get("User-Agent", ""),
         )
     except links.CheckRefused as exc:
-        raise _Refused(403, exc.message) from None
+        status = 400 if isinstance(exc, links.NoteUnreadable) else 403
+        raise _Refused(status, exc.message) from None
     return redirect(reverse("links:player", args=[token]) + f"#game-{found.pk}")

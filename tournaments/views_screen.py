@@ -64,7 +64,14 @@ def clock_context(
     view = clock.round_clock(round_) if round_ is not None else clock.ClockView(round=None)
     now = timezone.now()
     url = reverse("public:screen_clock", kwargs={"slug": event.slug})
-    buttons = round_ is not None and user is not None and may_run_clock(user, event)
+    # No buttons on a round whose clock does not run (draft, closed, published): they would
+    # only be refused (tournaments.clock.RUNNING_STATES).
+    buttons = (
+        round_ is not None
+        and round_.state in clock.RUNNING_STATES
+        and user is not None
+        and may_run_clock(user, event)
+    )
     labels = {
         "running": _("Running"),
         "paused": _("Paused"),

@@ -69,3 +69,9 @@ def status_badge(game: Game) -> str:
     ``<span class="status status-CODE">label</span>``."""
     code, label = result_status(game)
     return format_html('<span class="status status-{}">{}</span>', code, label)
+
+
+@register.filter
+def result_label(game: Game) -> str:
+    """A game's one status (games.versions.result_status): its label alone."""
+    return result_status(game)[1]

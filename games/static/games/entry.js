@@ -13,6 +13,7 @@
   var busy = false;
   var $ = function (id) { return document.getElementById(id); };
   var input = $("step");
+  var stepLabel = $("step-label").textContent;
   // Offline entry (offline.js, when loaded): the steps go on without the network.
   var offline = window.DDZOffline ? window.DDZOffline.attach(config, { post: post, render: render, showError: showError }) : null;
 
@@ -88,8 +89,12 @@
       tr.querySelector(".role").textContent = role;
     });
     $("bottom").textContent = pos.bottom;
-    $("phase-line").textContent = pos.phase === "bidding" ? words.bidding : pos.phase === "play" ? words.play : words.done;
-    $("step-label").textContent = pos.to_move ? words.to_move_for.replace("%(seat)s", pos.to_move) : words.done;
+    // The game over is said once, on the turn line; the box takes no step until Undo.
+    var over = pos.phase === "done";
+    $("phase-line").textContent = pos.phase === "bidding" ? words.bidding : pos.phase === "play" ? words.play : "";
+    $("step-label").textContent = pos.to_move ? words.to_move_for.replace("%(seat)s", pos.to_move) : stepLabel;
+    input.disabled = over;
+    $("enter").disabled = over;
     turnLine(pos);
     list($("calls"), pos.calls);
     list($("plays"), pos.plays);
