@@ -531,17 +531,27 @@ def _send(event_id: int, *, again: bool = False, inline: bool = False) -> None:
 
 
 # How many times a recomputation runs again at once when more was requested while it ran,
-# before it sends itself to the back of the queue (letting verifications through).
+# before it leaves the next run to the verifier of the event's last pending game (a burst).
 AGAIN_INLINE = 2
+# How many runs in all before it sends itself to the back of the queue (letting
+# verifications through).
+AGAIN_LIMIT = 12
 
 
 def standings_refresh(*, event_id: int) -> bool:
     """The coalesced recomputation (the task recompute_standings): store the standings of the
     generation wanted now, unless a newer one is stored already (then it exits at once); when
-    changes were requested meanwhile, run again (AGAIN_INLINE times, then send itself again),
-    else mark none queued. True when the stored rows changed."""
+    changes were requested meanwhile, run again, else mark none queued. True when the stored
+    rows changed.
+
+    After AGAIN_INLINE runs that each found more requested, a burst is going on: the flag is
+    released, and if games of the event still wait to be verified the worker that verifies the
+    last of them recomputes (see STALE_SECONDS); otherwise this one takes the flag back and
+    runs again (a task sent to the back of the queue would wait behind the burst's messages),
+    and sends itself as a task only after AGAIN_LIMIT runs."""
     changed = False
-    for _attempt in range(1 + AGAIN_INLINE):
+    attempt = 0
+    while True:
         state = StandingsState.objects.filter(pk=event_id).values_list("requested", "done").first()
         if state is None:
             return changed
@@ -552,8 +562,19 @@ def standings_refresh(*, event_id: int) -> bool:
         # this finds the flag down and has a new recomputation run, one before it keeps this.
         if StandingsState.objects.filter(pk=event_id, requested=generation).update(queued=False):
             return changed
-    _send(event_id, again=True)
-    return changed
+        attempt += 1
+        if attempt <= AGAIN_INLINE:
+            continue
+        if attempt > AGAIN_LIMIT:
+            _send(event_id, again=True)
+            return changed
+        # Released first, then the backlog read: a verifier that commits after the release
+        # finds the flag down and takes it; one before it is counted in the backlog.
+        StandingsState.objects.filter(pk=event_id).update(queued=False)
+        if _backlog(event_id):
+            return changed
+        if not StandingsState.objects.filter(pk=event_id, queued=False).update(queued=True):
+            return changed  # another recomputation has it
 
 
 def _enqueue(event_id: int) -> None:
