@@ -728,16 +728,17 @@ def links_in_force(*, event: Event) -> tuple[list[TableLink], int]:
     round not closed (never their tokens: only hashes are stored), and how many player links
     are."""
     now = timezone.now()
-    over = [RoundState.CLOSED, RoundState.PUBLISHED]
     tables = list(
         TableLink.objects.filter(event=event, revoked_at__isnull=True, expires_at__gt=now)
         # A link expires with its round (tournaments.access.table_refusal); a stage link
         # when its stage has no round left that is not closed.
-        .exclude(round__state__in=over)
+        .exclude(round__state__in=FINISHED)
         .exclude(
             Q(stage__isnull=False)
-            & Exists(Round.objects.filter(stage_id=OuterRef("stage_id"), state__in=over))
-            & ~Exists(Round.objects.filter(stage_id=OuterRef("stage_id")).exclude(state__in=over))
+            & Exists(Round.objects.filter(stage_id=OuterRef("stage_id"), state__in=FINISHED))
+            & ~Exists(
+                Round.objects.filter(stage_id=OuterRef("stage_id")).exclude(state__in=FINISHED)
+            )
         )
         .select_related("round", "stage")
         .order_by("round__number", "stage__number", "table_number")

@@ -35,15 +35,13 @@ from tournaments.models import (
     Event,
     Player,
     Round,
-    RoundState,
     Seat,
     Substitution,
     Table,
 )
+from tournaments.round_states import FINISHED
 from tournaments.services import player_get_or_create
 from tournaments.standings import standings_request
-
-CLOSED = (RoundState.CLOSED, RoundState.PUBLISHED)
 
 
 class SubstitutionRefused(DomainError):
@@ -62,7 +60,7 @@ def _lock_open_round(round_: Round) -> None:
     """Lock the round's row (games are stored and the round closed under it) and refuse a
     closed round."""
     state = Round.objects.select_for_update().filter(pk=round_.pk).values_list("state", flat=True)
-    if state.first() in CLOSED:
+    if state.first() in FINISHED:
         raise SubstitutionRefused(
             _("Round %(number)s is closed: who played its boards can no longer change.")
             % {"number": round_.number}
