@@ -65,6 +65,20 @@ def _refusal_is_403() -> Iterator[None]:
         raise PermissionDenied(exc.message) from None
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """A ModelAdmin that only lists and shows: its rows are written by services (which
+    refuse, lock and audit), never added, changed or deleted here."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 class AuditedAdmin(SimpleHistoryAdmin):
     """A ModelAdmin whose additions, changes and deletions are written to the event's audit log
     (tournaments.audit.admin_record, in the admin's own transaction) beside Django's admin log,
@@ -243,39 +257,21 @@ class TeamAdmin(AuditedAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin):
     """The audit log is read-only: entries are written by the services that make changes."""
 
     list_display = ["at", "event", "actor", "action", "object_type", "object_id"]
     list_filter = ["event", "action"]
     date_hierarchy = "at"
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
 
 @admin.register(Substitution)
-class SubstitutionAdmin(admin.ModelAdmin):
+class SubstitutionAdmin(ReadOnlyAdmin):
     """Read-only here: substitutions are recorded and removed on the organizer's dashboard
     (tournaments.substitutions, which refuses, locks and audits)."""
 
     list_display = ["round", "table", "seat", "player", "substitute", "first_board", "last_board"]
     list_filter = ["round__event"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
 
 class AdjustmentForm(forms.ModelForm):
