@@ -82,6 +82,15 @@ def _back(request: HttpRequest, event: Event) -> HttpResponse:
     return redirect("organizer:dashboard", slug=event.slug)
 
 
+def _chief_event(request: HttpRequest, slug: str) -> Event:
+    """The event of `slug` when the signed-in user is one of its organizers or chief referees
+    (404 for no such event, 403 for anyone else)."""
+    event = get_object_or_404(Event, slug=slug)
+    if not is_chief_referee(request.user, event):
+        raise PermissionDenied(_("Only the organizers and chief referees may do this."))
+    return event
+
+
 def _player(pk: int | None) -> Player | None:
     return None if pk is None else Player.objects.filter(pk=pk).first()
 
@@ -89,9 +98,7 @@ def _player(pk: int | None) -> Player | None:
 @login_required
 @require_POST
 def substitution_add(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    event = get_object_or_404(Event, slug=slug)
-    if not is_chief_referee(request.user, event):
-        raise PermissionDenied(_("Only the organizers and chief referees may do this."))
+    event = _chief_event(request, slug)
     round_ = get_object_or_404(Round.objects.select_related("event"), event=event, number=number)
     form = SubstitutionForm(request.POST)
     if not form.is_valid():
@@ -144,9 +151,7 @@ def substitution_add(request: HttpRequest, slug: str, number: int) -> HttpRespon
 @login_required
 @require_POST
 def substitution_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    event = get_object_or_404(Event, slug=slug)
-    if not is_chief_referee(request.user, event):
-        raise PermissionDenied(_("Only the organizers and chief referees may do this."))
+    event = _chief_event(request, slug)
     get_object_or_404(Substitution, pk=pk, round__event=event)
     try:
         substitutions.substitution_remove(substitution_id=pk, actor=request.user)
