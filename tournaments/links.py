@@ -266,6 +266,17 @@ def table_links_make(
     return made
 
 
+def link_rounds(event: Event) -> list[Round]:
+    """The rounds of `event` that table links may be made for (table_links_make): seated and
+    not finished, by number."""
+    return list(
+        event.rounds.exclude(state__in=FINISHED)
+        .filter(tables__isnull=False)
+        .distinct()
+        .order_by("number")
+    )
+
+
 def link_players(event: Event) -> QuerySet[Player]:
     """The players who get a player link: the event's entries and everyone seated in it."""
     seated = Seat.objects.filter(table__round__event=event).values("player_id")

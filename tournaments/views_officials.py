@@ -249,11 +249,6 @@ def dashboard_context(event: Event) -> dict[str, Any]:
         "official_roles": [(r, Role(r).label) for r in officials.ROLES],
         "link_hours": links.DEFAULT_TABLE_HOURS,
         "player_link_hours": links.DEFAULT_PLAYER_HOURS,
-        "link_rounds": list(
-            event.rounds.exclude(state__in=links.FINISHED)
-            .filter(tables__isnull=False)
-            .distinct()
-            .order_by("number")
-        ),
+        "link_rounds": links.link_rounds(event),
         "link_stages": list(event.stages.order_by("number")),
     }
