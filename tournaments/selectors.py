@@ -1,7 +1,7 @@
 """Read-side queries of tournaments: the event list, an event's players and its stored or
-freshly computed standings, the repeats and club clashes of its rounds' seating. The seat
-results and points behind travellers and scorecards are tournaments.standings.event_results
-and tournaments.results.
+freshly computed standings, the repeats and club clashes of its rounds' seating, the
+dashboard's audit log with labels. The seat results and points behind travellers and
+scorecards are tournaments.standings.event_results and tournaments.results.
 """
 
 from __future__ import annotations
@@ -12,10 +12,21 @@ from typing import Any
 
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
 
-from games.models import Board
+from games.models import Board, Game
 from tournaments import scoring, seating
-from tournaments.models import Event, Player, Seat, Stage, Standing, Substitution
+from tournaments.models import (
+    AuditEntry,
+    Event,
+    Player,
+    Round,
+    Seat,
+    Stage,
+    Standing,
+    Substitution,
+    Table,
+)
 from tournaments.standings import compute, event_results
 
 
@@ -113,3 +124,54 @@ def round_seating_checks(*, event: Event) -> dict[int, SeatingCheck]:
 def _named(names: dict[int, str], a: int, b: int) -> tuple[str, str]:
     first, second = sorted((names[a], names[b]))
     return first, second
+
+
+def audit_labelled(*, event: Event, limit: int = 25) -> list[tuple[AuditEntry, str]]:
+    """The dashboard's log: the last `limit` audit entries of `event` but the steps typed
+    through table links (audited one by one: the dashboard lists the changes, not the
+    typing), each with its object's human label ("Round 5", "Round 2, table 3",
+    "Board 12", "Stage 1") instead of a database id; one query per kind of object."""
+    entries = list(
+        AuditEntry.objects.filter(event=event)
+        .exclude(action="entry.step")
+        .select_related("actor")[:limit]
+    )
+    ids: dict[str, set[int]] = {}
+    for e in entries:
+        if e.object_id.isdigit():
+            ids.setdefault(e.object_type, set()).add(int(e.object_id))
+    labels: dict[tuple[str, int], str] = {}
+    for pk, number in Round.objects.filter(pk__in=ids.get("round", ())).values_list("pk", "number"):
+        labels["round", pk] = _("Round %(n)s") % {"n": number}
+    for pk, r, t in Table.objects.filter(pk__in=ids.get("table", ())).values_list(
+        "pk", "round__number", "number"
+    ):
+        labels["table", pk] = _("Round %(r)s, table %(t)s") % {"r": r, "t": t}
+    for pk, r, t in Substitution.objects.filter(pk__in=ids.get("substitution", ())).values_list(
+        "pk", "round__number", "table__number"
+    ):
+        labels["substitution", pk] = _("Round %(r)s, table %(t)s") % {"r": r, "t": t}
+    for pk, number in Board.objects.filter(pk__in=ids.get("board", ())).values_list("pk", "number"):
+        labels["board", pk] = _("Board %(n)s") % {"n": number}
+    for pk, number in Stage.objects.filter(pk__in=ids.get("stage", ())).values_list("pk", "number"):
+        labels["stage", pk] = _("Stage %(n)s") % {"n": number}
+    for pk, b, r, t in Game.objects.filter(pk__in=ids.get("game", ())).values_list(
+        "pk", "board__number", "table__round__number", "table__number"
+    ):
+        labels["game", pk] = _("Board %(b)s at round %(r)s, table %(t)s") % {
+            "b": b,
+            "r": r,
+            "t": t,
+        }
+    for pk, name in Event.objects.filter(pk__in=ids.get("event", ())).values_list("pk", "name"):
+        labels["event", pk] = name
+    return [
+        (
+            e,
+            labels.get(
+                (e.object_type, int(e.object_id)) if e.object_id.isdigit() else ("", 0),
+                f"{e.object_type} {e.object_id}".strip(),
+            ),
+        )
+        for e in entries
+    ]

@@ -29,7 +29,7 @@ from django.views.decorators.http import require_POST
 from ddz_site.errors import DomainError
 from games.engine import RuleSet
 from games.engine.rules import OPTION_NAMES, PRESETS
-from games.models import Board, Game
+from games.models import Board
 from tournaments import (
     access,
     clubs,
@@ -45,7 +45,6 @@ from tournaments import (
 )
 from tournaments.access import is_organizer
 from tournaments.models import (
-    AuditEntry,
     Entry,
     Event,
     EventFormat,
@@ -55,8 +54,6 @@ from tournaments.models import (
     ScoringMethod,
     Stage,
     StageKind,
-    Substitution,
-    Table,
 )
 from tournaments.views_officials import dashboard_context
 
@@ -205,64 +202,12 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "stages": stages,
             "stage_kinds": StageKind.choices,
             "entries": event.entries.count(),
-            "audit": _audit_labelled(
-                # Steps typed through table links are audited one by one; the dashboard
-                # lists the changes, not the typing.
-                list(
-                    AuditEntry.objects.filter(event=event)
-                    .exclude(action="entry.step")
-                    .select_related("actor")[:25]
-                )
-            ),
+            "audit": selectors.audit_labelled(event=event),
             "max_boards": rounds.MAX_BOARDS_PER_ROUND,
             **dashboard_context(event),
             **views_substitutions.context(event),
         },
     )
-
-
-def _audit_labelled(entries: list[AuditEntry]) -> list[tuple[AuditEntry, str]]:
-    """Each audit entry with its object's human label ("Round 5", "Round 2, table 3",
-    "Board 12", "Stage 1") instead of a database id; one query per kind of object."""
-    ids: dict[str, set[int]] = {}
-    for e in entries:
-        if e.object_id.isdigit():
-            ids.setdefault(e.object_type, set()).add(int(e.object_id))
-    labels: dict[tuple[str, int], str] = {}
-    for pk, number in Round.objects.filter(pk__in=ids.get("round", ())).values_list("pk", "number"):
-        labels["round", pk] = _("Round %(n)s") % {"n": number}
-    for pk, r, t in Table.objects.filter(pk__in=ids.get("table", ())).values_list(
-        "pk", "round__number", "number"
-    ):
-        labels["table", pk] = _("Round %(r)s, table %(t)s") % {"r": r, "t": t}
-    for pk, r, t in Substitution.objects.filter(pk__in=ids.get("substitution", ())).values_list(
-        "pk", "round__number", "table__number"
-    ):
-        labels["substitution", pk] = _("Round %(r)s, table %(t)s") % {"r": r, "t": t}
-    for pk, number in Board.objects.filter(pk__in=ids.get("board", ())).values_list("pk", "number"):
-        labels["board", pk] = _("Board %(n)s") % {"n": number}
-    for pk, number in Stage.objects.filter(pk__in=ids.get("stage", ())).values_list("pk", "number"):
-        labels["stage", pk] = _("Stage %(n)s") % {"n": number}
-    for pk, b, r, t in Game.objects.filter(pk__in=ids.get("game", ())).values_list(
-        "pk", "board__number", "table__round__number", "table__number"
-    ):
-        labels["game", pk] = _("Board %(b)s at round %(r)s, table %(t)s") % {
-            "b": b,
-            "r": r,
-            "t": t,
-        }
-    for pk, name in Event.objects.filter(pk__in=ids.get("event", ())).values_list("pk", "name"):
-        labels["event", pk] = name
-    return [
-        (
-            e,
-            labels.get(
-                (e.object_type, int(e.object_id)) if e.object_id.isdigit() else ("", 0),
-                f"{e.object_type} {e.object_id}".strip(),
-            ),
-        )
-        for e in entries
-    ]
 
 
 @login_required
