@@ -56,6 +56,19 @@ def _refuse_unless_allowed(event: Event, actor: Any) -> None:
         )
 
 
+def _in_event(event: Event) -> Q:
+    """The players of `event` as a filter of Player: its entrants and those seated in it."""
+    return Q(entries__event=event) | Q(seats__table__round__event=event)
+
+
+def substitute_choices(*, event: Event) -> list[tuple[Player, bool]]:
+    """Who may be chosen as a substitute in `event`: its players (entrants and those seated),
+    by name, each with whether she is a reserve."""
+    players = Player.objects.filter(_in_event(event)).distinct().order_by("name")
+    reserves = set(event.entries.filter(reserve=True).values_list("player_id", flat=True))
+    return [(p, p.pk in reserves) for p in players]
+
+
 def _lock_open_round(round_: Round) -> None:
     """Lock the round's row (games are stored and the round closed under it) and refuse a
     closed round."""
@@ -146,7 +159,7 @@ def substitution_add(
                         "high": high,
                     }
                 )
-        in_event = Q(entries__event=event) | Q(seats__table__round__event=event)
+        in_event = _in_event(event)
         if name:
             if Player.objects.filter(in_event, name=name).exists():
                 raise SubstitutionRefused(

@@ -11,7 +11,6 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required as _login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
@@ -52,15 +51,9 @@ def context(event: Event) -> dict[str, Any]:
         "table", "player", "substitute"
     ):
         per_round[sub.round_id].append(sub)
-    players = (
-        Player.objects.filter(Q(entries__event=event) | Q(seats__table__round__event=event))
-        .distinct()
-        .order_by("name")
-    )
-    reserves = set(event.entries.filter(reserve=True).values_list("player_id", flat=True))
     return {
         "substitutions": dict(per_round),
-        "substitute_choices": [(p, p.pk in reserves) for p in players],
+        "substitute_choices": substitutions.substitute_choices(event=event),
         "seat_names": list(rules_of(event).seats),
     }
 
