@@ -467,6 +467,22 @@ def test_referees_are_assigned_to_the_tables_of_a_whole_stage_in_one_call() -> N
     assert AuditEntry.objects.filter(action="stage.referees").count() == 2
 
 
+def test_assigning_the_stage_referees_again_counts_only_the_tables_that_change() -> None:
+    world = build_world(seed="stage-refs-again")
+    event, org = world.event, world.users["organizer"]
+    stage = Stage.objects.create(event=event, number=1)
+    _e, round2, _t, _b = duplicate_round(tables=2, event=event, seed="stage-refs-again-2")
+    Round.objects.filter(pk__in=[world.tables[0].round.pk, round2.pk]).update(stage=stage)
+    r1, r2 = world.users["referee1"], world.users["referee2"]
+    assert officials.stage_referees_assign(stage=stage, actor=org, referees={1: r2.pk}) == 2
+    # The same referee again: no table changes; another at table 2 only: its two tables.
+    assert officials.stage_referees_assign(stage=stage, actor=org, referees={1: r2.pk}) == 0
+    assert (
+        officials.stage_referees_assign(stage=stage, actor=org, referees={1: r2.pk, 2: r1.pk}) == 2
+    )
+    assert officials.stage_referees_assign(stage=stage, actor=org, referees={1: None}) == 2
+
+
 def test_only_referees_of_the_event_are_assigned_and_only_by_organizers() -> None:
     world = build_world(seed="stage-refs-refused")
     stage = Stage.objects.create(event=world.event, number=1)

@@ -195,14 +195,15 @@ def stage_referees_assign(*, stage: Stage, actor: Actor, referees: Mapping[int, 
         if wrong:
             raise OfficialRefused(_("Only the event's referees are assigned to its tables."))
         changed = 0
-        for table in _open_tables(stage):
-            if table.number not in referees:
-                continue
+        tables = [t for t in _open_tables(stage) if t.number in referees]
+        have: dict[int, set[int]] = {}
+        for table_id, user_id in TableAssignment.objects.filter(table__in=tables).values_list(
+            "table_id", "user_id"
+        ):
+            have.setdefault(table_id, set()).add(user_id)
+        for table in tables:
             wanted = referees[table.number]
-            have = set(
-                TableAssignment.objects.filter(table=table).values_list("user_id", flat=True)
-            )
-            if have == ({wanted} if wanted is not None else set()):
+            if have.get(table.pk, set()) == ({wanted} if wanted is not None else set()):
                 continue
             TableAssignment.objects.filter(table=table).delete()
             if wanted is not None:
