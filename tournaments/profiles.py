@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from datetime import date
 from fractions import Fraction
 from typing import Any, cast
 
@@ -139,6 +138,18 @@ def profile_visible(user: Any, person: Player) -> bool:
     return may_manage_people(user, ids)
 
 
+def visible_person(user: Any, pk: int) -> Player | None:
+    """The person of player record ``pk`` (the kept record when ``pk`` was merged into
+    another) if ``user`` may see her profile; None for no such record or a hidden profile
+    (the pages and the API answer 404 to both)."""
+    player = Player.objects.filter(pk=pk).first()
+    if player is None:
+        return None
+    if player.same_as_id is not None:
+        player = Player.objects.get(pk=player.same_as_id)
+    return player if profile_visible(user, player) else None
+
+
 @dataclass
 class Played:
     """One event of a person: the record she played under, her overall standing (None while
@@ -175,16 +186,9 @@ class BoardResult:
         return r.points if r.points is not None else Fraction(0)
 
 
-@dataclass
-class RatingPoint:
-    """The rating after one event: mean ``mu``, uncertainty ``sigma`` and the conservative
-    ``ordinal`` (what the rating ranks by); floats, as the rating stores them."""
-
-    event: Event
-    date: date
-    mu: float
-    sigma: float
-    ordinal: float
+# The rating after one event: mean ``mu``, uncertainty ``sigma`` and the conservative
+# ``ordinal`` (what the rating ranks by); floats, as the rating stores them.
+RatingPoint = ratings.HistoryPoint
 
 
 @dataclass
@@ -234,12 +238,8 @@ def person_events(person: Player) -> list[Played]:
 def rating_points(person: Player) -> list[RatingPoint]:
     """The person's rating after each rated event she played, oldest first ([] when none):
     tournaments.ratings rates the person (its identities map every record of a merge to the
-    kept one), so her rows are those of her kept record."""
-
-    return [
-        RatingPoint(h.event, h.date, h.mu, h.sigma, h.ordinal)
-        for h in ratings.history(person.same_as_id or person.pk)
-    ]
+    kept one), so her rows are those of her kept record. One query."""
+    return ratings.history(person.same_as_id or person.pk)
 
 
 def line_chart(

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 from django.utils.http import content_disposition_header
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
@@ -16,9 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import ratings
-from tournaments.models import Player
-from tournaments.profiles import profile_visible
+from tournaments import profiles, ratings
 
 _RATING = {
     "rating": serializers.FloatField(help_text="The conservative figure, mu - 3 sigma."),
@@ -88,10 +85,8 @@ class RatingHistoryView(APIView):
 
     @extend_schema(responses={200: HISTORY})
     def get(self, request: Request, player_id: int) -> Response:
-        player = get_object_or_404(Player, pk=player_id)
-        if player.same_as_id is not None:  # a merged record: the person's (kept) one
-            player = Player.objects.get(pk=player.same_as_id)
-        if not profile_visible(request.user, player):
+        player = profiles.visible_person(request.user, player_id)
+        if player is None:
             raise Http404("no such profile")
         return Response(
             {
@@ -103,7 +98,7 @@ class RatingHistoryView(APIView):
                         "date": p.date.isoformat(),
                         **_figures(p.mu, p.sigma, p.ordinal),
                     }
-                    for p in ratings.history(player)
+                    for p in profiles.rating_points(player)
                 ],
             }
         )
