@@ -329,6 +329,15 @@ def test_query_budgets_of_the_public_lists(
         )
 
 
+def test_club_page_queries_do_not_grow_with_its_events(
+    league: dict[str, object], django_assert_max_num_queries
+) -> None:
+    """The club page names each event's series: one query for them all, not one per event
+    (the fixture's club has three events in one series)."""
+    with django_assert_max_num_queries(4):
+        assert Client().get(league["club"].get_absolute_url()).status_code == 200
+
+
 def test_league_pages_in_chinese(league: dict[str, object]) -> None:
     zh = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
     client = Client()

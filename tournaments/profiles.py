@@ -43,6 +43,11 @@ def club_series(club: Club) -> QuerySet[Series]:
     return club.series.order_by("finished", "-created_at", "name")
 
 
+def club_events(club: Club) -> QuerySet[Event]:
+    """The club's events, newest first, each with its series (one query)."""
+    return club.events.select_related("series").order_by("-created_at", "name")
+
+
 def series_events(series: Series) -> list[Event]:
     """The events of a series in the order they were opened."""
     return list(series.events.order_by("created_at", "pk"))

@@ -24,7 +24,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "club": found,
             "series_list": profiles.club_series(found),
-            "events": found.events.order_by("-created_at", "name"),
+            "events": profiles.club_events(found),
         },
     )
 
