@@ -23,7 +23,13 @@ from django.db.models import Prefetch, QuerySet
 
 from tournaments import embargo, ratings, results
 from tournaments import series as pure
-from tournaments.clubs import may_manage_people, person_players, profile_is_hidden, series_scale
+from tournaments.clubs import (
+    may_manage_people,
+    person_of,
+    person_players,
+    profile_is_hidden,
+    series_scale,
+)
 from tournaments.models import Club, Event, Player, Series, Standing
 from tournaments.results import Chart, ScorecardRow
 
@@ -150,9 +156,8 @@ def visible_person(user: Any, pk: int) -> Player | None:
     player = Player.objects.filter(pk=pk).first()
     if player is None:
         return None
-    if player.same_as_id is not None:
-        player = Player.objects.get(pk=player.same_as_id)
-    return player if profile_visible(user, player) else None
+    person = person_of(player)
+    return person if profile_visible(user, person) else None
 
 
 @dataclass
