@@ -214,9 +214,11 @@ class Profile:
     hidden: bool = False
 
 
-def person_events(person: Player) -> list[Played]:
-    """The events the person played (entered or seated), oldest first, with her standing."""
-    records = list(person_players(person))
+def person_events(person: Player, records: list[Player] | None = None) -> list[Played]:
+    """The events the person played (entered or seated), oldest first, with her standing;
+    ``records``: her records when the caller has them (else fetched)."""
+    if records is None:
+        records = list(person_players(person))
     ids = [p.pk for p in records]
     by_pk = {p.pk: p for p in records}
     events = (
@@ -266,7 +268,8 @@ def line_chart(
 def person_profile(person: Player, *, user: Any, extremes: int = 3) -> Profile:
     """The profile of ``person`` (a kept record) as ``user`` may see it: events, results and
     rating over time, and her ``extremes`` best and worst boards per scoring method."""
-    played = person_events(person)
+    records = list(person_players(person))
+    played = person_events(person, records)
     rated = rating_points(person)
     boards: dict[str, list[BoardResult]] = defaultdict(list)
     for p in played:
@@ -280,7 +283,7 @@ def person_profile(person: Player, *, user: Any, extremes: int = 3) -> Profile:
     number = {p.event.pk: i for i, p in enumerate(played, 1)}
     return Profile(
         person=person,
-        records=list(person_players(person)),
+        records=records,
         played=played,
         results_chart=line_chart(over_time),
         rating=rated,
@@ -293,5 +296,5 @@ def person_profile(person: Player, *, user: Any, extremes: int = 3) -> Profile:
         ),
         best=best,
         worst=worst,
-        hidden=profile_is_hidden(person),
+        hidden=any(r.profile_hidden for r in records),  # clubs.profile_is_hidden's rule
     )
