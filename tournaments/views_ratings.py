@@ -46,12 +46,6 @@ HISTORY = inline_serializer(
 )
 
 
-def _public(rows: list[ratings.CurrentRating]) -> list[ratings.CurrentRating]:
-    """The ratings of the people whose profile is public (a hidden profile, tournaments.clubs,
-    keeps her rating out of the public lists)."""
-    return [r for r in rows if not r.player.profile_hidden]
-
-
 def _figures(mu: float, sigma: float, ordinal: float) -> dict[str, float]:
     return {"rating": round(ordinal, 4), "mu": round(mu, 4), "sigma": round(sigma, 4)}
 
@@ -73,7 +67,7 @@ class RatingListView(APIView):
                 "events": r.events,
                 "last_event": r.event.slug,
             }
-            for rank, r in enumerate(_public(ratings.current_ratings()), start=1)
+            for rank, r in enumerate(ratings.public_ratings(), start=1)
         ]
         return Response(rows)
 
@@ -106,7 +100,7 @@ class RatingHistoryView(APIView):
 
 def ratings_csv(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(
-        ratings.ratings_csv(_public(ratings.current_ratings())),
+        ratings.ratings_csv(ratings.public_ratings()),
         content_type="text/csv; charset=utf-8",
     )
     response["Content-Disposition"] = content_disposition_header(True, "ratings.csv")
