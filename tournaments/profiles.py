@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, cast
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from tournaments import embargo, ratings, results
 from tournaments import series as pure
@@ -114,13 +114,13 @@ def series_table(series: Series) -> SeriesTable:
         seed=series.lot_seed,
     )
     persons = Player.objects.in_bulk(list(people))
-    hidden = set(
-        Player.objects.filter(profile_hidden=True, pk__in=list(people)).values_list("pk", flat=True)
-    ) | set(
-        Player.objects.filter(profile_hidden=True, same_as_id__in=list(people)).values_list(
-            "same_as_id", flat=True
-        )
-    )
+    # A person is hidden when any of her records is (clubs.profile_is_hidden): one query.
+    hidden = {
+        same_as or pk
+        for pk, same_as in Player.objects.filter(
+            Q(pk__in=list(people)) | Q(same_as_id__in=list(people)), profile_hidden=True
+        ).values_list("pk", "same_as_id")
+    }
     lines = [
         SeriesLine(
             rank=r.rank,
