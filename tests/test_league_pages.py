@@ -329,6 +329,25 @@ def test_query_budgets_of_the_public_lists(
         )
 
 
+def test_club_page_queries_do_not_grow_with_its_events(
+    league: dict[str, object], django_assert_max_num_queries
+) -> None:
+    """The club page names each event's series: one query for them all, not one per event
+    (the fixture's club has three events in one series)."""
+    with django_assert_max_num_queries(4):
+        assert Client().get(league["club"].get_absolute_url()).status_code == 200
+
+
+def test_profile_page_reads_the_records_once(
+    league: dict[str, object], django_assert_max_num_queries
+) -> None:
+    """The profile fetches the person's records once (for her events, the records list and
+    whether she is hidden): 2 for the look-up, 4 for her events and rating, 3 per event for
+    its scorecard (the fixture's three events)."""
+    with django_assert_max_num_queries(15):
+        assert Client().get(reverse("league:person", args=[league["a"].pk])).status_code == 200
+
+
 def test_league_pages_in_chinese(league: dict[str, object]) -> None:
     zh = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
     client = Client()

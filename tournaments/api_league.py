@@ -150,12 +150,10 @@ class SeriesStandingsView(APIView):
 
 
 def _person(request: Request, pk: int) -> Player:
-    player = get_object_or_404(Player, pk=pk)
-    if player.same_as_id is not None:
-        player = Player.objects.get(pk=player.same_as_id)
-    if not profiles.profile_visible(request.user, player):
+    person = profiles.visible_person(request.user, pk)
+    if person is None:
         raise Http404("no such profile")
-    return player
+    return person
 
 
 class PersonView(APIView):

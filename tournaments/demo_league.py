@@ -43,6 +43,24 @@ STYLE_OF = {
 }
 
 
+def demo_play(
+    *, rules: Any, table: Table, board: Any, seed: str, styles: dict[str, str] | None = None
+) -> None:
+    """Bots play ``board`` at ``table`` (games.bot.play_record, seeded "seed:board:table";
+    ``styles`` by seat, the heuristic bot for a seat not named) and the game is submitted as
+    the demo's."""
+    record = play_record(
+        rules=rules,
+        hands={s: rank_cards(c) for s, c in board.hands.items()},
+        bottom=rank_cards(board.bottom),
+        first_bidder=board.first_bidder,
+        seed=f"{seed}:{board.number}:{table.number}",
+        record_id=entry.table_record_id(table, board),
+        styles=styles,
+    )
+    game_submit(table=table, board=board, record=record, source="demo")
+
+
 def demo_league_clear() -> None:
     """Delete the demo's club with its series and events (a run of the demo starts afresh)."""
     club = Club.objects.filter(name=CLUB).first()
@@ -91,16 +109,9 @@ def demo_league_build(
                     for s in Seat.objects.filter(table=table).select_related("player")
                 }
                 for board in boards:
-                    record = play_record(
-                        rules=rules,
-                        hands={s: rank_cards(c) for s, c in board.hands.items()},
-                        bottom=rank_cards(board.bottom),
-                        first_bidder=board.first_bidder,
-                        seed=f"{seed}:cup:{n}:{board.number}:{table.number}",
-                        record_id=entry.table_record_id(table, board),
-                        styles=styles,
+                    demo_play(
+                        rules=rules, table=table, board=board, seed=f"{seed}:cup:{n}", styles=styles
                     )
-                    game_submit(table=table, board=board, record=record, source="demo")
             wait(event)
             round_states.round_close(round_=round_, actor=actor)
             round_states.round_publish(round_=round_, actor=actor)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
@@ -151,9 +152,11 @@ def spreadsheet_text(cell: str) -> str:
     return cell
 
 
-def _csv(fields: list[str], rows: list[dict[str, Any]]) -> str:
+def csv_text(fields: Sequence[str], rows: list[dict[str, Any]]) -> str:
+    """CSV of ``rows`` under a header of ``fields`` (in that order): None as an empty cell,
+    text a spreadsheet would run as a formula kept as text (spreadsheet_cell)."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=list(fields), lineterminator="\n")
     writer.writeheader()
     for row in rows:
         writer.writerow({k: "" if row.get(k) is None else spreadsheet_cell(row[k]) for k in fields})
@@ -181,7 +184,7 @@ def standings_csv(*, event: Event, stage: Stage | None = None) -> str:
     rows = standings_rows(event=event, stage=stage)
     for row in rows:
         row["percentage_decimal"] = decimal_text(row["percentage"])
-    return _csv(STANDINGS_CSV_FIELDS, rows)
+    return csv_text(STANDINGS_CSV_FIELDS, rows)
 
 
 def scorecard_csv(*, event: Event, player: Player, visible: set[int] | None) -> str:
@@ -202,7 +205,7 @@ def scorecard_csv(*, event: Event, player: Player, visible: set[int] | None) -> 
                 "adjusted": row.adjusted,
             }
         )
-    return _csv(SCORECARD_FIELDS, rows)
+    return csv_text(SCORECARD_FIELDS, rows)
 
 
 # --- the JSON archive ---------------------------------------------------------------------

@@ -6,24 +6,12 @@ spreadsheet would run as a formula gets a leading apostrophe (exports.spreadshee
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Sequence
 from typing import Any
 
 from tournaments import profiles
-from tournaments.exports import spreadsheet_cell
+from tournaments.exports import csv_text
 from tournaments.models import Player, Series
 from tournaments.scoring import format_fraction
-
-
-def _csv(fields: Sequence[str], rows: list[dict[str, Any]]) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(fields), lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({k: "" if row.get(k) is None else spreadsheet_cell(row[k]) for k in fields})
-    return out.getvalue()
 
 
 def series_csv(*, series: Series) -> str:
@@ -48,7 +36,7 @@ def series_csv(*, series: Series) -> str:
                 None if points is None else format_fraction(points) + ("" if counted else "*")
             )
         rows.append(row)
-    return _csv(fields, rows)
+    return csv_text(fields, rows)
 
 
 PERSON_FIELDS = [
@@ -91,4 +79,4 @@ def person_csv(*, person: Player) -> str:
                 "ordinal": r.ordinal if r else None,
             }
         )
-    return _csv(PERSON_FIELDS, rows)
+    return csv_text(PERSON_FIELDS, rows)

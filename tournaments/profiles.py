@@ -16,15 +16,20 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from datetime import date
 from fractions import Fraction
 from typing import Any, cast
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from tournaments import embargo, ratings, results
 from tournaments import series as pure
-from tournaments.clubs import may_manage_people, person_players, profile_is_hidden, series_scale
+from tournaments.clubs import (
+    may_manage_people,
+    person_of,
+    person_players,
+    profile_is_hidden,
+    series_scale,
+)
 from tournaments.models import Club, Event, Player, Series, Standing
 from tournaments.results import Chart, ScorecardRow
 
@@ -42,6 +47,11 @@ def home_clubs() -> list[Club]:
 def club_series(club: Club) -> QuerySet[Series]:
     """The club's series, current first, newest first."""
     return club.series.order_by("finished", "-created_at", "name")
+
+
+def club_events(club: Club) -> QuerySet[Event]:
+    """The club's events, newest first, each with its series (one query)."""
+    return club.events.select_related("series").order_by("-created_at", "name")
 
 
 def series_events(series: Series) -> list[Event]:
@@ -104,13 +114,13 @@ def series_table(series: Series) -> SeriesTable:
         seed=series.lot_seed,
     )
     persons = Player.objects.in_bulk(list(people))
-    hidden = set(
-        Player.objects.filter(profile_hidden=True, pk__in=list(people)).values_list("pk", flat=True)
-    ) | set(
-        Player.objects.filter(profile_hidden=True, same_as_id__in=list(people)).values_list(
-            "same_as_id", flat=True
-        )
-    )
+    # A person is hidden when any of her records is (clubs.profile_is_hidden): one query.
+    hidden = {
+        same_as or pk
+        for pk, same_as in Player.objects.filter(
+            Q(pk__in=list(people)) | Q(same_as_id__in=list(people)), profile_hidden=True
+        ).values_list("pk", "same_as_id")
+    }
     lines = [
         SeriesLine(
             rank=r.rank,
@@ -137,6 +147,17 @@ def profile_visible(user: Any, person: Player) -> bool:
         return True
     ids = list(person_players(person).values_list("pk", flat=True))
     return may_manage_people(user, ids)
+
+
+def visible_person(user: Any, pk: int) -> Player | None:
+    """The person of player record ``pk`` (the kept record when ``pk`` was merged into
+    another) if ``user`` may see her profile; None for no such record or a hidden profile
+    (the pages and the API answer 404 to both)."""
+    player = Player.objects.filter(pk=pk).first()
+    if player is None:
+        return None
+    person = person_of(player)
+    return person if profile_visible(user, person) else None
 
 
 @dataclass
@@ -175,16 +196,9 @@ class BoardResult:
         return r.points if r.points is not None else Fraction(0)
 
 
-@dataclass
-class RatingPoint:
-    """The rating after one event: mean ``mu``, uncertainty ``sigma`` and the conservative
-    ``ordinal`` (what the rating ranks by); floats, as the rating stores them."""
-
-    event: Event
-    date: date
-    mu: float
-    sigma: float
-    ordinal: float
+# The rating after one event: mean ``mu``, uncertainty ``sigma`` and the conservative
+# ``ordinal`` (what the rating ranks by); floats, as the rating stores them.
+RatingPoint = ratings.HistoryPoint
 
 
 @dataclass
@@ -200,9 +214,11 @@ class Profile:
     hidden: bool = False
 
 
-def person_events(person: Player) -> list[Played]:
-    """The events the person played (entered or seated), oldest first, with her standing."""
-    records = list(person_players(person))
+def person_events(person: Player, records: list[Player] | None = None) -> list[Played]:
+    """The events the person played (entered or seated), oldest first, with her standing;
+    ``records``: her records when the caller has them (else fetched)."""
+    if records is None:
+        records = list(person_players(person))
     ids = [p.pk for p in records]
     by_pk = {p.pk: p for p in records}
     events = (
@@ -234,12 +250,8 @@ def person_events(person: Player) -> list[Played]:
 def rating_points(person: Player) -> list[RatingPoint]:
     """The person's rating after each rated event she played, oldest first ([] when none):
     tournaments.ratings rates the person (its identities map every record of a merge to the
-    kept one), so her rows are those of her kept record."""
-
-    return [
-        RatingPoint(h.event, h.date, h.mu, h.sigma, h.ordinal)
-        for h in ratings.history(person.same_as_id or person.pk)
-    ]
+    kept one), so her rows are those of her kept record. One query."""
+    return ratings.history(person.same_as_id or person.pk)
 
 
 def line_chart(
@@ -256,7 +268,8 @@ def line_chart(
 def person_profile(person: Player, *, user: Any, extremes: int = 3) -> Profile:
     """The profile of ``person`` (a kept record) as ``user`` may see it: events, results and
     rating over time, and her ``extremes`` best and worst boards per scoring method."""
-    played = person_events(person)
+    records = list(person_players(person))
+    played = person_events(person, records)
     rated = rating_points(person)
     boards: dict[str, list[BoardResult]] = defaultdict(list)
     for p in played:
@@ -270,7 +283,7 @@ def person_profile(person: Player, *, user: Any, extremes: int = 3) -> Profile:
     number = {p.event.pk: i for i, p in enumerate(played, 1)}
     return Profile(
         person=person,
-        records=list(person_players(person)),
+        records=records,
         played=played,
         results_chart=line_chart(over_time),
         rating=rated,
@@ -283,5 +296,5 @@ def person_profile(person: Player, *, user: Any, extremes: int = 3) -> Profile:
         ),
         best=best,
         worst=worst,
-        hidden=profile_is_hidden(person),
+        hidden=any(r.profile_hidden for r in records),  # clubs.profile_is_hidden's rule
     )

@@ -340,6 +340,12 @@ def current_ratings() -> list[CurrentRating]:
     return sorted(out, key=lambda c: (-c.ordinal, c.player.name, c.player.pk))
 
 
+def public_ratings() -> list[CurrentRating]:
+    """current_ratings without the people whose profile is hidden (tournaments.clubs: a hidden
+    profile keeps her rating out of the public lists). One query."""
+    return [r for r in current_ratings() if not r.player.profile_hidden]
+
+
 CSV_COLUMNS = (
     "rank",
     "player_id",

@@ -52,7 +52,7 @@ import json
 import sys
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -299,7 +299,7 @@ def standings(
     Raises:
         ScoringError: an unknown or repeated tie-break, or a lot without a seed.
     """
-    order = _check_tiebreaks(tiebreaks, seed)
+    order = check_tiebreaks(tiebreaks, seed)
     per_player: dict[Hashable, list[SeatPoints]] = defaultdict(list)
     for p in points:
         per_player[p.player].append(p)
@@ -331,7 +331,9 @@ def standings(
         j = i
         while j < len(players) and key(players[j]) == key(players[i]):
             j += 1
-        blocks.extend(_split(players[i:j], order, context, ""))
+        blocks.extend(
+            split_ties(players[i:j], order, lambda name, g: _tiebreak_values(name, g, context))
+        )
         i = j
     out: list[Standing] = []
     for block, decided_by in blocks:
@@ -359,15 +361,29 @@ def standings(
 TIEBREAKS = ("datum_wins", "best_board", "head_to_head", "lot")
 
 
-def _check_tiebreaks(tiebreaks: Sequence[str], seed: str) -> list[str]:
+def check_tiebreaks(
+    tiebreaks: Sequence[str],
+    seed: str,
+    *,
+    known: Sequence[str] = TIEBREAKS,
+    error: type[ValueError] = ScoringError,
+    holder: str = "event",
+) -> list[str]:
+    """The tie-breaks as a list, checked against `known` (an event's TIEBREAKS by default; a
+    series passes its own); `holder` names what publishes the lot's seed in the message.
+
+    Raises:
+        `error` (ScoringError by default): an unknown or repeated tie-break, a lot without a
+        seed.
+    """
     order = list(tiebreaks)
-    unknown = [t for t in order if t not in TIEBREAKS]
+    unknown = [t for t in order if t not in known]
     if unknown:
-        raise ScoringError(f"unknown tie-break {unknown[0]!r}; use {', '.join(TIEBREAKS)}")
+        raise error(f"unknown tie-break {unknown[0]!r}; use {', '.join(known)}")
     if len(set(order)) != len(order):
-        raise ScoringError("a tie-break is listed twice")
+        raise error("a tie-break is listed twice")
     if "lot" in order and not seed:
-        raise ScoringError("the lot needs the seed published with the event")
+        raise error(f"the lot needs the seed published with the {holder}")
     return order
 
 
@@ -443,22 +459,29 @@ def _tiebreak_values(
     return {pl: lot_value(ctx.seed, pl) for pl in group}
 
 
-def _split(
-    group: list[Hashable], order: Sequence[str], ctx: _TieContext, decided_by: str
+TieValues = Callable[[str, Sequence[Hashable]], Mapping[Hashable, Fraction | int | str]]
+
+
+def split_ties(
+    group: list[Hashable], order: Sequence[str], values_of: TieValues, decided_by: str = ""
 ) -> list[tuple[list[Hashable], str]]:
-    """Blocks of `group` (equal so far) in rank order, each with the tie-break that made it."""
+    """Blocks of `group` (equal so far) in rank order, each with the tie-break that made it.
+
+    `values_of(name, players)` gives each player's value under tie-break `name`: a larger
+    value ranks better, except the lot (the smaller hash ranks better). Players still equal
+    after `order` form one block, in str order. Shared by an event's standings and a series'
+    (tournaments.series)."""
     if len(group) == 1 or not order:
         return [(sorted(group, key=str), decided_by)]
     name, rest = order[0], order[1:]
-    values = _tiebreak_values(name, group, ctx)
-    reverse = name != "lot"
-    distinct = sorted(set(values.values()), reverse=reverse)
+    values = values_of(name, group)
+    distinct = sorted(set(values.values()), reverse=name != "lot")
     if len(distinct) == 1:
-        return _split(group, rest, ctx, decided_by)
+        return split_ties(group, rest, values_of, decided_by)
     blocks: list[tuple[list[Hashable], str]] = []
     for value in distinct:
         sub = [pl for pl in group if values[pl] == value]
-        blocks.extend(_split(sub, rest, ctx, name))
+        blocks.extend(split_ties(sub, rest, values_of, name))
     return blocks
 
 

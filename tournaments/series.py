@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
+from tournaments import scoring
 from tournaments.scoring import format_fraction, lot_value
 
 __all__ = [
@@ -140,20 +141,15 @@ def place_points(
 
 
 def check_tiebreaks(tiebreaks: Sequence[str], seed: str) -> list[str]:
-    """The tie-breaks as a list, checked.
+    """The tie-breaks as a list, checked (tournaments.scoring.check_tiebreaks with the series'
+    SERIES_TIEBREAKS).
 
     Raises:
         SeriesError: an unknown or repeated tie-break, a lot without a seed.
     """
-    order = list(tiebreaks)
-    unknown = [t for t in order if t not in SERIES_TIEBREAKS]
-    if unknown:
-        raise SeriesError(f"unknown tie-break {unknown[0]!r}; use {', '.join(SERIES_TIEBREAKS)}")
-    if len(set(order)) != len(order):
-        raise SeriesError("a tie-break is listed twice")
-    if "lot" in order and not seed:
-        raise SeriesError("the lot needs the seed published with the series")
-    return order
+    return scoring.check_tiebreaks(
+        tiebreaks, seed, known=SERIES_TIEBREAKS, error=SeriesError, holder="series"
+    )
 
 
 def series_standings(
@@ -200,20 +196,8 @@ def series_standings(
         counted[pl] = tuple(i in keep for i in range(len(row)))
         totals[pl] = sum((row[i] or Fraction(0) for i in keep), Fraction(0))
 
-    def split(
-        group: list[Hashable], rest: Sequence[str], by: str
-    ) -> list[tuple[list[Hashable], str]]:
-        if len(group) == 1 or not rest:
-            return [(sorted(group, key=str), by)]
-        name = rest[0]
-        values = _tiebreak_values(name, group, events, points, seed)
-        distinct = sorted(set(values.values()), reverse=name != "lot")
-        if len(distinct) == 1:
-            return split(group, rest[1:], by)
-        blocks: list[tuple[list[Hashable], str]] = []
-        for value in distinct:
-            blocks.extend(split([pl for pl in group if values[pl] == value], rest[1:], name))
-        return blocks
+    def values_of(name: str, group: Sequence[Hashable]) -> dict[Hashable, Fraction | int | str]:
+        return _tiebreak_values(name, group, events, points, seed)
 
     ranked = sorted(players, key=lambda pl: (-totals[pl], str(pl)))
     out: list[SeriesRow] = []
@@ -222,7 +206,7 @@ def series_standings(
         j = i
         while j < len(ranked) and totals[ranked[j]] == totals[ranked[i]]:
             j += 1
-        for block, decided_by in split(ranked[i:j], order, ""):
+        for block, decided_by in scoring.split_ties(ranked[i:j], order, values_of):
             label = f"{len(out) + 1}{'=' if len(block) > 1 else ''}"
             for pl in block:
                 out.append(

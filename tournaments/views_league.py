@@ -24,7 +24,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "club": found,
             "series_list": profiles.club_series(found),
-            "events": found.events.order_by("-created_at", "name"),
+            "events": profiles.club_events(found),
         },
     )
 
@@ -46,17 +46,18 @@ def series_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _person(request: HttpRequest, pk: int) -> Player:
-    player = get_object_or_404(Player, pk=pk)
-    if not profiles.profile_visible(request.user, player):
+    """The person of record ``pk`` (the kept record of a merge); 404 when hidden."""
+    person = profiles.visible_person(request.user, pk)
+    if person is None:
         raise Http404("no such profile")
-    return player
+    return person
 
 
 def person(request: HttpRequest, pk: int) -> HttpResponse:
     """A person's profile; a merged record's address leads to the kept record's."""
     player = _person(request, pk)
-    if player.same_as_id is not None:
-        return redirect("league:person", pk=player.same_as_id)
+    if player.pk != pk:
+        return redirect("league:person", pk=player.pk)
     profile = profiles.person_profile(player, user=request.user)
     ids = [r.pk for r in profile.records]
     return render(
@@ -138,8 +139,8 @@ def person_unmerge(request: HttpRequest, pk: int, record: int) -> HttpResponse:
 
 def person_csv(request: HttpRequest, pk: int) -> HttpResponse:
     player = _person(request, pk)
-    if player.same_as_id is not None:
-        return redirect("league:person_csv", pk=player.same_as_id)
+    if player.pk != pk:
+        return redirect("league:person_csv", pk=player.pk)
     response = HttpResponse(
         league_exports.person_csv(person=player), content_type="text/csv; charset=utf-8"
     )

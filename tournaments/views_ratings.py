@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 from django.utils.http import content_disposition_header
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
@@ -16,9 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import ratings
-from tournaments.models import Player
-from tournaments.profiles import profile_visible
+from tournaments import profiles, ratings
 
 _RATING = {
     "rating": serializers.FloatField(help_text="The conservative figure, mu - 3 sigma."),
@@ -49,12 +46,6 @@ HISTORY = inline_serializer(
 )
 
 
-def _public(rows: list[ratings.CurrentRating]) -> list[ratings.CurrentRating]:
-    """The ratings of the people whose profile is public (a hidden profile, tournaments.clubs,
-    keeps her rating out of the public lists)."""
-    return [r for r in rows if not r.player.profile_hidden]
-
-
 def _figures(mu: float, sigma: float, ordinal: float) -> dict[str, float]:
     return {"rating": round(ordinal, 4), "mu": round(mu, 4), "sigma": round(sigma, 4)}
 
@@ -76,7 +67,7 @@ class RatingListView(APIView):
                 "events": r.events,
                 "last_event": r.event.slug,
             }
-            for rank, r in enumerate(_public(ratings.current_ratings()), start=1)
+            for rank, r in enumerate(ratings.public_ratings(), start=1)
         ]
         return Response(rows)
 
@@ -88,10 +79,8 @@ class RatingHistoryView(APIView):
 
     @extend_schema(responses={200: HISTORY})
     def get(self, request: Request, player_id: int) -> Response:
-        player = get_object_or_404(Player, pk=player_id)
-        if player.same_as_id is not None:  # a merged record: the person's (kept) one
-            player = Player.objects.get(pk=player.same_as_id)
-        if not profile_visible(request.user, player):
+        player = profiles.visible_person(request.user, player_id)
+        if player is None:
             raise Http404("no such profile")
         return Response(
             {
@@ -103,7 +92,7 @@ class RatingHistoryView(APIView):
                         "date": p.date.isoformat(),
                         **_figures(p.mu, p.sigma, p.ordinal),
                     }
-                    for p in ratings.history(player)
+                    for p in profiles.rating_points(player)
                 ],
             }
         )
@@ -111,7 +100,7 @@ class RatingHistoryView(APIView):
 
 def ratings_csv(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(
-        ratings.ratings_csv(_public(ratings.current_ratings())),
+        ratings.ratings_csv(ratings.public_ratings()),
         content_type="text/csv; charset=utf-8",
     )
     response["Content-Disposition"] = content_disposition_header(True, "ratings.csv")

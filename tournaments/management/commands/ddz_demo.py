@@ -32,15 +32,11 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import entry
-from games.bot import play_record
-from games.deals import rank_cards
 from games.imports import records_import
 from games.models import Game, Status
-from games.services import game_submit
 from tournaments import csv_io, links, round_states, rounds, stages
 from tournaments.demo_accounts import demo_accounts_ensure, demo_organizer_ensure
-from tournaments.demo_league import demo_league_build, demo_league_clear
+from tournaments.demo_league import demo_league_build, demo_league_clear, demo_play
 from tournaments.management.commands.ddz_standings import standings_rows
 from tournaments.models import Event, Player, Table
 from tournaments.profiles import series_table
@@ -120,15 +116,7 @@ class Command(BaseCommand):
         def play(round_: Any, boards: Any, tables: Any) -> int:
             for board in boards:
                 for table in tables:
-                    record = play_record(
-                        rules=rules,
-                        hands={s: rank_cards(c) for s, c in board.hands.items()},
-                        bottom=rank_cards(board.bottom),
-                        first_bidder=board.first_bidder,
-                        seed=f"{seed}:{board.number}:{table.number}",
-                        record_id=entry.table_record_id(table, board),
-                    )
-                    game_submit(table=table, board=board, record=record, source="demo")
+                    demo_play(rules=rules, table=table, board=board, seed=seed)
             return len(boards) * len(tables)
 
         for round_ in event.rounds.order_by("number"):
