@@ -166,17 +166,7 @@ class GameListView(APIView):
         if "steps" in v:
             record = steps_record(table=table, board=board, steps=v["steps"])
         elif "quick" in v:
-            q = v["quick"]
-            quick = quick_result.QuickResult(
-                landlord=q["landlord"],
-                bid=q["bid"],
-                winner=q["winner"],
-                bombs=tuple(q["bombs"]),
-                rockets=q["rockets"],
-                doubles=tuple(q["doubles"]),
-                spring=q["spring"],
-                anti_spring=q["anti_spring"],
-            )
+            quick = quick_result.QuickResult.from_dict(v["quick"])
             try:
                 record = quick_result.quick_record(
                     deal, quick, record_id=entry.table_record_id(table, board)
