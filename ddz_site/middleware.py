@@ -42,10 +42,14 @@ UNAVAILABLE_MESSAGE = _(
 )
 
 
+def api_error(code: str, message: object) -> dict[str, Any]:
+    """The API's error shape (games.api.errors) with `code` and `message`, no fields or rule."""
+    return {"error": {"code": code, "message": str(message), "fields": None, "rule": None}}
+
+
 def unavailable_error() -> dict[str, Any]:
     """The API's error (games.api.errors) of a database that cannot be reached."""
-    message = str(UNAVAILABLE_MESSAGE)
-    return {"error": {"code": "unavailable", "message": message, "fields": None, "rule": None}}
+    return api_error("unavailable", UNAVAILABLE_MESSAGE)
 
 
 def _is_api(request: HttpRequest) -> bool:
@@ -62,8 +66,7 @@ def refuse_nul(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[
             message = _("No page has this address.") if in_path else _("Bad request.")
             if _is_api(request):
                 code = "not_found" if in_path else "parse_error"
-                error = {"code": code, "message": str(message), "fields": None, "rule": None}
-                return JsonResponse({"error": error}, status=status)
+                return JsonResponse(api_error(code, message), status=status)
             return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
         return get_response(request)
 
@@ -109,8 +112,7 @@ def too_large_response(request: HttpRequest, *, fields: bool = False) -> HttpRes
             "size": round(limit / (1024 * 1024), 1)
         }
     if _wants_json(request):
-        error = {"code": "too_large", "message": message, "fields": None, "rule": None}
-        return JsonResponse({"error": error}, status=413)
+        return JsonResponse(api_error("too_large", message), status=413)
     return render(request, "413.html", {"message": message}, status=413)
 
 

@@ -45,6 +45,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import Bidding, IllegalBidError, Reading
+from games.engine.bidding import PASS_CALLS
+from games.engine.cards import PASS_WORDS
 from games.engine.combos import bomb_power
 from games.engine.moves import legal_moves
 
@@ -53,9 +55,9 @@ MAX_LEADS = 1_000  # combinations of one hand (four players: up to ~550 from 33 
 MAX_TREE_NODES = 2_000  # bidding tree nodes (the largest preset, cn2016, has 258 states)
 
 # The engine's pass words in the bidding (games.engine.bidding.normalize_call).
-BIDDING_PASS_WORDS = ("p", "pass", "-", "0", "不要", "过", "不出", "不叫", "不抢", "不加倍")
+BIDDING_PASS_WORDS = PASS_CALLS
 # Its pass words in the play (games.engine.cards.is_pass_text).
-PLAY_PASS_WORDS = ("pass", "p", "-", "不要", "过", "不出")
+PLAY_PASS_WORDS = PASS_WORDS
 
 
 def reading(r: Reading) -> list[Any]:

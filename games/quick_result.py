@@ -63,6 +63,26 @@ class QuickResult:
             "anti_spring": self.anti_spring,
         }
 
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> QuickResult:
+        """The inverse of `to_dict`; ``bombs``, ``rockets``, ``doubles``, ``spring`` and
+        ``anti_spring`` may be left out.
+
+        Raises:
+            KeyError: no ``landlord``, ``bid`` or ``winner``.
+            TypeError: ``bombs`` or ``doubles`` not a list.
+        """
+        return cls(
+            landlord=str(raw["landlord"]),
+            bid=raw["bid"],
+            winner=str(raw["winner"]),
+            bombs=tuple(str(b) for b in raw.get("bombs") or ()),
+            rockets=raw.get("rockets") or 0,
+            doubles=tuple(str(d) for d in raw.get("doubles") or ()),
+            spring=bool(raw.get("spring")),
+            anti_spring=bool(raw.get("anti_spring")),
+        )
+
 
 def _quick_fail(code: str, rule: str, field: str | None = None, **params: Any) -> EntryError:
     message = QUICK_SENTENCES[code](params)
@@ -310,16 +330,7 @@ def quick_from_record(record: Mapping[str, Any]) -> QuickResult | None:
     if not isinstance(raw, Mapping):
         raise EntryError(_("A quick result must be an object."))
     try:
-        return QuickResult(
-            landlord=str(raw["landlord"]),
-            bid=raw["bid"],
-            winner=str(raw["winner"]),
-            bombs=tuple(str(b) for b in raw.get("bombs") or ()),
-            rockets=raw.get("rockets") or 0,
-            doubles=tuple(str(d) for d in raw.get("doubles") or ()),
-            spring=bool(raw.get("spring")),
-            anti_spring=bool(raw.get("anti_spring")),
-        )
+        return QuickResult.from_dict(raw)
     except (KeyError, TypeError):
         raise EntryError(_("A quick result needs the landlord, the bid and the winner.")) from None
 

@@ -308,6 +308,14 @@ def replace_refusal(current: Game | None, *, actor: Actor, event: Event) -> str 
     )
 
 
+def entry_refusal(table: Table, current: Game | None, *, actor: Actor, event: Event) -> str | None:
+    """Why `actor` enters nothing at `table` now, None when he may: its round is not in play
+    (tournaments.round_states.round_refusal), or `current` (the table's current game of the
+    board) is one he may not replace (replace_refusal). The entry pages show it up front;
+    `game_submit` refuses with the same reasons."""
+    return round_refusal(table.round.state) or replace_refusal(current, actor=actor, event=event)
+
+
 def _round_state_shared(
     round_id: int, *, table_id: int, board_id: int, key: str | None
 ) -> tuple[str | None, int, int | None]:

@@ -53,6 +53,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
+from games import entry
 from games.counting import ACCEPTABLE_STATUSES, FLAGGED_STATUSES, counted_q, counts
 from games.models import Board, EntryDraft, Game, Resolution, Status
 from games.outcome import accepted_claim_fields
@@ -288,6 +289,32 @@ def game_resolve(*, game_id: int, actor: Actor, decision: str, note: str) -> Gam
         standings_request(event_id=event_id)
     game.refresh_from_db()
     return game
+
+
+def entry_check(
+    *, table: Table, board: Board, steps: Sequence[str], step: str | None, actor: Actor
+) -> tuple[entry.Position, dict[str, Any] | None]:
+    """Check `step` after `steps` at `table` (games.entry); the accepted steps become the
+    table's draft (draft_save). A refused step is an answer, not an error: it stores nothing.
+
+    Returns ``(position, error)``: the position after the accepted steps, and None or the
+    refusal (games.entry.EntryError.to_dict: the referee's message with its rule).
+
+    Raises:
+        games.entry.EntryError: `steps` the engine refuses.
+        StateConflict: the table's round is not in play.
+        NotAllowed: `actor` may not enter at `table`.
+    """
+    position = entry.rebuild(entry.EntryDeal.from_board(board), steps)
+    error = None
+    if step:
+        try:
+            position = entry.apply_step(position, step)
+        except entry.EntryError as exc:
+            error = exc.to_dict()
+    if error is None:
+        draft_save(table=table, board=board, steps=position.steps, actor=actor)
+    return position, error
 
 
 def draft_save(*, table: Table, board: Board, steps: Sequence[str], actor: Actor) -> EntryDraft:

@@ -30,7 +30,7 @@ from ddz_site.errors import DomainError
 from games import entry, quick_result, selectors, views_offline
 from games.forms import GameRecordForm, QuickResultForm, ResolveForm
 from games.models import Board, Game
-from games.services import game_submit, replace_refusal
+from games.services import entry_refusal, game_submit
 from games.versions import (
     game_confirm,
     game_resolve,
@@ -45,7 +45,6 @@ from tournaments.clock import current_round
 from tournaments.lineups import table_players
 from tournaments.links import open_signals
 from tournaments.models import Event, Table
-from tournaments.round_states import round_refusal
 from tournaments.views_screen import clock_context, table_clock_context
 
 
@@ -229,8 +228,7 @@ def live_entry_context(
         "current": current,
         "config": config,
         "seats": deal.rules.seats,
-        "closed": round_refusal(table.round.state)
-        or replace_refusal(current, actor=actor, event=board.event),
+        "closed": entry_refusal(table, current, actor=actor, event=board.event),
         # The same clock as the big screen, with this table's extra time (issue 12 item 8).
         **table_clock_context(table, board.event),
     }
@@ -315,8 +313,7 @@ def quick_entry_page(
             "table": table,
             "form": form,
             "current": current,
-            "closed": round_refusal(table.round.state)
-            or replace_refusal(current, actor=actor, event=board.event),
+            "closed": entry_refusal(table, current, actor=actor, event=board.event),
             "players": table_players(table, board.number),
             **table_clock_context(table, board.event),
             **(context or {}),

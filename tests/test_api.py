@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -227,3 +229,20 @@ def test_swagger_and_redoc_are_served_without_a_cdn(client) -> None:
         assert not [s for s in sources if "//" in s or "cdn" in s.lower()], sources
     schema = client.get(reverse("api:schema"), HTTP_ACCEPT="application/json")
     assert schema.status_code == 200
+
+
+def test_board_games_reads_the_players_of_all_tables_at_once(world) -> None:
+    """The list's `players` (seat → who played) costs the same queries for any number of
+    tables: one for the seats, one for the substitutions."""
+    for i, table in enumerate(world.tables):
+        record = bot_record(world.boards[0], table)
+        referee = client_for(world.users[f"referee{i + 1}"])
+        referee.post(urls(world, table=i)["games"], {"record": record}, format="json")
+    chief = client_for(world.users["chief"])
+    board = reverse("api:board-games", kwargs={"slug": world.event.slug, "number": 1})
+    with CaptureQueriesContext(connection) as ctx:
+        rows = chief.get(board).json()
+    assert len(rows) == 2
+    sql = [q["sql"] for q in ctx.captured_queries]
+    assert sum('FROM "tournaments_seat"' in q for q in sql) == 1
+    assert sum('FROM "tournaments_substitution"' in q for q in sql) == 1

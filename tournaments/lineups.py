@@ -131,8 +131,19 @@ def round_substitutions(round_: Round) -> list[Substitution]:
 def table_players(table: Table, number: int) -> dict[str, Player]:
     """Seat → who plays board `number` at `table` (the seated player, or her substitute on
     the boards of a substitution); two queries."""
-    seated = {s.seat: s.player for s in table.seats.select_related("player")}
-    return lineup_of(table_ids=[table.pk]).players(table, number, seated)
+    return tables_players([(table.pk, number)])[(table.pk, number)]
+
+
+def tables_players(pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], dict[str, Player]]:
+    """(table id, board number) → seat → who plays that board at that table, as
+    `table_players` for each pair, in two queries whatever their number (lists of games)."""
+    pairs = list(pairs)
+    table_ids = {t for t, _n in pairs}
+    seated: dict[int, dict[str, Player]] = defaultdict(dict)
+    for s in Seat.objects.filter(table_id__in=table_ids).select_related("player"):
+        seated[s.table_id][s.seat] = s.player
+    lineup = lineup_of(table_ids=table_ids)
+    return {(t, n): {s: lineup.player(t, s, n, p) for s, p in seated[t].items()} for t, n in pairs}
 
 
 def by_table(table_ids: Iterable[int]) -> dict[int, list[Substitution]]:

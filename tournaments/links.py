@@ -46,7 +46,7 @@ from ddz_site.errors import DomainError
 from games import entry
 from games.models import Board, Game
 from games.services import GameRejected, game_submit, steps_record
-from games.versions import draft_save
+from games.versions import entry_check
 from tournaments import access
 from tournaments.access import Actor, signed_in
 from tournaments.audit import audit_record
@@ -445,17 +445,11 @@ def link_entry_check(
         games.entry.EntryError: `steps` the engine refuses.
         games.versions.StateConflict: the table's round is not in play.
     """
-    deal = entry.EntryDeal.from_board(board)
-    position = entry.rebuild(deal, steps)
-    error = None
-    if step:
-        try:
-            position = entry.apply_step(position, step)
-        except entry.EntryError as exc:
-            error = exc.to_dict()
-    if error is None:
-        with transaction.atomic():
-            draft_save(table=table, board=board, steps=position.steps, actor=bearer)
+    with transaction.atomic():
+        position, error = entry_check(
+            table=table, board=board, steps=steps, step=step, actor=bearer
+        )
+        if error is None:
             audit_record(
                 event=board.event,
                 actor=bearer,

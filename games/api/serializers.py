@@ -3,6 +3,7 @@ lives here (games.entry, games.services, games.versions hold them)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -13,7 +14,7 @@ from rest_framework import serializers
 from games.entry import MAX_STEPS
 from games.models import Game, Resolution
 from games.selectors import ENTRY_STATES, entry_state
-from tournaments.lineups import table_players
+from tournaments.lineups import table_players, tables_players
 
 
 def _step() -> serializers.CharField:
@@ -207,10 +208,22 @@ class GameSerializer(serializers.ModelSerializer):
         return entry_state(game, drafting=False)
 
 
+class PlayersList(serializers.ListSerializer):
+    """A list of games whose `players` are read for all of them at once
+    (tournaments.lineups.tables_players: two queries, whatever the number of games)."""
+
+    def to_representation(self, data: Iterable[Game]) -> list[Any]:
+        games = list(data.all() if hasattr(data, "all") else data)
+        self.child.known_players = tables_players((g.table_id, g.board.number) for g in games)
+        return super().to_representation(games)
+
+
 class PlayersMixin(serializers.Serializer):
     """`players`: seat → the name of who played the board there (a substitute on her boards;
     tournaments.substitutions). Only on reads: a write's answer never reads the database again
-    after its commit."""
+    after its commit. Subclasses list with PlayersList."""
+
+    known_players: dict[tuple[int, int], dict[str, Any]] | None = None
 
     players = serializers.SerializerMethodField(
         help_text=_("Seat to the name of who played this board there (a substitute on her boards).")
@@ -218,8 +231,10 @@ class PlayersMixin(serializers.Serializer):
 
     @extend_schema_field(serializers.DictField(child=serializers.CharField()))
     def get_players(self, game: Game) -> dict[str, str]:
-
-        return {s: p.name for s, p in table_players(game.table, game.board.number).items()}
+        key = (game.table_id, game.board.number)
+        known = self.known_players
+        players = known[key] if known and key in known else table_players(game.table, key[1])
+        return {s: p.name for s, p in players.items()}
 
 
 class GameReadSerializer(PlayersMixin, GameSerializer):
@@ -228,6 +243,7 @@ class GameReadSerializer(PlayersMixin, GameSerializer):
     class Meta(GameSerializer.Meta):
         fields = [*GameSerializer.Meta.fields, "players"]
         read_only_fields = fields
+        list_serializer_class = PlayersList
 
 
 class GameBriefSerializer(PlayersMixin, GameSerializer):
@@ -239,6 +255,7 @@ class GameBriefSerializer(PlayersMixin, GameSerializer):
             "players",
         ]
         read_only_fields = fields
+        list_serializer_class = PlayersList
 
 
 class CellSerializer(serializers.Serializer):

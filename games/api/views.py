@@ -18,7 +18,7 @@ from games import entry, quick_result, selectors
 from games.api import serializers as s
 from games.models import Board, EntryDraft, Game
 from games.services import game_submit, steps_record
-from games.versions import draft_save, game_confirm, game_resolve
+from games.versions import entry_check, game_confirm, game_resolve
 from tournaments.access import can_enter_table, is_chief_referee, is_official
 from tournaments.embargo import game_visible_to, visible_to
 from tournaments.models import Event, Table
@@ -117,17 +117,13 @@ class EntryView(APIView):
         table, board = _entry_table(request, slug, table_id, number)
         data = s.EntryCheckSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        deal = entry.EntryDeal.from_board(board)
-        position = entry.rebuild(deal, data.validated_data["steps"])
-        error = None
-        step = data.validated_data.get("step")
-        if step:
-            try:
-                position = entry.apply_step(position, step)
-            except entry.EntryError as exc:
-                error = exc.to_dict()
-        if error is None:
-            draft_save(table=table, board=board, steps=position.steps, actor=request.user)
+        position, error = entry_check(
+            table=table,
+            board=board,
+            steps=data.validated_data["steps"],
+            step=data.validated_data.get("step"),
+            actor=request.user,
+        )
         return Response({"ok": error is None, "position": entry.view(position), "error": error})
 
 
@@ -170,17 +166,7 @@ class GameListView(APIView):
         if "steps" in v:
             record = steps_record(table=table, board=board, steps=v["steps"])
         elif "quick" in v:
-            q = v["quick"]
-            quick = quick_result.QuickResult(
-                landlord=q["landlord"],
-                bid=q["bid"],
-                winner=q["winner"],
-                bombs=tuple(q["bombs"]),
-                rockets=q["rockets"],
-                doubles=tuple(q["doubles"]),
-                spring=q["spring"],
-                anti_spring=q["anti_spring"],
-            )
+            quick = quick_result.QuickResult.from_dict(v["quick"])
             try:
                 record = quick_result.quick_record(
                     deal, quick, record_id=entry.table_record_id(table, board)

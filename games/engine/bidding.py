@@ -34,12 +34,14 @@ BID_RULE = {
     "marked": "R-5P",
 }
 NUMBERS = ("1", "2", "3")
+# R-NOTE's words for a pass in the bidding (normalize_call; the live entry page's checker too).
+PASS_CALLS = ("p", "pass", "-", "0", "不要", "过", "不出", "不叫", "不抢", "不加倍")
 
 
 def normalize_call(call: str) -> str:
     """Lower-case a call and map R-NOTE's pass words to ``pass``."""
     word = call.strip().lower()
-    if word in ("p", "-", "0", "不要", "过", "不出", "不叫", "不抢", "不加倍"):
+    if word in PASS_CALLS:
         return "pass"
     return word
 

@@ -70,7 +70,9 @@ _WORD_RANK: dict[str, int] = {
     "大怪": BIG_JOKER,
 }
 _SEPARATORS = frozenset(" ,-\t")
-_PASS_WORDS = frozenset({"pass", "p", "-", "不要", "过", "不出"})
+# R-NOTE's words for a pass in the play (is_pass_text; the live entry page's checker too).
+PASS_WORDS = ("pass", "p", "-", "不要", "过", "不出")
+_PASS_WORDS = frozenset(PASS_WORDS)
 
 _PARSE_CACHE: dict[str, Counts] = {}
 CACHE_LIMIT = 50_000  # entries per memo table: bounded memory whatever the input
