@@ -14,7 +14,6 @@ from datetime import UTC, datetime, timedelta
 from html import unescape
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -26,18 +25,13 @@ from tournaments import clock
 from tournaments.models import AuditEntry, RoundClock, RoundState
 from tournaments.standings import standings_recompute
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 T0 = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 
 
 def minutes(n: float) -> timedelta:
     return timedelta(minutes=n)
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
 
 
 @pytest.fixture
