@@ -4,10 +4,8 @@ the referee's live entry shows the substitute at the seat on her boards only."""
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
-from tests.browser import CHROMIUM, chromium
+from tests.browser import CHROMIUM, chromium, phone_context, session_of
 from tests.entry_personas import build_world
 from tests.factories import PlayerFactory
 from tournaments.models import Entry, Round, RoundState, Substitution
@@ -20,13 +18,6 @@ pytestmark = [
 ]
 
 
-def _cookie(user, live_server) -> dict[str, str]:
-    client = Client()
-    client.force_login(user)
-    value = client.cookies[settings.SESSION_COOKIE_NAME].value
-    return {"name": settings.SESSION_COOKIE_NAME, "value": value, "url": live_server.url}
-
-
 def test_the_organizer_records_a_substitute_and_the_live_entry_names_her(live_server) -> None:
     world = build_world(seed="browser-subs", tables=2, boards=4)
     event, table = world.event, world.tables[0]
@@ -35,11 +26,12 @@ def test_the_organizer_records_a_substitute_and_the_live_entry_names_her(live_se
     Entry.objects.create(event=event, player=zoe)
     absent = table.seats.get(seat="E").player
     live = f"{live_server.url}/referee/events/{event.slug}/tables/{table.pk}/boards/%d/"
-    cookies = {name: _cookie(world.users[name], live_server) for name in ("organizer", "referee1")}
+    sessions = {name: session_of(world.users[name]) for name in ("organizer", "referee1")}
 
     with chromium() as browser:
-        organizer = browser.new_context(viewport={"width": 1024, "height": 900})
-        organizer.add_cookies([cookies["organizer"]])
+        organizer = phone_context(
+            browser, live_server, sessions["organizer"], viewport={"width": 1024, "height": 900}
+        )
         page = organizer.new_page()
         page.on("dialog", lambda d: d.accept())
         page.goto(f"{live_server.url}/organizer/events/{event.slug}/")
@@ -54,8 +46,7 @@ def test_the_organizer_records_a_substitute_and_the_live_entry_names_her(live_se
         note = f"Zoe Substitute plays E for {absent.name}: boards 3-4"
         assert note in page.locator("#substitutions-1").inner_text()
 
-        referee = browser.new_context(viewport={"width": 375, "height": 740})
-        referee.add_cookies([cookies["referee1"]])
+        referee = phone_context(browser, live_server, sessions["referee1"])
         page = referee.new_page()
         east = page.locator("#seats tbody tr[data-seat=E] .role")
         page.goto(live % 3)
