@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -188,6 +189,13 @@ def _worker_idle_after_each_test(request: pytest.FixtureRequest) -> Iterator[Non
     if commits:  # only a test that commits can have enqueued anything
         for worker in _STARTED:
             worker.drain()
+
+
+@pytest.fixture
+def fresh_cache() -> None:
+    """An empty cache for the test: pages are cached by event slug and standings version (and
+    factories reuse slugs per run); the DRF throttle counts requests in the cache."""
+    cache.clear()
 
 
 @pytest.fixture

@@ -14,21 +14,12 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from tests.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.conftest import Worker
 from tournaments.management.commands.ddz_demo import ARCHIVE_EVENT, DEMO_EVENT, PLAYERS
 from tournaments.models import Event
 
-CHROMIUM = Path("/usr/bin/chromium")
 DATA = Path(__file__).resolve().parent / "data"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 pytestmark = [
     pytest.mark.browser,

@@ -12,10 +12,10 @@ from django.contrib.auth import SESSION_KEY
 from django.test import Client
 
 from games.models import Game, Status
+from tests.browser import CHROMIUM, SHOWN, chromium, enter, enter_all, phone_context
 from tests.conftest import Worker, wait_for
 from tests.entry_personas import build_world
 from tests.factories import bot_record
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = [
     pytest.mark.browser,
@@ -29,8 +29,6 @@ pytestmark = [
 def test_referee_enters_a_whole_game_by_keyboard(
     celery_worker: Worker, live_server, tmp_path: Path
 ) -> None:
-    from playwright.sync_api import sync_playwright
-
     world = build_world(seed="browser-entry", tables=1, boards=1)
     table, board = world.tables[0], world.boards[0]
     record = bot_record(board, table)
@@ -43,54 +41,38 @@ def test_referee_enters_a_whole_game_by_keyboard(
     assert client.session[SESSION_KEY]
     url = f"{live_server.url}/referee/events/{world.event.slug}/tables/{table.pk}/boards/1/"
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 375, "height": 740})
-            context.add_cookies(
-                [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
-            )
-            page = context.new_page()
-            page.goto(url)
-            page.wait_for_selector("#seats tr.to-move")
-            count = "document.querySelectorAll('#calls li, #plays li').length === %d"
-
-            def enter(text: str, n: int) -> None:
-                page.keyboard.type(text)
-                page.keyboard.press("Enter")
-                page.wait_for_function(count % n)
-
-            for i, call in enumerate(calls, start=1):
-                enter(call, i)
-            # R-LEAD: the landlord leads and may not pass; the step is refused with its rule.
-            page.keyboard.type("p")
-            page.keyboard.press("Enter")
-            error = page.locator("#entry-error")
-            error.wait_for(state="visible")
-            assert "R-LEAD" in error.inner_text() and "must play" in error.inner_text()
-            page.keyboard.press("Control+a")
-            page.keyboard.press("Delete")
-            # Undo the last call, then type it again.
-            page.keyboard.press("Control+z")
-            page.wait_for_function(count % (len(calls) - 1))
-            enter(calls[-1], len(calls))
-            for i, cards in enumerate(plays, start=len(calls) + 1):
-                enter(cards, i)
-            page.locator("#result").wait_for(state="visible")
-            scores = page.locator("#result-score td").all_inner_texts()
-            assert [int(s) for s in scores] == list(record["declared"].values())
-            page.screenshot(path=str(tmp_path / "entry.png"), full_page=True)
-            wide = page.evaluate("document.documentElement.scrollWidth")
-            widest = page.evaluate(
-                "[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect()"
-                ".right > 375).map(e => e.tagName + '#' + e.id + '.' + e.className).slice(0, 5)"
-            )
-            assert wide <= 375, f"the page is {wide} px wide: {widest}"
-            # Keyboard only: the submit button has the focus once the game is over.
-            page.keyboard.press("Enter")
-            page.wait_for_url("**/games/*/")
-        finally:
-            browser.close()
+    with chromium() as browser:
+        context = phone_context(browser, live_server, session)
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector("#seats tr.to-move")
+        enter_all(page, calls)
+        # R-LEAD: the landlord leads and may not pass; the step is refused with its rule.
+        page.keyboard.type("p")
+        page.keyboard.press("Enter")
+        error = page.locator("#entry-error")
+        error.wait_for(state="visible")
+        assert "R-LEAD" in error.inner_text() and "must play" in error.inner_text()
+        page.keyboard.press("Control+a")
+        page.keyboard.press("Delete")
+        # Undo the last call, then type it again.
+        page.keyboard.press("Control+z")
+        page.wait_for_function(SHOWN % (len(calls) - 1))
+        enter(page, calls[-1], len(calls))
+        enter_all(page, plays, start=len(calls) + 1)
+        page.locator("#result").wait_for(state="visible")
+        scores = page.locator("#result-score td").all_inner_texts()
+        assert [int(s) for s in scores] == list(record["declared"].values())
+        page.screenshot(path=str(tmp_path / "entry.png"), full_page=True)
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        widest = page.evaluate(
+            "[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect()"
+            ".right > 375).map(e => e.tagName + '#' + e.id + '.' + e.className).slice(0, 5)"
+        )
+        assert wide <= 375, f"the page is {wide} px wide: {widest}"
+        # Keyboard only: the submit button has the focus once the game is over.
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/games/*/")
 
     game = Game.objects.get(table=table, board=board)
     assert game.entered_by == world.users["referee1"] and game.source == "api"

@@ -3,16 +3,13 @@ chromium through Playwright, on a phone-sized screen): home → club → series 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
+from tests.browser import CHROMIUM, chromium
 from tournaments import clubs
 from tournaments.models import Entry, Player, Standing
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 
 pytestmark = [
     pytest.mark.browser,
@@ -26,8 +23,6 @@ pytestmark = [
 
 
 def test_home_to_a_players_history_in_three_clicks(live_server) -> None:
-    from playwright.sync_api import expect, sync_playwright
-
     admin = get_user_model().objects.create_user("td", password="pw", is_staff=True)
     club = clubs.club_create(name="River Club", actor=admin)
     season = clubs.series_create(club=club, actor=admin, name="River Series 2026")
@@ -48,21 +43,17 @@ def test_home_to_a_players_history_in_three_clicks(live_server) -> None:
                 boards=1,
             )
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 390, "height": 844})
-            page.goto(f"{live_server.url}/")
-            page.locator("#clubs").get_by_role("link", name="River Club").click()  # 1
-            expect(page.locator("h1")).to_have_text("River Club")
-            page.get_by_role("link", name="River Series 2026").click()  # 2
-            expect(page.locator("#series-standings tbody tr")).to_have_count(2)
-            page.locator("#series-standings").get_by_role("link", name="Ann").click()  # 3
-            expect(page.locator("#person-name")).to_have_text("Ann")
-            history = page.locator("#history tbody tr")
-            expect(history).to_have_count(2)
-            expect(history.nth(0)).to_contain_text("River Cup 1")
-            expect(history.nth(1)).to_contain_text("River Cup 2")
-            expect(page.locator("#results-chart svg")).to_be_visible()
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(f"{live_server.url}/")
+        page.locator("#clubs").get_by_role("link", name="River Club").click()  # 1
+        expect(page.locator("h1")).to_have_text("River Club")
+        page.get_by_role("link", name="River Series 2026").click()  # 2
+        expect(page.locator("#series-standings tbody tr")).to_have_count(2)
+        page.locator("#series-standings").get_by_role("link", name="Ann").click()  # 3
+        expect(page.locator("#person-name")).to_have_text("Ann")
+        history = page.locator("#history tbody tr")
+        expect(history).to_have_count(2)
+        expect(history.nth(0)).to_contain_text("River Cup 1")
+        expect(history.nth(1)).to_contain_text("River Cup 2")
+        expect(page.locator("#results-chart svg")).to_be_visible()

@@ -7,15 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from games.models import Game, Status
 from games.services import game_submit
+from tests.browser import CHROMIUM, chromium, enter_all, fits, phone_context, session_of
 from tests.conftest import Worker, wait_for
 from tests.entry_personas import build_world
 from tests.factories import bot_record
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
 from tournaments import links
 from tournaments.models import AuditEntry, ResultCheck
 
@@ -27,19 +25,10 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed"),
 ]
 
-PHONE = {"width": 375, "height": 740}
-
-
-def _fits(page) -> None:
-    wide = page.evaluate("document.documentElement.scrollWidth")
-    assert wide <= PHONE["width"], f"the page is {wide} px wide"
-
 
 def test_a_whole_game_entered_through_a_table_link_is_stored_once(
     celery_worker: Worker, live_server, tmp_path: Path
 ) -> None:
-    from playwright.sync_api import sync_playwright
-
     world = build_world(seed="browser-link", tables=2, boards=1)
     table, board = world.tables[1], world.boards[0]
     made = links.table_links_make(
@@ -49,28 +38,20 @@ def test_a_whole_game_entered_through_a_table_link_is_stored_once(
     record = bot_record(board, table)
     steps = [c for _s, c in record["bidding"]] + [c for _s, c in record["plays"]]
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_context(viewport=PHONE).new_page()
-            page.goto(url)
-            _fits(page)
-            page.get_by_role("link", name="Live entry").first.click()
-            page.wait_for_selector("#seats tr.to-move")
-            count = "document.querySelectorAll('#calls li, #plays li').length === %d"
-            for i, step in enumerate(steps, start=1):
-                page.keyboard.type(step)
-                page.keyboard.press("Enter")
-                page.wait_for_function(count % i)
-            page.locator("#result").wait_for(state="visible")
-            _fits(page)
-            page.screenshot(path=str(tmp_path / "link-entry.png"), full_page=True)
-            page.keyboard.press("Enter")  # the submit button has the focus
-            page.wait_for_url("**/games/*/")
-            assert "Round 1, table 2, board 1" in page.inner_text("h1")
-            user_agent = page.evaluate("navigator.userAgent")
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = phone_context(browser, live_server).new_page()
+        page.goto(url)
+        fits(page)
+        page.get_by_role("link", name="Live entry").first.click()
+        page.wait_for_selector("#seats tr.to-move")
+        enter_all(page, steps, start=1)
+        page.locator("#result").wait_for(state="visible")
+        fits(page)
+        page.screenshot(path=str(tmp_path / "link-entry.png"), full_page=True)
+        page.keyboard.press("Enter")  # the submit button has the focus
+        page.wait_for_url("**/games/*/")
+        assert "Round 1, table 2, board 1" in page.inner_text("h1")
+        user_agent = page.evaluate("navigator.userAgent")
 
     game = Game.objects.get(table=table, board=board)  # exactly one
     assert game.source == "link" and game.entered_by is None
@@ -88,45 +69,34 @@ def test_a_whole_game_entered_through_a_table_link_is_stored_once(
 def test_a_player_signals_a_problem_through_her_link_and_the_chief_sees_it(
     celery_worker: Worker, live_server, tmp_path: Path
 ) -> None:
-    from playwright.sync_api import sync_playwright
-
     world = build_world(seed="browser-player", tables=2, boards=1)
     table, board = world.tables[0], world.boards[0]
     game = game_submit(table=table, board=board, record=bot_record(board, table))
     ann = table.seats.get(seat="W").player
     made = links.player_links_make(event=world.event, actor=world.users["organizer"])
     url = live_server.url + next(m.url for m in made if m.player == ann)
-    chief = Client()
-    chief.force_login(world.users["chief"])
-    session = chief.cookies[settings.SESSION_COOKIE_NAME].value
+    session = session_of(world.users["chief"])
     note = "We played a bomb of sevens; the sheet says eights."
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_context(viewport=PHONE).new_page()
-            page.goto(url)
-            assert ann.name in page.inner_text("h1")
-            _fits(page)
-            row = page.locator(f"#game-{game.pk}")
-            row.get_by_role("button", name="Signal a problem").click()
-            row.locator("textarea[name=note]").fill(note)
-            row.get_by_role("button", name="Send").click()
-            page.wait_for_selector(f"#game-{game.pk} .check-problem")
-            _fits(page)
-            page.screenshot(path=str(tmp_path / "player-link.png"), full_page=True)
+    with chromium() as browser:
+        page = phone_context(browser, live_server).new_page()
+        page.goto(url)
+        assert ann.name in page.inner_text("h1")
+        fits(page)
+        row = page.locator(f"#game-{game.pk}")
+        row.get_by_role("button", name="Signal a problem").click()
+        row.locator("textarea[name=note]").fill(note)
+        row.get_by_role("button", name="Send").click()
+        page.wait_for_selector(f"#game-{game.pk} .check-problem")
+        fits(page)
+        page.screenshot(path=str(tmp_path / "player-link.png"), full_page=True)
 
-            officials = browser.new_context(viewport=PHONE)
-            officials.add_cookies(
-                [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
-            )
-            queue = officials.new_page()
-            queue.goto(f"{live_server.url}/referee/events/{world.event.slug}/flagged/")
-            signals = queue.locator("#signals")
-            assert note in signals.inner_text() and ann.name in signals.inner_text()
-            _fits(queue)
-        finally:
-            browser.close()
+        officials = phone_context(browser, live_server, session)
+        queue = officials.new_page()
+        queue.goto(f"{live_server.url}/referee/events/{world.event.slug}/flagged/")
+        signals = queue.locator("#signals")
+        assert note in signals.inner_text() and ann.name in signals.inner_text()
+        fits(queue)
 
     check = ResultCheck.objects.get()
     assert (check.game_id, check.player, check.kind, check.note) == (game.pk, ann, "problem", note)

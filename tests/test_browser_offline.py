@@ -9,23 +9,19 @@ message; and the phone's checker against the engine on whole games of every pres
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import pytest
-from django.db import connection
 
 from games import entry, views_offline
 from games.bot import play_record
 from games.deals import rank_cards
 from games.engine import RuleSet, deal_random
 from games.models import EntryDraft, Game, Status
+from tests.browser import CHROMIUM, SHOWN, chromium, enter_all, fits, on_server, phone_context
 from tests.conftest import Worker, wait_for
 from tests.entry_personas import build_world
 from tests.factories import bot_record
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
 from tournaments import links
 from tournaments.models import AuditEntry
 
@@ -37,28 +33,7 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed"),
 ]
 
-PHONE = {"width": 375, "height": 740}
 OFFLINE_JS = Path(__file__).resolve().parents[1] / "games" / "static" / "games" / "offline.js"
-SHOWN = "document.querySelectorAll('#calls li, #plays li').length === %d"
-
-
-def _fits(page) -> None:
-    wide = page.evaluate("document.documentElement.scrollWidth")
-    assert wide <= PHONE["width"], f"the page is {wide} px wide"
-
-
-def _on_server(question: Callable[[], Any]) -> Any:
-    """`question` asked of the database from a thread of its own (its connection closed after):
-    Playwright's event loop runs in the test's thread, where Django refuses the database."""
-
-    def ask() -> Any:
-        try:
-            return question()
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(ask).result()
 
 
 def _not_held(hand: str) -> str:
@@ -69,8 +44,6 @@ def _not_held(hand: str) -> str:
 def test_a_game_entered_with_the_network_cut_half_way_is_stored_once(
     celery_worker: Worker, live_server, tmp_path: Path
 ) -> None:
-    from playwright.sync_api import sync_playwright
-
     world = build_world(seed="browser-offline", tables=2, boards=1)
     table, board = world.tables[0], world.boards[0]
     made = links.table_links_make(
@@ -82,83 +55,70 @@ def test_a_game_entered_with_the_network_cut_half_way_is_stored_once(
     half = len(steps) // 2
     assert half > len(record["bidding"])  # the network drops in the play
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport=PHONE)
-            page = context.new_page()
-            page.goto(url)
-            page.get_by_role("link", name="Live entry").first.click()
-            page.wait_for_selector("#seats tr.to-move")
-            # The service worker keeps the page and its files: it will open offline.
-            page.wait_for_function("document.documentElement.dataset.offlineReady === 'yes'")
-            # Installable as a web app: Chromium finds nothing missing (manifest, icons, worker)
-            # but the incognito profile of every Playwright context.
-            cdp = context.new_cdp_session(page)
-            errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
-            assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
-            for i, step in enumerate(steps[:half], start=1):
-                page.keyboard.type(step)
-                page.keyboard.press("Enter")
-                page.wait_for_function(SHOWN % i)
-            assert page.locator("#offline-status").is_hidden()
+    with chromium() as browser:
+        context = phone_context(browser, live_server)
+        page = context.new_page()
+        page.goto(url)
+        page.get_by_role("link", name="Live entry").first.click()
+        page.wait_for_selector("#seats tr.to-move")
+        # The service worker keeps the page and its files: it will open offline.
+        page.wait_for_function("document.documentElement.dataset.offlineReady === 'yes'")
+        # Installable as a web app: Chromium finds nothing missing (manifest, icons, worker)
+        # but the incognito profile of every Playwright context.
+        cdp = context.new_cdp_session(page)
+        errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
+        enter_all(page, steps[:half], start=1)
+        assert page.locator("#offline-status").is_hidden()
 
-            context.set_offline(True)
-            # A typo is caught on the phone: the seat to move does not hold that card.
-            seat = page.locator("#seats tr.to-move").get_attribute("data-seat")
-            hand = page.locator(f"#seats tr[data-seat={seat}] .hand").inner_text()
-            page.keyboard.type(_not_held(hand))
-            page.keyboard.press("Enter")
-            page.locator("#entry-error").wait_for(state="visible")
-            assert "does not hold" in page.inner_text("#entry-error")
-            assert "R-VERIFY" in page.inner_text("#entry-error")
-            page.fill("#step", "")
-            # Undo offline: a step the server checked, then a step saved on the phone; each
-            # entered again.
-            page.click("#undo")
-            page.wait_for_function(SHOWN % (half - 1))
-            for i, step in enumerate(steps[half - 1 : -1], start=half):
-                page.keyboard.type(step)
-                page.keyboard.press("Enter")
-                page.wait_for_function(SHOWN % i)
-            waiting = len(steps) - half
-            status = page.locator("#offline-status")
-            assert f"Saved on this phone, {waiting} steps waiting" in status.inner_text()
-            page.click("#undo")
-            page.wait_for_function(SHOWN % (len(steps) - 2))
-            assert f"{waiting - 1} steps waiting" in status.inner_text()
-            for i, step in enumerate(steps[-2:], start=len(steps) - 1):
-                page.keyboard.type(step)
-                page.keyboard.press("Enter")
-                page.wait_for_function(SHOWN % i)
-            assert f"Saved on this phone, {waiting + 1} steps waiting" in status.inner_text()
-            assert page.locator("#plays li.queued").count() == waiting + 1
-            page.locator("#result").wait_for(state="visible")
-            page.keyboard.press("Enter")  # the submit button has the focus
-            page.wait_for_function(
-                "document.getElementById('offline-status').textContent.indexOf('submitted') >= 0"
-            )
-            _fits(page)
-            page.screenshot(path=str(tmp_path / "offline-queued.png"), full_page=True)
-            # Nothing reached the server since the network dropped.
-            stored = Game.objects.filter(table=table, board=board)
-            assert not _on_server(stored.exists)
-            draft = _on_server(lambda: EntryDraft.objects.get(table=table, board=board).steps)
-            assert draft == steps[:half]
+        context.set_offline(True)
+        # A typo is caught on the phone: the seat to move does not hold that card.
+        seat = page.locator("#seats tr.to-move").get_attribute("data-seat")
+        hand = page.locator(f"#seats tr[data-seat={seat}] .hand").inner_text()
+        page.keyboard.type(_not_held(hand))
+        page.keyboard.press("Enter")
+        page.locator("#entry-error").wait_for(state="visible")
+        assert "does not hold" in page.inner_text("#entry-error")
+        assert "R-VERIFY" in page.inner_text("#entry-error")
+        page.fill("#step", "")
+        # Undo offline: a step the server checked, then a step saved on the phone; each
+        # entered again.
+        page.click("#undo")
+        page.wait_for_function(SHOWN % (half - 1))
+        enter_all(page, steps[half - 1 : -1], start=half)
+        waiting = len(steps) - half
+        status = page.locator("#offline-status")
+        assert f"Saved on this phone, {waiting} steps waiting" in status.inner_text()
+        page.click("#undo")
+        page.wait_for_function(SHOWN % (len(steps) - 2))
+        assert f"{waiting - 1} steps waiting" in status.inner_text()
+        enter_all(page, steps[-2:], start=len(steps) - 1)
+        assert f"Saved on this phone, {waiting + 1} steps waiting" in status.inner_text()
+        assert page.locator("#plays li.queued").count() == waiting + 1
+        page.locator("#result").wait_for(state="visible")
+        page.keyboard.press("Enter")  # the submit button has the focus
+        page.wait_for_function(
+            "document.getElementById('offline-status').textContent.indexOf('submitted') >= 0"
+        )
+        fits(page)
+        page.screenshot(path=str(tmp_path / "offline-queued.png"), full_page=True)
+        # Nothing reached the server since the network dropped.
+        stored = Game.objects.filter(table=table, board=board)
+        assert not on_server(stored.exists)
+        draft = on_server(lambda: EntryDraft.objects.get(table=table, board=board).steps)
+        assert draft == steps[:half]
 
-            # Reloaded while offline: the service worker serves the page, IndexedDB the steps.
-            page.reload()
-            page.wait_for_function(SHOWN % len(steps))
-            assert f"{waiting + 1} steps waiting" in page.inner_text("#offline-status")
-            assert "submitted" in page.inner_text("#offline-status")
-            assert not _on_server(stored.exists)
-            _fits(page)
+        # Reloaded while offline: the service worker serves the page, IndexedDB the steps.
+        page.reload()
+        page.wait_for_function(SHOWN % len(steps))
+        assert f"{waiting + 1} steps waiting" in page.inner_text("#offline-status")
+        assert "submitted" in page.inner_text("#offline-status")
+        assert not on_server(stored.exists)
+        fits(page)
 
-            context.set_offline(False)  # the steps go in order, then the game, once
-            page.wait_for_url("**/games/*/", timeout=30_000)
-            assert "Round 1, table 1, board 1" in page.inner_text("h1")
-        finally:
-            browser.close()
+        context.set_offline(False)  # the steps go in order, then the game, once
+        page.wait_for_url("**/games/*/", timeout=30_000)
+        assert "Round 1, table 1, board 1" in page.inner_text("h1")
 
     game = Game.objects.get(table=table, board=board)  # exactly one
     assert game.source == "link"
@@ -198,8 +158,6 @@ def _refused_follow(board, steps: list[str], after: int) -> tuple[int, str]:
 def test_a_step_entered_offline_that_the_server_refuses_is_shown_on_sync(
     celery_worker: Worker, live_server, tmp_path: Path
 ) -> None:
-    from playwright.sync_api import sync_playwright
-
     world = build_world(seed="browser-offline-refused", tables=2, boards=1)
     table, board = world.tables[1], world.boards[0]
     made = links.table_links_make(
@@ -210,55 +168,45 @@ def test_a_step_entered_offline_that_the_server_refuses_is_shown_on_sync(
     steps = [c for _s, c in record["bidding"]] + [c for _s, c in record["plays"]]
     k, bad = _refused_follow(board, steps, len(record["bidding"]) + 2)
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport=PHONE)
-            page = context.new_page()
-            page.goto(url)
-            page.get_by_role("link", name="Live entry").first.click()
-            page.wait_for_selector("#seats tr.to-move")
-            context.set_offline(True)  # before the first call: the bidding is entered offline
-            # A call the auction does not allow is caught on the phone (R-BID-AUCTION).
-            page.keyboard.type("rob")
-            page.keyboard.press("Enter")
-            page.locator("#entry-error").wait_for(state="visible")
-            assert "cannot call rob" in page.inner_text("#entry-error")
-            page.fill("#step", "")
-            for i, step in enumerate(steps[:k], start=1):
-                page.keyboard.type(step)
-                page.keyboard.press("Enter")
-                page.wait_for_function(SHOWN % i)
-            # A single that does not beat the play open: the phone cannot tell, it queues it
-            # marked unchecked.
-            page.keyboard.type(bad)
-            page.keyboard.press("Enter")
-            page.wait_for_function(SHOWN % (k + 1))
-            assert "unverified" in (page.locator("#plays li").last.get_attribute("class") or "")
-            assert f"{k + 1} steps waiting" in page.inner_text("#offline-status")
+    with chromium() as browser:
+        context = phone_context(browser, live_server)
+        page = context.new_page()
+        page.goto(url)
+        page.get_by_role("link", name="Live entry").first.click()
+        page.wait_for_selector("#seats tr.to-move")
+        context.set_offline(True)  # before the first call: the bidding is entered offline
+        # A call the auction does not allow is caught on the phone (R-BID-AUCTION).
+        page.keyboard.type("rob")
+        page.keyboard.press("Enter")
+        page.locator("#entry-error").wait_for(state="visible")
+        assert "cannot call rob" in page.inner_text("#entry-error")
+        page.fill("#step", "")
+        enter_all(page, steps[:k], start=1)
+        # A single that does not beat the play open: the phone cannot tell, it queues it
+        # marked unchecked.
+        page.keyboard.type(bad)
+        page.keyboard.press("Enter")
+        page.wait_for_function(SHOWN % (k + 1))
+        assert "unverified" in (page.locator("#plays li").last.get_attribute("class") or "")
+        assert f"{k + 1} steps waiting" in page.inner_text("#offline-status")
 
-            context.set_offline(False)
-            page.wait_for_function(
-                "document.getElementById('entry-error').textContent.indexOf('refused') >= 0"
-            )
-            error = page.inner_text("#entry-error")
-            assert f"refused saved step {k + 1} ({bad})" in error and "R-CMP" in error
-            assert page.input_value("#step") == bad
-            _fits(page)
-            page.screenshot(path=str(tmp_path / "offline-refused.png"), full_page=True)
-            draft = _on_server(lambda: EntryDraft.objects.get(table=table, board=board).steps)
-            assert draft == steps[:k]
-            # Online again: the right card and the rest of the game, then one submission.
-            page.fill("#step", "")
-            for i, step in enumerate(steps[k:], start=k + 1):
-                page.keyboard.type(step)
-                page.keyboard.press("Enter")
-                page.wait_for_function(SHOWN % i)
-            page.locator("#result").wait_for(state="visible")
-            page.keyboard.press("Enter")
-            page.wait_for_url("**/games/*/", timeout=30_000)
-        finally:
-            browser.close()
+        context.set_offline(False)
+        page.wait_for_function(
+            "document.getElementById('entry-error').textContent.indexOf('refused') >= 0"
+        )
+        error = page.inner_text("#entry-error")
+        assert f"refused saved step {k + 1} ({bad})" in error and "R-CMP" in error
+        assert page.input_value("#step") == bad
+        fits(page)
+        page.screenshot(path=str(tmp_path / "offline-refused.png"), full_page=True)
+        draft = on_server(lambda: EntryDraft.objects.get(table=table, board=board).steps)
+        assert draft == steps[:k]
+        # Online again: the right card and the rest of the game, then one submission.
+        page.fill("#step", "")
+        enter_all(page, steps[k:], start=k + 1)
+        page.locator("#result").wait_for(state="visible")
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/games/*/", timeout=30_000)
 
     game = Game.objects.get(table=table, board=board)
     assert game.record["plays"] == record["plays"]
@@ -360,8 +308,6 @@ def test_the_phones_checker_agrees_with_the_engine_on_whole_games_of_every_prese
     later step of bot games of each preset: the same position after each step (hands, counts,
     turn, calls, plays, phase); a step it refuses the engine refuses; a step it marks checked
     the engine accepts."""
-    from playwright.sync_api import sync_playwright
-
     games, truth = [], []
     for preset in PRESETS:
         for seed in (1, 2):
@@ -383,17 +329,13 @@ def test_the_phones_checker_agrees_with_the_engine_on_whole_games_of_every_prese
             games.append({"steps": steps, "probes": probes, "starts": starts})
             truth.append((preset, seed, positions, views, probes))
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            page.add_script_tag(path=str(OFFLINE_JS))
-            answers = page.evaluate(
-                CHECK_GAMES,
-                {"cfg": views_offline.page_config(), "games": games, "keys": list(COMPARED)},
-            )
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = browser.new_page()
+        page.add_script_tag(path=str(OFFLINE_JS))
+        answers = page.evaluate(
+            CHECK_GAMES,
+            {"cfg": views_offline.page_config(), "games": games, "keys": list(COMPARED)},
+        )
 
     verdicts = {"refused": 0, "checked": 0, "unchecked": 0}
     for (preset, seed, positions, views, probes), runs in zip(truth, answers, strict=True):

@@ -12,15 +12,13 @@ import re
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.browser import CHROMIUM, SHOWN, chromium, enter, enter_all, phone_context, session_of
 from tests.conftest import Worker
 from tests.entry_personas import build_world
 from tests.factories import bot_record
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
 from tests.test_phone_entry import HAN, english_words
 from tournaments import clock
 
@@ -61,8 +59,6 @@ def _in_view(rect: dict[str, float], height: float, width: float) -> bool:
 def test_the_entry_page_at_375_px_after_twenty_plays(
     language: str, celery_worker: Worker, live_server, tmp_path: Path
 ) -> None:
-    from playwright.sync_api import sync_playwright
-
     shots = Path(os.environ.get("DDZ_SHOTS_DIR") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
     world = build_world(seed=f"phone-{language}", tables=1, boards=2)
@@ -73,109 +69,77 @@ def test_the_entry_page_at_375_px_after_twenty_plays(
     plays = record["plays"]
     # Twenty plays or more, the last one cards (not a pass), so that a play is to be beaten.
     k = next(i for i in range(20, len(plays)) if plays[i - 1][1] != "pass")
-    client = Client()
-    client.force_login(world.users["referee1"])
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    session = session_of(world.users["referee1"])
     url = live_server.url + reverse("referee:live", args=[world.event.slug, table.pk, board.number])
     next_url = reverse("referee:live", args=[world.event.slug, table.pk, second.number])
     tag = "en" if language == "en" else "zh"
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport=PHONE)
-            context.add_cookies(
-                [
-                    {
-                        "name": settings.SESSION_COOKIE_NAME,
-                        "value": session,
-                        "url": live_server.url,
-                    },
-                    {
-                        "name": settings.LANGUAGE_COOKIE_NAME,
-                        "value": language,
-                        "url": live_server.url,
-                    },
-                ]
-            )
-            page = context.new_page()
-            page.goto(url)
-            page.wait_for_selector("#seats tr.to-move")
-            count = "document.querySelectorAll('#calls li, #plays li').length === %d"
+    with chromium() as browser:
+        context = phone_context(browser, live_server, session, viewport=PHONE, language=language)
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector("#seats tr.to-move")
+        enter_all(page, calls)
+        enter_all(page, [cards for _seat, cards in plays[:k]], start=len(calls) + 1)
+        done = len(calls) + k
 
-            def enter(text: str, n: int) -> None:
-                page.keyboard.type(text)
-                page.keyboard.press("Enter")
-                page.wait_for_function(count % n)
+        # The seat to move and the play to beat, in view right above the input, both as
+        # the referee left the page and scrolled back to its top.
+        owner, last = plays[k - 1]
+        mover = plays[k][0]
+        beat = page.inner_text("#to-beat")
+        assert last in beat and owner in beat and mover in page.inner_text("#to-move")
+        for scrolled in (False, True):
+            if scrolled:
+                page.evaluate("window.scrollTo(0, 0)")
+            m = page.evaluate(MEASURE)
+            assert m["scroll"] > m["height"], "twenty plays make the page longer than one screen"
+            for name in ("move", "beat", "input"):
+                assert _in_view(m[name], m["height"], m["width"]), (name, m)
+            assert 0 <= m["input"]["top"] - m["beat"]["bottom"] <= 60, m  # right above
+        page.screenshot(path=str(shots / f"entry-375-{tag}.png"))
+        assert re.search(r"\d+:\d\d", page.inner_text(".round-clock .clock-time"))
 
-            for i, call in enumerate(calls, start=1):
-                enter(call, i)
-            for i, (_seat, cards) in enumerate(plays[:k], start=len(calls) + 1):
-                enter(cards, i)
-            done = len(calls) + k
+        # No button's text breaks over two lines, in either language.
+        assert page.evaluate(BROKEN_BUTTONS) == []
 
-            # The seat to move and the play to beat, in view right above the input, both as
-            # the referee left the page and scrolled back to its top.
-            owner, last = plays[k - 1]
-            mover = plays[k][0]
-            beat = page.inner_text("#to-beat")
-            assert last in beat and owner in beat and mover in page.inner_text("#to-move")
-            for scrolled in (False, True):
-                if scrolled:
-                    page.evaluate("window.scrollTo(0, 0)")
-                m = page.evaluate(MEASURE)
-                assert m["scroll"] > m["height"], (
-                    "twenty plays make the page longer than one screen"
-                )
-                for name in ("move", "beat", "input"):
-                    assert _in_view(m[name], m["height"], m["width"]), (name, m)
-                assert 0 <= m["input"]["top"] - m["beat"]["bottom"] <= 60, m  # right above
-            page.screenshot(path=str(shots / f"entry-375-{tag}.png"))
-            assert re.search(r"\d+:\d\d", page.inner_text(".round-clock .clock-time"))
+        # Ctrl+Z in a box with text undoes the typing, never a recorded play.
+        page.focus("#step")
+        page.keyboard.type("3")
+        page.keyboard.press("Control+z")
+        page.wait_for_timeout(600)
+        assert page.evaluate("document.querySelectorAll('#calls li, #plays li').length") == done
+        # With the box empty it takes back the last recorded play.
+        page.fill("#step", "")
+        page.keyboard.press("Control+z")
+        page.wait_for_function(SHOWN % (done - 1))
+        enter(page, last, done)
 
-            # No button's text breaks over two lines, in either language.
-            assert page.evaluate(BROKEN_BUTTONS) == []
+        # A refusal in the page's language: cards the seat to move does not hold (R-VERIFY).
+        hand = page.inner_text(f'#seats tr[data-seat="{mover}"] .hand')
+        missing = next(r for r in "3456789TJQKA2" if r not in hand)
+        page.keyboard.type(missing)
+        page.keyboard.press("Enter")
+        error = page.locator("#entry-error")
+        error.wait_for(state="visible")
+        text = error.inner_text()
+        assert "R-VERIFY" in text
+        if language == "en":
+            assert "does not hold" in text
+        else:
+            assert HAN.search(text) and not english_words(text), text
+        page.screenshot(path=str(shots / f"entry-375-{tag}-refusal.png"))
+        page.fill("#step", "")
 
-            # Ctrl+Z in a box with text undoes the typing, never a recorded play.
-            page.focus("#step")
-            page.keyboard.type("3")
-            page.keyboard.press("Control+z")
-            page.wait_for_timeout(600)
-            assert page.evaluate("document.querySelectorAll('#calls li, #plays li').length") == done
-            # With the box empty it takes back the last recorded play.
-            page.fill("#step", "")
-            page.keyboard.press("Control+z")
-            page.wait_for_function(count % (done - 1))
-            enter(last, done)
+        enter_all(page, [cards for _seat, cards in plays[k:]], start=done + 1)
+        page.locator("#result").wait_for(state="visible")
+        assert page.evaluate(BROKEN_BUTTONS) == []
+        page.screenshot(path=str(shots / f"entry-375-{tag}-done.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
-            # A refusal in the page's language: cards the seat to move does not hold (R-VERIFY).
-            hand = page.inner_text(f'#seats tr[data-seat="{mover}"] .hand')
-            missing = next(r for r in "3456789TJQKA2" if r not in hand)
-            page.keyboard.type(missing)
-            page.keyboard.press("Enter")
-            error = page.locator("#entry-error")
-            error.wait_for(state="visible")
-            text = error.inner_text()
-            assert "R-VERIFY" in text
-            if language == "en":
-                assert "does not hold" in text
-            else:
-                assert HAN.search(text) and not english_words(text), text
-            page.screenshot(path=str(shots / f"entry-375-{tag}-refusal.png"))
-            page.fill("#step", "")
-
-            for i, (_seat, cards) in enumerate(plays[k:], start=done + 1):
-                enter(cards, i)
-            page.locator("#result").wait_for(state="visible")
-            assert page.evaluate(BROKEN_BUTTONS) == []
-            page.screenshot(path=str(shots / f"entry-375-{tag}-done.png"), full_page=True)
-            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-
-            # After the submission: the next board, one tap away.
-            page.keyboard.press("Enter")  # the submit button has the focus
-            page.wait_for_url("**/games/*/")
-            link = page.locator("#next-board")
-            assert link.is_visible() and link.get_attribute("href") == next_url
-            page.screenshot(path=str(shots / f"submitted-375-{tag}.png"))
-        finally:
-            browser.close()
+        # After the submission: the next board, one tap away.
+        page.keyboard.press("Enter")  # the submit button has the focus
+        page.wait_for_url("**/games/*/")
+        link = page.locator("#next-board")
+        assert link.is_visible() and link.get_attribute("href") == next_url
+        page.screenshot(path=str(shots / f"submitted-375-{tag}.png"))

@@ -4,19 +4,17 @@ and a traveller (Debian's chromium through Playwright, on a phone-sized screen).
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from playwright.sync_api import expect
 
 from games.services import game_submit, game_verify
+from tests.browser import CHROMIUM, chromium
 from tests.factories import bot_record, duplicate_round
 from tournaments import views
 from tournaments.standings import penalty_add, standings_recompute
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 
 pytestmark = [
     pytest.mark.browser,
@@ -36,8 +34,6 @@ def penalise(event, player) -> None:
 
 
 def test_live_standings_and_a_traveller_in_chinese(live_server, monkeypatch) -> None:
-    from playwright.sync_api import expect, sync_playwright
-
     cache.clear()
     monkeypatch.setattr(views, "REFRESH_SECONDS", 1)
     event, _round, tables, boards = duplicate_round(tables=3, boards=1, seed="browser")
@@ -50,40 +46,36 @@ def test_live_standings_and_a_traveller_in_chinese(live_server, monkeypatch) -> 
     )
     standings_url = f"{live_server.url}/events/{event.slug}/standings/"
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 390, "height": 844})
-            page.goto(standings_url)
-            page.select_option("select[name=language]", "zh-hans")
-            expect(page.locator("h1")).to_have_text("排名")
-            rows = page.locator("#standings tbody tr")
-            expect(rows).to_have_count(9)
-            assert "比赛分" in page.locator("#standings thead").inner_text()
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(standings_url)
+        page.select_option("select[name=language]", "zh-hans")
+        expect(page.locator("h1")).to_have_text("排名")
+        rows = page.locator("#standings tbody tr")
+        expect(rows).to_have_count(9)
+        assert "比赛分" in page.locator("#standings thead").inner_text()
 
-            # A penalty moves the last player's total: the open page shows it by itself.
-            # (In another thread: Playwright runs an event loop in this one.)
-            worker = threading.Thread(target=penalise, args=(event, last.player))
-            worker.start()
-            worker.join()
-            row = page.locator("#standings tbody tr", has_text=last.player.name)
-            expect(row).to_contain_text("−1", timeout=10_000)
+        # A penalty moves the last player's total: the open page shows it by itself.
+        # (In another thread: Playwright runs an event loop in this one.)
+        worker = threading.Thread(target=penalise, args=(event, last.player))
+        worker.start()
+        worker.join()
+        row = page.locator("#standings tbody tr", has_text=last.player.name)
+        expect(row).to_contain_text("−1", timeout=10_000)
 
-            page.goto(f"{live_server.url}{boards[0].get_absolute_url()}")
-            expect(page.locator("h1")).to_contain_text("牌副成绩对照")
-            expect(page.locator("h1")).to_contain_text("第 1 副")
-            head = page.locator("#traveller thead").inner_text()
-            assert "叫分" in head and "地主" in head
-            tables_rows = page.locator("#traveller tbody tr")
-            expect(tables_rows).to_have_count(3)
-            # Each seat's matchpoints over three tables add up to n(n-1) = 6.
-            for column in (3, 5, 7):
-                cells = tables_rows.locator(f"td:nth-child({column})").all_inner_texts()
-                assert sum(float(c) for c in cells) == 6
-            assert any(s in page.locator("#hands").inner_text() for s in "♠♥♦♣")
-            page.locator("#traveller a", has_text="复盘").first.click()
-            expect(page.locator("#replay-position")).to_contain_text("0 /")
-            page.locator("#replay-next").click()
-            expect(page.locator("#replay-position")).to_contain_text("1 /")
-        finally:
-            browser.close()
+        page.goto(f"{live_server.url}{boards[0].get_absolute_url()}")
+        expect(page.locator("h1")).to_contain_text("牌副成绩对照")
+        expect(page.locator("h1")).to_contain_text("第 1 副")
+        head = page.locator("#traveller thead").inner_text()
+        assert "叫分" in head and "地主" in head
+        tables_rows = page.locator("#traveller tbody tr")
+        expect(tables_rows).to_have_count(3)
+        # Each seat's matchpoints over three tables add up to n(n-1) = 6.
+        for column in (3, 5, 7):
+            cells = tables_rows.locator(f"td:nth-child({column})").all_inner_texts()
+            assert sum(float(c) for c in cells) == 6
+        assert any(s in page.locator("#hands").inner_text() for s in "♠♥♦♣")
+        page.locator("#traveller a", has_text="复盘").first.click()
+        expect(page.locator("#replay-position")).to_contain_text("0 /")
+        page.locator("#replay-next").click()
+        expect(page.locator("#replay-position")).to_contain_text("1 /")

@@ -5,23 +5,19 @@ and show that they scroll, and the printed hand records put several boards on an
 from __future__ import annotations
 
 import re
-import threading
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db import connection
 from django.test import Client
+from playwright.sync_api import expect
 
 from games.services import game_submit, game_verify
+from tests.browser import CHROMIUM, chromium, on_server
 from tests.entry_personas import build_world
 from tests.factories import bot_record, duplicate_round
 from tournaments.models import EventRole, Role
 from tournaments.standings import standings_recompute
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 
 pytestmark = [
     pytest.mark.browser,
@@ -34,20 +30,6 @@ pytestmark = [
 ]
 
 
-def _in_thread(action) -> None:
-    """Run a service in another thread (Playwright runs an event loop in this one)."""
-
-    def run() -> None:
-        try:
-            action()
-        finally:
-            connection.close()
-
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join()
-
-
 def _seconds(text: str) -> int:
     sign = -1 if text.startswith(("−", "-")) else 1
     parts = [int(p) for p in re.findall(r"\d+", text)]
@@ -58,8 +40,6 @@ def _seconds(text: str) -> int:
 
 
 def test_the_big_screen_clock_runs_and_pauses(live_server, monkeypatch) -> None:
-    from playwright.sync_api import expect, sync_playwright
-
     from tournaments import clock, views_screen
 
     cache.clear()
@@ -68,54 +48,48 @@ def test_the_big_screen_clock_runs_and_pauses(live_server, monkeypatch) -> None:
     round_, chief = world.tables[0].round, world.users["chief"]
     url = f"{live_server.url}/events/{world.event.slug}/screen/"
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 720})
-            page.goto(url)
-            main = page.locator(".round-clock .clock-main .clock-time")
-            state = page.locator(".round-clock .clock-state")
-            expect(state).to_have_text("Not started")
-            for table in world.tables:
-                row = page.locator(f"#screen-seating [data-table='{table.number}']")
-                expect(row).to_be_visible()
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(url)
+        main = page.locator(".round-clock .clock-main .clock-time")
+        state = page.locator(".round-clock .clock-state")
+        expect(state).to_have_text("Not started")
+        for table in world.tables:
+            row = page.locator(f"#screen-seating [data-table='{table.number}']")
+            expect(row).to_be_visible()
 
-            # Started from the referee's side: the open screen picks it up and counts down.
-            _in_thread(lambda: clock.clock_start(round_=round_, minutes=30, actor=chief))
-            expect(state).to_have_text("Running", timeout=5_000)
-            first = _seconds(main.inner_text())
-            assert 29 * 60 <= first <= 30 * 60
-            page.wait_for_timeout(2_200)
-            assert _seconds(main.inner_text()) <= first - 2
+        # Started from the referee's side: the open screen picks it up and counts down.
+        on_server(lambda: clock.clock_start(round_=round_, minutes=30, actor=chief))
+        expect(state).to_have_text("Running", timeout=5_000)
+        first = _seconds(main.inner_text())
+        assert 29 * 60 <= first <= 30 * 60
+        page.wait_for_timeout(2_200)
+        assert _seconds(main.inner_text()) <= first - 2
 
-            table2 = world.tables[1]
-            _in_thread(lambda: clock.clock_extra_time(table=table2, minutes=5, actor=chief))
-            extra = page.locator("#screen-seating [data-table='2'] .clock-time")
-            expect(extra).not_to_be_empty(timeout=5_000)
-            assert _seconds(extra.inner_text()) - _seconds(main.inner_text()) in (299, 300, 301)
+        table2 = world.tables[1]
+        on_server(lambda: clock.clock_extra_time(table=table2, minutes=5, actor=chief))
+        extra = page.locator("#screen-seating [data-table='2'] .clock-time")
+        expect(extra).not_to_be_empty(timeout=5_000)
+        assert _seconds(extra.inner_text()) - _seconds(main.inner_text()) in (299, 300, 301)
 
-            _in_thread(lambda: clock.clock_pause(round_=round_, actor=chief))
-            expect(state).to_have_text("Paused", timeout=5_000)
-            frozen = main.inner_text()
-            page.wait_for_timeout(2_200)
-            assert main.inner_text() == frozen
+        on_server(lambda: clock.clock_pause(round_=round_, actor=chief))
+        expect(state).to_have_text("Paused", timeout=5_000)
+        frozen = main.inner_text()
+        page.wait_for_timeout(2_200)
+        assert main.inner_text() == frozen
 
-            # A reload shows the same time: it is counted from the server's timestamps.
-            page.reload()
-            expect(state).to_have_text("Paused")
-            assert abs(_seconds(main.inner_text()) - _seconds(frozen)) <= 1
+        # A reload shows the same time: it is counted from the server's timestamps.
+        page.reload()
+        expect(state).to_have_text("Paused")
+        assert abs(_seconds(main.inner_text()) - _seconds(frozen)) <= 1
 
-            _in_thread(lambda: clock.clock_resume(round_=round_, actor=chief))
-            expect(state).to_have_text("Running", timeout=5_000)
-            page.wait_for_timeout(2_200)
-            assert _seconds(main.inner_text()) < _seconds(frozen)
-        finally:
-            browser.close()
+        on_server(lambda: clock.clock_resume(round_=round_, actor=chief))
+        expect(state).to_have_text("Running", timeout=5_000)
+        page.wait_for_timeout(2_200)
+        assert _seconds(main.inner_text()) < _seconds(frozen)
 
 
 def test_standings_at_375_px_keep_rank_name_and_percentage_in_view(live_server) -> None:
-    from playwright.sync_api import expect, sync_playwright
-
     cache.clear()
     event, _round, tables, boards = duplicate_round(tables=4, boards=1, seed="narrow")
     for table in tables:
@@ -127,51 +101,47 @@ def test_standings_at_375_px_keep_rank_name_and_percentage_in_view(live_server) 
     longest.save()
     standings_recompute(event_id=event.pk)
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 375, "height": 812})
-            for language in ("en", "zh-hans"):
-                page.context.add_cookies(
-                    [{"name": "django_language", "value": language, "url": live_server.url}]
-                )
-                page.goto(f"{live_server.url}/events/{event.slug}/standings/")
-                expect(page.locator("#standings tbody tr")).to_have_count(12)
-                expect(page.locator("#standings thead th:nth-child(3)")).to_have_text("%")
-                width = page.evaluate("document.documentElement.scrollWidth")
-                assert width <= 375, (language, width)
-                for row in range(1, 13):
-                    for column in (1, 2, 3):
-                        box = page.locator(
-                            f"#standings tbody tr:nth-child({row}) td:nth-child({column})"
-                        ).bounding_box()
-                        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 375, (
-                            language,
-                            row,
-                            column,
-                            box,
-                        )
-                assert re.fullmatch(
-                    r"\d+(\.\d+)?",
-                    page.locator("#standings tbody tr:first-child td:nth-child(3)").inner_text(),
-                )
-                # Where the other columns do not fit (English words are longer than the
-                # Chinese ones) they are there, to the right, and the table says it scrolls.
-                container = page.locator("#standings-live .scroll")
-                overflows = container.evaluate("e => e.scrollWidth > e.clientWidth + 1")
-                assert overflows or language != "en"
-                hint = page.locator("#standings-live .scroll-hint")
-                if overflows:
-                    expect(hint).to_be_visible()
-                    assert hint.inner_text().strip()
-                else:
-                    expect(hint).to_have_count(0)
-                container.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
-                # Rank and name stay where they are while the numbers scroll under them.
-                box = page.locator("#standings tbody tr:first-child td:nth-child(2)").bounding_box()
-                assert box and box["x"] >= 0 and box["x"] + box["width"] <= 375
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 375, "height": 812})
+        for language in ("en", "zh-hans"):
+            page.context.add_cookies(
+                [{"name": "django_language", "value": language, "url": live_server.url}]
+            )
+            page.goto(f"{live_server.url}/events/{event.slug}/standings/")
+            expect(page.locator("#standings tbody tr")).to_have_count(12)
+            expect(page.locator("#standings thead th:nth-child(3)")).to_have_text("%")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 375, (language, width)
+            for row in range(1, 13):
+                for column in (1, 2, 3):
+                    box = page.locator(
+                        f"#standings tbody tr:nth-child({row}) td:nth-child({column})"
+                    ).bounding_box()
+                    assert box and box["x"] >= 0 and box["x"] + box["width"] <= 375, (
+                        language,
+                        row,
+                        column,
+                        box,
+                    )
+            assert re.fullmatch(
+                r"\d+(\.\d+)?",
+                page.locator("#standings tbody tr:first-child td:nth-child(3)").inner_text(),
+            )
+            # Where the other columns do not fit (English words are longer than the
+            # Chinese ones) they are there, to the right, and the table says it scrolls.
+            container = page.locator("#standings-live .scroll")
+            overflows = container.evaluate("e => e.scrollWidth > e.clientWidth + 1")
+            assert overflows or language != "en"
+            hint = page.locator("#standings-live .scroll-hint")
+            if overflows:
+                expect(hint).to_be_visible()
+                assert hint.inner_text().strip()
+            else:
+                expect(hint).to_have_count(0)
+            container.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+            # Rank and name stay where they are while the numbers scroll under them.
+            box = page.locator("#standings tbody tr:first-child td:nth-child(2)").bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= 375
 
 
 def _pdf_pages(pdf: bytes) -> int:
@@ -179,8 +149,6 @@ def _pdf_pages(pdf: bytes) -> int:
 
 
 def test_printed_hand_records_put_several_boards_on_an_a4_page(live_server, tmp_path) -> None:
-    from playwright.sync_api import sync_playwright
-
     event, round_, _tables, _boards = duplicate_round(tables=2, boards=12, seed="a4")
     organizer = User.objects.create_user("a4-organizer", password="x")
     EventRole.objects.create(event=event, user=organizer, role=Role.ORGANIZER)
@@ -190,20 +158,16 @@ def test_printed_hand_records_put_several_boards_on_an_a4_page(live_server, tmp_
     url = f"{live_server.url}/organizer/events/{event.slug}/rounds/{round_.number}/print/"
     url += "hand-records/"
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            context = browser.new_context()
-            context.add_cookies([{"name": "sessionid", "value": session, "url": live_server.url}])
-            page = context.new_page()
-            page.goto(url)
-            colour = page.evaluate("getComputedStyle(document.querySelector('.suit-h')).color")
-            assert colour == "rgb(204, 0, 0)"
-            black = page.evaluate("getComputedStyle(document.querySelector('.suit-s')).color")
-            assert black == "rgb(0, 0, 0)"
-            pdf = page.pdf(format="A4")
-            (tmp_path / "hands.pdf").write_bytes(pdf)
-            # Twelve boards, at least six to a page.
-            assert 1 <= _pdf_pages(pdf) <= 2, _pdf_pages(pdf)
-        finally:
-            browser.close()
+    with chromium() as browser:
+        context = browser.new_context()
+        context.add_cookies([{"name": "sessionid", "value": session, "url": live_server.url}])
+        page = context.new_page()
+        page.goto(url)
+        colour = page.evaluate("getComputedStyle(document.querySelector('.suit-h')).color")
+        assert colour == "rgb(204, 0, 0)"
+        black = page.evaluate("getComputedStyle(document.querySelector('.suit-s')).color")
+        assert black == "rgb(0, 0, 0)"
+        pdf = page.pdf(format="A4")
+        (tmp_path / "hands.pdf").write_bytes(pdf)
+        # Twelve boards, at least six to a page.
+        assert 1 <= _pdf_pages(pdf) <= 2, _pdf_pages(pdf)

@@ -4,12 +4,10 @@ the referee's live entry shows the substitute at the seat on her boards only."""
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
+from tests.browser import CHROMIUM, chromium, phone_context, session_of
 from tests.entry_personas import build_world
 from tests.factories import PlayerFactory
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
 from tournaments.models import Entry, Round, RoundState, Substitution
 
 pytestmark = [
@@ -20,16 +18,7 @@ pytestmark = [
 ]
 
 
-def _cookie(user, live_server) -> dict[str, str]:
-    client = Client()
-    client.force_login(user)
-    value = client.cookies[settings.SESSION_COOKIE_NAME].value
-    return {"name": settings.SESSION_COOKIE_NAME, "value": value, "url": live_server.url}
-
-
 def test_the_organizer_records_a_substitute_and_the_live_entry_names_her(live_server) -> None:
-    from playwright.sync_api import sync_playwright
-
     world = build_world(seed="browser-subs", tables=2, boards=4)
     event, table = world.event, world.tables[0]
     Round.objects.filter(pk=table.round_id).update(state=RoundState.IN_PLAY)
@@ -37,39 +26,35 @@ def test_the_organizer_records_a_substitute_and_the_live_entry_names_her(live_se
     Entry.objects.create(event=event, player=zoe)
     absent = table.seats.get(seat="E").player
     live = f"{live_server.url}/referee/events/{event.slug}/tables/{table.pk}/boards/%d/"
-    cookies = {name: _cookie(world.users[name], live_server) for name in ("organizer", "referee1")}
+    sessions = {name: session_of(world.users[name]) for name in ("organizer", "referee1")}
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            organizer = browser.new_context(viewport={"width": 1024, "height": 900})
-            organizer.add_cookies([cookies["organizer"]])
-            page = organizer.new_page()
-            page.on("dialog", lambda d: d.accept())
-            page.goto(f"{live_server.url}/organizer/events/{event.slug}/")
-            form = page.locator("#substitutions-1 form.substitution-form")
-            form.locator("input[name=table]").fill("1")
-            form.locator("select[name=seat]").select_option("E")
-            form.locator("select[name=substitute]").select_option(label="Zoe Substitute")
-            form.locator("input[name=first_board]").fill("3")
-            form.locator("input[name=last_board]").fill("4")
-            form.locator("button[type=submit]").click()
-            page.wait_for_load_state()
-            note = f"Zoe Substitute plays E for {absent.name}: boards 3-4"
-            assert note in page.locator("#substitutions-1").inner_text()
+    with chromium() as browser:
+        organizer = phone_context(
+            browser, live_server, sessions["organizer"], viewport={"width": 1024, "height": 900}
+        )
+        page = organizer.new_page()
+        page.on("dialog", lambda d: d.accept())
+        page.goto(f"{live_server.url}/organizer/events/{event.slug}/")
+        form = page.locator("#substitutions-1 form.substitution-form")
+        form.locator("input[name=table]").fill("1")
+        form.locator("select[name=seat]").select_option("E")
+        form.locator("select[name=substitute]").select_option(label="Zoe Substitute")
+        form.locator("input[name=first_board]").fill("3")
+        form.locator("input[name=last_board]").fill("4")
+        form.locator("button[type=submit]").click()
+        page.wait_for_load_state()
+        note = f"Zoe Substitute plays E for {absent.name}: boards 3-4"
+        assert note in page.locator("#substitutions-1").inner_text()
 
-            referee = browser.new_context(viewport={"width": 375, "height": 740})
-            referee.add_cookies([cookies["referee1"]])
-            page = referee.new_page()
-            east = page.locator("#seats tbody tr[data-seat=E] .role")
-            page.goto(live % 3)
-            page.wait_for_selector("#seats tr.to-move")
-            assert "Zoe Substitute" in east.inner_text()
-            page.goto(live % 1)
-            page.wait_for_selector("#seats tr.to-move")
-            assert absent.name in east.inner_text() and "Zoe" not in east.inner_text()
-        finally:
-            browser.close()
+        referee = phone_context(browser, live_server, sessions["referee1"])
+        page = referee.new_page()
+        east = page.locator("#seats tbody tr[data-seat=E] .role")
+        page.goto(live % 3)
+        page.wait_for_selector("#seats tr.to-move")
+        assert "Zoe Substitute" in east.inner_text()
+        page.goto(live % 1)
+        page.wait_for_selector("#seats tr.to-move")
+        assert absent.name in east.inner_text() and "Zoe" not in east.inner_text()
     # Outside Playwright's event loop, where the database may be read.
     sub = Substitution.objects.get()
     assert (sub.player, sub.substitute, sub.first_board, sub.last_board) == (absent, zoe, 3, 4)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -20,14 +19,9 @@ from tests.factories import bot_record, duplicate_round
 from tournaments.models import Event, Stage
 from tournaments.standings import standings_recompute
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 NAME = "visitor-with-a-name"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ from datetime import UTC, datetime, timedelta
 from html import unescape
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -26,18 +25,13 @@ from tournaments import clock
 from tournaments.models import AuditEntry, RoundClock, RoundState
 from tournaments.standings import standings_recompute
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 T0 = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 
 
 def minutes(n: float) -> timedelta:
     return timedelta(minutes=n)
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
 
 
 @pytest.fixture
@@ -208,16 +202,20 @@ def _client(user) -> Client:
     return client
 
 
+def _clock_url(world, round_, action: str) -> str:
+    return reverse(
+        "referee:clock",
+        kwargs={"slug": world.event.slug, "number": round_.number, "action": action},
+    )
+
+
 CLOCK_POST = {"organizer": 302, "chief": 302, "referee1": 403, "referee2": 403, "player": 403}
 
 
 @pytest.mark.parametrize("persona", PERSONAS)
 def test_the_clock_buttons_answer_by_role(world, persona) -> None:
     round_ = _round(world)
-    url = reverse(
-        "referee:clock",
-        kwargs={"slug": world.event.slug, "number": round_.number, "action": "start"},
-    )
+    url = _clock_url(world, round_, "start")
     response = _client(world.users[persona]).post(url, {"minutes": "40"})
     if persona == "anonymous":
         assert response.status_code == 302 and "/login/" in response["Location"]
@@ -231,26 +229,18 @@ def test_the_clock_buttons_answer_by_role(world, persona) -> None:
 
 def test_a_refused_clock_button_says_why(world) -> None:
     round_ = _round(world)
-    url = reverse(
-        "referee:clock",
-        kwargs={"slug": world.event.slug, "number": round_.number, "action": "pause"},
-    )
+    url = _clock_url(world, round_, "pause")
     client = _client(world.users["chief"])
     response = client.post(url, follow=True)
     assert "The clock of round 1 is not running" in response.content.decode()
     assert client.get(url).status_code == 405
-    bad = reverse(
-        "referee:clock", kwargs={"slug": world.event.slug, "number": round_.number, "action": "x"}
-    )
+    bad = _clock_url(world, round_, "x")
     assert client.post(bad).status_code == 404
 
 
 def test_extra_time_for_a_table_through_its_button(world) -> None:
     round_ = _round(world)
-    url = reverse(
-        "referee:clock",
-        kwargs={"slug": world.event.slug, "number": round_.number, "action": "extra"},
-    )
+    url = _clock_url(world, round_, "extra")
     client = _client(world.users["organizer"])
     assert client.post(url, {"table": "3", "minutes": "7"}).status_code == 302
     assert clock.round_clock(round_).extra == {3: 7}
@@ -262,10 +252,7 @@ def test_the_referee_page_shows_the_clock_and_only_chiefs_its_buttons(world) -> 
     round_ = _round(world)
     clock.clock_start(round_=round_, minutes=50, actor=world.users["chief"], at=T0)
     url = reverse("referee:event", kwargs={"slug": world.event.slug})
-    action = reverse(
-        "referee:clock",
-        kwargs={"slug": world.event.slug, "number": round_.number, "action": "pause"},
-    )
+    action = _clock_url(world, round_, "pause")
     for persona, buttons in (("chief", True), ("organizer", True), ("referee1", False)):
         html = _client(world.users[persona]).get(url).content.decode()
         assert 'class="round-clock"' in html, persona

@@ -20,7 +20,6 @@ from urllib.parse import quote
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
@@ -32,14 +31,9 @@ from tournaments.exports import spreadsheet_cell, spreadsheet_text
 from tournaments.models import Event, EventRole, Player, Role
 from tournaments.standings import standings_recompute
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 SLUG = "春季赛"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
 
 
 def _played(event: Event | None = None, *, method: str = "matchpoints") -> Event:

@@ -10,7 +10,6 @@ from collections import deque
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.urls import NoReverseMatch, reverse
 
 from games.services import game_submit, game_verify
@@ -21,13 +20,7 @@ from tournaments.services import standings_recompute
 from tournaments.standings import adjustment_set
 from tournaments.templatetags.ddz import cards
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    # Pages are cached by event slug and standings version; factories reuse slugs per run.
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 
 @pytest.fixture

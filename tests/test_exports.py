@@ -8,7 +8,6 @@ import io
 import json
 
 import pytest
-from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
@@ -25,13 +24,7 @@ from tournaments.standings import (
     stored_rows,
 )
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    # Pages are cached by event slug and standings version; factories reuse slugs per run.
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from html import unescape
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.urls import reverse
 
 from games.models import Board, Game, Status
@@ -22,12 +21,7 @@ from tournaments.models import EventRole, Role
 from tournaments.results import player_scorecard, replay_steps
 from tournaments.standings import standings_recompute
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 
 # --- Scorecards ----------------------------------------------------------------------------

@@ -65,6 +65,13 @@ def _table_world():
     return world, made
 
 
+def _first_table(world, made):
+    """Table 1, board 1, a bearer of table 1's link (from device UA) and the bot's steps there."""
+    table, board = world.tables[0], world.boards[0]
+    bearer = links.LinkBearer.of(made[0].link, device=UA)
+    return table, board, bearer, _steps(bot_record(board, table))
+
+
 # --- Tokens ---------------------------------------------------------------------------------
 
 
@@ -206,9 +213,7 @@ def test_no_links_for_a_closed_round_or_one_of_another_event() -> None:
 
 def test_each_step_entered_through_a_link_is_audited_as_the_table_link_with_the_device() -> None:
     world, made = _table_world()
-    table, board = world.tables[0], world.boards[0]
-    bearer = links.LinkBearer.of(made[0].link, device=UA)
-    steps = _steps(bot_record(board, table))
+    table, board, bearer, steps = _first_table(world, made)
     answer = links.link_entry_check(
         bearer=bearer, table=table, board=board, steps=[], step=steps[0]
     )
@@ -233,9 +238,7 @@ def test_the_device_is_the_user_agent_cut_short() -> None:
 
 def test_a_game_submitted_through_a_link_is_stored_once_and_audited_as_the_link() -> None:
     world, made = _table_world()
-    table, board = world.tables[0], world.boards[0]
-    bearer = links.LinkBearer.of(made[0].link, device=UA)
-    steps = _steps(bot_record(board, table))
+    table, board, bearer, steps = _first_table(world, made)
     first = links.link_game_submit(
         bearer=bearer, table=table, board=board, steps=steps, idempotency_key="k-1"
     )
@@ -252,9 +255,7 @@ def test_a_game_submitted_through_a_link_is_stored_once_and_audited_as_the_link(
 
 def test_an_unfinished_game_is_refused_through_a_link() -> None:
     world, made = _table_world()
-    table, board = world.tables[0], world.boards[0]
-    bearer = links.LinkBearer.of(made[0].link, device=UA)
-    steps = _steps(bot_record(board, table))
+    table, board, bearer, steps = _first_table(world, made)
     with pytest.raises(links.GameRejected):
         links.link_game_submit(bearer=bearer, table=table, board=board, steps=steps[:-1])
     assert not Game.objects.exists()

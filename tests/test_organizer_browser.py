@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.factories import EventFactory, PlayerFactory
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
 from tournaments import rounds, stages
 from tournaments.models import Entry, EventRole, Role, Round
 

@@ -7,6 +7,8 @@ No timing here: the figures are the benchmark's (manage.py ddz_simulate, make be
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from django.db import connection, transaction
@@ -22,6 +24,18 @@ from tournaments import standings
 from tournaments.models import Event, Standing, StandingsState
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+@contextmanager
+def _locks_waited_at_most_3s() -> Iterator[None]:
+    """This connection waits at most 3 s for a lock (PostgreSQL's lock_timeout), then errs."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET lock_timeout = '3s'")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")
 
 
 def _stored_is_full_recompute(event) -> bool:
@@ -126,13 +140,8 @@ def test_a_submission_never_waits_for_a_standings_recompute() -> None:
     try:
         worker.start()
         assert writing.wait(20)
-        with connection.cursor() as cursor:
-            cursor.execute("SET lock_timeout = '3s'")
-        try:
+        with _locks_waited_at_most_3s():
             game = game_submit(table=tables[0], board=second, record=bot_record(second, tables[0]))
-        finally:
-            with connection.cursor() as cursor:
-                cursor.execute("RESET lock_timeout")
         assert game.stored
     finally:
         release.set()
@@ -170,13 +179,8 @@ def test_submissions_of_one_round_never_wait_for_one_another() -> None:
     try:
         thread.start()
         assert inside.wait(20)
-        with connection.cursor() as cursor:
-            cursor.execute("SET lock_timeout = '3s'")
-        try:
+        with _locks_waited_at_most_3s():
             game = game_submit(table=tables[1], board=board, record=bot_record(board, tables[1]))
-        finally:
-            with connection.cursor() as cursor:
-                cursor.execute("RESET lock_timeout")
         assert game.stored
     finally:
         release.set()

@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 from django.core.management import call_command
 from django.urls import reverse
 
@@ -18,14 +17,9 @@ from games.services import game_submit, game_verify
 from tests.factories import PlayerFactory, bot_record, duplicate_round
 from tournaments.models import Event
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 DATA = Path(__file__).resolve().parent / "data" / "rlcard_rule_agents.jsonl"
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
 
 
 @pytest.fixture

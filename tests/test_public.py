@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from games.engine import parse_cards
@@ -18,13 +17,7 @@ from tournaments.models import Stage
 from tournaments.results import replay_steps
 from tournaments.services import standings_recompute
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    # Pages are cached by event slug and standings version; factories reuse slugs per run.
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ from datetime import timedelta
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.test import Client
 from django.urls import URLPattern, reverse
 from django.utils import timezone
@@ -31,15 +30,10 @@ from rest_framework.test import APIClient
 from games.api import urls as api_urls
 from tests.entry_personas import build_world
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 PASSWORD = "the-right-password-1"
 HERE, THERE = "203.0.113.7", "198.51.100.9"  # documentation addresses (RFC 5737)
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()  # the DRF throttle counts requests in the cache
 
 
 @pytest.fixture

@@ -15,13 +15,19 @@
   var input = $("step");
   var stepLabel = $("step-label").textContent;
   // Offline entry (offline.js, when loaded): the steps go on without the network.
-  var offline = window.DDZOffline ? window.DDZOffline.attach(config, { post: post, render: render, showError: showError }) : null;
+  var offline = window.DDZOffline ? window.DDZOffline.attach(config, { post: post, position: fetchPosition, render: render, showError: showError }) : null;
 
   function post(url, body, headers) {
     var h = { "Content-Type": "application/json", "X-CSRFToken": csrf, "Accept": "application/json" };
     Object.keys(headers || {}).forEach(function (k) { h[k] = headers[k]; });
     return fetch(url, { method: "POST", credentials: "same-origin", headers: h, body: JSON.stringify(body) })
       .then(function (r) { return r.json().then(function (data) { return { status: r.status, data: data }; }); });
+  }
+
+  // The game's position as the server has it (GET of the entry API); refused unless 2xx.
+  function fetchPosition() {
+    return fetch(config.api.entry, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (r) { if (!r.ok) { throw new Error(String(r.status)); } return r.json(); });
   }
 
   function showError(err) {
@@ -205,8 +211,7 @@
     e.preventDefault();
     undo();
   });
-  (offline ? offline.load() : fetch(config.api.entry, { credentials: "same-origin", headers: { "Accept": "application/json" } })
-    .then(function (r) { return r.json(); }))
+  (offline ? offline.load() : fetchPosition())
     .then(function (pos) { render(pos); input.focus(); })
     .catch(function () { showError({ message: words.network }); });
 })();

@@ -406,9 +406,7 @@
           setTimeout(sync, 0);
           return view(current());
         }
-        return fetch(config.api.entry, { credentials: "same-origin", headers: { "Accept": "application/json" } })
-          .then(function (r) { if (!r.ok) { throw new Error(String(r.status)); } return r.json(); })
-          .then(function (pos) { rec = fresh(pos); remember(pos); return pos; }, function (err) {
+        return hooks.position().then(function (pos) { rec = fresh(pos); remember(pos); return pos; }, function (err) {
             if (!saved || !saved.base) { throw err; }
             rec = saved; rebuild(); history = [rec.base]; notice = msg.offline;
             return view(current());
