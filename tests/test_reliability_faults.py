@@ -8,7 +8,8 @@ On real PostgreSQL, Redis and Celery worker processes:
   same; the database lost just after the commit: the stored game is answered (201);
 - the broker down at commit: the game is stored and answered, and beat's sweep has it verified
   once the broker is back;
-- a worker killed with SIGKILL while it holds a verification: beat's sweep has it verified by
+- a worker killed with SIGKILL while it holds a verification (its batch held before commit
+  on a row lock, so the kill never lands after the commit): beat's sweep has it verified by
   the next worker, each game is verified, and the standings equal a full recompute;
 - 200 concurrent submissions over HTTP, with retries under one idempotency key and a race of
   many referees on one table and board: one current game per table and board, retries answered
@@ -18,8 +19,6 @@ On real PostgreSQL, Redis and Celery worker processes:
 from __future__ import annotations
 
 import json
-import os
-import signal
 import threading
 import time
 import urllib.error
@@ -40,7 +39,7 @@ from games.models import Game, Status
 from tests.conftest import Worker, wait_for
 from tests.entry_personas import build_world
 from tests.factories import bot_record, duplicate_round
-from tournaments.models import AuditEntry, EventRole, Role, Standing
+from tournaments.models import AuditEntry, EventRole, Role, Standing, StandingsState
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -313,6 +312,30 @@ def _forget_unacked(queue: str) -> None:
                 client.zrem("unacked_index", tag)
 
 
+@contextmanager
+def _standings_row_locked(event_id: int) -> Any:
+    """Hold the row lock of an event's StandingsState from another connection: a worker that
+    verified games of the event waits on it inside its batch, before the commit, holding its
+    message unacknowledged (games_verify requests the standings in the batch's transaction)."""
+    StandingsState.objects.get_or_create(event_id=event_id)
+    with psycopg.connect(_conninfo()) as other, other.transaction():
+        other.execute(
+            f"SELECT 1 FROM {StandingsState._meta.db_table} WHERE event_id = %s FOR UPDATE",
+            [event_id],
+        )
+        yield
+
+
+def _waiting_on_a_lock() -> bool:
+    """Whether a backend of the test database waits for a lock (the worker's batch)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        return cursor.fetchone()[0] > 0
+
+
 def test_a_worker_killed_in_the_middle_of_a_batch_loses_no_verification(
     celery_worker: Worker, celery_beat
 ) -> None:
@@ -321,26 +344,23 @@ def test_a_worker_killed_in_the_middle_of_a_batch_loses_no_verification(
 
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
     event, _round, tables, boards = duplicate_round(tables=20, boards=2, seed="sigkill")
-    games = [game_submit(table=t, board=b, record=bot_record(b, t)) for t in tables for b in boards]
-    wait_for(
-        lambda: Game.objects.filter(status=Status.VERIFIED).count() >= 3,
-        what="the worker to start on the batch",
-    )
-    # Freeze the worker until it holds a verification, then kill it: SIGKILL acknowledges
-    # nothing and gives nothing back to the queue.
-    killed = False
     try:
-        for _ in range(500):
-            os.kill(celery_worker.process.pid, signal.SIGSTOP)
-            if _held_verifications(queue):
-                celery_worker.kill()
-                killed = True
-                break
-            os.kill(celery_worker.process.pid, signal.SIGCONT)
-            time.sleep(0.01)
-        assert killed, "the worker finished the batch before it could be killed"
-        lost = Game.objects.filter(status=Status.PENDING).count()
-        assert lost >= 1
+        # The worker's first batch waits on the standings row before its commit, holding its
+        # message; SIGKILL then acknowledges nothing and gives nothing back to the queue. (Not
+        # a race on timing: a kill after the commit and before the acknowledgement would find
+        # nothing lost and prove nothing.)
+        with _standings_row_locked(event.pk):
+            games = [
+                game_submit(table=t, board=b, record=bot_record(b, t))
+                for t in tables
+                for b in boards
+            ]
+            wait_for(
+                lambda: bool(_held_verifications(queue)) and _waiting_on_a_lock(),
+                what="the worker to hold a batch, waiting for the standings row",
+            )
+            celery_worker.kill()
+        assert Game.objects.filter(status=Status.PENDING).count() == len(games)
         celery_worker.restart()
         celery_beat()
         wait_for(
