@@ -553,10 +553,41 @@ def games_verify(
             stored.append(game)
         if not stored:
             return []
-        Game.objects.bulk_update(stored, ["verified_at", *sorted(written)])
+        _store_outcomes(stored, ["verified_at", *sorted(written)])
         for event_id in sorted({g.board.event_id for g in stored if g.replaced_at is None}):
             standings_request(event_id=event_id, inline=standings_inline)
     return [g.pk for g in stored]
+
+
+def _store_outcomes(games: Sequence[Game], names: Sequence[str]) -> None:
+    """Write the fields `names` of `games` (already set on them) in one statement.
+
+    On PostgreSQL one ``UPDATE … FROM (VALUES …)``: a row of values per game, each column cast
+    to its field's type (a column whose values are all NULL has no type of its own). Django's
+    bulk_update writes a CASE per game and field, and building it took 0.12 s of the 0.15 s
+    a batch of 100 games cost (issue 11); elsewhere (the embedded SQLite) bulk_update.
+    """
+    if connection.vendor != "postgresql":
+        Game.objects.bulk_update(games, list(names))
+        return
+    fields = [Game._meta.get_field(name) for name in names]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)
+    assignments = ", ".join(
+        f"{quote(f.column)} = CAST(v.{quote(f.column)} AS {f.db_type(connection)})" for f in fields
+    )
+    row = "(" + ", ".join(["%s"] * (len(fields) + 1)) + ")"
+    params: list[Any] = []
+    for game in games:
+        params.append(game.pk)
+        params.extend(f.get_db_prep_save(getattr(game, f.attname), connection) for f in fields)
+    table = quote(Game._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row] * len(games))})"
+            f" AS v(id, {columns}) WHERE {table}.{quote('id')} = v.id",
+            params,
+        )
 
 
 def game_verify(*, game_id: int) -> bool:
