@@ -27,7 +27,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Case, F, Max, When
+from django.db.models import Case, F, Field, Max, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -570,17 +570,21 @@ def _store_outcomes(games: Sequence[Game], names: Sequence[str]) -> None:
     if connection.vendor != "postgresql":
         Game.objects.bulk_update(games, list(names))
         return
-    fields = [Game._meta.get_field(name) for name in names]
+    fields: list[tuple[Field[Any, Any], str]] = []
+    for name in names:
+        field = Game._meta.get_field(name)
+        assert isinstance(field, Field) and field.column  # a column of the game's own row
+        fields.append((field, field.column))
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in fields)
+    columns = ", ".join(quote(c) for _f, c in fields)
     assignments = ", ".join(
-        f"{quote(f.column)} = CAST(v.{quote(f.column)} AS {f.db_type(connection)})" for f in fields
+        f"{quote(c)} = CAST(v.{quote(c)} AS {f.db_type(connection)})" for f, c in fields
     )
     row = "(" + ", ".join(["%s"] * (len(fields) + 1)) + ")"
     params: list[Any] = []
     for game in games:
         params.append(game.pk)
-        params.extend(f.get_db_prep_save(getattr(game, f.attname), connection) for f in fields)
+        params.extend(f.get_db_prep_save(getattr(game, f.attname), connection) for f, _c in fields)
     table = quote(Game._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
