@@ -194,11 +194,14 @@ def _scaled(value: Fraction, den: int) -> int:
 
 
 def _exact_sum(values: Iterable[Fraction]) -> Fraction:
-    """The sum, added as integers while every denominator is 1 (the common case)."""
+    """The exact sum, added as integers over the common denominator of the values (a few
+    distinct ones: halves and Neuberg's N) and reduced once at the end, instead of one
+    Fraction addition (a gcd each) per value."""
     items = list(values)
-    if all(v.denominator == 1 for v in items):
+    den = lcm(*{v.denominator for v in items}) if items else 1
+    if den == 1:
         return Fraction(sum(v.numerator for v in items))
-    return Fraction(sum(items, Fraction(0)))
+    return Fraction(sum(v.numerator * (den // v.denominator) for v in items), den)
 
 
 def datum(scores: Sequence[Fraction]) -> Fraction:

@@ -143,6 +143,8 @@ def event_results(
     ):
         adjusted[(board_id, table_id)][seat] = kind
     results: list[scoring.SeatResult] = []
+    # A score takes few distinct values: each is made a Fraction once, not once per seat.
+    fractions: dict[Any, Fraction] = {}
     for board_id, table_id, score in (
         Game.objects.filter(
             counted_q(),  # verified, or flagged and ruled to stand (games.versions)
@@ -165,9 +167,10 @@ def event_results(
                 # events have no substitution, and this loop runs once per seat of each game.
                 if lineup:
                     player_id = lineup.player_id(table_id, seat, number_of[board_id], player_id)
-                results.append(
-                    scoring.SeatResult(board_id, table_id, seat, player_id, Fraction(value))
-                )
+                exact = fractions.get(value)
+                if exact is None:
+                    exact = fractions[value] = Fraction(value)
+                results.append(scoring.SeatResult(board_id, table_id, seat, player_id, exact))
     for (board_id, table_id), rulings in adjusted.items():
         if board_id not in boards:
             continue
