@@ -345,15 +345,17 @@ def test_a_worker_recomputes_once_the_events_backlog_is_verified(
     event wait to be verified does not stop to recompute (each recompute reads the whole
     event: under a burst of 1,200 games one per chunk held verification back for 20 s); the
     worker that verifies the last pending game recomputes once, and the stored rows equal a
-    full recompute. The standings never go staler than STALE_SECONDS while games wait."""
+    full recompute. The standings never go staler than the last recompute took (at least
+    FRESH_SECONDS) while games wait."""
     # The games are verified here, by hand, not by a worker that a test before started.
     monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
     event, _round, tables, boards = duplicate_round(tables=4, boards=1, seed="backlog")
     board = boards[0]
     ids = [game_submit(table=t, board=board, record=bot_record(board, t)).pk for t in tables]
     StandingsState.objects.get_or_create(event_id=event.pk)
-    standings.standings_recompute(event_id=event.pk)  # stored a moment ago
+    standings.standings_recompute(event_id=event.pk)
     state = StandingsState.objects.filter(pk=event.pk)
+    _took(state, seconds=30, ended_ago=0)  # a long recompute, stored a moment ago
     runs = state.get().runs
     services.games_verify(game_ids=ids[:1], standings_inline=True)
     after_first = state.get()
@@ -375,8 +377,42 @@ def test_standings_staler_than_the_bound_are_recomputed_even_with_a_backlog(
     StandingsState.objects.get_or_create(event_id=event.pk)
     standings.standings_recompute(event_id=event.pk)
     state = StandingsState.objects.filter(pk=event.pk)
-    old = timezone.now() - timezone.timedelta(seconds=standings.STALE_SECONDS + 5)
-    state.update(stored_at=old)
+    _took(state, seconds=0.1, ended_ago=standings.FRESH_SECONDS + 5)
     runs = state.get().runs
     services.games_verify(game_ids=ids[:1], standings_inline=True)
     assert state.get().runs == runs + 1  # stale: recomputed although two games wait
+
+
+def _took(state, *, seconds: float, ended_ago: float) -> None:
+    """Make the stored standings look computed in `seconds`, stored `ended_ago` seconds ago."""
+    stored = timezone.now() - timezone.timedelta(seconds=ended_ago)
+    state.update(read_at=stored - timezone.timedelta(seconds=seconds), stored_at=stored)
+
+
+@pytest.mark.parametrize(
+    ("took", "ended_ago", "recomputed"),
+    [
+        # A recompute of 0.3 s (600 players) stored 1 s ago: stale, the verifier recomputes,
+        # so a burst's games reach the standings within about a second, not 2 s and more.
+        (0.3, 1.0, True),
+        # One of 10 s (10,000 players) stored 3 s ago is still fresh: the verifier goes on
+        # verifying instead of spending most of its time recomputing.
+        (10.0, 3.0, False),
+        # And stale once as old as it took.
+        (10.0, 11.0, True),
+    ],
+)
+def test_standings_stay_fresh_for_as_long_as_their_recompute_took(
+    monkeypatch: pytest.MonkeyPatch, took: float, ended_ago: float, recomputed: bool
+) -> None:
+    monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
+    event, _round, tables, boards = duplicate_round(tables=3, boards=1, seed="fresh")
+    board = boards[0]
+    ids = [game_submit(table=t, board=board, record=bot_record(board, t)).pk for t in tables]
+    StandingsState.objects.get_or_create(event_id=event.pk)
+    standings.standings_recompute(event_id=event.pk)
+    state = StandingsState.objects.filter(pk=event.pk)
+    _took(state, seconds=took, ended_ago=ended_ago)
+    runs = state.get().runs
+    services.games_verify(game_ids=ids[:1], standings_inline=True)  # two games still wait
+    assert state.get().runs == runs + (1 if recomputed else 0)

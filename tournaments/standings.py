@@ -492,33 +492,40 @@ def standings_request(*, event_id: int, inline: bool = False) -> None:
 # While games of an event wait to be verified, a worker that has verified a chunk leaves the
 # recomputation to the worker that verifies the event's last pending game (each one reads the
 # whole event: under a burst, one per chunk held verification back), unless the stored
-# standings are older than STALE_SECONDS. A game pending longer than BACKLOG_SECONDS (one the
-# verifier cannot judge stays pending) holds nothing back; the sweep sends it again.
-STALE_SECONDS = 2.0
+# standings are stale: older than their own recomputation took, and at least FRESH_SECONDS
+# old. So a worker spends at most about half its time recomputing under a burst, whatever the
+# event's size (0.3 s a recompute at 600 players: standings a second behind the games; 10 s
+# at 10,000 players: the verification goes on meanwhile). A game pending longer than
+# BACKLOG_SECONDS (one the verifier cannot judge stays pending) holds nothing back; the
+# sweep sends it again.
+FRESH_SECONDS = 0.25
 BACKLOG_SECONDS = 60.0
 
 
 def _backlog(event_id: int) -> bool:
     """Whether a worker may leave the recomputation of `event_id` to a later one: fresh
-    standings stored, and games of the event submitted lately still pending."""
+    standings stored (see FRESH_SECONDS), and games of the event submitted lately still
+    pending."""
     now = timezone.now()
-    fresh = StandingsState.objects.filter(
-        pk=event_id, stored_at__gte=now - timedelta(seconds=STALE_SECONDS)
+    row = StandingsState.objects.filter(pk=event_id).values_list("read_at", "stored_at").first()
+    if row is None or row[1] is None:
+        return False
+    read_at, stored_at = row
+    took = (stored_at - read_at).total_seconds() if read_at is not None else 0.0
+    if stored_at < now - timedelta(seconds=max(FRESH_SECONDS, took)):
+        return False
+    return Game.objects.filter(
+        status=Status.PENDING,
+        board__event_id=event_id,
+        submitted_at__gte=now - timedelta(seconds=BACKLOG_SECONDS),
     ).exists()
-    return fresh and (
-        Game.objects.filter(
-            status=Status.PENDING,
-            board__event_id=event_id,
-            submitted_at__gte=now - timedelta(seconds=BACKLOG_SECONDS),
-        ).exists()
-    )
 
 
 def _send(event_id: int, *, again: bool = False, inline: bool = False) -> None:
     """Have the recomputation of an event run when none is queued or running (`again`: the
     running one sends itself again, keeping the flag). A worker (`inline`) with a backlog of
     the event to verify leaves it to the worker that verifies the last pending game (see
-    STALE_SECONDS); the generation stays wanted meanwhile. A broker that is down, or an inline
+    FRESH_SECONDS); the generation stays wanted meanwhile. A broker that is down, or an inline
     recomputation that fails, leaves the generation wanted: the sweep
     (games.services.verification_sweep) sends it later."""
     if inline and not again and _backlog(event_id):
@@ -549,7 +556,7 @@ def standings_refresh(*, event_id: int) -> bool:
 
     After AGAIN_INLINE runs that each found more requested, a burst is going on: the flag is
     released, and if games of the event still wait to be verified the worker that verifies the
-    last of them recomputes (see STALE_SECONDS); otherwise this one takes the flag back and
+    last of them recomputes (see FRESH_SECONDS); otherwise this one takes the flag back and
     runs again (a task sent to the back of the queue would wait behind the burst's messages),
     and sends itself as a task only after AGAIN_LIMIT runs."""
     changed = False
