@@ -508,9 +508,9 @@ def _backlog(event_id: int) -> bool:
     pending."""
     now = timezone.now()
     row = StandingsState.objects.filter(pk=event_id).values_list("read_at", "stored_at").first()
-    if row is None or row[1] is None:
+    read_at, stored_at = row if row is not None else (None, None)
+    if stored_at is None:
         return False
-    read_at, stored_at = row
     took = (stored_at - read_at).total_seconds() if read_at is not None else 0.0
     if stored_at < now - timedelta(seconds=max(FRESH_SECONDS, took)):
         return False
