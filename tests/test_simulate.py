@@ -58,3 +58,17 @@ def test_drain_submits_first_then_measures_the_workers_alone(worker_env: None) -
     # (Not "> 0 after the launch": in the whole suite a worker an earlier test started serves
     # the same queue and may verify the burst first; the benchmark's machine runs none.)
     assert drain["ranked_after_s"] >= drain["verified_after_s"]
+
+
+def test_an_event_larger_than_one_players_file_is_imported_in_several(
+    worker_env: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """10,000 players (issue 11, item 7) are more than one players file takes (csv_io.MAX_ROWS,
+    5,000): the command imports them in several files, as an organizer would."""
+    from tournaments import csv_io
+
+    monkeypatch.setattr(csv_io, "MAX_ROWS", 4)
+    result = _run(players=9, rounds=1, boards=1, burst=True, workers=1, clients=2)
+    _check(result, tables=3, boards=1, rounds=1)
+    assert Event.objects.get().entries.count() == 9
+    assert result["verified_after_s"]["p50"] <= result["verified_after_s"]["max"]

@@ -169,8 +169,10 @@ class Command(BaseCommand):
         self.stderr.write(f"building {name} …")
         event = event_create(name=name, rules="classic")
         td = demo_organizer_ensure(event=event)
-        roster = "name\n" + "".join(f"Sim {seed} {i:05d}\n" for i in range(players))
-        csv_io.players_csv_import(event=event, text=roster, actor=td)
+        for first in range(0, players, csv_io.MAX_ROWS):  # a file holds MAX_ROWS players
+            names = range(first, min(players, first + csv_io.MAX_ROWS))
+            roster = "name\n" + "".join(f"Sim {seed} {i:05d}\n" for i in names)
+            csv_io.players_csv_import(event=event, text=roster, actor=td)
         stage = stages.stage_create(event=event, actor=td, name="Qualifying")
         for _r in range(rounds_n):
             rounds.round_create(event=event, stage=stage, actor=td)
