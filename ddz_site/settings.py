@@ -113,7 +113,15 @@ if _database_url is None:
             "NAME": _sqlite_path,
             # WAL lets the web process read while a command writes; NORMAL syncs at checkpoints,
             # which is safe with WAL and spares a disk flush per game in the demo.
-            "OPTIONS": {"init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"},
+            # SQLite lets one writer in at a time: a transaction takes the write lock when it
+            # begins (IMMEDIATE) and waits up to `timeout` seconds for it, instead of reading
+            # first and failing at its first write ("database is locked") when a referee at
+            # another table submits at the same moment.
+            "OPTIONS": {
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+            },
         }
     }
 else:
