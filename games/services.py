@@ -554,8 +554,10 @@ def games_verify(
         if not stored:
             return []
         _store_outcomes(stored, ["verified_at", *sorted(written)])
+        # A batch that came full leaves more games waiting: a backlog however old they are.
+        more = len(games) >= max(fill, len(wanted))
         for event_id in sorted({g.board.event_id for g in stored if g.replaced_at is None}):
-            standings_request(event_id=event_id, inline=standings_inline)
+            standings_request(event_id=event_id, inline=standings_inline, more=more)
     return [g.pk for g in stored]
 
 

@@ -416,3 +416,31 @@ def test_standings_stay_fresh_for_as_long_as_their_recompute_took(
     runs = state.get().runs
     services.games_verify(game_ids=ids[:1], standings_inline=True)  # two games still wait
     assert state.get().runs == runs + (1 if recomputed else 0)
+
+
+def test_a_deep_queue_of_old_games_is_a_backlog_while_batches_come_full(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 11, item 7: 33,330 games queued before the workers start (10,000 players), most
+    pending for minutes. A worker whose batch came full (more games wait) leaves the
+    recomputation while the standings are fresh, however old the waiting games; the batch
+    that finds fewer than it could take recomputes. Before, games pending over
+    BACKLOG_SECONDS counted for nothing, and the worker recomputed the 10,000 players after
+    every batch of 100 (97 % of its time)."""
+    monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
+    event, _round, tables, boards = duplicate_round(tables=5, boards=1, seed="deep")
+    board = boards[0]
+    ids = [game_submit(table=t, board=board, record=bot_record(board, t)).pk for t in tables]
+    old = timezone.now() - timezone.timedelta(seconds=standings.BACKLOG_SECONDS + 120)
+    Game.objects.filter(pk__in=ids).update(submitted_at=old)
+    StandingsState.objects.get_or_create(event_id=event.pk)
+    standings.standings_recompute(event_id=event.pk)
+    state = StandingsState.objects.filter(pk=event.pk)
+    _took(state, seconds=30, ended_ago=0)
+    runs = state.get().runs
+    assert len(services.games_verify(game_ids=ids[:1], fill=2, standings_inline=True)) == 2
+    assert state.get().runs == runs  # a full batch, three games wait: no recompute
+    assert len(services.games_verify(game_ids=ids[2:3], fill=10, standings_inline=True)) == 3
+    last = state.get()
+    assert last.runs == runs + 1 and last.done == last.requested  # the queue is drained
+    assert _stored_is_full_recompute(Event.objects.get(pk=event.pk))

@@ -489,16 +489,17 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
     return changed
 
 
-def standings_request(*, event_id: int, inline: bool = False) -> None:
+def standings_request(*, event_id: int, inline: bool = False, more: bool = False) -> None:
     """Ask for the standings of an event: bump its generation in the caller's transaction
     (so the request commits with the change that moves the standings, or not at all), and
     after commit have one recomputation run, unless one is queued or running already: sent
     as a task, or with `inline` (a worker that has just verified games) run at once in this
-    process, so that it never waits behind the queue of verifications."""
+    process, so that it never waits behind the queue of verifications; `more`: the caller's
+    batch came full, so more games likely wait (see _backlog)."""
     if not StandingsState.objects.filter(pk=event_id).update(requested=F("requested") + 1):
         StandingsState.objects.get_or_create(event_id=event_id)
         StandingsState.objects.filter(pk=event_id).update(requested=F("requested") + 1)
-    transaction.on_commit(partial(_send, event_id, inline=inline))
+    transaction.on_commit(partial(_send, event_id, inline=inline, more=more))
 
 
 # While games of an event wait to be verified, a worker that has verified a chunk leaves the
@@ -508,16 +509,18 @@ def standings_request(*, event_id: int, inline: bool = False) -> None:
 # old. So a worker spends at most about half its time recomputing under a burst, whatever the
 # event's size (0.3 s a recompute at 600 players: standings a second behind the games; 10 s
 # at 10,000 players: the verification goes on meanwhile). A game pending longer than
-# BACKLOG_SECONDS (one the verifier cannot judge stays pending) holds nothing back; the
-# sweep sends it again.
+# BACKLOG_SECONDS (one the verifier cannot judge stays pending) holds nothing back, unless the
+# worker's batch came full (a deep queue drained: its games may have waited for minutes);
+# the sweep sends such a game again.
 FRESH_SECONDS = 0.25
 BACKLOG_SECONDS = 60.0
 
 
-def _backlog(event_id: int) -> bool:
+def _backlog(event_id: int, *, more: bool = False) -> bool:
     """Whether a worker may leave the recomputation of `event_id` to a later one: fresh
-    standings stored (see FRESH_SECONDS), and games of the event submitted lately still
-    pending."""
+    standings stored (see FRESH_SECONDS), and games of the event still pending: submitted
+    lately, or (`more`: the worker's batch came full, a deep queue is being drained) at any
+    time."""
     now = timezone.now()
     row = StandingsState.objects.filter(pk=event_id).values_list("read_at", "stored_at").first()
     read_at, stored_at = row if row is not None else (None, None)
@@ -526,21 +529,20 @@ def _backlog(event_id: int) -> bool:
     took = (stored_at - read_at).total_seconds() if read_at is not None else 0.0
     if stored_at < now - timedelta(seconds=max(FRESH_SECONDS, took)):
         return False
-    return Game.objects.filter(
-        status=Status.PENDING,
-        board__event_id=event_id,
-        submitted_at__gte=now - timedelta(seconds=BACKLOG_SECONDS),
-    ).exists()
+    pending = Game.objects.filter(status=Status.PENDING, board__event_id=event_id)
+    if not more:
+        pending = pending.filter(submitted_at__gte=now - timedelta(seconds=BACKLOG_SECONDS))
+    return pending.exists()
 
 
-def _send(event_id: int, *, again: bool = False, inline: bool = False) -> None:
+def _send(event_id: int, *, again: bool = False, inline: bool = False, more: bool = False) -> None:
     """Have the recomputation of an event run when none is queued or running (`again`: the
     running one sends itself again, keeping the flag). A worker (`inline`) with a backlog of
     the event to verify leaves it to the worker that verifies the last pending game (see
     FRESH_SECONDS); the generation stays wanted meanwhile. A broker that is down, or an inline
     recomputation that fails, leaves the generation wanted: the sweep
     (games.services.verification_sweep) sends it later."""
-    if inline and not again and _backlog(event_id):
+    if inline and not again and _backlog(event_id, more=more):
         return
     if not again and not StandingsState.objects.filter(pk=event_id, queued=False).update(
         queued=True
