@@ -27,12 +27,13 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Case, F, Field, Max, When
+from django.db.models import Case, F, Max, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ddz_site.dispatch import RECOMPUTE_STANDINGS, VERIFY_GAME, enqueue
 from ddz_site.errors import DomainError
+from ddz_site.sql import model_columns
 from games import entry
 from games.deals import deal_key, rank_cards
 from games.engine import EngineError, RecordError, RuleSet, read_record
@@ -572,11 +573,7 @@ def _store_outcomes(games: Sequence[Game], names: Sequence[str]) -> None:
     if connection.vendor != "postgresql":
         Game.objects.bulk_update(games, list(names))
         return
-    fields: list[tuple[Field[Any, Any], str]] = []
-    for name in names:
-        field = Game._meta.get_field(name)
-        assert isinstance(field, Field) and field.column  # a column of the game's own row
-        fields.append((field, field.column))
+    fields = model_columns(Game, names)
     quote = connection.ops.quote_name
     columns = ", ".join(quote(c) for _f, c in fields)
     assignments = ", ".join(

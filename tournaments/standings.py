@@ -44,6 +44,7 @@ from django.utils.translation import gettext as _
 
 from ddz_site.dispatch import RECOMPUTE_STANDINGS, enqueue
 from ddz_site.errors import DomainError
+from ddz_site.sql import copy_rows
 from games.counting import counted_q
 from games.models import Board, Game, Status
 from tournaments import lineups, scoring
@@ -466,9 +467,7 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
             changed = True
             # django-stubs is wrong here: a nullable foreign key's _id lookup takes None.
             Standing.objects.filter(event=event, stage_id=scope).delete()  # type: ignore[misc]
-            Standing.objects.bulk_create(
-                Standing(event=event, stage_id=scope, **row) for row in rows
-            )
+            _store_rows(event_id, scope, rows)
         stale = [scope for scope in old if scope not in new]
         if stale:
             changed = True
@@ -487,6 +486,19 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
     # A correction to a rated event moves the rating of that event and of every one after it.
     ratings_request(event_id)
     return changed
+
+
+def _store_rows(event_id: int, scope: int | None, rows: list[dict[str, Any]]) -> None:
+    """Insert the standing rows of one scope (plain dicts of FIELDS), in the caller's
+    transaction: on PostgreSQL with one COPY (20,000 rows of a 10,000-player event: 1.9 s of
+    CPU through bulk_create, most of it building model instances), elsewhere bulk_create."""
+    if connection.vendor != "postgresql":
+        Standing.objects.bulk_create(
+            Standing(event_id=event_id, stage_id=scope, **row) for row in rows
+        )
+        return
+    rows_in = [(event_id, scope, *(row[name] for name in FIELDS)) for row in rows]
+    copy_rows(Standing, ("event_id", "stage_id", *FIELDS), rows_in)
 
 
 def standings_request(*, event_id: int, inline: bool = False, more: bool = False) -> None:
