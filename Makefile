@@ -59,14 +59,7 @@ bench: $(STAMP)
 	    || echo "bench: wrk is missing (Debian: apt install wrk)"
 	$(MAKE) services
 	$(PY) scripts/bench_standings.py
-	DATABASE_URL=$${DDZ_BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ddz_bench} \
-	    DJANGO_SETTINGS_MODULE=ddz_site.settings $(PY) manage.py migrate --noinput -v 0
-	for players in 150 600; do for workers in 1 2; do \
-	    DATABASE_URL=$${DDZ_BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ddz_bench} \
-	    CELERY_BROKER_URL=$${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0} \
-	    CELERY_TASK_DEFAULT_QUEUE=ddz-bench DJANGO_SETTINGS_MODULE=ddz_site.settings \
-	    $(PY) manage.py ddz_simulate --players $$players --rounds 13 --boards 6 --burst \
-	        --workers $$workers || exit 1; done; done
+	$(PY) scripts/bench_pipeline.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
