@@ -227,3 +227,18 @@ def test_the_entry_pages_crumbs_end_with_their_own_name_and_the_other_mode_is_a_
         "link live": (f"{where} · Live entry", ["Switch to quick result"]),
         "link quick": (f"{where} · Quick result", ["Switch to live entry"]),
     }
+
+
+def test_the_status_boards_counts_name_the_submitted_state_in_chinese() -> None:
+    import re
+
+    event = EventFactory()
+    td = _organizer(event)
+    client = _zh(Client())
+    client.force_login(td)
+    page = client.get(reverse("referee:status", args=[event.slug])).content.decode()
+    counts = re.search(r'<p id="status-counts">(.*?)</p>', page, re.S)
+    assert counts
+    text = re.sub(r"<[^>]+>", "", counts.group(1))
+    # "submitted" is the state (waiting for the engine), not the time of submission.
+    assert "已提交: 0" in text and "提交时间" not in text
