@@ -84,9 +84,11 @@ def table_and_board(*, slug: str, table_id: int, number: int) -> tuple[Table, Bo
 
 
 def status_board(*, event: Event, tables: QuerySet[Table]) -> list[Row]:
-    """One row per table, one cell per board of its round, in four queries."""
+    """One row per table, one cell per board of its round, in four queries. A board of no round
+    (an imported deal, played at any table: Board.is_played_at) has a cell at the tables where it
+    was played or is being entered, not at every table."""
     table_list = list(tables)
-    boards = list(Board.objects.filter(event=event, round__isnull=False).order_by("number"))
+    boards = list(Board.objects.filter(event=event).order_by("number"))
     ids = [t.pk for t in table_list]
     games = {
         (g.table_id, g.board_id): g
@@ -99,11 +101,16 @@ def status_board(*, event: Event, tables: QuerySet[Table]) -> list[Row]:
     for table in table_list:
         cells = []
         for board in boards:
-            if board.round_id != table.round_id:
+            key = (table.pk, board.pk)
+            if board.round_id is None:
+                if key not in games and key not in drafts:
+                    continue
+            elif board.round_id != table.round_id:
                 continue
-            game = games.get((table.pk, board.pk))
-            state = entry_state(game, drafting=(table.pk, board.pk) in drafts)
-            cells.append(Cell(board=board, state=state, game=game))
+            game = games.get(key)
+            cells.append(
+                Cell(board=board, state=entry_state(game, drafting=key in drafts), game=game)
+            )
         rows.append(Row(table=table, cells=cells))
     return rows
 

@@ -534,8 +534,8 @@ def test_the_audit_log_names_objects_not_ids(client, event_in_play) -> None:
     client.force_login(users["td"])
     dash = client.get(reverse("organizer:dashboard", args=[event.slug])).content.decode()
     audit = dash[dash.index('id="audit"') :]
-    assert "<code>round.start</code> Round 1<" in audit
-    assert "<code>stage.create</code> Stage 1<" in audit
+    assert "round started · Round 1<" in audit
+    assert "stage added · Stage 1<" in audit
     assert f"round {round_.pk}<" not in audit.replace("Round", "")
 
 

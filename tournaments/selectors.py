@@ -10,6 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from django.apps import apps
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
@@ -170,8 +171,24 @@ def audit_labelled(*, event: Event, limit: int = 25) -> list[tuple[AuditEntry, s
             e,
             labels.get(
                 (e.object_type, int(e.object_id)) if e.object_id.isdigit() else ("", 0),
-                f"{e.object_type} {e.object_id}".strip(),
+                _gone_label(e),
             ),
         )
         for e in entries
     ]
+
+
+def _gone_label(entry: AuditEntry) -> str:
+    """The label of an entry's object that has no label of its own or is gone (a substitution
+    removed, a penalty taken back): its round and table, or its player, as the entry's changes
+    name them; else the kind of object (its model's name in the reader's language)."""
+    changes = entry.changes if isinstance(entry.changes, dict) else {}
+    round_, table = changes.get("round"), changes.get("table")
+    if isinstance(round_, int) and isinstance(table, int):
+        return _("Round %(r)s, table %(t)s") % {"r": round_, "t": table}
+    if isinstance(changes.get("player"), str):
+        return str(changes["player"])
+    for model in apps.get_models():
+        if model._meta.model_name == entry.object_type:
+            return str(model._meta.verbose_name)
+    return ""

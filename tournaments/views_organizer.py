@@ -35,6 +35,7 @@ from tournaments import (
     clubs,
     csv_io,
     dealing,
+    labels,
     lineups,
     overview,
     round_states,
@@ -182,7 +183,10 @@ def event_new(request: HttpRequest) -> HttpResponse:
 
 def _preset_label(name: str) -> str:
     rules = RuleSet.from_spec(name)
-    return _("%(name)s (tables of %(n)s)") % {"name": name, "n": len(rules.seats)}
+    return _("%(name)s (tables of %(n)s)") % {
+        "name": labels.preset_label(name),
+        "n": len(rules.seats),
+    }
 
 
 @login_required

@@ -1,5 +1,6 @@
-"""Template filters of the public pages: the names of tie-breaks and adjusted scores, a
-game's calls and plays, and the stages of a game, in the reader's language.
+"""Template filters of the public pages: the names of tie-breaks, audit actions, rules presets
+and adjusted scores, a game's calls and plays, and the stages of a game, in the reader's
+language.
 
 A *call* is one bidding call of a record (``pass``, ``1``…``3``, ``call``, ``rob``, ``double``,
 ``redouble``, ``show``, ``surrender``, ``reveal``; RECORDS.md §1): a pass in the bidding reads
@@ -14,27 +15,35 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.entry import call_label
+from tournaments import labels
 
 register = template.Library()
 
 
 @register.filter
 def tiebreak(name: object) -> str:
-    """'best_board' → 'best single board' (translated); '' stays ''."""
-    labels = {
-        "datum_wins": _("boards won against the datum"),
-        "best_board": _("best single board"),
-        "head_to_head": _("head-to-head"),
-        "lot": _("lot"),
-    }
-    return labels.get(str(name or ""), str(name or ""))
+    """'best_board' → 'best single board' (translated; tournaments.labels); '' stays ''."""
+    return labels.tiebreak_label(name)
+
+
+@register.filter
+def audit_action(action: object) -> str:
+    """'game.edit' → 'game corrected' (translated; tournaments.labels)."""
+    return labels.action_label(action)
+
+
+@register.filter
+def rules_preset(rules: object) -> str:
+    """An event's rules ('classic' or {"preset": "classic", …}) → the preset's name in the
+    reader's language (tournaments.labels)."""
+    return labels.preset_label(rules)
 
 
 @register.filter
 def adjusted(kind: object) -> str:
     """'avg+' → 'average-plus' (translated)."""
-    labels = {"avg+": _("average-plus"), "avg": _("average"), "avg-": _("average-minus")}
-    return labels.get(str(kind or ""), str(kind or ""))
+    names = {"avg+": _("average-plus"), "avg": _("average"), "avg-": _("average-minus")}
+    return names.get(str(kind or ""), str(kind or ""))
 
 
 def call_word(value: object) -> str:
@@ -74,11 +83,11 @@ def play(value: object) -> str:
 @register.filter
 def stage(value: object) -> str:
     """'play' → 'play' in the reader's language (deal, bidding, play, result)."""
-    labels = {
+    names = {
         "deal": pgettext("stage of a game", "deal"),
         "bidding": pgettext("stage of a game", "bidding"),
         "play": pgettext("stage of a game", "play"),
         "result": pgettext("stage of a game", "result"),
     }
     text = str(value or "")
-    return labels.get(text, text)
+    return names.get(text, text)
