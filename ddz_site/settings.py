@@ -79,6 +79,8 @@ MIDDLEWARE = [
 SIMPLE_HISTORY_REVERT_DISABLED = True
 
 ROOT_URLCONF = "ddz_site.urls"
+# A POST without its CSRF token: the site's 403 page ("reload the page"), JSON on JSON doors.
+CSRF_FAILURE_VIEW = "ddz_site.middleware.csrf_failure"
 # One sign-in page for every official (organizers, referees; no staff status needed).
 LOGIN_URL = "organizer:login"
 # After signing in without ?next=: the user's own events (each with his roles and pages);
