@@ -171,7 +171,7 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     JSON doors, the site's 404 page to everything else (see the module)."""
     if _wants_json(request):
         return JsonResponse(api_error("not_found", NotFound.default_detail), status=404)
-    return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
+    return defaults.page_not_found(request, exception)
 
 
 CSRF_FAILURE_MESSAGE = _(
