@@ -189,6 +189,8 @@ STORAGES = {
 # With DEBUG on, WhiteNoise serves the apps' files as they change; fixed here from the
 # environment's DEBUG, since the test runner turns settings.DEBUG off after loading.
 WHITENOISE_AUTOREFRESH = DEBUG
+# Files browsers ask for at the site's root (/favicon.ico), served by WhiteNoise as they are.
+WHITENOISE_ROOT = BASE_DIR / "ddz_site" / "root"
 WHITENOISE_USE_FINDERS = DEBUG
 
 # Security: strict by default whenever DEBUG is off, so `manage.py check --deploy` is clean.
