@@ -77,7 +77,8 @@ class SignInView(auth_views.LoginView):
     template_name = "organizer/login.html"
     redirect_authenticated_user = True
 
-    def get_redirect_url(self) -> str:
+    def get_redirect_url(self, request: HttpRequest | None = None) -> str:
+        # (``request``: the signature of django-stubs' newer Django; this one reads its own.)
         url = super().get_redirect_url()  # "" unless safe
         sign_in = resolve_url(settings.LOGIN_URL)
         for _depth in range(_NEXT_DEPTH):
