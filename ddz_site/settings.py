@@ -198,8 +198,10 @@ SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", not DEBUG)
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
+# HTTPS-only cookies; the demo's server (`make demo`, DEBUG off on plain HTTP at the loopback)
+# turns them off.
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # A load balancer or monitor asks /healthz over plain HTTP on the private network.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
