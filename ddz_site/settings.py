@@ -277,7 +277,8 @@ _token_requests_per_minute = env_int("DDZ_TOKEN_REQUESTS_PER_MINUTE", 10, minimu
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "knox.auth.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        # DRF's, with the site's words for a missing CSRF token (csrf_failed).
+        "games.api.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # Requests to the token door per client address (ddz_site.security), whatever the

@@ -167,6 +167,18 @@ def test_a_json_door_without_its_csrf_token_answers_json(table_token, world) -> 
     assert "CSRF" not in error["message"] and "Referer" not in error["message"]
 
 
+def test_the_api_signed_in_by_session_without_its_csrf_token_says_the_same(world) -> None:
+    client = APIClient(enforce_csrf_checks=True, **ZH)
+    client.force_login(world.users["referee1"])  # a session, as the site's own pages have
+    table, board = world.tables[0], world.boards[0]
+    url = f"/api/events/{world.event.slug}/tables/{table.pk}/boards/{board.number}/entry/"
+    response = client.post(url, {"steps": []}, format="json")
+    assert response.status_code == 403
+    error = response.json()["error"]
+    assert error["code"] == "csrf_failed" and "重新加载" in error["message"]
+    assert "CSRF" not in error["message"]
+
+
 def test_a_form_without_its_csrf_token_answers_the_sites_403_page(world) -> None:
     for headers, words in (({}, "reload the page"), (ZH, "重新加载")):
         client = Client(enforce_csrf_checks=True, **headers)
