@@ -298,3 +298,20 @@ def test_a_signed_in_user_opening_the_sign_in_page_goes_on(world) -> None:
     assert client.get("/organizer/login/")["Location"] == "/organizer/"
     assert client.get("/organizer/login/?next=/organizer/login/")["Location"] == "/organizer/"
     assert client.get("/organizer/login/?next=https://evil.example/")["Location"] == "/organizer/"
+
+
+def test_officials_forms_with_numbers_that_are_not_numbers_are_refused_not_a_500(world) -> None:
+    client = Client(raise_request_exception=False)
+    client.force_login(world.users["organizer"])
+    slug, round_ = world.event.slug, world.tables[0].round
+    Stage.objects.create(event=world.event, number=1, name="Qualifying")
+    for url, data in (
+        (f"/organizer/events/{slug}/links/tables/", {"stage": "²"}),
+        (f"/organizer/events/{slug}/links/tables/", {"round": "²"}),
+        (f"/organizer/events/{slug}/links/tables/", {"round": "9" * 30}),
+        (f"/organizer/events/{slug}/officials/stages/1/", {"table-1": "²"}),
+        (f"/referee/events/{slug}/rounds/{round_.number}/clock/extra/", {"table": "²"}),
+        (f"/referee/events/{slug}/rounds/{round_.number}/clock/extra/", {"table": "9" * 30}),
+    ):
+        response = client.post(url, data)
+        assert response.status_code < 500, (url, data, response.status_code)

@@ -178,7 +178,8 @@ def clock_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         else:
             table_number = request.POST.get("table", "")
             table = Table.objects.filter(
-                round=round_, number=int(table_number) if table_number.isdigit() else -1
+                round=round_,
+                number=int(table_number) if re.fullmatch(r"[0-9]{1,9}", table_number) else -1,
             ).first()
             if table is None:
                 raise clock.ClockRefused(
