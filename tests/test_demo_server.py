@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser import CHROMIUM, chromium
+
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 
@@ -142,3 +144,32 @@ def test_signing_in_works_over_plain_http(demo_server) -> None:
     # The form again with its error: the CSRF cookie came back over HTTP.
     assert status == 200, body.decode()[:500]
     assert 'name="username"' in body.decode()
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+def test_a_browser_finds_every_file_and_shows_the_favicon(demo_server) -> None:
+    site, _tmp = demo_server
+    with chromium() as browser:
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        failed: list[str] = []
+        page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+        page.goto(site + "/")
+        page.wait_for_load_state("networkidle")
+        assert errors == [] and failed == []
+        # Both icons decode as images (the ICO of /favicon.ico, the SVG the pages link).
+        sizes = page.evaluate(
+            """async () => {
+              const size = (src) => new Promise((ok) => {
+                const img = new Image();
+                img.onload = () => ok(img.naturalWidth);
+                img.onerror = () => ok(0);
+                img.src = src;
+              });
+              const svg = document.querySelector('link[rel="icon"]').href;
+              return [await size('/favicon.ico'), await size(svg)];
+            }"""
+        )
+        assert sizes[0] >= 16 and sizes[1] > 0
