@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check bench venv services clean
+.PHONY: demo demo-server test check bench venv services clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
@@ -17,9 +17,37 @@ venv: $(STAMP)
 
 # The embedded default (no DATABASE_URL, no CELERY_BROKER_URL): SQLite file, eager Celery.
 EMBEDDED := env -u DATABASE_URL -u CELERY_BROKER_URL -u DJANGO_SETTINGS_MODULE
-SITE := http://127.0.0.1:8000
+DEMO_ADDRESS ?= 127.0.0.1:8000
+SITE := http://$(DEMO_ADDRESS)
 
-demo: $(STAMP)
+# The demo's server runs as a site does, DEBUG off (the site's own error pages, never Django's
+# technical ones; collectstatic's files served by WhiteNoise), on plain HTTP at the loopback:
+# no HTTPS redirect, HSTS or HTTPS-only cookies. Its secret key is made once into DEMO_VAR
+# (git-ignored var/), and collectstatic runs again only when a static file or the install changed.
+DEMO_VAR ?= var
+DEMO_KEY := $(DEMO_VAR)/demo-secret-key
+DEMO_STATIC := $(DEMO_VAR)/static
+DEMO_SERVER := $(EMBEDDED) DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat $(DEMO_KEY))" \
+	DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost DJANGO_SECURE_SSL_REDIRECT=false \
+	DJANGO_SECURE_HSTS_SECONDS=0 DJANGO_SECURE_HSTS_PRELOAD=false DJANGO_SECURE_COOKIES=false \
+	DJANGO_STATIC_ROOT=$(DEMO_STATIC)
+STATIC_SOURCES := $(shell find games tournaments -path '*/static/*' -type f 2>/dev/null)
+
+$(DEMO_KEY):
+	@mkdir -p $(@D)
+	@umask 077 && $(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))' > $@
+
+$(DEMO_STATIC)/staticfiles.json: $(STAMP) $(STATIC_SOURCES) | $(DEMO_KEY)
+	@echo "collectstatic: the demo server's static files into $(DEMO_STATIC)/"
+	@$(DEMO_SERVER) $(PY) manage.py collectstatic --noinput -v 0
+
+# The demo's server alone, on the demo's database as it is (`make demo` ends with it).
+demo-server: $(STAMP) $(DEMO_STATIC)/staticfiles.json
+	$(EMBEDDED) $(PY) manage.py migrate --noinput -v 0
+	@echo "runserver $(DEMO_ADDRESS), DEBUG off (the site's own error pages), plain HTTP"
+	@$(DEMO_SERVER) $(PY) manage.py runserver $(DEMO_ADDRESS)
+
+demo: $(STAMP) $(DEMO_STATIC)/staticfiles.json
 	$(EMBEDDED) $(PY) manage.py migrate --noinput -v 0
 	$(EMBEDDED) $(PY) manage.py ddz_demo --site $(SITE)
 	@echo ""
@@ -34,7 +62,8 @@ demo: $(STAMP)
 	@echo "  $(SITE)/organizer/events/demo-duplicate/  the organizer's dashboard (demo-organizer)"
 	@echo "  $(SITE)/admin/                            administration (demo-organizer)"
 	@echo ""
-	$(EMBEDDED) $(PY) manage.py runserver 127.0.0.1:8000
+	@echo "runserver $(DEMO_ADDRESS), DEBUG off (the site's own error pages), plain HTTP"
+	@$(DEMO_SERVER) $(PY) manage.py runserver $(DEMO_ADDRESS)
 
 services:
 	scripts/services.sh

@@ -17,10 +17,15 @@
   site's handler400, answers the same to what Django finds too large only while reading
   (a multipart form's fields, too many fields or files) and is Django's 400 otherwise.
   Nothing is stored in either case.
+- `not_found`, the site's handler404, and `csrf_failure`, its CSRF_FAILURE_VIEW: the API and
+  the JSON doors of the private links answer in the API's error shape (a path no URL matches,
+  ``boards/-1/``, included), every other address the site's own 404 or 403 page, translated;
+  a form or JSON door posted without its CSRF token says the page expired and to reload it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +38,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views import defaults
+from rest_framework.exceptions import NotFound
 
 # How long a client waits before trying again (seconds): a PostgreSQL restart takes a few.
 RETRY_AFTER_SECONDS = 5
@@ -94,11 +100,21 @@ class DatabaseUnavailableMiddleware:
         return HttpResponse(html, status=503, headers=headers)
 
 
+# The JSON doors of a table's private link (tournaments.urls_links), whatever the board
+# number holds: ``boards/-1/entry/`` matches no URL and still answers JSON.
+_LINK_JSON_DOOR = re.compile(r"/t/[^/]+/boards/[^/]+/(?:entry|games)/")
+
+
 def _wants_json(request: HttpRequest) -> bool:
     """The API, and a JSON door of a private link (its client posts JSON)."""
     content_type = request.META.get("CONTENT_TYPE", "")
     accept = request.META.get("HTTP_ACCEPT", "")
-    return _is_api(request) or "json" in content_type or accept.startswith("application/json")
+    return (
+        _is_api(request)
+        or "json" in content_type
+        or accept.startswith("application/json")
+        or _LINK_JSON_DOOR.fullmatch(request.path) is not None
+    )
 
 
 def too_large_response(request: HttpRequest, *, fields: bool = False) -> HttpResponse:
@@ -148,3 +164,26 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     if isinstance(exception, (TooManyFieldsSent, TooManyFilesSent)):
         return too_large_response(request, fields=True)
     return defaults.bad_request(request, exception)  # type: ignore[arg-type]
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The site's handler404: the API's 404 (its message, ``not_found``) to the API and the
+    JSON doors, the site's 404 page to everything else (see the module)."""
+    if _wants_json(request):
+        return JsonResponse(api_error("not_found", NotFound.default_detail), status=404)
+    return defaults.page_not_found(request, exception)
+
+
+CSRF_FAILURE_MESSAGE = _(
+    "This page has expired (it was open too long, or you signed in or out since): "
+    "reload the page and try again."
+)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """The site's CSRF_FAILURE_VIEW: a POST without its valid CSRF token is refused, 403,
+    saying to reload the page (Django's reason goes to no one: it names the mechanism)."""
+    if _wants_json(request):
+        return JsonResponse(api_error("csrf_failed", CSRF_FAILURE_MESSAGE), status=403)
+    context = {"exception": CSRF_FAILURE_MESSAGE, "heading": _("This page has expired")}
+    return render(request, "403.html", context, status=403)

@@ -79,6 +79,8 @@ MIDDLEWARE = [
 SIMPLE_HISTORY_REVERT_DISABLED = True
 
 ROOT_URLCONF = "ddz_site.urls"
+# A POST without its CSRF token: the site's 403 page ("reload the page"), JSON on JSON doors.
+CSRF_FAILURE_VIEW = "ddz_site.middleware.csrf_failure"
 # One sign-in page for every official (organizers, referees; no staff status needed).
 LOGIN_URL = "organizer:login"
 # After signing in without ?next=: the user's own events (each with his roles and pages);
@@ -195,6 +197,8 @@ STORAGES = {
 # With DEBUG on, WhiteNoise serves the apps' files as they change; fixed here from the
 # environment's DEBUG, since the test runner turns settings.DEBUG off after loading.
 WHITENOISE_AUTOREFRESH = DEBUG
+# Files browsers ask for at the site's root (/favicon.ico), served by WhiteNoise as they are.
+WHITENOISE_ROOT = BASE_DIR / "ddz_site" / "root"
 WHITENOISE_USE_FINDERS = DEBUG
 
 # Security: strict by default whenever DEBUG is off, so `manage.py check --deploy` is clean.
@@ -202,8 +206,10 @@ SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", not DEBUG)
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
+# HTTPS-only cookies; the demo's server (`make demo`, DEBUG off on plain HTTP at the loopback)
+# turns them off.
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # A load balancer or monitor asks /healthz over plain HTTP on the private network.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
@@ -279,7 +285,8 @@ _token_requests_per_minute = env_int("DDZ_TOKEN_REQUESTS_PER_MINUTE", 10, minimu
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "knox.auth.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        # DRF's, with the site's words for a missing CSRF token (csrf_failed).
+        "games.api.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # Requests to the token door per client address (ddz_site.security), whatever the
@@ -289,6 +296,12 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # The site's one reader of a JSON body (games.request_json): plain, translated refusals.
+    "DEFAULT_PARSER_CLASSES": [
+        "games.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 REST_KNOX = {

@@ -13,6 +13,9 @@ from games.views_offline import manifest, service_worker
 
 # A request too large or with too many fields: 413 in the site's error shape (its module).
 handler400 = "ddz_site.middleware.bad_request"
+# A path no URL matches: the API's JSON 404 under /api/ and on the JSON doors, the site's page
+# elsewhere.
+handler404 = "ddz_site.middleware.not_found"
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -13,11 +13,7 @@ app_name = "organizer"
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(template_name="organizer/login.html"),
-        name="login",
-    ),
+    path("login/", views.SignInView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("events/new/", views.event_new, name="event_new"),
     path("events/<str:slug>/", views.dashboard, name="dashboard"),

@@ -369,7 +369,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     panels = [_replay_panel(game, seats)] if public else []
     other_id = request.GET.get("with", "")
     if other_id and public:
-        if not other_id.isdigit():
+        if not re.fullmatch(r"[0-9]{1,18}", other_id):  # ASCII digits, within a bigint
             raise Http404("no such game")
         other = get_object_or_404(
             Game.objects.select_related("table__round"), pk=int(other_id), board=board

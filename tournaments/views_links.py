@@ -26,9 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ddz_site.errors import DomainError
-from games import entry, selectors
-from games.engine import RecordError
-from games.engine.record import parse_json
+from games import entry, request_json, selectors
 from games.models import Board, EntryDraft, Game
 from games.views_referee import live_entry_context, quick_entry_page
 from tournaments import access, embargo, lineups, links, results
@@ -201,12 +199,8 @@ def quick_entry(request: HttpRequest, token: str, number: int) -> HttpResponse:
 
 def _body(request: HttpRequest) -> dict[str, Any]:
     """The JSON object posted, with ``steps`` a list of short strings and ``step`` one."""
-    try:
-        # The engine's strict reader: nesting past the recursion limit, numbers of thousands
-        # of digits and NaN are refused like any other bad JSON, never a server error.
-        body = parse_json((request.body or b"{}").decode())
-    except (RecordError, UnicodeDecodeError):
-        raise DomainError(_("The request is not JSON.")) from None
+    # The site's one reader of a JSON body, as the API's: plain, translated refusals.
+    body = request_json.read_json(request.body or b"{}")
     if not isinstance(body, dict):
         raise DomainError(_("The request must be a JSON object."))
     steps = body.get("steps", [])

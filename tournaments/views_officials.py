@@ -54,6 +54,12 @@ def qr_svg(url: str) -> str:
     return mark_safe(segno.make(url, error="m").svg_inline(scale=4, title=url))  # noqa: S308
 
 
+def _whole(text: str) -> int | None:
+    """A form's whole number: ASCII digits, at most 9 of them (str.isdigit() also takes "²",
+    which int() refuses, and a number past the column is no row); None otherwise."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
+
+
 @login_required
 @require_POST
 def table_links(request: HttpRequest, slug: str) -> HttpResponse:
@@ -61,10 +67,10 @@ def table_links(request: HttpRequest, slug: str) -> HttpResponse:
     cards to print, each with its link and QR code."""
     event = _organizer_event(request, slug)
     round_ = stage = None
-    if request.POST.get("stage", "").isdigit():
-        stage = get_object_or_404(Stage, event=event, number=request.POST["stage"])
-    elif request.POST.get("round", "").isdigit():
-        round_ = get_object_or_404(Round, event=event, number=request.POST["round"])
+    if _whole(request.POST.get("stage", "")) is not None:
+        stage = get_object_or_404(Stage, event=event, number=_whole(request.POST["stage"]))
+    elif _whole(request.POST.get("round", "")) is not None:
+        round_ = get_object_or_404(Round, event=event, number=_whole(request.POST["round"]))
     else:
         messages.error(request, _("Make table links for one round or for one stage."))
         return _back(request, event, "links")
@@ -199,7 +205,7 @@ def stage_referees(request: HttpRequest, slug: str, number: int) -> HttpResponse
         chosen: dict[int, int | None] = {}
         for row in rows:
             value = request.POST.get(f"table-{row.number}", "")
-            chosen[row.number] = int(value) if value.isdigit() else None
+            chosen[row.number] = _whole(value)
         try:
             changed = officials.stage_referees_assign(
                 stage=stage, actor=request.user, referees=chosen

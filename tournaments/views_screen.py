@@ -13,6 +13,7 @@ clock is tournaments.clock's.
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 from django.contrib import messages
@@ -41,7 +42,8 @@ def _round(event: Event, request: HttpRequest) -> Round | None:
     number = request.GET.get("round", "")
     if not number:
         return clock.current_round(event)
-    if not number.isdigit():
+    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
+    if not re.fullmatch(r"[0-9]{1,9}", number):
         raise Http404("no such round")
     return get_object_or_404(Round, event=event, number=int(number))
 
@@ -176,7 +178,8 @@ def clock_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         else:
             table_number = request.POST.get("table", "")
             table = Table.objects.filter(
-                round=round_, number=int(table_number) if table_number.isdigit() else -1
+                round=round_,
+                number=int(table_number) if re.fullmatch(r"[0-9]{1,9}", table_number) else -1,
             ).first()
             if table is None:
                 raise clock.ClockRefused(

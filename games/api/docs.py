@@ -9,10 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.request import Request
 from rest_framework.response import Response
+
+
+class SiteSessionScheme(SessionScheme):
+    """The schema's ``cookieAuth`` for the site's session authentication, DRF's with the
+    site's words for a missing CSRF token (games.api.authentication)."""
+
+    target_class = "games.api.authentication.SessionAuthentication"
+
 
 # Inline scripts and styles are the pages' own (the initialisers); Redoc's search runs in a
 # worker built from a blob; images may be data: URIs (Swagger UI's icons).

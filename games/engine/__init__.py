@@ -35,6 +35,7 @@ from .errors import (
     IllegalBidError,
     IllegalPlayError,
     NotationError,
+    NumberTooLargeError,
     RecordError,
     RulesError,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "IllegalPlayError",
     "Move",
     "NotationError",
+    "NumberTooLargeError",
     "Outcome",
     "Reading",
     "Record",

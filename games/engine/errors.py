@@ -22,6 +22,7 @@ __all__ = [
     "DealError",
     "RulesError",
     "RecordError",
+    "NumberTooLargeError",
 ]
 
 
@@ -202,3 +203,8 @@ class RecordError(EngineError):
 
     default_rule = "R-REC"
     default_code = "record.invalid"
+
+
+class NumberTooLargeError(RecordError):
+    """JSON text with a number too large for a float (``1e400``) or with more digits than
+    Python converts (record.parse_json): readers say so apart from other bad JSON."""

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bidding import Bidding
-from .errors import RecordError
+from .errors import NumberTooLargeError, RecordError
 from .rules import RuleSet
 
 __all__ = [
@@ -129,7 +129,9 @@ def _refuse_constant(name: str) -> Any:
 def _finite_float(text: str) -> float:
     value = float(text)
     if math.isinf(value):
-        raise RecordError(f"not JSON this engine reads: the number {text[:40]} is too large")
+        raise NumberTooLargeError(
+            f"not JSON this engine reads: the number {text[:40]} is too large"
+        )
     return value
 
 
@@ -149,10 +151,11 @@ def parse_json(text: str) -> Any:
     games.engine.errors.RecordError: not JSON this engine reads: arrays or objects nested too deeply
 
     Raises:
-        RecordError: not JSON; ``NaN`` or ``Infinity`` (not JSON numbers); a number too large
-            for a float (``1e400``) or with more digits than Python converts
-            (``sys.get_int_max_str_digits()``, 4,300 by default); arrays or objects nested
-            deeper than Python's recursion limit allows.
+        RecordError: not JSON; ``NaN`` or ``Infinity`` (not JSON numbers); arrays or objects
+            nested deeper than Python's recursion limit allows.
+        NumberTooLargeError (a RecordError): a number too large for a float (``1e400``) or
+            with more digits than Python converts (``sys.get_int_max_str_digits()``, 4,300 by
+            default).
     """
     try:
         return _DECODER.decode(text)
@@ -166,7 +169,7 @@ def parse_json(text: str) -> Any:
         ) from None
     except ValueError:
         # The only other ValueError of the decoder: int() refusing a number that long.
-        raise RecordError(
+        raise NumberTooLargeError(
             "not JSON this engine reads: a number of more than "
             f"{sys.get_int_max_str_digits()} digits"
         ) from None
