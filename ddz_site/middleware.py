@@ -17,6 +17,10 @@
   site's handler400, answers the same to what Django finds too large only while reading
   (a multipart form's fields, too many fields or files) and is Django's 400 otherwise.
   Nothing is stored in either case.
+- `utf8_forms`: a form body (``application/x-www-form-urlencoded``) holding raw bytes that are
+  not UTF-8 is read with each such byte as U+FFFD, as Django reads percent-encoded ones,
+  instead of Django's fallback that reads the whole body as Latin-1 (``\\xff`` became
+  "ÿ", stored as if typed). ddz_site.text's rule then refuses it as not readable text.
 """
 
 from __future__ import annotations
@@ -27,9 +31,10 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views import defaults
@@ -148,3 +153,25 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     if isinstance(exception, (TooManyFieldsSent, TooManyFilesSent)):
         return too_large_response(request, fields=True)
     return defaults.bad_request(request, exception)  # type: ignore[arg-type]
+
+
+def utf8_forms(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[..., HttpResponse]:
+    """A form body of bytes that are not UTF-8: read with U+FFFD for them (see the module)."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        if (
+            request.method == "POST"
+            and request.content_type == "application/x-www-form-urlencoded"
+            and (request.encoding or settings.DEFAULT_CHARSET).lower() in ("utf-8", "utf8")
+        ):
+            body = request.body
+            try:
+                body.decode("utf-8")
+            except UnicodeDecodeError:
+                request._post = QueryDict(  # type: ignore[attr-defined]
+                    body.decode("utf-8", errors="replace"), encoding="utf-8"
+                )
+                request._files = MultiValueDict()  # type: ignore[attr-defined]
+        return get_response(request)
+
+    return middleware

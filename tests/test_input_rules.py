@@ -52,13 +52,13 @@ def player_linked():
     [
         # Raw bytes that are not UTF-8 (not percent-encoded): Django reads such a body as
         # Latin-1 ("ÿþ"), which no check of U+FFFD saw.
-        (b"kind=problem&note=\xff\xfe raw bytes", "not readable text", "UTF-8"),
-        (b"kind=problem&note=%FF%FE percent-encoded", "not readable text", "UTF-8"),
+        (b"kind=problem&note=\xff\xfe raw bytes", "not readable text", "可读的文本"),
+        (b"kind=problem&note=%FF%FE percent-encoded", "not readable text", "可读的文本"),
         (b"kind=problem&note=nul%00here", "control characters", "控制字符"),
         (b"kind=problem&note=bell%07here", "control characters", "控制字符"),
         (b"kind=problem&note=", "A problem needs a note", "说明"),
         (b"kind=problem&note=+++%0A+", "A problem needs a note", "说明"),
-        (b"kind=problem&note=" + b"x" * 10_000, "at most 2000 characters", "2000"),
+        (b"kind=problem&note=" + b"x" * 10_000, "at most 2000 characters", "最多 2000 个字符"),
         (b"kind=zzz&note=hello", "Confirm the result or signal a problem", "确认"),
     ],
 )
@@ -146,8 +146,9 @@ def test_a_quick_result_through_the_link_door_is_stored_as_through_the_api(table
     assert answer.status_code == 201, answer.content
     game = Game.objects.get(pk=answer.json()["id"])
     assert (game.table, game.board, game.source) == (world.tables[0], world.boards[0], "link")
-    assert game.record["declared"]["landlord"] == "S"
-    assert game.winner == "farmers"
+    # The record of a quick result (games.quick_result.quick_record): no bidding, the claims.
+    assert game.record["bidding"] is None and game.record["landlord"] == "S"
+    assert game.record["quick"]["winner"] == "farmers"
     # A claim the quick result does not carry is refused, named by its field.
     bad = Client().post(
         reverse("links:games", args=[token, 2]),
