@@ -518,6 +518,9 @@ def result_check_record(
         CheckRefused: see tournaments.access.player_check_refusal (link revoked or expired,
             not her game, a replaced version, outside the correction window).
     """
+    refusal = access.player_check_refusal(link, game)
+    if refusal is not None:
+        raise CheckRefused(refusal)
     if kind not in CheckKind.values:
         raise AnswerInvalid(_("Confirm the result or signal a problem."), field="kind")
     note = (note or "").strip()
@@ -527,9 +530,6 @@ def result_check_record(
         raise AnswerInvalid(unfit[1])
     if kind == CheckKind.PROBLEM and not note:
         raise AnswerInvalid(_("A problem needs a note: say what is wrong with the result."))
-    refusal = access.player_check_refusal(link, game)
-    if refusal is not None:
-        raise CheckRefused(refusal)
     seat = seat_played(
         table_id=game.table_id, board_number=game.board.number, player_id=link.player_id
     )
