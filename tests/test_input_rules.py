@@ -299,3 +299,29 @@ def test_a_very_long_option_value_is_not_echoed_whole(staff_client) -> None:
     message = text.split('id="event-error"', 1)[1].split("</", 1)[0]
     assert "7" * 20 in message and "7" * 60 not in message
     assert not Event.objects.filter(name="Long").exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (b"note=nul%00here", "control characters"),
+        (b"note=\xff\xfe raw", "not readable text"),
+        (b"note=" + b"y" * 2001, "at most 2000 characters"),
+    ],
+)
+def test_the_chief_referees_note_on_a_signal_follows_the_same_rule(
+    player_linked, body: bytes, expected: str
+) -> None:
+    world, token, mine = player_linked
+    Client().post(reverse("links:check", args=[token, mine.pk]), {"kind": "problem", "note": "x"})
+    check = ResultCheck.objects.get()
+    chief = Client()
+    chief.force_login(world.users["chief"])
+    url = reverse("officials:handle", args=[world.event.slug, check.pk])
+    answer = chief.post(url, body, content_type=FORM, follow=True)
+    assert expected in answer.content.decode()
+    check.refresh_from_db()
+    assert check.handled_at is None and check.handled_note == ""
+    assert chief.post(url, {"note": "Entered again."}).status_code == 302
+    check.refresh_from_db()
+    assert check.handled_note == "Entered again."
