@@ -572,7 +572,9 @@ def result_check_handle(*, check_id: int, actor: Actor, note: str = "") -> Resul
 
     Raises:
         LinkRefused: no such signal, `actor` not a chief referee or organizer of its event,
-            or the signal handled (or changed to a confirmation) already.
+            the signal handled (or changed to a confirmation) already, or a note that is not
+            readable text, holds control characters or is longer than NOTE_MAX_CHARS
+            (ddz_site.text).
     """
     check = (
         ResultCheck.objects.select_related("game__board__event", "player")
@@ -584,7 +586,10 @@ def result_check_handle(*, check_id: int, actor: Actor, note: str = "") -> Resul
     event = check.game.board.event
     if not access.may_handle_checks(actor, event):
         raise LinkRefused(_("Only chief referees and organizers handle the players' signals."))
-    note = (note or "").strip()[:2000]
+    note = (note or "").strip()
+    unfit = text_refusal(note, lines=True, max_length=NOTE_MAX_CHARS)
+    if unfit is not None:
+        raise LinkRefused(unfit[1])
     with transaction.atomic():
         done = ResultCheck.objects.filter(
             pk=check_id, kind=CheckKind.PROBLEM, handled_at__isnull=True
