@@ -149,10 +149,18 @@ def test_a_quick_result_through_the_link_door_is_stored_as_through_the_api(table
     # The record of a quick result (games.quick_result.quick_record): no bidding, the claims.
     assert game.record["bidding"] is None and game.record["landlord"] == "S"
     assert game.record["quick"]["winner"] == "farmers"
+    # A whole record, as on the API.
+    record = Client().post(
+        reverse("links:games", args=[token, 2]),
+        {"record": bot_record(world.boards[1], world.tables[0])},
+        content_type="application/json",
+    )
+    assert record.status_code == 201, record.content
+    assert Game.objects.get(pk=record.json()["id"]).source == "link"
     # A claim the quick result does not carry is refused, named by its field.
     bad = Client().post(
         reverse("links:games", args=[token, 2]),
-        {"quick": {**QUICK, "spring": "yes"}},
+        {"quick": {**QUICK, "spring": "yes"}, "replace": True},
         content_type="application/json",
     )
     assert bad.status_code == 400 and "quick.spring" in bad.json()["error"]["fields"]
