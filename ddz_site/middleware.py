@@ -21,6 +21,10 @@
   the JSON doors of the private links answer in the API's error shape (a path no URL matches,
   ``boards/-1/``, included), every other address the site's own 404 or 403 page, translated;
   a form or JSON door posted without its CSRF token says the page expired and to reload it.
+- `utf8_forms`: a form body (``application/x-www-form-urlencoded``) holding raw bytes that are
+  not UTF-8 is read with each such byte as U+FFFD, as Django reads percent-encoded ones,
+  instead of Django's fallback that reads the whole body as Latin-1 (``\\xff`` became
+  "ÿ", stored as if typed). ddz_site.text's rule then refuses it as not readable text.
 """
 
 from __future__ import annotations
@@ -32,9 +36,10 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views import defaults
@@ -187,3 +192,25 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         return JsonResponse(api_error("csrf_failed", CSRF_FAILURE_MESSAGE), status=403)
     context = {"exception": CSRF_FAILURE_MESSAGE, "heading": _("This page has expired")}
     return render(request, "403.html", context, status=403)
+
+
+def utf8_forms(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[..., HttpResponse]:
+    """A form body of bytes that are not UTF-8: read with U+FFFD for them (see the module)."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        if (
+            request.method == "POST"
+            and request.content_type == "application/x-www-form-urlencoded"
+            and (request.encoding or settings.DEFAULT_CHARSET).lower() in ("utf-8", "utf8")
+        ):
+            body = request.body
+            try:
+                body.decode("utf-8")
+            except UnicodeDecodeError:
+                request._post = QueryDict(  # type: ignore[attr-defined]
+                    body.decode("utf-8", errors="replace"), encoding="utf-8"
+                )
+                request._files = MultiValueDict()  # type: ignore[attr-defined]
+        return get_response(request)
+
+    return middleware

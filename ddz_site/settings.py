@@ -63,6 +63,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     # A body too large answers 413 in the reader's language before anything reads it.
     "ddz_site.middleware.refuse_too_big",
+    # A form's bytes that are not UTF-8 read as U+FFFD, never as Latin-1 text.
+    "ddz_site.middleware.utf8_forms",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 from ddz_site.dispatch import RECOMPUTE_STANDINGS, VERIFY_GAME, enqueue
 from ddz_site.errors import DomainError
 from ddz_site.sql import model_columns
-from games import entry
+from games import entry, quick_result
 from games.deals import deal_key, rank_cards
 from games.engine import EngineError, RecordError, RuleSet, read_record
 from games.models import Board, EntryDraft, Game, Resolution, Status
@@ -494,6 +494,36 @@ def steps_record(*, table: Table, board: Board, steps: Sequence[str]) -> dict[st
             _("The game is not finished: %(seat)s is to move.") % {"seat": position.to_move}
         )
     return entry.to_record(position, record_id=entry.table_record_id(table, board))
+
+
+def submission_record(
+    *, table: Table, board: Board, submission: Mapping[str, Any]
+) -> tuple[object, str]:
+    """The record a validated game submission stands for, and which it gave (``steps``,
+    ``quick`` or ``record``): `submission` holds exactly one of them, as the API's
+    GameSubmitSerializer validates it for every door that takes JSON (the API, a table link).
+
+    Raises:
+        GameRejected: steps of a game not finished (see `steps_record`).
+        games.entry.EntryError: steps the engine refuses, or a quick result's claim refused
+            (its field named ``quick.…``).
+    """
+    if "steps" in submission:
+        return steps_record(table=table, board=board, steps=submission["steps"]), "steps"
+    if "quick" in submission:
+        quick = quick_result.QuickResult.from_dict(submission["quick"])
+        try:
+            record = quick_result.quick_record(
+                entry.EntryDeal.from_board(board),
+                quick,
+                record_id=entry.table_record_id(table, board),
+            )
+        except entry.EntryError as exc:
+            if exc.field:
+                exc.field = f"quick.{exc.field}"
+            raise
+        return record, "quick"
+    return submission["record"], "record"
 
 
 # How many pending games one verification task takes at most (games_verify's `fill`).

@@ -24,7 +24,7 @@ pytestmark = [
 ]
 
 LANGUAGES = ["en", "zh-hans"]
-NOTE = "Thesheetsaysbombofeights" * 84  # 2,016 characters without a space, stored as 2,000
+NOTE = "Thesheetsaysbombofeights" * 83  # 1,992 characters without a space (at most 2,000)
 RESERVE = "Reservewithaverylongname" * 5  # 120 characters without a space
 
 

@@ -100,3 +100,34 @@ def test_a_player_signals_a_problem_through_her_link_and_the_chief_sees_it(
 
     check = ResultCheck.objects.get()
     assert (check.game_id, check.player, check.kind, check.note) == (game.pk, ann, "problem", note)
+
+
+def test_a_refused_note_is_shown_beside_her_form_and_the_link_still_works(
+    live_server, tmp_path: Path
+) -> None:
+    world = build_world(seed="browser-note", tables=2, boards=1)
+    table, board = world.tables[0], world.boards[0]
+    game = game_submit(table=table, board=board, record=bot_record(board, table))
+    ann = table.seats.get(seat="W").player
+    made = links.player_links_make(event=world.event, actor=world.users["organizer"])
+    url = live_server.url + next(m.url for m in made if m.player == ann)
+
+    with chromium() as browser:
+        page = phone_context(browser, live_server).new_page()
+        page.goto(url)
+        row = page.locator(f"#game-{game.pk}")
+        row.get_by_role("button", name="Signal a problem").click()
+        row.locator("textarea[name=note]").fill("   ")  # blank: passes `required`, not the rule
+        row.get_by_role("button", name="Send").click()
+        error = page.locator(f"#note-error-{game.pk}")
+        error.wait_for()
+        assert "A problem needs a note" in error.inner_text()
+        assert row.locator("textarea[name=note]").is_visible()  # the form stays open
+        fits(page)
+        page.screenshot(path=str(tmp_path / "note-refused.png"), full_page=True)
+        assert row.locator(".check-problem").count() == 0  # nothing stored
+        row = page.locator(f"#game-{game.pk}")
+        row.locator("textarea[name=note]").fill("The bomb was 7777.")
+        row.get_by_role("button", name="Send").click()
+        page.wait_for_selector(f"#game-{game.pk} .check-problem")
+    assert ResultCheck.objects.get().note == "The bomb was 7777."

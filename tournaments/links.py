@@ -43,9 +43,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
+from ddz_site.text import text_refusal
 from games import entry
 from games.models import Board, Game
-from games.services import GameRejected, game_submit, steps_record
+from games.services import GameRejected, game_submit, submission_record
 from games.versions import entry_check
 from tournaments import access
 from tournaments.access import Actor, signed_in
@@ -71,6 +72,7 @@ __all__ = ["GameRejected"]  # raised by link_game_submit, as by game_submit
 
 TOKEN_BYTES = 32  # 256 bits
 DEVICE_CHARS = 200
+NOTE_MAX_CHARS = 2000  # a player's note on her game
 DEFAULT_TABLE_HOURS = 48
 DEFAULT_PLAYER_HOURS = 14 * 24
 MAX_HOURS = 60 * 24
@@ -90,11 +92,16 @@ class CheckRefused(DomainError):
     code = "forbidden"
 
 
-class NoteUnreadable(CheckRefused):
-    """A note that held bytes that are not UTF-8 (decoded as U+FFFD): bad input, nothing
-    written."""
+class AnswerInvalid(CheckRefused):
+    """A confirmation or signal whose kind or note is bad input (ddz_site.text's rule, a
+    problem without a note, another kind): nothing written. `field` names the field at fault
+    (``kind`` or ``note``)."""
 
     code = "invalid"
+
+    def __init__(self, message: str, *, field: str = "note") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def token_hash(token: str) -> str:
@@ -465,19 +472,23 @@ def link_game_submit(
     bearer: LinkBearer,
     table: Table,
     board: Board,
-    steps: Sequence[str],
+    steps: Sequence[str] | None = None,
+    submission: Mapping[str, Any] | None = None,
     replace: bool = False,
     idempotency_key: str | None = None,
 ) -> Game:
-    """Submit the finished live entry `steps` of `table` through games.services.game_submit
-    (source ``link``; audited as the link with its device). A retry with the same
-    `idempotency_key` returns the game stored first.
+    """Submit the finished live entry `steps` of `table`, or a validated `submission` (exactly
+    one of ``steps``, ``quick`` or ``record``, as the API's: games.services.submission_record),
+    through games.services.game_submit (source ``link``; audited as the link with its device).
+    A retry with the same `idempotency_key` returns the game stored first.
 
     Raises:
         GameRejected: the game is not finished, or whatever game_submit refuses.
-        games.entry.EntryError: `steps` the engine refuses.
+        games.entry.EntryError: `steps` the engine refuses, a quick result's claim refused.
     """
-    record = steps_record(table=table, board=board, steps=steps)
+    if submission is None:
+        submission = {"steps": list(steps or [])}
+    record, _given = submission_record(table=table, board=board, submission=submission)
     return game_submit(
         table=table,
         board=board,
@@ -501,24 +512,27 @@ def result_check_record(
     (``game.check``).
 
     Raises:
-        CheckRefused: another kind; see tournaments.access.player_check_refusal (link revoked
-            or expired, not her game, a replaced version, outside the correction window).
-        NoteUnreadable: a note holding U+FFFD, as bytes that are not UTF-8 are decoded.
+        AnswerInvalid: another kind, a note that is not readable text, holds control
+            characters or is longer than NOTE_MAX_CHARS (ddz_site.text), or a problem without
+            a note.
+        CheckRefused: see tournaments.access.player_check_refusal (link revoked or expired,
+            not her game, a replaced version, outside the correction window).
     """
-    if kind not in CheckKind.values:
-        raise CheckRefused(_("Confirm the result or signal a problem."))
-    if "\ufffd" in (note or ""):
-        # Django decodes a form's bytes that are not UTF-8 as U+FFFD: never stored silently.
-        raise NoteUnreadable(
-            _("The note is not readable text (bytes that are not UTF-8): type it again.")
-        )
     refusal = access.player_check_refusal(link, game)
     if refusal is not None:
         raise CheckRefused(refusal)
+    if kind not in CheckKind.values:
+        raise AnswerInvalid(_("Confirm the result or signal a problem."), field="kind")
+    note = (note or "").strip()
+    # Readable UTF-8 without control characters, never cut (ddz_site.text: the one rule).
+    unfit = text_refusal(note, lines=True, max_length=NOTE_MAX_CHARS)
+    if unfit is not None:
+        raise AnswerInvalid(unfit[1])
+    if kind == CheckKind.PROBLEM and not note:
+        raise AnswerInvalid(_("A problem needs a note: say what is wrong with the result."))
     seat = seat_played(
         table_id=game.table_id, board_number=game.board.number, player_id=link.player_id
     )
-    note = (note or "").strip()[:2000]
     bearer = LinkBearer.of(link, device=device)
     for _attempt in range(2):
         try:
@@ -558,7 +572,9 @@ def result_check_handle(*, check_id: int, actor: Actor, note: str = "") -> Resul
 
     Raises:
         LinkRefused: no such signal, `actor` not a chief referee or organizer of its event,
-            or the signal handled (or changed to a confirmation) already.
+            the signal handled (or changed to a confirmation) already, or a note that is not
+            readable text, holds control characters or is longer than NOTE_MAX_CHARS
+            (ddz_site.text).
     """
     check = (
         ResultCheck.objects.select_related("game__board__event", "player")
@@ -570,7 +586,10 @@ def result_check_handle(*, check_id: int, actor: Actor, note: str = "") -> Resul
     event = check.game.board.event
     if not access.may_handle_checks(actor, event):
         raise LinkRefused(_("Only chief referees and organizers handle the players' signals."))
-    note = (note or "").strip()[:2000]
+    note = (note or "").strip()
+    unfit = text_refusal(note, lines=True, max_length=NOTE_MAX_CHARS)
+    if unfit is not None:
+        raise LinkRefused(unfit[1])
     with transaction.atomic():
         done = ResultCheck.objects.filter(
             pk=check_id, kind=CheckKind.PROBLEM, handled_at__isnull=True

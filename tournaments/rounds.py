@@ -21,11 +21,11 @@ from typing import Any, cast
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
-from django.utils.text import slugify
+from django.utils.text import Truncator, slugify
 from django.utils.translation import gettext as _
 
 from games.engine import EngineError, RuleSet
-from games.engine.rules import PRESETS
+from games.engine.rules import PRESETS, SHOWN_CHARS
 from games.models import Board
 from games.services import BoardRejected, board_create
 from tournaments import dealing
@@ -75,10 +75,13 @@ def rule_options_parse(text: str) -> dict[str, str]:
         if not sep or not name:
             raise AdministrationRefused(
                 _("Write each option as name=value (e.g. space_shuttle=true), not %(part)s.")
-                % {"part": part}
+                % {"part": Truncator(part).chars(SHOWN_CHARS)}
             )
         if name in options:
-            raise AdministrationRefused(_("The option %(name)s is given twice.") % {"name": name})
+            raise AdministrationRefused(
+                _("The option %(name)s is given twice.")
+                % {"name": Truncator(name).chars(SHOWN_CHARS)}
+            )
         options[name] = value
     return options
 

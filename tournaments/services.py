@@ -6,7 +6,6 @@ are written only by standings_recompute, which Celery runs after a game's verifi
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +14,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
+from ddz_site.text import text_refusal
 from games.engine import EngineError, RuleSet
 from tournaments.models import Event, Player, Round, ScoringMethod, Seat, Table
 from tournaments.standings import standings_recompute
@@ -58,8 +58,9 @@ def event_create(
     name = name.strip()
     if not name:
         raise EventRejected(_("An event needs a name."))
-    if len(name) > 200 or any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name):
-        # A NUL or other control character is refused here, not by PostgreSQL (a 500).
+    if text_refusal(name, max_length=200) is not None:
+        # A NUL or other control character (or U+FFFD: bytes that were not UTF-8) is refused
+        # here by the site's one rule for typed text (ddz_site.text), not by PostgreSQL.
         raise EventRejected(
             _("An event's name is at most 200 printable characters (no control characters).")
         )

@@ -27,6 +27,8 @@ from django.views.decorators.http import require_POST
 
 from ddz_site.errors import DomainError
 from games import entry, request_json, selectors
+from games.api.errors import fields_of
+from games.api.serializers import GameSubmitSerializer
 from games.models import Board, EntryDraft, Game
 from games.views_referee import live_entry_context, quick_entry_page
 from tournaments import access, embargo, lineups, links, results
@@ -197,12 +199,18 @@ def quick_entry(request: HttpRequest, token: str, number: int) -> HttpResponse:
     )
 
 
-def _body(request: HttpRequest) -> dict[str, Any]:
-    """The JSON object posted, with ``steps`` a list of short strings and ``step`` one."""
+def _json_object(request: HttpRequest) -> dict[str, Any]:
+    """The JSON object posted."""
     # The site's one reader of a JSON body, as the API's: plain, translated refusals.
     body = request_json.read_json(request.body or b"{}")
     if not isinstance(body, dict):
         raise DomainError(_("The request must be a JSON object."))
+    return body
+
+
+def _body(request: HttpRequest) -> dict[str, Any]:
+    """The JSON object posted, with ``steps`` a list of short strings and ``step`` one."""
+    body = _json_object(request)
     steps = body.get("steps", [])
     if (
         not isinstance(steps, list)
@@ -259,25 +267,44 @@ def entry_check(request: HttpRequest, token: str, number: int) -> HttpResponse:
 @_private(json_door=True)
 @require_POST
 def game_submit(request: HttpRequest, token: str, number: int) -> HttpResponse:
-    """POST ``{steps, replace}`` with an ``Idempotency-Key`` header: submit the finished live
-    entry (tournaments.links.link_game_submit); 201 with ``{"id", "status"}``, 200 for a
-    retry answered with the game stored first."""
+    """POST ``{steps | quick | record, replace}`` with an ``Idempotency-Key`` header: the
+    API's body (games.api.serializers.GameSubmitSerializer: exactly one of steps, quick or
+    record; ``replace`` JSON true or false), submitted as the link
+    (tournaments.links.link_game_submit); 201 with ``{"id", "status"}``, 200 for a retry
+    answered with the game stored first. Bad fields: 400 with ``fields`` as the API names
+    them (``quick.spring``)."""
     link = _table_link(token)
     table, board = _table_and_board(link, number)
     try:
-        body = _body(request)
+        body = _json_object(request)
+        data = GameSubmitSerializer(data=body)
+        if not data.is_valid():
+            return _fields_error(data.errors)
+        v = data.validated_data
         game = links.link_game_submit(
             bearer=_bearer(request, link),
             table=table,
             board=board,
-            steps=body["steps"],
-            replace=bool(body.get("replace")),
-            idempotency_key=request.headers.get("Idempotency-Key") or None,
+            submission=v,
+            replace=v["replace"],
+            idempotency_key=request.headers.get("Idempotency-Key")
+            or v.get("idempotency_key")
+            or None,
         )
     except DomainError as exc:
         return _json_error(exc)
     stored = getattr(game, "stored", True)
     return JsonResponse({"id": game.pk, "status": game.status}, status=201 if stored else 200)
+
+
+def _fields_error(errors: Any) -> JsonResponse:
+    """The serializer's errors in the API's shape (games.api.errors.fields_of): 400, the
+    message of the whole body if it has one, else "invalid fields", and ``fields``."""
+    fields = fields_of(errors) or {}
+    whole = fields.pop("non_field_errors", [])
+    message = " ".join(whole) or _("The request has invalid fields.")
+    error = {"code": "invalid", "message": message, "fields": fields or None}
+    return JsonResponse({"error": error}, status=400)
 
 
 @_private()
@@ -321,7 +348,19 @@ def _player_link(token: str) -> PlayerLink:
 @_private()
 def player_home(request: HttpRequest, token: str) -> HttpResponse:
     """Her seats, her games with her answers, and her scorecard (the public's view of it)."""
-    link = _player_link(token)
+    return _player_page(request, token, _player_link(token))
+
+
+def _player_page(
+    request: HttpRequest,
+    token: str,
+    link: PlayerLink,
+    *,
+    refused: dict[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """Her page; `refused` an answer refused as bad input (``game``, ``kind``, ``note``,
+    ``message``), shown beside the form of its game with what she typed."""
     event, player = link.event, link.player
     view = links.player_view(link)
     rows = results.player_scorecard(
@@ -337,27 +376,35 @@ def player_home(request: HttpRequest, token: str) -> HttpResponse:
             "view": view,
             "rows": rows,
             "standing": event.standings.filter(player=player, stage__isnull=True).first(),
+            "refused": refused,
         },
+        status=status,
     )
 
 
 @_private()
 @require_POST
 def player_check(request: HttpRequest, token: str, pk: int) -> HttpResponse:
-    """POST ``kind`` (confirm or problem) and ``note`` on one of her games."""
+    """POST ``kind`` (confirm or problem) and ``note`` on one of her games. A bad answer (a
+    note that is not readable text, holds control characters, is too long or missing for a
+    problem; another kind) is her page again with the error beside that game's form (400):
+    the link still works."""
     link = _player_link(token)
     found = Game.objects.select_related("board__event", "table").filter(pk=pk).first()
     if found is None or found.board.event_id != link.event_id:
         raise _Refused(404, _("This link does not open that game."))
+    kind, note = request.POST.get("kind", ""), request.POST.get("note", "")
     try:
         links.result_check_record(
             link=link,
             game=found,
-            kind=request.POST.get("kind", ""),
-            note=request.POST.get("note", ""),
+            kind=kind,
+            note=note,
             device=request.headers.get("User-Agent", ""),
         )
+    except links.AnswerInvalid as exc:
+        refused = {"game": found.pk, "kind": kind, "note": note, "message": exc.message}
+        return _player_page(request, token, link, refused=refused, status=400)
     except links.CheckRefused as exc:
-        status = 400 if isinstance(exc, links.NoteUnreadable) else 403
-        raise _Refused(status, exc.message) from None
+        raise _Refused(403, exc.message) from None
     return redirect(reverse("links:player", args=[token]) + f"#game-{found.pk}")

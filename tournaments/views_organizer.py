@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ddz_site.errors import DomainError
+from ddz_site.text import text_refusal
 from games.engine import RuleSet
 from games.engine.rules import OPTION_NAMES, PRESETS
 from games.models import Board
@@ -388,7 +389,13 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect("organizer:players", slug=event.slug)
         else:
             text = request.POST.get("text", "")
-        if request.POST.get("confirm"):
+        # Pasted or in a file, the same rule as every typed text (ddz_site.text): U+FFFD
+        # (bytes that were not UTF-8) or control characters refuse the whole text.
+        unfit = text_refusal(text, lines=True)
+        if unfit is not None:
+            messages.error(request, unfit[1])
+            text, status = "", 400
+        elif request.POST.get("confirm"):
             try:
                 done = csv_io.players_csv_import(event=event, text=text, actor=request.user)
             except csv_io.CsvRejected as exc:

@@ -53,7 +53,7 @@ def _flatten(prefix: str, value: Any, out: dict[str, list[str]]) -> None:
     out.setdefault(prefix or "non_field_errors", []).append(str(value))
 
 
-def _fields(detail: Any) -> dict[str, list[str]] | None:
+def fields_of(detail: Any) -> dict[str, list[str]] | None:
     if not isinstance(detail, dict):
         return None
     out: dict[str, list[str]] = {}
@@ -96,7 +96,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response is None:
         return None
     detail = getattr(exc, "detail", None)
-    fields = _fields(detail)
+    fields = fields_of(detail)
     if fields is not None:
         message = _("The request has invalid fields.")
     elif isinstance(detail, list):

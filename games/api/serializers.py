@@ -93,6 +93,19 @@ class EntryCheckResultSerializer(serializers.Serializer):
     error = EntryErrorSerializer(allow_null=True)
 
 
+class JsonBooleanField(serializers.BooleanField):
+    """A boolean given only as JSON true or false: DRF's BooleanField also takes "yes", "on",
+    "true", 1 or "0", so a typo or a string reads as a decision nobody took."""
+
+    default_error_messages = {"invalid": _("Must be true or false (JSON), not a string or number.")}
+
+    def to_internal_value(self, data: Any) -> bool:
+        if data is True or data is False:
+            return data
+        self.fail("invalid")
+        raise AssertionError  # fail() raises
+
+
 class QuickSerializer(serializers.Serializer):
     landlord = serializers.CharField(max_length=2)
     bid = serializers.IntegerField(min_value=0, max_value=10_000)
@@ -104,8 +117,8 @@ class QuickSerializer(serializers.Serializer):
     doubles = serializers.ListField(
         child=serializers.CharField(max_length=2), max_length=5, default=list
     )
-    spring = serializers.BooleanField(default=False)
-    anti_spring = serializers.BooleanField(default=False)
+    spring = JsonBooleanField(default=False)
+    anti_spring = JsonBooleanField(default=False)
 
     def to_internal_value(self, data: Any) -> Any:
         # A call the quick result does not carry (redouble, show, surrender, reveal…) is
@@ -128,7 +141,7 @@ class GameSubmitSerializer(serializers.Serializer):
     steps = serializers.ListField(child=_step(), max_length=MAX_STEPS, required=False)
     quick = QuickSerializer(required=False)
     record = serializers.JSONField(required=False)
-    replace = serializers.BooleanField(default=False)
+    replace = JsonBooleanField(default=False)
     idempotency_key = serializers.CharField(max_length=100, required=False, allow_blank=True)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

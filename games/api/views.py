@@ -14,10 +14,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import entry, quick_result, selectors
+from games import entry, selectors
 from games.api import serializers as s
 from games.models import Board, EntryDraft, Game
-from games.services import game_submit, steps_record
+from games.services import game_submit, submission_record
 from games.versions import entry_check, game_confirm, game_resolve
 from tournaments.access import can_enter_table, is_chief_referee, is_official
 from tournaments.embargo import game_visible_to, visible_to
@@ -161,23 +161,8 @@ class GameListView(APIView):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         key = request.headers.get("Idempotency-Key") or v.get("idempotency_key") or None
-        deal = entry.EntryDeal.from_board(board)
-        source = "api"
-        if "steps" in v:
-            record = steps_record(table=table, board=board, steps=v["steps"])
-        elif "quick" in v:
-            quick = quick_result.QuickResult.from_dict(v["quick"])
-            try:
-                record = quick_result.quick_record(
-                    deal, quick, record_id=entry.table_record_id(table, board)
-                )
-            except entry.EntryError as exc:
-                if exc.field:
-                    exc.field = f"quick.{exc.field}"
-                raise
-            source = "quick"
-        else:
-            record = v["record"]
+        record, given = submission_record(table=table, board=board, submission=v)
+        source = "quick" if given == "quick" else "api"
         game = game_submit(
             table=table,
             board=board,

@@ -61,22 +61,34 @@ def _bool(name: str, value: Any) -> bool:
         return value
     if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no"):
         return value.lower() in ("true", "1", "yes")
-    raise RulesError(f"option {name} must be true or false, not {value!r}")
+    raise RulesError(f"option {name} must be true or false, not {_shown(value)}")
 
 
-def _int_at_least(low: int) -> Callable[[str, Any], int]:
+SHOWN_CHARS = 30  # of a value named in a message: a value of thousands of digits is cut
+
+
+def _shown(value: Any) -> str:
+    """`value` as a message names it: its repr, at most SHOWN_CHARS characters and "…"."""
+    text = repr(value)
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
+
+
+def _int_between(low: int, high: int) -> Callable[[str, Any], int]:
     def parse(name: str, value: Any) -> int:
         if isinstance(value, bool):
-            raise RulesError(f"option {name} must be a whole number, not {value!r}")
+            raise RulesError(f"option {name} must be a whole number, not {_shown(value)}")
         try:
             number = int(value)
         except (TypeError, ValueError, OverflowError):
-            # OverflowError: an infinite float (a JSON 1e400).
-            raise RulesError(f"option {name} must be a whole number, not {value!r}") from None
+            # OverflowError: an infinite float (a JSON 1e400); ValueError: not a number, or
+            # more digits than int() reads (sys.get_int_max_str_digits()).
+            raise RulesError(f"option {name} must be a whole number, not {_shown(value)}") from None
         if isinstance(value, float) and value != number:
-            raise RulesError(f"option {name} must be a whole number, not {value!r}")
+            raise RulesError(f"option {name} must be a whole number, not {_shown(value)}")
         if number < low:
-            raise RulesError(f"option {name} must be at least {low}, not {number}")
+            raise RulesError(f"option {name} must be at least {low}, not {_shown(number)}")
+        if number > high:
+            raise RulesError(f"option {name} must be at most {high}, not {_shown(number)}")
         return number
 
     return parse
@@ -85,29 +97,37 @@ def _int_at_least(low: int) -> Callable[[str, Any], int]:
 def _optional_int(name: str, value: Any) -> int | None:
     if value is None or (isinstance(value, str) and value.lower() in ("none", "null", "")):
         return None
-    return _int_at_least(0)(name, value)
+    return _int_between(0, MAX_ADDITIONS)(name, value)
 
 
 def _choice(*choices: str) -> Callable[[str, Any], str]:
     def parse(name: str, value: Any) -> str:
         if value not in choices:
-            raise RulesError(f"option {name} must be one of {', '.join(choices)}, not {value!r}")
+            raise RulesError(
+                f"option {name} must be one of {', '.join(choices)}, not {_shown(value)}"
+            )
         return str(value)
 
     return parse
 
 
+# The largest value of each whole-number option: far above any table's, and a score stays a
+# number a page shows (R-SC-ADD, R-SC-ROB, R-SC-MULT).
+MAX_ADDITIONS = 100
+MAX_MULTIPLIER = 100
+MAX_BASE = 10_000
+
 # name -> (parser, base default)
 _OPTIONS: dict[str, tuple[Callable[[str, Any], Any], Any]] = {
     "all_pass": (_choice("zero", "redeal"), "zero"),  # R-PASSOUT
-    "spring_multiplier": (_int_at_least(1), 1),  # R-SC-MULT, R-SC-ROB, R-SC-CN2016
+    "spring_multiplier": (_int_between(1, MAX_MULTIPLIER), 1),  # R-SC-MULT, R-SC-ROB, R-SC-CN2016
     "solo_kickers_may_pair": (_bool, True),  # R-KICK 2
     "bomb_in_kickers": (_bool, False),  # R-KICK 3
     "rocket_in_kickers": (_bool, False),  # R-KICK 3
     "space_shuttle": (_bool, False),  # R-SHUTTLE
     "max_additions": (_optional_int, None),  # R-SC-ADD
-    "base": (_int_at_least(1), 1),  # R-SC-ROB
-    "show_multiplier": (_int_at_least(1), 2),  # R-SC-ROB (明牌)
+    "base": (_int_between(1, MAX_BASE), 1),  # R-SC-ROB
+    "show_multiplier": (_int_between(1, MAX_MULTIPLIER), 2),  # R-SC-ROB (明牌)
     "bidding": (_choice(*BIDDING_SYSTEMS), None),  # RULES.md §3, option `bidding`
     "scoring": (_choice(*SCORING_SYSTEMS), None),  # RULES.md §4, option `scoring`
 }
@@ -167,21 +187,21 @@ class RuleSet:
         if isinstance(spec, str):
             return _preset(spec, ())
         if not isinstance(spec, Mapping):
-            raise RulesError(f"rules must be a preset name or an object, not {spec!r}")
+            raise RulesError(f"rules must be a preset name or an object, not {_shown(spec)}")
         unknown_keys = set(spec) - {"preset", "options"}
         if unknown_keys:
             raise RulesError(f"unknown key(s) in rules: {', '.join(sorted(unknown_keys))}")
         preset = spec.get("preset")
         if not isinstance(preset, str):
-            raise RulesError(f"rules need a preset name, not {preset!r}")
+            raise RulesError(f"rules need a preset name, not {_shown(preset)}")
         options = spec.get("options") or {}
         if not isinstance(options, Mapping):
-            raise RulesError(f"rules options must be an object, not {options!r}")
+            raise RulesError(f"rules options must be an object, not {_shown(options)}")
         parsed = []
         for name, value in options.items():
             if name not in _OPTIONS:
                 raise RulesError(
-                    f"unknown option {name!r}; known options: {', '.join(OPTION_NAMES)}"
+                    f"unknown option {_shown(name)}; known options: {', '.join(OPTION_NAMES)}"
                 )
             parser, _ = _OPTIONS[name]
             parsed.append((name, parser(name, value)))
@@ -220,7 +240,7 @@ def _preset(name: str, overrides: tuple[tuple[str, Any], ...]) -> RuleSet:
 
 def _build_preset(name: str, overrides: tuple[tuple[str, Any], ...]) -> RuleSet:
     if name not in PRESETS:
-        raise RulesError(f"unknown preset {name!r}; known presets: {', '.join(PRESETS)}")
+        raise RulesError(f"unknown preset {_shown(name)}; known presets: {', '.join(PRESETS)}")
     bidding, scoring, defaults = PRESETS[name]
     values: dict[str, Any] = {k: default for k, (_, default) in _OPTIONS.items()}
     values.update(defaults)
