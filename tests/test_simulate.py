@@ -72,3 +72,12 @@ def test_an_event_larger_than_one_players_file_is_imported_in_several(
     _check(result, tables=3, boards=1, rounds=1)
     assert Event.objects.get().entries.count() == 9
     assert result["verified_after_s"]["p50"] <= result["verified_after_s"]["max"]
+
+
+def test_the_recomputes_printed_are_the_runs_own(worker_env: None) -> None:
+    """The event is built once and played again: each run prints its own recomputes (at most
+    one per game verified, at least one), not the event's counter since it was built."""
+    for _ in range(3):
+        result = _run(players=9, rounds=2, boards=2, burst=True, workers=1, clients=2)
+        assert 1 <= result["recomputes"] <= result["games"], result
+

@@ -141,13 +141,14 @@ class Command(BaseCommand):
         standings_recompute(event_id=event.pk)
         # A message an interrupted run left unsent is the sweep's (beat) to find; none runs here.
         StandingsState.objects.filter(pk=event.pk).update(queued=False)
+        runs_before = StandingsState.objects.get(pk=event.pk).runs
         tables = list(Table.objects.filter(round=last).order_by("number"))
         work = [
             (t.pk, b.pk, _record(rules, b, t, seed))
             for b in last.boards.order_by("number")
             for t in tables
         ]
-        out = self._burst(event, work, options)
+        out = self._burst(event, work, options, runs_before)
         out.update(players=players, rounds=rounds_n, boards=boards_n)
         self.stdout.write(json.dumps(out))
 
@@ -197,7 +198,9 @@ class Command(BaseCommand):
         standings_recompute(event_id=event.pk)
         return event, td
 
-    def _burst(self, event: Event, work: list[Any], options: dict[str, Any]) -> dict[str, Any]:
+    def _burst(
+        self, event: Event, work: list[Any], options: dict[str, Any], runs_before: int
+    ) -> dict[str, Any]:
         drain = options["drain"]
         workers = [] if drain else self._start_workers(options["workers"])
         workers_started = 0.0
@@ -277,7 +280,7 @@ class Command(BaseCommand):
             )
             if state_log
             else None,
-            "recomputes": state.runs,
+            "recomputes": state.runs - runs_before,  # this run's (the counter is the event's)
         }
         if drain:
             # The workers were launched once every game was queued: the times after include
