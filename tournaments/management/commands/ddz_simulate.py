@@ -44,7 +44,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connections
+from django.db import connection, connections
 
 from ddz_site.celery import app
 from games import entry
@@ -54,7 +54,7 @@ from games.models import Board, Game, Status
 from games.services import VERIFY_BATCH, game_submit, games_verify
 from tournaments import csv_io, round_states, rounds, stages
 from tournaments.demo_accounts import demo_organizer_ensure
-from tournaments.models import Event, RoundState, StandingsState, Table
+from tournaments.models import Event, RoundState, Standing, StandingsState, Table
 from tournaments.services import event_create
 from tournaments.standings import standings_recompute
 
@@ -141,7 +141,9 @@ class Command(BaseCommand):
         standings_recompute(event_id=event.pk)
         # A message an interrupted run left unsent is the sweep's (beat) to find; none runs here.
         StandingsState.objects.filter(pk=event.pk).update(queued=False)
-        runs_before = StandingsState.objects.get(pk=event.pk).runs
+        state = StandingsState.objects.filter(pk=event.pk).values_list("runs", flat=True)
+        runs_before = state.first() or 0  # none yet: the event's first round is the burst
+        self._vacuum()
         tables = list(Table.objects.filter(round=last).order_by("number"))
         work = [
             (t.pk, b.pk, _record(rules, b, t, seed))
@@ -294,6 +296,19 @@ class Command(BaseCommand):
                 "ranked_after_s": round(max(s for _, s in state_log) - workers_started, 3),
             }
         return out
+
+    def _vacuum(self) -> None:
+        """VACUUM ANALYZE the tables a burst reads and writes, before it (PostgreSQL): each run
+        deletes the last round's games and plays it again, and the standings are rewritten
+        at every recompute, so without autovacuum (PostgreSQL's default is on; some CI
+        configurations turn it off) dead rows pile up from run to run, and a run measures
+        them (the pending games' index scanned 100,000 dead entries: 80 ms a batch)."""
+        if connection.vendor != "postgresql":
+            return
+        tables = [Game, Standing, StandingsState, Board, Table]
+        with connection.cursor() as cursor:
+            for model in tables:
+                cursor.execute(f"VACUUM ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
 
     def _settled(self, event: Event) -> bool:
         state = StandingsState.objects.filter(pk=event.pk).first()
