@@ -311,19 +311,30 @@ def compute(
         )
     }
     ordered = sorted(stages, key=lambda s: s.number)
+    boards_present = {r.board for r in data.results}
     for stage in ordered:
         counted = {stage.pk}
         if stage.carry_over:
             counted |= {s.pk for s in ordered if s.number < stage.number}
-        players = {r.player for r in data.results if data.stage_of_board.get(r.board) == stage.pk}
-        scope_results = [
-            r
-            for r in data.results
-            if r.player in players and data.stage_of_board.get(r.board) in counted
-        ]
-        scope_points = [
-            p for p in points if p.player in players and data.stage_of_board.get(p.board) in counted
-        ]
+        if all(data.stage_of_board.get(b) == stage.pk for b in boards_present):
+            # Every result is on this stage's boards (one stage, the common case): its
+            # players, results and points are the event's, with no pass to filter them.
+            players = {r.player for r in data.results}
+            scope_results, scope_points = data.results, points
+        else:
+            players = {
+                r.player for r in data.results if data.stage_of_board.get(r.board) == stage.pk
+            }
+            scope_results = [
+                r
+                for r in data.results
+                if r.player in players and data.stage_of_board.get(r.board) in counted
+            ]
+            scope_points = [
+                p
+                for p in points
+                if p.player in players and data.stage_of_board.get(p.board) in counted
+            ]
         stage_penalties = {k: v for k, v in penalties(set(counted)).items() if k in players}
 
         ranked = partial(
