@@ -444,3 +444,24 @@ def test_a_deep_queue_of_old_games_is_a_backlog_while_batches_come_full(
     last = state.get()
     assert last.runs == runs + 1 and last.done == last.requested  # the queue is drained
     assert _stored_is_full_recompute(Event.objects.get(pk=event.pk))
+
+
+def test_a_worker_keeping_up_recomputes_at_once_and_one_draining_a_deep_queue_waits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Standings computed in 10 s, stored 1 s ago, games of the event pending. A worker whose
+    batch came full (`more`: it drains a deep queue) leaves the recomputation while they are
+    fresh (as long as they took), so that it verifies half its time at least; one whose batch
+    was not full keeps up with the room, and the standings are stale for it after
+    FRESH_SECONDS: a game reaches them within about a recompute of its verification."""
+    monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
+    event, _round, tables, boards = duplicate_round(tables=3, boards=1, seed="keeping-up")
+    for t in tables:
+        game_submit(table=t, board=boards[0], record=bot_record(boards[0], t))
+    StandingsState.objects.get_or_create(event_id=event.pk)
+    state = StandingsState.objects.filter(pk=event.pk)
+    _took(state, seconds=10, ended_ago=1)
+    assert standings._backlog(event.pk, more=True) is True
+    assert standings._backlog(event.pk, more=False) is False
+    _took(state, seconds=10, ended_ago=standings.FRESH_SECONDS / 10)
+    assert standings._backlog(event.pk, more=False) is True  # fresh even for it

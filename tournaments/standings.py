@@ -528,12 +528,13 @@ def standings_request(*, event_id: int, inline: bool = False, more: bool = False
 # While games of an event wait to be verified, a worker that has verified a chunk leaves the
 # recomputation to the worker that verifies the event's last pending game (each one reads the
 # whole event: under a burst, one per chunk held verification back), unless the stored
-# standings are stale: older than their own recomputation took, and at least FRESH_SECONDS
-# old. So a worker spends at most about half its time recomputing under a burst, whatever the
-# event's size (0.3 s a recompute at 600 players: standings a second behind the games; 10 s
-# at 10,000 players: the verification goes on meanwhile). A game pending longer than
-# BACKLOG_SECONDS (one the verifier cannot judge stays pending) holds nothing back, unless the
-# worker's batch came full (a deep queue drained: its games may have waited for minutes);
+# standings are stale. For a worker that keeps up with the room (its batch was not full) they
+# are stale FRESH_SECONDS after they were stored: a game reaches the standings about one
+# recomputation after its verification. For one draining a deep queue (its batch came full)
+# they stay fresh for as long as their recomputation took, so that it verifies at least half
+# its time, whatever the event's size (a recompute takes about 1 s at 10,000 players). A game
+# pending longer than BACKLOG_SECONDS (one the verifier cannot judge stays pending) holds
+# nothing back, unless the worker's batch came full (its games may have waited for minutes);
 # the sweep sends such a game again.
 FRESH_SECONDS = 0.25
 BACKLOG_SECONDS = 60.0
@@ -541,16 +542,17 @@ BACKLOG_SECONDS = 60.0
 
 def _backlog(event_id: int, *, more: bool = False) -> bool:
     """Whether a worker may leave the recomputation of `event_id` to a later one: fresh
-    standings stored (see FRESH_SECONDS), and games of the event still pending: submitted
-    lately, or (`more`: the worker's batch came full, a deep queue is being drained) at any
-    time."""
+    standings stored, and games of the event still pending (see FRESH_SECONDS). A worker
+    whose batch came full (`more`: it drains a deep queue) finds the standings fresh for as
+    long as they took to compute and counts pending games of any age; one that keeps up
+    with the room, for FRESH_SECONDS, and games submitted lately."""
     now = timezone.now()
     row = StandingsState.objects.filter(pk=event_id).values_list("read_at", "stored_at").first()
     read_at, stored_at = row if row is not None else (None, None)
     if stored_at is None:
         return False
     took = (stored_at - read_at).total_seconds() if read_at is not None else 0.0
-    if stored_at < now - timedelta(seconds=max(FRESH_SECONDS, took)):
+    if stored_at < now - timedelta(seconds=max(FRESH_SECONDS, took if more else 0.0)):
         return False
     pending = Game.objects.filter(status=Status.PENDING, board__event_id=event_id)
     if not more:
