@@ -227,6 +227,15 @@ def bench_load(
         DJANGO_SECURE_SSL_REDIRECT="false",
     )
     env.pop("CELERY_BROKER_URL", None)
+    # With DEBUG off the pages name their static files by collectstatic's manifest, as in
+    # production: collected once into the git-ignored var/ (a second run only checks them).
+    env["DJANGO_STATIC_ROOT"] = str(ROOT / "var" / "bench-static")
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
     server = subprocess.Popen(
         [
             str(gunicorn),
