@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from tournaments.models import (
     Entry,
@@ -45,6 +46,13 @@ class Lineup:
 
     def __bool__(self) -> bool:
         return bool(self._stints)
+
+    def signature(self) -> tuple[Any, ...]:
+        """Every stint as plain values, in a fixed order: equal for equal lineups."""
+        return tuple(
+            (table_id, seat, tuple((s.first, s.last, s.substitute.pk) for s in stints))
+            for (table_id, seat), stints in sorted(self._stints.items())
+        )
 
     def stint(self, table_id: int, seat: str, number: int) -> Stint | None:
         """The substitution covering board `number` at this seat, if any."""

@@ -173,19 +173,23 @@ def matchpoints(
         big_n = max(tables, (expected or {}).get(board, tables))
         n = len(real)
         top = Fraction(2 * (big_n - 1))
+        # The points of one raw score, made a Fraction once per group (a board at 200 tables
+        # has a few dozen distinct ones): Neuberg's (raw + 1) * N / n - 1 in one division.
+        made: dict[int, Fraction] = {}
         for r in group:
             if r.adjusted is not None:
                 points[index[id(r)]] = (top * ADJUSTMENTS[r.adjusted], top)
                 continue
             # Sorted once per group, so a board at T tables costs T log T, not T squared.
+            # 2 per score below, 1 per other equal score: below + (below + equal) - 1.
             key = _scaled(r.score, den)
-            below = bisect_left(real, key)
-            equal = bisect_right(real, key) - below - 1
-            raw = 2 * below + equal
-            if n == big_n:
-                points[index[id(r)]] = (Fraction(raw), top)
-            else:
-                points[index[id(r)]] = (Fraction((raw + 1) * big_n, n) - 1, top)
+            raw = bisect_left(real, key) + bisect_right(real, key) - 1
+            value = made.get(raw)
+            if value is None:
+                value = made[raw] = (
+                    Fraction(raw) if n == big_n else Fraction((raw + 1) * big_n - n, n)
+                )
+            points[index[id(r)]] = (value, top)
     return [SeatPoints(r.board, r.table, r.seat, r.player, *points[i]) for i, r in enumerate(rows)]
 
 

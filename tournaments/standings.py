@@ -26,6 +26,7 @@ each, audited, recompute enqueued after commit).
 from __future__ import annotations
 
 import logging
+import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
@@ -36,7 +37,7 @@ from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, F
+from django.db.models import Aggregate, CharField, Count, F, QuerySet
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Greatest
 from django.utils import timezone
@@ -102,6 +103,81 @@ class EventResults:
     unranked: set[int] = field(default_factory=set)
 
 
+# The seat results of each board, kept per process (issue 11, item 1: a recomputation reads
+# again only the boards that changed): found again while the board's counted games are the
+# same rows in the same versions (_RowVersions: any write, a game counted or no longer, a new
+# score, a replacement, changes the board's version) and what else they depend on (the event's seats, adjusted scores, substitutions
+# and board numbers: the context) is the same. Keyed by event and board; least recently used
+# first out. Elsewhere than on PostgreSQL every board is read each time.
+_BOARD_RESULTS: OrderedDict[tuple[int, int], tuple[str, list[scoring.SeatResult]]] = OrderedDict()
+_CONTEXTS: dict[int, tuple[Any, ...]] = {}
+BOARD_RESULTS_KEPT = 20_000
+_KEPT_LOCK = threading.Lock()
+
+
+class _RowVersions(Aggregate):
+    """The version of a group of game rows: md5 of their ids, xmin and ctid in id order
+    (PostgreSQL). Every write of a row makes a new row version in a new place (ctid), and
+    xmin tells the transactions apart: a row written again in the transaction that wrote it
+    keeps its xmin but moves."""
+
+    template = (
+        "md5(string_agg(%(expressions)s::text || ':' || %(table)s.xmin::text || ':'"
+        " || %(table)s.ctid::text, ',' ORDER BY %(expressions)s))"
+    )
+    output_field = CharField()
+
+
+def _board_versions(games: QuerySet[Game]) -> dict[int, str] | None:
+    """Board id → the version of its counted games (_RowVersions); None off PostgreSQL."""
+    if connection.vendor != "postgresql":
+        return None
+    table = connection.ops.quote_name(Game._meta.db_table)
+    return dict(
+        games.values("board_id")
+        .annotate(version=_RowVersions(F("id"), table=table))
+        .values_list("board_id", "version")
+    )
+
+
+def _kept_results(
+    event_id: int, context: tuple[Any, ...], versions: dict[int, str] | None
+) -> dict[int, list[scoring.SeatResult]]:
+    """The kept seat results of the boards whose version is the same (see _BOARD_RESULTS)."""
+    if versions is None:
+        return {}
+    with _KEPT_LOCK:
+        if _CONTEXTS.get(event_id) != context:
+            return {}
+        kept = {}
+        for board_id, version in versions.items():
+            hit = _BOARD_RESULTS.get((event_id, board_id))
+            if hit is not None and hit[0] == version:
+                _BOARD_RESULTS.move_to_end((event_id, board_id))
+                kept[board_id] = hit[1]
+        return kept
+
+
+def _keep_results(
+    event_id: int,
+    context: tuple[Any, ...],
+    versions: dict[int, str],
+    read: dict[int, list[scoring.SeatResult]],
+) -> None:
+    """Keep the seat results just read, with their boards' versions (see _BOARD_RESULTS)."""
+    with _KEPT_LOCK:
+        if _CONTEXTS.get(event_id) != context:
+            for key in [k for k in _BOARD_RESULTS if k[0] == event_id]:
+                del _BOARD_RESULTS[key]
+            _CONTEXTS[event_id] = context
+        for board_id, version in versions.items():
+            if board_id in read:
+                _BOARD_RESULTS[(event_id, board_id)] = (version, read[board_id])
+                _BOARD_RESULTS.move_to_end((event_id, board_id))
+        while len(_BOARD_RESULTS) > BOARD_RESULTS_KEPT:
+            _BOARD_RESULTS.popitem(last=False)
+
+
 def event_results(
     *,
     event: Event,
@@ -115,10 +191,13 @@ def event_results(
     (tournaments.substitutions). Nine flat queries at most, whatever the event's size."""
     if boards is None:
         boards = open_board_ids(event)
+    seat_rows = tuple(
+        Seat.objects.filter(table__round__event=event)
+        .order_by("table_id", "seat")
+        .values_list("table_id", "seat", "player_id")
+    )
     seat_of: dict[int, dict[str, int]] = defaultdict(dict)
-    for table_id, seat, player_id in Seat.objects.filter(table__round__event=event).values_list(
-        "table_id", "seat", "player_id"
-    ):
+    for table_id, seat, player_id in seat_rows:
         seat_of[table_id][seat] = player_id
     if lineup is None:  # the caller's, when it has the event's already
         lineup = lineups.lineup_of(event=event)
@@ -139,28 +218,34 @@ def event_results(
         number_of[board_id] = number
         if round_id is not None:
             expected[board_id] = tables_per_round.get(round_id, 0)
+    adjustment_rows = tuple(
+        Adjustment.objects.filter(board__event=event)
+        .order_by("board_id", "table_id", "seat")
+        .values_list("board_id", "table_id", "seat", "kind")
+    )
     adjusted: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
-    for board_id, table_id, seat, kind in Adjustment.objects.filter(board__event=event).values_list(
-        "board_id", "table_id", "seat", "kind"
-    ):
+    for board_id, table_id, seat, kind in adjustment_rows:
         adjusted[(board_id, table_id)][seat] = kind
-    results: list[scoring.SeatResult] = []
+    games = Game.objects.filter(
+        counted_q(),  # verified, or flagged and ruled to stand (games.versions)
+        board__event=event,
+        board_id__in=boards,
+        replaced_at__isnull=True,
+    ).order_by()
+    # What a board's seat results depend on besides its games: kept with them (_BOARD_RESULTS).
+    context = (seat_rows, adjustment_rows, lineup.signature(), tuple(sorted(number_of.items())))
+    versions = _board_versions(games)
+    kept = _kept_results(event.pk, context, versions)
     # A score takes few distinct values: each is made a Fraction once, not once per seat.
     fractions: dict[Any, Fraction] = {}
     # Each seat's score read out of the JSON by the database (one text column per seat of the
     # event), not a JSON document decoded in Python per game: a third of a recompute's time.
     seats = sorted({seat for at_table in seat_of.values() for seat in at_table})
     by_seat = {f"score_{i}": KeyTextTransform(seat, "score") for i, seat in enumerate(seats)}
-    for board_id, table_id, *values in (
-        Game.objects.filter(
-            counted_q(),  # verified, or flagged and ruled to stand (games.versions)
-            board__event=event,
-            board_id__in=boards,
-            replaced_at__isnull=True,
-        )
-        .order_by()
-        .annotate(**by_seat)
-        .values_list("board_id", "table_id", *by_seat)
+    read = games if versions is None else games.filter(board_id__in=set(versions) - set(kept))
+    by_board: dict[int, list[scoring.SeatResult]] = defaultdict(list)
+    for board_id, table_id, *values in read.annotate(**by_seat).values_list(
+        "board_id", "table_id", *by_seat
     ):
         if board_id not in boards:
             continue
@@ -178,19 +263,26 @@ def event_results(
                 exact = fractions.get(value)
                 if exact is None:
                     exact = fractions[value] = Fraction(value)
-                results.append(scoring.SeatResult(board_id, table_id, seat, player_id, exact))
+                by_board[board_id].append(
+                    scoring.SeatResult(board_id, table_id, seat, player_id, exact)
+                )
     for (board_id, table_id), rulings in adjusted.items():
-        if board_id not in boards:
+        if board_id not in boards or board_id in kept:
             continue
         players = seat_of.get(table_id, {})
         for seat, kind in rulings.items():
             if seat in players:
                 player_id = lineup.player_id(table_id, seat, number_of[board_id], players[seat])
-                results.append(
+                by_board[board_id].append(
                     scoring.SeatResult(
                         board_id, table_id, seat, player_id, Fraction(0), adjusted=kind
                     )
                 )
+    if versions is not None:
+        _keep_results(event.pk, context, versions, by_board)
+    results: list[scoring.SeatResult] = []
+    for board_results in (*kept.values(), *by_board.values()):
+        results.extend(board_results)
     penalties: list[tuple[int, int | None, Fraction]] = (
         [
             (player_id, stage_id, Fraction(points))
