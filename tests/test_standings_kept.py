@@ -21,9 +21,7 @@ SCORES = [{"S": 4, "E": -2, "W": -2}, {"S": -4, "E": 2, "W": 2}, {"S": 2, "E": -
 
 
 def _forget() -> None:
-    standings._BOARD_RESULTS.clear()
-    standings._CONTEXTS.clear()
-    standings._BOARD_POINTS.clear()
+    standings.kept_forget()
 
 
 def _from_nothing(event) -> dict:
@@ -160,3 +158,14 @@ def test_every_change_in_turn(played) -> None:
         CHANGES[name](event, tables, boards, games)
         kept = standings.computed_rows(event=event)
         assert kept == _from_nothing(event), name
+
+
+def test_a_process_keeps_at_most_its_bound_and_still_computes_right(played, monkeypatch) -> None:
+    event, _round, tables, boards, games = played
+    _forget()
+    monkeypatch.setattr(standings, "RESULTS_KEPT", 20)  # fewer than two boards of 12 seat results
+    first = standings.computed_rows(event=event)
+    assert standings._KEPT["results"] <= 20
+    assert len(standings._BOARD_RESULTS) <= 1
+    Game.objects.filter(pk=games[(1, 3)].pk).update(score={"S": -6, "E": 3, "W": 3})
+    assert standings.computed_rows(event=event) == _from_nothing(event) != first

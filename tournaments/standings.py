@@ -101,17 +101,24 @@ class EventResults:
     expected: dict[Hashable, int]
     penalties: list[tuple[int, int | None, Fraction]]
     unranked: set[int] = field(default_factory=set)
+    # `results` board by board, in the same order, when event_results read them: a board's
+    # list is the very object of the recomputation before while the board is unchanged
+    # (_BOARD_RESULTS), and board_points finds its points by it.
+    by_board: dict[Hashable, list[scoring.SeatResult]] | None = None
 
 
 # The seat results of each board, kept per process (issue 11, item 1: a recomputation reads
 # again only the boards that changed): found again while the board's counted games are the
 # same rows in the same versions (_RowVersions: any write, a game counted or no longer, a new
-# score, a replacement, changes the board's version) and what else they depend on (the event's seats, adjusted scores, substitutions
-# and board numbers: the context) is the same. Keyed by event and board; least recently used
-# first out. Elsewhere than on PostgreSQL every board is read each time.
+# score, a replacement, changes the board's version) and what else they depend on (the
+# event's seats, adjusted scores, substitutions and board numbers: the context) is the same.
+# Keyed by event and board, at most RESULTS_KEPT seat results in all (about 100 MB), least
+# recently used first out; the points of a kept board are kept with it (_POINTS_OF_LIST).
+# Elsewhere than on PostgreSQL every board is read each time.
 _BOARD_RESULTS: OrderedDict[tuple[int, int], tuple[str, list[scoring.SeatResult]]] = OrderedDict()
 _CONTEXTS: dict[int, tuple[Any, ...]] = {}
-BOARD_RESULTS_KEPT = 20_000
+_KEPT: dict[str, int] = {"results": 0}
+RESULTS_KEPT = 500_000
 _KEPT_LOCK = threading.Lock()
 
 
@@ -168,14 +175,46 @@ def _keep_results(
     with _KEPT_LOCK:
         if _CONTEXTS.get(event_id) != context:
             for key in [k for k in _BOARD_RESULTS if k[0] == event_id]:
-                del _BOARD_RESULTS[key]
+                _forget_board(key)
+            _CONTEXTS.pop(event_id, None)
             _CONTEXTS[event_id] = context
+            while len(_CONTEXTS) > CONTEXTS_KEPT:
+                oldest = next(iter(_CONTEXTS))
+                for key in [k for k in _BOARD_RESULTS if k[0] == oldest]:
+                    _forget_board(key)
+                del _CONTEXTS[oldest]
         for board_id, version in versions.items():
             if board_id in read:
-                _BOARD_RESULTS[(event_id, board_id)] = (version, read[board_id])
-                _BOARD_RESULTS.move_to_end((event_id, board_id))
-        while len(_BOARD_RESULTS) > BOARD_RESULTS_KEPT:
-            _BOARD_RESULTS.popitem(last=False)
+                key = (event_id, board_id)
+                _forget_board(key)
+                _BOARD_RESULTS[key] = (version, read[board_id])
+                _KEPT["results"] += len(read[board_id])
+        while _KEPT["results"] > RESULTS_KEPT and _BOARD_RESULTS:
+            _forget_board(next(iter(_BOARD_RESULTS)))
+
+
+def kept_forget() -> None:
+    """Forget every board this process keeps (_BOARD_RESULTS) and the points kept with them,
+    as in a new process (tests; nothing else needs it: a kept board is found again only while
+    it is unchanged)."""
+    with _KEPT_LOCK:
+        _BOARD_RESULTS.clear()
+        _POINTS_OF_LIST.clear()
+        _CONTEXTS.clear()
+        _KEPT["results"] = 0
+        _BOARD_POINTS.clear()
+
+
+# How many events' contexts a process keeps (each holds its seats: 30,000 for 10,000 players).
+CONTEXTS_KEPT = 32
+
+
+def _forget_board(key: tuple[int, int]) -> None:
+    """Drop a kept board and its kept points (the caller holds _KEPT_LOCK)."""
+    kept = _BOARD_RESULTS.pop(key, None)
+    if kept is not None:
+        _KEPT["results"] -= len(kept[1])
+    _POINTS_OF_LIST.pop(key, None)
 
 
 def event_results(
@@ -280,8 +319,12 @@ def event_results(
                 )
     if versions is not None:
         _keep_results(event.pk, context, versions, by_board)
+    every_board: dict[Hashable, list[scoring.SeatResult]] = {}
+    for source in (kept, by_board):
+        for board_id, board_results in source.items():
+            every_board[board_id] = board_results
     results: list[scoring.SeatResult] = []
-    for board_results in (*kept.values(), *by_board.values()):
+    for board_results in every_board.values():
         results.extend(board_results)
     penalties: list[tuple[int, int | None, Fraction]] = (
         [
@@ -295,7 +338,16 @@ def event_results(
     )
     # Like the penalties, who is left out of the ranking matters to the ranking only.
     unranked = lineups.unranked_ids(event) if with_penalties else set()
-    return EventResults(event, results, stage_of_board, expected, penalties, unranked)
+    # Board by board for board_points only where boards are kept (else nothing to find).
+    return EventResults(
+        event,
+        results,
+        stage_of_board,
+        expected,
+        penalties,
+        unranked,
+        every_board if versions is not None else None,
+    )
 
 
 def method_of(event: Event) -> scoring.Method:
@@ -324,6 +376,12 @@ _BOARD_POINTS: OrderedDict[tuple[Any, ...], dict[tuple[Any, Any, str], scoring.S
     OrderedDict()
 )
 BOARD_POINTS_KEPT = 20_000
+# The points of a board's kept seat results (EventResults.by_board), found by the list itself:
+# no signature to build while the board is unchanged. Replaced when the list is.
+_POINTS_OF_LIST: dict[
+    tuple[Any, ...],
+    tuple[list[scoring.SeatResult], tuple[Any, ...], list[scoring.SeatPoints]],
+] = {}
 
 
 def board_points(
@@ -339,6 +397,21 @@ def board_points(
     """
     if not memo:
         return scoring.board_points(data.results, method=method, expected=data.expected, unit=unit)
+    if data.by_board is not None:
+        out: list[scoring.SeatPoints] = []
+        for board, results in data.by_board.items():
+            place = (data.event.pk, board)
+            how = (method, unit, data.expected.get(board))
+            kept = _POINTS_OF_LIST.get(place)
+            if kept is not None and kept[0] is results and kept[1] == how:
+                out.extend(kept[2])
+                continue
+            points = scoring.board_points(results, method=method, expected=data.expected, unit=unit)
+            with _KEPT_LOCK:
+                if place in _BOARD_RESULTS:  # else dropped meanwhile: kept with its board only
+                    _POINTS_OF_LIST[place] = (results, how, points)
+            out.extend(points)
+        return out
     by_board: dict[Any, list[scoring.SeatResult]] = defaultdict(list)
     for r in data.results:
         by_board[r.board].append(r)
