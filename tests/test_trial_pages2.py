@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.test import Client
@@ -125,7 +126,22 @@ def test_error_pages_offer_sign_in_to_an_anonymous_visitor(player_linked) -> Non
     ):
         response = signed_in.get(url)
         assert response.status_code == status
-        assert "Sign in with another account" in _way_back(response.content.decode())
+        page = _way_back(response.content.decode())
+        assert "Sign in with another account" in page
+        # Signed in, the sign-in page sends her straight back: the button signs out first.
+        form = re.search(r'<form[^>]*action="([^"]+)"[^>]*>(.*?)</form>', page, re.S)
+        assert form and form.group(1) == reverse("organizer:logout")
+        assert "Sign in with another account" in form.group(2)
+        following = re.search(r'name="next" value="([^"]+)"', form.group(2))
+        assert following
+        after = Client()
+        after.force_login(world.users["player"])
+        sent = after.post(form.group(1), {"next": following.group(1).replace("&amp;", "&")})
+        assert sent.status_code == 302
+        where = urlsplit(sent["Location"])
+        assert where.path == reverse("organizer:login")
+        assert parse_qs(where.query) == {"next": [url]}
+        assert after.get(sent["Location"]).status_code == 200  # the sign-in form, not a bounce
 
 
 # --- 3. a replay compared with a game of another board -------------------------------------
