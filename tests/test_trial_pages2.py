@@ -193,3 +193,22 @@ def test_an_illegal_pass_on_the_game_page_is_in_the_readers_language() -> None:
     assert "pass" not in error.group(0).replace('lang="en"', "")
     tricks = re.search(r'<ol id="tricks".*?</ol>', html, re.S)
     assert tricks and "pass" not in tricks.group(0) and "不要" in tricks.group(0)
+
+
+def test_an_illegal_call_on_the_game_page_is_in_the_readers_language() -> None:
+    _event, _round, tables, boards = duplicate_round(tables=1, boards=1, seed="pages2-call")
+    table, board = tables[0], boards[0]
+    record = bot_record(board, table)
+    seats = ["S", "E", "W"]
+    first = seats.index(record["bidding"][0][0])
+    order = seats[first:] + seats[:first]
+    # Three passes end the deal (passed out); a fourth pass is a call after the end.
+    record["bidding"] = [[seat, "pass"] for seat in order] + [[order[0], "pass"]]
+    game = game_submit(table=table, board=board, record=record)
+    game_verify(game_id=game.pk)
+    game.refresh_from_db()
+    assert game.error and game.error["stage"] == "bidding" and game.error["cards"] == "pass"
+    html = Client(**ZH).get(reverse("public:game", kwargs={"pk": game.pk})).content.decode()
+    error = re.search(r'<div class="error" id="engine-error">.*?</div>', html, re.S)
+    assert error and "叫牌: 不叫" in error.group(0)
+    assert "pass" not in error.group(0)
