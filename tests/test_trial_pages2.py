@@ -90,7 +90,9 @@ def test_a_check_on_a_game_not_hers_says_so_with_a_way_back(player_linked) -> No
         html = response.content.decode()
         assert f"<h1>{heading}</h1>" in html
         assert text in html
-        assert "This link opens nothing now" not in html and "此链接现在无法打开任何内容" not in html
+        assert (
+            "This link opens nothing now" not in html and "此链接现在无法打开任何内容" not in html
+        )
         assert f'<a href="{reverse("links:player", args=[token])}">{back}</a>' in html
     assert not ResultCheck.objects.exists()
 
@@ -108,7 +110,7 @@ def test_a_check_outside_the_window_says_so_with_a_way_back(player_linked) -> No
 
 
 def _way_back(html: str) -> str:
-    match = re.search(r'<main.*?</main>', html, re.S)
+    match = re.search(r"<main.*?</main>", html, re.S)
     return match.group(0) if match else html
 
 
@@ -161,7 +163,9 @@ def test_a_replay_compared_with_a_game_of_another_board_is_shown_alone_with_a_me
     assert response.status_code == 200
     html = response.content.decode()
     assert html.count('class="replay-panel"') == 1
-    assert f"Game {other_board.pk} is not a game of board 1 that can be shown beside this one" in html
+    assert (
+        f"Game {other_board.pk} is not a game of board 1 that can be shown beside this one" in html
+    )
     assert "Nothing is at" not in html
     zh = Client(**ZH).get(f"{url}?with={other_board.pk}").content.decode()
     assert f"牌局 {other_board.pk} 不是第 1 副牌中可以并排显示的牌局" in zh
@@ -175,7 +179,9 @@ def test_a_replay_compared_with_a_game_of_another_board_is_shown_alone_with_a_me
 
 
 def test_an_illegal_pass_on_the_game_page_is_in_the_readers_language() -> None:
-    line = json.loads((DATA / "rlcard_rule_agents.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    line = json.loads(
+        (DATA / "rlcard_rule_agents.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    )
     # S won the trick and leads again: a pass there is illegal.
     line["plays"][3] = ["S", "pass"]
     line["id"] = "an-illegal-lead-pass"

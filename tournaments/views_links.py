@@ -44,9 +44,7 @@ MAX_STEP_CHARS = 60
 class _Refused(Exception):
     """What a link does not open: answered with `status` and a page (or JSON) saying why."""
 
-    def __init__(
-        self, status: int, message: str, *, heading: str = "", back: str = ""
-    ) -> None:
+    def __init__(self, status: int, message: str, *, heading: str = "", back: str = "") -> None:
         super().__init__(message)
         self.status = status
         self.message = message
