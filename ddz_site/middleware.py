@@ -2,7 +2,9 @@
 
 - `refuse_nul`: a NUL character (``%00``) in the path answers 404 and one in the query string
   400, before any view runs. No address of the site holds one, and PostgreSQL's text cannot:
-  every lookup by slug of such an address was a server error.
+  every lookup by slug of such an address was a server error. The 404 is `not_found`'s (the
+  site's own page in the reader's language, the API's shape on the JSON doors): the middleware
+  runs after the language and the signed-in user are known.
 - `DatabaseUnavailableMiddleware`: a view that meets a lost or unreachable database (PostgreSQL
   restarted, a connection terminated, a lock or statement timeout: Django's OperationalError
   and InterfaceError) answers 503 with ``Retry-After`` and a page saying to try again, instead
@@ -73,12 +75,12 @@ def refuse_nul(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[
     def middleware(request: HttpRequest) -> HttpResponse:
         in_path = "\x00" in request.path
         if in_path or "%00" in request.META.get("QUERY_STRING", ""):
-            status = 404 if in_path else 400
-            message = _("No page has this address.") if in_path else _("Bad request.")
+            if in_path:
+                return not_found(request)
+            message = _("Bad request.")
             if _is_api(request):
-                code = "not_found" if in_path else "parse_error"
-                return JsonResponse(api_error(code, message), status=status)
-            return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+                return JsonResponse(api_error("parse_error", message), status=400)
+            return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
         return get_response(request)
 
     return middleware

@@ -53,8 +53,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: an address holding NUL never reaches a view (ddz_site.middleware).
-    "ddz_site.middleware.refuse_nul",
     "django.middleware.security.SecurityMiddleware",
     # Static files served by the site itself, DEBUG or not (collectstatic's hashed copies
     # with DEBUG off, the apps' own with it on).
@@ -69,6 +67,9 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # An address holding NUL never reaches a view (ddz_site.middleware); after the language
+    # and the user, so its 404 is the site's own page in the reader's language.
+    "ddz_site.middleware.refuse_nul",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # The user of each row history (simple_history): the admin and every other door.
     "simple_history.middleware.HistoryRequestMiddleware",

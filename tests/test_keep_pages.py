@@ -204,8 +204,12 @@ def test_two_tables_that_held_the_same_hand_side_by_side(client, example_game) -
     foreign = game_submit(
         table=far_tables[0], board=far_boards[0], record=bot_record(far_boards[0], far_tables[0])
     )
-    assert client.get(f"{url}?with={foreign.pk}").status_code == 404
-    assert client.get(f"{url}?with=x").status_code == 404
+    # Any other is not compared: the replay alone, saying so (issue: a 404 hid the page).
+    for other_id in (foreign.pk, "x"):
+        response = client.get(f"{url}?with={other_id}")
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert html.count('class="replay-panel"') == 1 and 'id="not-compared"' in html
 
 
 def test_compare_keeps_the_embargo(client) -> None:
@@ -224,7 +228,12 @@ def test_compare_keeps_the_embargo(client) -> None:
     # His own table's game under embargo, yes; the other table's, no.
     html = client.get(url).content.decode()
     assert f'<option value="{games[1].pk}">' not in html
-    assert client.get(f"{url}?with={games[1].pk}").status_code == 404
+    html = client.get(f"{url}?with={games[1].pk}").content.decode()
+    assert html.count('class="replay-panel"') == 1 and 'id="not-compared"' in html
+    # The same words as for a game that does not exist: nothing tells which.
+    missing = client.get(f"{url}?with=999999999").content.decode()
+    said = re.compile(r'<p class="error" id="not-compared" role="alert">Game \d+ (.*?)</p>')
+    assert said.search(html).group(1) == said.search(missing).group(1)
 
 
 # --- Hand records --------------------------------------------------------------------------

@@ -157,6 +157,17 @@ def table_link_opens(link: TableLink, table: Table) -> bool:
     return table_refusal(link, table) is None
 
 
+def player_game_is_hers(link: PlayerLink, game: Game) -> bool:
+    """Whether the player of `link` played `game`: a board of the link's event she played (not
+    one a substitute played for her; tournaments.substitutions)."""
+    if game.board.event_id != link.event_id:
+        return False
+    mine = seat_played(
+        table_id=game.table_id, board_number=game.board.number, player_id=link.player_id
+    )
+    return mine is not None
+
+
 def player_check_refusal(
     link: PlayerLink, game: Game, *, now: datetime | None = None
 ) -> str | None:
@@ -167,11 +178,7 @@ def player_check_refusal(
     refusal = link_refusal(link, now=now)
     if refusal is not None:
         return refusal
-    # Hers: a board she played (not one a substitute played for her; tournaments.substitutions).
-    mine = seat_played(
-        table_id=game.table_id, board_number=game.board.number, player_id=link.player_id
-    )
-    if game.board.event_id != link.event_id or mine is None:
+    if not player_game_is_hers(link, game):
         return _("This is not one of your games.")
     if game.replaced_at is not None:
         return _("This version of the game was replaced: check the one entered since.")

@@ -21,6 +21,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from games.entry import stored_error_message
 from games.models import Board, Game, Status
@@ -357,7 +358,8 @@ def _replay_panel(game: Game, seats: tuple[str, ...], suffix: str = "") -> dict[
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
     """Step through a recorded game: every call and play, with the hands as they shrink, the
     trick on the table, the landlord, the bid and the result. ``?with=ID`` puts another
-    table's game of the same board beside it (404 unless the viewer may see that one too)."""
+    table's game of the same board beside it; any other (another board's, one the viewer may not
+    see, not a number) leaves the replay alone, with a message saying it is not compared."""
     game = get_object_or_404(
         Game.objects.select_related("board__event", "board__round", "table__round"), pk=pk
     )
@@ -368,15 +370,27 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     seats = results.seats_of(event, board)
     panels = [_replay_panel(game, seats)] if public else []
     other_id = request.GET.get("with", "")
+    not_compared = ""
     if other_id and public:
-        if not re.fullmatch(r"[0-9]{1,18}", other_id):  # ASCII digits, within a bigint
-            raise Http404("no such game")
-        other = get_object_or_404(
-            Game.objects.select_related("table__round"), pk=int(other_id), board=board
-        )
-        if other.pk == game.pk or not (whole or embargo.game_visible_to(request.user, other)):
-            raise Http404("no such game")
-        panels.append(_replay_panel(other, seats, "-2"))
+        other = None
+        if re.fullmatch(r"[0-9]{1,18}", other_id):  # ASCII digits, within a bigint
+            other = (
+                Game.objects.select_related("table__round")
+                .filter(pk=int(other_id), board=board)
+                .exclude(pk=game.pk)
+                .first()
+            )
+        if other is not None and (whole or embargo.game_visible_to(request.user, other)):
+            panels.append(_replay_panel(other, seats, "-2"))
+        elif other is None and not re.fullmatch(r"[0-9]{1,18}", other_id):
+            not_compared = _("There is no game to compare with: the replay is shown alone.")
+        else:
+            # The same words for a game of another board, none at all, this one and one the
+            # viewer may not see yet: nothing tells which.
+            not_compared = _(
+                "Game %(game)s is not a game of board %(board)s that can be shown beside this "
+                "one: the replay is shown alone."
+            ) % {"game": int(other_id), "board": board.number}
     others = (
         list(
             Game.objects.filter(board=board, replaced_at__isnull=True)
@@ -398,6 +412,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
             "panels": panels,
             "others": others,
             "compared": panels[1]["game"] if len(panels) > 1 else None,
+            "not_compared": not_compared,
         },
     )
 

@@ -44,10 +44,14 @@ MAX_STEP_CHARS = 60
 class _Refused(Exception):
     """What a link does not open: answered with `status` and a page (or JSON) saying why."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, *, heading: str = "", back: str = "") -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        # A refusal of one thing a link that still works asked for: its own heading, and the
+        # way back to the link's page (`back`) instead of "ask for a new link".
+        self.heading = heading
+        self.back = back
 
 
 def _private(*, json_door: bool = False) -> Callable[..., Any]:
@@ -69,7 +73,12 @@ def _private(*, json_door: bool = False) -> Callable[..., Any]:
                     response = render(
                         request,
                         "links/refused.html",
-                        {"message": exc.message, "unknown": exc.status == 404},
+                        {
+                            "message": exc.message,
+                            "unknown": exc.status == 404,
+                            "heading": exc.heading,
+                            "back": exc.back,
+                        },
                         status=exc.status,
                     )
             response["Cache-Control"] = "no-store, private"
@@ -390,9 +399,12 @@ def player_check(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     problem; another kind) is her page again with the error beside that game's form (400):
     the link still works."""
     link = _player_link(token)
+    back = reverse("links:player", args=[token])
     found = Game.objects.select_related("board__event", "table").filter(pk=pk).first()
     if found is None or found.board.event_id != link.event_id:
-        raise _Refused(404, _("This link does not open that game."))
+        raise _Refused(
+            404, _("This link does not open that game."), heading=_("No such game"), back=back
+        )
     kind, note = request.POST.get("kind", ""), request.POST.get("note", "")
     try:
         links.result_check_record(
@@ -406,5 +418,10 @@ def player_check(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         refused = {"game": found.pk, "kind": kind, "note": note, "message": exc.message}
         return _player_page(request, token, link, refused=refused, status=400)
     except links.CheckRefused as exc:
-        raise _Refused(403, exc.message) from None
-    return redirect(reverse("links:player", args=[token]) + f"#game-{found.pk}")
+        # The link works (_player_link): say what is refused, not that the link is dead.
+        if not access.player_game_is_hers(link, found):
+            heading = _("Not one of your games")
+        else:
+            heading = _("This game cannot be checked now")
+        raise _Refused(403, exc.message, heading=heading, back=back) from None
+    return redirect(back + f"#game-{found.pk}")
