@@ -126,6 +126,8 @@ def substitution_add(
                 "whole round."
             )
         )
+    if first_board is not None and last_board is not None and first_board > last_board:
+        raise SubstitutionRefused(_("The first board comes after the last."))
     with transaction.atomic():
         _lock_open_round(round_)
         seated = Seat.objects.select_related("player").filter(table=table, seat=seat).first()
