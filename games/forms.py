@@ -74,7 +74,7 @@ class QuickResultForm(forms.Form):
         comes back with a fresh key rather than the value sent (never echoed)."""
         if "idempotency_key" in self.errors:
             del self.errors["idempotency_key"]
-            data = self.data.copy()
+            data = cast(Any, self.data).copy()  # a QueryDict (its lists kept), or a dict
             data["idempotency_key"] = uuid.uuid4().hex
             self.data = data
             self.add_error(

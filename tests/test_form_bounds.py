@@ -17,7 +17,6 @@ from games.models import Game
 from tests.entry_personas import build_world
 from tests.factories import EventFactory, PlayerFactory
 from tournaments import links
-from tournaments.services import EventRejected, event_create
 from tournaments.models import (
     Entry,
     Event,
@@ -29,6 +28,7 @@ from tournaments.models import (
     Substitution,
     TableAssignment,
 )
+from tournaments.services import EventRejected, event_create
 
 pytestmark = pytest.mark.django_db
 
@@ -242,9 +242,7 @@ def test_a_first_board_after_the_last_is_refused_as_such(chief_world) -> None:
     assert not Substitution.objects.exists()
 
 
-@pytest.mark.parametrize(
-    "field", ["table", "substitute", "first_board", "last_board"]
-)
+@pytest.mark.parametrize("field", ["table", "substitute", "first_board", "last_board"])
 def test_a_substitution_number_past_the_column_is_refused(chief_world, field) -> None:
     world, client, url = chief_world
     body = {"table": "1", "seat": "S", "substitute": str(PlayerFactory().pk)}
