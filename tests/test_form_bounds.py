@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from games import views_referee
 from games.models import Game
 from tests.entry_personas import build_world
 from tests.factories import EventFactory, PlayerFactory
@@ -279,3 +280,25 @@ def test_a_damaged_hidden_key_is_explained_and_not_echoed() -> None:
     assert 0 < len(key) <= 100
     assert Client().post(url, {**body, "idempotency_key": key}).status_code == 302
     assert Game.objects.count() == 1
+
+
+# --- 1 again: the chief referee's confirmation queue -----------------------------------------
+
+
+def test_the_confirmation_queue_passes_on_no_game_number_past_the_column(monkeypatch) -> None:
+    """SQLite (the demo) raises OverflowError on a number past 2**63 - 1; PostgreSQL compares it
+    as numeric: the door passes on only numbers a row can have, whatever the database."""
+    world = build_world(seed="bounds-confirm")
+    seen: list[list[int]] = []
+
+    def confirm(*, event, game_ids, actor):
+        seen.append(list(game_ids))
+        return [], []
+
+    monkeypatch.setattr(views_referee, "games_confirm", confirm)
+    client = Client()
+    client.force_login(world.users["chief"])
+    url = reverse("referee:confirm", args=[world.event.slug])
+    answer = client.post(url, {"game": ["99999999999999999999999", "9223372036854775808", "7"]})
+    assert answer.status_code in (200, 302)
+    assert seen == [[7]]
