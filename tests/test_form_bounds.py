@@ -302,3 +302,25 @@ def test_the_confirmation_queue_passes_on_no_game_number_past_the_column(monkeyp
     answer = client.post(url, {"game": ["99999999999999999999999", "9223372036854775808", "7"]})
     assert answer.status_code in (200, 302)
     assert seen == [[7]]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (b"table=1&seat=S&reserve_name=\xff\xfe", "not readable text"),
+        (b"table=1&seat=S&reserve_name=Rex%1B", "control characters"),
+        (b"table=1&seat=S&reserve_name=Rex&reason=late%07", "control characters"),
+        ("table=1&seat=S&reserve_name=\u202e\u200b".encode(), "Choose the substitute"),
+    ],
+)
+def test_a_reserves_name_and_reason_follow_the_rule(chief_world, body, expected) -> None:
+    world, client, url = chief_world
+    answer = client.post(url, body, content_type=FORM, follow=True)
+    assert expected in _error(answer)
+    assert not Substitution.objects.exists()
+    assert not Entry.objects.filter(event=world.event, reserve=True).exists()
+    done = client.post(
+        url, {"table": "1", "seat": "S", "reserve_name": "Rex", "reason": "ill\nlate"}
+    )
+    assert done.status_code == 302
+    assert Substitution.objects.get().reason == "ill\nlate"

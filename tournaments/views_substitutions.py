@@ -50,7 +50,9 @@ class SubstitutionForm(forms.Form):
     last_board = forms.IntegerField(
         label=gettext_lazy("to board"), min_value=1, max_value=COLUMN_MAX, required=False
     )
-    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=500, required=False)
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"), max_length=substitutions.REASON_MAX_CHARS, required=False
+    )
 
 
 def context(event: Event) -> dict[str, Any]:
