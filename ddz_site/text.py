@@ -4,7 +4,9 @@ Readable UTF-8 (no U+FFFD: Django decodes the bytes of a form that are not UTF-8
 ddz_site.middleware.utf8_forms included), no control characters (categories Cc and Cs: NUL,
 which PostgreSQL's text cannot hold, escape codes, lone surrogates; a text of `lines` keeps
 tab, line feed and carriage return) and, with `max_length`, at most that many characters,
-never cut silently. `text_refusal` says what is wrong (translated), or None.
+never cut silently. `text_refusal` says what is wrong (translated), or None. A name that must
+name something is also not `blank`: only spaces and invisible characters (format characters,
+category Cf: U+200B zero width space, U+202E right-to-left override, U+FEFF...) name nothing.
 """
 
 from __future__ import annotations
@@ -32,6 +34,11 @@ def has_control(text: str, *, lines: bool = False) -> bool:
         for ch in text
         if ch < "\xa0" or "\ud800" <= ch <= "\udfff"
     )
+
+
+def blank(text: str) -> bool:
+    """`text` shows nothing: it is only white space and invisible characters (category Cf)."""
+    return all(ch.isspace() or unicodedata.category(ch) == "Cf" for ch in text)
 
 
 def text_refusal(

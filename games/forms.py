@@ -4,6 +4,7 @@ games.services.game_submit), and a chief referee's ruling (games.versions.game_r
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any, cast
 
 from django import forms
@@ -67,6 +68,23 @@ class QuickResultForm(forms.Form):
         label=_("Winner"), choices=[("landlord", _("landlord")), ("farmers", _("farmers"))]
     )
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=100)
+
+    def clean(self) -> dict[str, Any] | None:
+        """A damaged hidden key (too long) is said above the form, where it shows, and the form
+        comes back with a fresh key rather than the value sent (never echoed)."""
+        if "idempotency_key" in self.errors:
+            del self.errors["idempotency_key"]
+            data = cast(Any, self.data).copy()  # a QueryDict (its lists kept), or a dict
+            data["idempotency_key"] = uuid.uuid4().hex
+            self.data = data
+            self.add_error(
+                None,
+                _(
+                    "The form's hidden key was damaged (at most 100 characters): nothing is "
+                    "stored; check the result and send the form again."
+                ),
+            )
+        return super().clean()
 
     def __init__(
         self, *args: Any, seats: tuple[str, ...], has_doubles: bool = True, **kwargs: Any

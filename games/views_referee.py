@@ -124,7 +124,13 @@ def confirm_queue(request: HttpRequest, slug: str) -> HttpResponse:
     if not is_chief_referee(request.user, event):
         return _refuse(request)
     if request.method == "POST":
-        ids = [int(v) for v in request.POST.getlist("game") if v.isascii() and v.isdigit()]
+        # A game's number: ASCII digits, at most 9 of them (a number past the column is no
+        # row, and SQLite raises OverflowError on one past 2**63 - 1).
+        ids = [
+            int(v)
+            for v in request.POST.getlist("game")
+            if v.isascii() and v.isdigit() and len(v) < 10
+        ]
         confirmed, refused = games_confirm(event=event, game_ids=ids, actor=request.user)
         if confirmed:
             messages.success(

@@ -24,6 +24,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
+from ddz_site.text import text_refusal
 from tournaments import access
 from tournaments.access import Actor
 from tournaments.audit import audit_record
@@ -59,6 +60,9 @@ def official_add(
             password; a password the validators refuse; the user has this role already.
     """
     username = (username or "").strip()
+    unfit = text_refusal(username)  # the site's one rule for typed text (ddz_site.text)
+    if unfit is not None:
+        raise OfficialRefused(unfit[1])
     if role not in ROLES:
         raise OfficialRefused(_("Add a referee or a chief referee."))
     if not username:
@@ -191,9 +195,15 @@ def stage_referees_assign(*, stage: Stage, actor: Actor, referees: Mapping[int, 
                 "user_id", flat=True
             )
         )
-        wrong = {u for u in referees.values() if u is not None and u not in allowed}
+        wrong = sorted(n for n, u in referees.items() if u is not None and u not in allowed)
         if wrong:
-            raise OfficialRefused(_("Only the event's referees are assigned to its tables."))
+            raise OfficialRefused(
+                " ".join(
+                    _("Table %(n)s: only the event's referees are assigned to its tables.")
+                    % {"n": n}
+                    for n in wrong
+                )
+            )
         changed = 0
         tables = [t for t in _open_tables(stage) if t.number in referees]
         have: dict[int, set[int]] = {}

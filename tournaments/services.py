@@ -14,7 +14,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
-from ddz_site.text import text_refusal
+from ddz_site.text import blank, text_refusal
 from games.engine import EngineError, RuleSet
 from tournaments.models import Event, Player, Round, ScoringMethod, Seat, Table
 from tournaments.standings import standings_recompute
@@ -56,7 +56,7 @@ def event_create(
         EventRejected: an empty or taken name, unknown rules or scoring method.
     """
     name = name.strip()
-    if not name:
+    if blank(name):  # empty, or only spaces and invisible characters (ddz_site.text)
         raise EventRejected(_("An event needs a name."))
     if text_refusal(name, max_length=200) is not None:
         # A NUL or other control character (or U+FFFD: bytes that were not UTF-8) is refused

@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from ddz_site.text import blank, text_refusal
 from tournaments import seating
 from tournaments.access import (
     Actor,
@@ -48,6 +49,9 @@ from tournaments.selectors import event_standings
 from tournaments.services import rules_of, tables_write
 from tournaments.standings import standings_recompute
 
+# A cut's bound while the event has no entries to count (the column holds up to 2**31 - 1).
+MAX_CUT = 10_000
+
 
 def stage_create(
     *,
@@ -61,18 +65,41 @@ def stage_create(
     """Add the next stage of ``event`` (numbered after the last).
 
     Raises:
-        NotOrganizer; AdministrationRefused: an unknown kind or a cut below 1; the deal seed
+        NotOrganizer; AdministrationRefused: a name the site's rule for typed text refuses
+        (ddz_site.text) or of only invisible characters; an unknown kind; a cut below 1, above
+        MAX_CUT or above the number of the event's entries (when it has some); the deal seed
         is revealed (tournaments.access.refuse_after_reveal).
     """
+    name = name.strip()
+    unfit = text_refusal(name, max_length=Stage._meta.get_field("name").max_length)
+    if unfit is not None:
+        raise AdministrationRefused(_("Stage name: %(reason)s") % {"reason": unfit[1]})
+    if name and blank(name):
+        raise AdministrationRefused(
+            _(
+                "Stage name: this name holds only invisible characters: type a name, or leave "
+                "it empty."
+            )
+        )
     if kind not in StageKind.values:
         raise AdministrationRefused(_("Unknown kind of stage."))
     if cut is not None and cut < 1:
         raise AdministrationRefused(_("A cut lets at least one player through."))
+    if cut is not None and cut > MAX_CUT:
+        raise AdministrationRefused(
+            _("A cut lets at most %(max)s players through.") % {"max": MAX_CUT}
+        )
     with transaction.atomic():
         refuse_after_reveal(organizer_lock(event, actor))
+        entries = event.entries.count()
+        if cut is not None and entries and cut > entries:
+            raise AdministrationRefused(
+                _("A cut lets at most the %(n)s players entered through (this cut is %(cut)s).")
+                % {"n": entries, "cut": cut}
+            )
         number = (event.stages.aggregate(n=Max("number"))["n"] or 0) + 1
         stage = Stage.objects.create(
-            event=event, number=number, name=name.strip(), kind=kind, cut=cut, carry_over=carry_over
+            event=event, number=number, name=name, kind=kind, cut=cut, carry_over=carry_over
         )
         audit_record(
             event=event,

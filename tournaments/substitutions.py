@@ -26,6 +26,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
+from ddz_site.text import blank, text_refusal
 from games.models import Board
 from tournaments.access import is_chief_referee
 from tournaments.audit import audit_record
@@ -42,6 +43,8 @@ from tournaments.models import (
 from tournaments.round_states import FINISHED
 from tournaments.services import player_get_or_create
 from tournaments.standings import standings_request
+
+REASON_MAX_CHARS = 500  # the form's bound on a substitution's reason
 
 
 class SubstitutionRefused(DomainError):
@@ -108,13 +111,23 @@ def substitution_add(
             closed; no such seat; neither or both of a substitute and a reserve's name; a
             substitute not of the event, or seated in the round, or substituting elsewhere
             in the round on some of these boards; a reserve's name already in the event;
+            a reserve's name or a reason the site's rule for typed text refuses;
             half a range, a reversed range or boards outside the round's; another
             substitution of the seat on some of these boards.
     """
     round_ = table.round
     event = round_.event
     _refuse_unless_allowed(event, actor)
+    # The site's one rule for typed text (ddz_site.text): a reserve's name shows on the public
+    # pages; a name of only invisible characters is no name.
     name = reserve_name.strip()
+    unfit = text_refusal(name, max_length=Player._meta.get_field("name").max_length)
+    if unfit is not None:
+        raise SubstitutionRefused(_("Reserve's name: %(reason)s") % {"reason": unfit[1]})
+    name = "" if blank(name) else name
+    unfit = text_refusal(reason.strip(), lines=True, max_length=REASON_MAX_CHARS)
+    if unfit is not None:
+        raise SubstitutionRefused(_("Reason: %(reason)s") % {"reason": unfit[1]})
     if (substitute is None) == (not name):
         raise SubstitutionRefused(
             _("Choose the substitute among the players of the event, or give a new reserve's name.")
@@ -126,6 +139,8 @@ def substitution_add(
                 "whole round."
             )
         )
+    if first_board is not None and last_board is not None and first_board > last_board:
+        raise SubstitutionRefused(_("The first board comes after the last."))
     with transaction.atomic():
         _lock_open_round(round_)
         seated = Seat.objects.select_related("player").filter(table=table, seat=seat).first()

@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from ddz_site.errors import DomainError
@@ -203,10 +204,21 @@ def stage_referees(request: HttpRequest, slug: str, number: int) -> HttpResponse
     status = 200
     if request.method == "POST":
         chosen: dict[int, int | None] = {}
+        unread: list[int] = []
         for row in rows:
             value = request.POST.get(f"table-{row.number}", "")
-            chosen[row.number] = _whole(value)
+            # Empty is "nobody"; anything else must be an account's number (the list's values).
+            chosen[row.number] = _whole(value) if value else None
+            if value and chosen[row.number] is None:
+                unread.append(row.number)
         try:
+            if unread:
+                raise officials.OfficialRefused(
+                    " ".join(
+                        _("Table %(n)s: choose its referee from the list.") % {"n": n}
+                        for n in unread
+                    )
+                )
             changed = officials.stage_referees_assign(
                 stage=stage, actor=request.user, referees=chosen
             )
@@ -216,7 +228,12 @@ def stage_referees(request: HttpRequest, slug: str, number: int) -> HttpResponse
         else:
             messages.success(
                 request,
-                _("Referees assigned: %(n)s tables changed.") % {"n": changed},
+                ngettext(
+                    "Referees assigned: %(n)s table changed.",
+                    "Referees assigned: %(n)s tables changed.",
+                    changed,
+                )
+                % {"n": changed},
             )
             return _back(request, event, "officials")
     return render(

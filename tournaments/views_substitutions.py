@@ -26,20 +26,33 @@ from tournaments.services import rules_of
 login_required = _login_required(login_url="organizer:login")
 
 
+# The largest number a PositiveIntegerField column holds on PostgreSQL (and the bound Django's
+# model validators give it): a form's number past it would make the database raise.
+COLUMN_MAX = 2_147_483_647
+
+
 class SubstitutionForm(forms.Form):
     """One substitution: which table and seat of the round, who (a player of the event or a
     new reserve's name), which boards (none: the whole round)."""
 
-    table = forms.IntegerField(label=gettext_lazy("Table"), min_value=1)
+    table = forms.IntegerField(label=gettext_lazy("Table"), min_value=1, max_value=COLUMN_MAX)
     seat = forms.CharField(label=gettext_lazy("Seat"), max_length=2)
-    substitute = forms.IntegerField(label=gettext_lazy("Substitute"), required=False)
+    substitute = forms.IntegerField(
+        label=gettext_lazy("Substitute"), min_value=1, max_value=COLUMN_MAX, required=False
+    )
     reserve_name = forms.CharField(
         label=gettext_lazy("or a new reserve"), max_length=120, required=False
     )
     ranked = forms.BooleanField(label=gettext_lazy("rank the reserve"), required=False)
-    first_board = forms.IntegerField(label=gettext_lazy("from board"), min_value=1, required=False)
-    last_board = forms.IntegerField(label=gettext_lazy("to board"), min_value=1, required=False)
-    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=500, required=False)
+    first_board = forms.IntegerField(
+        label=gettext_lazy("from board"), min_value=1, max_value=COLUMN_MAX, required=False
+    )
+    last_board = forms.IntegerField(
+        label=gettext_lazy("to board"), min_value=1, max_value=COLUMN_MAX, required=False
+    )
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"), max_length=substitutions.REASON_MAX_CHARS, required=False
+    )
 
 
 def context(event: Event) -> dict[str, Any]:
