@@ -80,4 +80,3 @@ def test_the_recomputes_printed_are_the_runs_own(worker_env: None) -> None:
     for _ in range(3):
         result = _run(players=9, rounds=2, boards=2, burst=True, workers=1, clients=2)
         assert 1 <= result["recomputes"] <= result["games"], result
-

@@ -72,7 +72,7 @@ def test_the_link_doors_engine_refusals_have_the_apis_error_shape(table_token, w
     response = _link_entry(table_token, world, {"steps": ["9", "9", "9", "9", "9"]})
     assert response.status_code == 400
     error = response.json()["error"]
-    assert ERROR_KEYS <= set(error)
+    assert set(error) >= ERROR_KEYS
     assert error["rule"] and error["rule"].startswith("R-")
 
 
@@ -100,4 +100,89 @@ def test_a_step_that_is_not_text_is_named_as_such(table_token, world) -> None:
         assert fields == {f"steps.{i}": ["Each step is text."] for i in range(3)}
     zh = _link_entry(table_token, world, {"steps": [5]}, ZH).json()["error"]
     assert zh["fields"]["steps.0"] == ["每一步都应是文字。"]
+    assert Game.objects.count() == 0
+
+
+# --- 3. rule options, in the reader's language -----------------------------------------
+
+
+@pytest.fixture
+def staff(db):
+    from django.contrib.auth.models import User
+
+    return User.objects.create_user("doors-staff", password="x", is_staff=True)
+
+
+def _event_error(staff, options: str, headers=None) -> str:
+    client = Client(**(headers or {}))
+    client.force_login(staff)
+    answer = client.post(
+        "/organizer/events/new/", {"name": "Options", "preset": "classic", "options": options}
+    )
+    assert answer.status_code == 400
+    html = answer.content.decode()
+    return html.split('id="event-error"', 1)[1].split(">", 1)[1].split("</", 1)[0]
+
+
+@pytest.mark.parametrize(
+    ("options", "english", "chinese"),
+    [
+        (
+            "base=NaN",
+            "The rule option base is a whole number, not “NaN”.",
+            "规则选项 base 应为整数，不能是“NaN”。",
+        ),
+        (
+            "base=1.5",
+            "The rule option base is a whole number, not “1.5”.",
+            "规则选项 base 应为整数，不能是“1.5”。",
+        ),
+        (
+            "nonsense=1",
+            "There is no rule option “nonsense”; the options are: all_pass,",
+            "没有“nonsense”这个规则选项；可用的选项为：all_pass,",
+        ),
+        (
+            "all_pass=maybe",
+            "The rule option all_pass is one of zero, redeal, not “maybe”.",
+            "规则选项 all_pass 应为 zero, redeal 之一，不能是“maybe”。",
+        ),
+    ],
+)
+def test_rule_option_errors_are_said_in_the_readers_language(
+    staff, options, english, chinese
+) -> None:
+    assert english in _event_error(staff, options)
+    zh = _event_error(staff, options, ZH)
+    assert chinese in zh and "option" not in zh and "must" not in zh
+
+
+def test_a_control_character_in_an_option_value_is_never_echoed(staff) -> None:
+    from games.engine import RuleSet
+    from games.engine.errors import RulesError
+
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_spec({"preset": "classic", "options": {"base": "\x00\n"}})
+    assert caught.value.code == "rules.option_whole"
+    value = caught.value.params["value"]
+    assert value and all(c.isprintable() for c in value)
+    message = _event_error(staff, "base=1\x002")
+    assert message == "The rule option base is a whole number, not “1\ufffd2”."
+
+
+# --- 4. a record that is not a record --------------------------------------------------
+
+
+def test_a_record_missing_its_hands_is_refused_in_the_readers_language(world) -> None:
+    table, board = world.tables[0], world.boards[0]
+    url = f"/api/events/{world.event.slug}/tables/{table.pk}/boards/{board.number}/games/"
+    said = {}
+    for lang, headers in (("en", {}), ("zh", ZH)):
+        client = APIClient(**headers)
+        client.force_authenticate(world.users["referee1"])
+        response = client.post(url, {"record": {"rules": "classic"}}, format="json")
+        assert response.status_code == 400
+        said[lang] = response.json()["error"]["message"]
+    assert said["en"] == "This is not a game record: the field “hands” is missing."
+    assert said["zh"] == "这不是牌局记录：缺少“hands”一项。"
     assert Game.objects.count() == 0

@@ -37,6 +37,7 @@ from tournaments.overview import in_seat_order
 from tournaments.services import rules_of
 from tournaments.views_screen import table_clock_context
 
+
 class _Refused(Exception):
     """What a link does not open: answered with `status` and a page (or JSON) saying why."""
 

@@ -16,7 +16,6 @@ from games.models import Game, Resolution
 from games.selectors import ENTRY_STATES, entry_state
 from tournaments.lineups import table_players, tables_players
 
-
 MAX_STEP_CHARS = 60
 
 
