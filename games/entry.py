@@ -999,7 +999,7 @@ QUICK_SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "quick.spring_bool": lambda p: _("Spring and anti-spring are true or false."),
     "quick.spring_winner": lambda p: _("A spring needs the landlord to win."),
     "quick.anti_spring_winner": lambda p: _("An anti-spring needs the farmers to win."),
-    "quick.both_springs": lambda p: _("A game cannot be a spring and an anti-spring."),
+    "quick.both_springs": lambda p: _("Choose spring or anti-spring, not both."),
     "quick.not_the_record": lambda p: _(
         "The quick result names another landlord or bid than the record."
     ),

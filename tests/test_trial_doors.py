@@ -186,3 +186,63 @@ def test_a_record_missing_its_hands_is_refused_in_the_readers_language(world) ->
     assert said["en"] == "This is not a game record: the field “hands” is missing."
     assert said["zh"] == "这不是牌局记录：缺少“hands”一项。"
     assert Game.objects.count() == 0
+
+
+# --- 5. spring and anti-spring both claimed ----------------------------------------------
+
+
+@pytest.mark.parametrize("winner", ["landlord", "farmers"])
+def test_spring_and_anti_spring_together_ask_to_choose_one(world, winner) -> None:
+    table, board = world.tables[0], world.boards[0]
+    url = f"/api/events/{world.event.slug}/tables/{table.pk}/boards/{board.number}/games/"
+    quick = {"landlord": "S", "bid": 1, "winner": winner, "spring": True, "anti_spring": True}
+    for headers, expected in (
+        ({}, "Choose spring or anti-spring, not both."),
+        (ZH, "请在春天与反春天中选一个，不能两个都选。"),
+    ):
+        client = APIClient(**headers)
+        client.force_authenticate(world.users["referee1"])
+        response = client.post(url, {"quick": quick}, format="json")
+        assert response.status_code == 400
+        assert response.json()["error"]["fields"] == {"quick.spring": [expected]}
+    assert Game.objects.count() == 0
+
+
+# --- 6. JSON too deep, numbers out of range ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "english", "chinese"),
+    [
+        (
+            b"[" * 5000 + b"]" * 5000,
+            "The request body is nested too deeply.",
+            "请求内容嵌套层数太多。",
+        ),
+        (
+            b'{"steps": [], "n": 1e999}',
+            "A number in the request body is out of range.",
+            "请求内容中的数字超出范围。",
+        ),
+    ],
+)
+def test_json_too_deep_or_out_of_range_is_named_as_such(
+    table_token, world, body, english, chinese
+) -> None:
+    for headers, expected in (({}, english), (ZH, chinese)):
+        responses = [
+            _link_entry(table_token, world, body, headers),
+            _api_entry_raw(world, body, headers),
+        ]
+        for response in responses:
+            assert response.status_code == 400
+            error = response.json()["error"]
+            assert (error["code"], error["message"]) == ("parse_error", expected)
+
+
+def _api_entry_raw(world, body: bytes, headers):
+    table, board = world.tables[0], world.boards[0]
+    url = f"/api/events/{world.event.slug}/tables/{table.pk}/boards/{board.number}/entry/"
+    client = APIClient(**headers)
+    client.force_authenticate(world.users["referee1"])
+    return client.post(url, body, content_type="application/json")
