@@ -586,7 +586,59 @@ ENGINE_SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
         % {"declared": _winner_word(p["declared"]), "winner": _winner_word(p["winner"])}
     ),
     "record.invalid": lambda p: _("This is not a game record: a field is missing or mistyped."),
+    "record.not_object": lambda p: _("This is not a game record: a record is a JSON object."),
+    "record.missing_field": lambda p: (
+        _("This is not a game record: the field “%(field)s” is missing.") % {"field": p["field"]}
+    ),
+    "record.bad_field": lambda p: (
+        _("This is not a game record: the field “%(field)s” is not of the right kind.")
+        % {"field": p["field"]}
+    ),
+    "record.not_json": lambda p: _("This is not valid JSON."),
+    "record.nested_too_deeply": lambda p: _("This JSON is nested too deeply."),
+    "record.number_too_long": lambda p: (
+        _("A number in this JSON has more than %(digits)s digits.") % {"digits": p["digits"]}
+    ),
+    "record.number_too_large": lambda p: _("A number in this JSON is out of range."),
     "rules.invalid": lambda p: _("The rules named are unknown or impossible."),
+    "rules.option_unknown": lambda p: (
+        _("There is no rule option “%(option)s”; the options are: %(options)s.")
+        % {"option": p["option"], "options": _listed(p["options"])}
+    ),
+    "rules.option_bool": lambda p: (
+        _("The rule option %(option)s is yes or no (true or false), not “%(value)s”.")
+        % {"option": p["option"], "value": p["value"]}
+    ),
+    "rules.option_whole": lambda p: (
+        _("The rule option %(option)s is a whole number, not “%(value)s”.")
+        % {"option": p["option"], "value": p["value"]}
+    ),
+    "rules.option_at_least": lambda p: (
+        _("The rule option %(option)s is at least %(low)s, not %(value)s.")
+        % {"option": p["option"], "low": p["low"], "value": p["value"]}
+    ),
+    "rules.option_at_most": lambda p: (
+        _("The rule option %(option)s is at most %(high)s, not %(value)s.")
+        % {"option": p["option"], "high": p["high"], "value": p["value"]}
+    ),
+    "rules.option_choice": lambda p: (
+        _("The rule option %(option)s is one of %(choices)s, not “%(value)s”.")
+        % {"option": p["option"], "choices": _listed(p["choices"]), "value": p["value"]}
+    ),
+    "rules.preset_unknown": lambda p: (
+        _("There is no rules preset “%(preset)s”; the presets are: %(presets)s.")
+        % {"preset": p["preset"], "presets": _listed(p["presets"])}
+    ),
+    "rules.preset_fixed": lambda p: (
+        _("The preset %(preset)s fixes its bidding and its scoring.") % {"preset": p["preset"]}
+    ),
+    "rules.table_size": lambda p: (
+        _(
+            "Bidding %(bidding)s with scoring %(scoring)s is for another table size than "
+            "the preset %(preset)s."
+        )
+        % {"bidding": p["bidding"], "scoring": p["scoring"], "preset": p["preset"]}
+    ),
 }
 
 
@@ -947,7 +999,7 @@ QUICK_SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "quick.spring_bool": lambda p: _("Spring and anti-spring are true or false."),
     "quick.spring_winner": lambda p: _("A spring needs the landlord to win."),
     "quick.anti_spring_winner": lambda p: _("An anti-spring needs the farmers to win."),
-    "quick.both_springs": lambda p: _("A game cannot be a spring and an anti-spring."),
+    "quick.both_springs": lambda p: _("Choose spring or anti-spring, not both."),
     "quick.not_the_record": lambda p: _(
         "The quick result names another landlord or bid than the record."
     ),

@@ -165,13 +165,14 @@ def quick_problems(deal: EntryDeal, quick: QuickResult) -> list[EntryError]:
                 problems.append(problem)
     if not isinstance(quick.spring, bool) or not isinstance(quick.anti_spring, bool):
         problems.append(_quick_fail("quick.spring_bool", "R-SPRING", "spring"))
+    elif quick.spring and quick.anti_spring:
+        # Both claimed: the fault is the choice, whoever won.
+        problems.append(_quick_fail("quick.both_springs", "R-SPRING", "spring"))
     elif winner_ok:
         if quick.spring and quick.winner != "landlord":
             problems.append(_quick_fail("quick.spring_winner", "R-SPRING", "spring"))
         elif quick.anti_spring and quick.winner != "farmers":
             problems.append(_quick_fail("quick.anti_spring_winner", "R-SPRING", "spring"))
-        elif quick.spring and quick.anti_spring:
-            problems.append(_quick_fail("quick.both_springs", "R-SPRING", "spring"))
     return problems
 
 

@@ -4,8 +4,8 @@ The API's parser (games.api.parsers) and the JSON doors of the private links
 (tournaments.views_links) read a body through `read_json`, the engine's strict reader
 (games.engine.record.parse_json: nesting past the recursion limit, numbers of thousands of
 digits and NaN refused, never a server error), and refuse what they cannot read with the same
-plain, translated message, never Python's words: not UTF-8 text, a number too long, not valid
-JSON.
+plain, translated message, never Python's words: not UTF-8 text, a number too long or out of
+range, nested too deeply, not valid JSON (told apart by the engine error's code).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from ddz_site.errors import DomainError
-from games.engine import NumberTooLargeError, RecordError
+from games.engine import RecordError
 from games.engine.record import parse_json
 
 
@@ -33,7 +33,8 @@ def read_json(raw: bytes) -> Any:
     """`raw` (a request's body) as Python values.
 
     Raises:
-        BodyNotJSON: not UTF-8 text, a number too long (or too large), or not valid JSON.
+        BodyNotJSON: not UTF-8 text, a number too long or out of range, nested too deeply, or
+            not valid JSON.
     """
     try:
         text = raw.decode("utf-8")
@@ -41,7 +42,20 @@ def read_json(raw: bytes) -> Any:
         raise BodyNotJSON(_("The request body is not UTF-8 text.")) from None
     try:
         return parse_json(text)
-    except NumberTooLargeError:
-        raise BodyNotJSON(_("A number in the request body is too long.")) from None
-    except RecordError:
-        raise BodyNotJSON(not_json_message()) from None
+    except RecordError as exc:
+        raise BodyNotJSON(_body_message(exc.code)) from None
+
+
+def _body_message(code: str) -> str:
+    """What is wrong with a body the engine's reader refuses with `code`."""
+    if code == "record.nested_too_deeply":
+        return nested_message()
+    if code == "record.number_too_large":
+        return _("A number in the request body is out of range.")
+    if code == "record.number_too_long":
+        return _("A number in the request body is too long.")
+    return not_json_message()
+
+
+def nested_message() -> str:
+    return _("The request body is nested too deeply.")

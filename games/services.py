@@ -192,7 +192,11 @@ def _check_record(
     try:
         read_record(record)
     except RecordError as exc:
-        raise GameRejected(_("This is not a game record: %(error)s") % {"error": exc}) from None
+        # The engine's code and parameters, in the reader's language (games.entry).
+        said = entry.error_message(exc.code, exc.params) if exc.code != "record.invalid" else None
+        raise GameRejected(
+            said or _("This is not a game record: %(error)s") % {"error": exc}
+        ) from None
     except EngineError:
         # A record whose content the engine refuses (bad notation, a deal that is not the
         # deck) is still a record: it is stored and the verifier flags it.

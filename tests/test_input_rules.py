@@ -282,7 +282,7 @@ def test_rule_options_have_an_upper_bound(staff_client, options: str) -> None:
         reverse("organizer:event_new"), {"name": "Bounded", "preset": "rob", "options": options}
     )
     assert answer.status_code == 400
-    assert f"option {name} must be at most" in answer.content.decode()
+    assert f"The rule option {name} is at most" in answer.content.decode()
     assert not Event.objects.filter(name="Bounded").exists()
 
 
@@ -302,7 +302,7 @@ def test_a_very_long_option_value_is_not_echoed_whole(staff_client) -> None:
     )
     assert answer.status_code == 400
     text = answer.content.decode()
-    assert "option base must be a whole number" in text
+    assert "The rule option base is a whole number" in text
     # The message names a short prefix of the value; the form gives it back as typed.
     message = text.split('id="event-error"', 1)[1].split("</", 1)[0]
     assert "7" * 20 in message and "7" * 60 not in message

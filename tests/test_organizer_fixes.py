@@ -483,9 +483,9 @@ def test_staff_open_an_event_of_any_table_size(client) -> None:
     assert audit.actor == staff and audit.changes["rules"] == event.rules
     # Bad input: a clear message, the form kept, nothing stored.
     for data, message in (
-        ({"name": "X", "preset": "classic", "options": "base=0"}, "base must be at least 1"),
+        ({"name": "X", "preset": "classic", "options": "base=0"}, "base is at least 1"),
         ({"name": "X", "preset": "classic", "options": "shuttle"}, "name=value"),
-        ({"name": "X", "preset": "classic", "options": "warp=1"}, "unknown option"),
+        ({"name": "X", "preset": "classic", "options": "warp=1"}, "There is no rule option “warp”"),
         ({"name": "X", "preset": "six_player"}, "Unknown rules preset six_player"),
         ({"name": "X", "preset": "two_player", "format": "team_of_three"}, "tables of three"),
         ({"name": "Four Winds", "preset": "classic"}, "already exists"),

@@ -79,7 +79,32 @@ SAMPLES: dict[str, object] = {
     "budget": 50000,
     "declared": {"S": 2, "E": -1, "W": -1},
     "score": {"S": 4, "E": -2, "W": -2},
+    "field": "hands",
+    "digits": 4300,
+    "option": "base",
+    "options": ["all_pass", "base"],
+    "value": "NaN",
+    "low": 1,
+    "high": 1000,
+    "choices": ["zero", "redeal"],
+    "preset": "classic",
+    "presets": ["classic", "rob"],
+    "bidding": "call",
+    "scoring": "two_player",
 }
+# Parameters a sentence names as typed (a record's field, a rule option, its value, a preset,
+# a bidding or scoring system): identifiers, not words to translate.
+VERBATIM = (
+    "field",
+    "option",
+    "options",
+    "value",
+    "choices",
+    "preset",
+    "presets",
+    "bidding",
+    "scoring",
+)
 
 
 def test_the_samples_cover_every_parameter() -> None:
@@ -97,6 +122,10 @@ def test_every_engine_error_code_has_a_sentence_in_english_and_in_chinese(code: 
         chinese = entry.error_message(code, params)
     assert english and not HAN.search(english)
     assert HAN.search(chinese) and chinese != english
+    for name in set(VERBATIM) & set(params):
+        for value in SAMPLES[name] if isinstance(SAMPLES[name], list) else [SAMPLES[name]]:
+            chinese = chinese.replace(str(value), " ")
+    chinese = chinese.replace("JSON", " ")  # the format's name, as every Chinese page writes it
     assert not english_words(chinese), f"{code}: {chinese}"
 
 

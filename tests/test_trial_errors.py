@@ -210,7 +210,7 @@ BAD_BODIES = {
         "请求内容不是有效的 JSON。",
     ),
     "garbage": (b"garbage", "The request body is not valid JSON.", "请求内容不是有效的 JSON。"),
-    "nested": (b"[" * 5000, "The request body is not valid JSON.", "请求内容不是有效的 JSON。"),
+    "nested": (b"[" * 5000, "The request body is nested too deeply.", "请求内容嵌套层数太多。"),
 }
 PYTHON_WORDS = ("codec", "decode", "Expecting", "sys.", "limit", "JSON compliant", "0xff")
 

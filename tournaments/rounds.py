@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import EngineError, RuleSet
 from games.engine.rules import PRESETS, SHOWN_CHARS
+from games.entry import error_message
 from games.models import Board
 from games.services import BoardRejected, board_create
 from tournaments import dealing
@@ -140,8 +141,10 @@ def _event_open_unchecked(
     try:
         rules = RuleSet.from_spec(spec)
     except EngineError as exc:
+        # The engine's code and parameters, in the reader's language (games.entry).
+        said = error_message(exc.code, exc.params) if exc.code != "rules.invalid" else None
         raise AdministrationRefused(
-            _("These rules are not possible: %(error)s") % {"error": exc}
+            said or _("These rules are not possible: %(error)s") % {"error": exc}
         ) from None
     if format == EventFormat.TEAM_OF_THREE and len(rules.seats) != 3:
         raise AdministrationRefused(_("Teams of three play at tables of three."))

@@ -28,7 +28,7 @@ from django.views.decorators.http import require_POST
 from ddz_site.errors import DomainError
 from games import entry, request_json, selectors
 from games.api.errors import fields_of
-from games.api.serializers import GameSubmitSerializer
+from games.api.serializers import EntryCheckSerializer, GameSubmitSerializer
 from games.models import Board, EntryDraft, Game
 from games.views_referee import live_entry_context, quick_entry_page
 from tournaments import access, embargo, lineups, links, results
@@ -36,9 +36,6 @@ from tournaments.models import PlayerLink, Table, TableLink
 from tournaments.overview import in_seat_order
 from tournaments.services import rules_of
 from tournaments.views_screen import table_clock_context
-
-MAX_BODY_STEPS = entry.MAX_STEPS
-MAX_STEP_CHARS = 60
 
 
 class _Refused(Exception):
@@ -217,29 +214,16 @@ def _json_object(request: HttpRequest) -> dict[str, Any]:
     return body
 
 
-def _body(request: HttpRequest) -> dict[str, Any]:
-    """The JSON object posted, with ``steps`` a list of short strings and ``step`` one."""
-    body = _json_object(request)
-    steps = body.get("steps", [])
-    if (
-        not isinstance(steps, list)
-        or len(steps) > MAX_BODY_STEPS
-        or not all(isinstance(s, str) and 0 < len(s.strip()) <= MAX_STEP_CHARS for s in steps)
-    ):
-        raise DomainError(
-            _("steps: a list of at most %(n)s calls or plays.") % {"n": MAX_BODY_STEPS}
-        )
-    step = body.get("step")
-    if step is not None and (not isinstance(step, str) or len(step.strip()) > MAX_STEP_CHARS):
-        raise DomainError(_("step: one call or play, at most %(n)s characters.") % {"n": 60})
-    body["steps"] = [s.strip() for s in steps]
-    body["step"] = step.strip() if isinstance(step, str) else None
-    return body
-
-
 def _json_error(exc: DomainError) -> JsonResponse:
     status = 409 if getattr(exc, "code", "") == "conflict" else 400
-    error = {"code": getattr(exc, "code", "invalid"), "message": exc.message}
+    # The API's error shape (games.api.errors): code, message, fields, rule; an engine's
+    # refusal adds its place and parameters (games.entry.EntryError.to_dict).
+    error: dict[str, Any] = {
+        "code": getattr(exc, "code", "invalid"),
+        "message": exc.message,
+        "fields": getattr(exc, "fields", None),
+        "rule": getattr(exc, "rule", None),
+    }
     if isinstance(exc, entry.EntryError):
         error.update(exc.to_dict())
     return JsonResponse({"error": error}, status=status)
@@ -260,13 +244,16 @@ def entry_check(request: HttpRequest, token: str, number: int) -> HttpResponse:
             position = entry.start(deal)
         return JsonResponse(entry.view(position, leads=True))
     try:
-        body = _body(request)
+        # The API's own rule for steps (games.api.serializers.EntryCheckSerializer).
+        data = EntryCheckSerializer(data=_json_object(request))
+        if not data.is_valid():
+            return _fields_error(data.errors)
         answer = links.link_entry_check(
             bearer=_bearer(request, link),
             table=table,
             board=board,
-            steps=body["steps"],
-            step=body["step"],
+            steps=data.validated_data["steps"],
+            step=data.validated_data.get("step"),
         )
     except DomainError as exc:
         return _json_error(exc)
@@ -312,7 +299,7 @@ def _fields_error(errors: Any) -> JsonResponse:
     fields = fields_of(errors) or {}
     whole = fields.pop("non_field_errors", [])
     message = " ".join(whole) or _("The request has invalid fields.")
-    error = {"code": "invalid", "message": message, "fields": fields or None}
+    error = {"code": "invalid", "message": message, "fields": fields or None, "rule": None}
     return JsonResponse({"error": error}, status=400)
 
 

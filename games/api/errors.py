@@ -25,7 +25,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from ddz_site.errors import DomainError
 from ddz_site.middleware import RETRY_AFTER_SECONDS, unavailable_error
-from games.request_json import not_json_message
+from games.request_json import nested_message
 
 
 class Conflict(exceptions.APIException):
@@ -89,7 +89,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, RecursionError):
         # json.loads gives up on JSON nested deeper than the recursion limit (DRF's parsers
         # let it through): bad input like any other parse error.
-        exc = exceptions.ParseError(not_json_message())
+        exc = exceptions.ParseError(nested_message())
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     response = drf_exception_handler(exc, context)

@@ -16,9 +16,28 @@ from games.models import Game, Resolution
 from games.selectors import ENTRY_STATES, entry_state
 from tournaments.lineups import table_players, tables_players
 
+MAX_STEP_CHARS = 60
 
-def _step() -> serializers.CharField:
-    return serializers.CharField(max_length=60, allow_blank=False, trim_whitespace=True)
+
+class StepField(serializers.CharField):
+    """One call or play as typed: text (never a number, an object or null), at most
+    MAX_STEP_CHARS characters, no NUL; the one rule of every door that takes steps (the API's
+    and the table link's, tournaments.views_links)."""
+
+    default_error_messages = {
+        "invalid": _("Each step is text."),
+        "null": _("Each step is text."),
+        "max_length": _("A step is too long (at most {max_length} characters)."),
+    }
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+def _step(**kwargs: Any) -> StepField:
+    return StepField(max_length=MAX_STEP_CHARS, allow_blank=False, trim_whitespace=True, **kwargs)
 
 
 class ErrorBodySerializer(serializers.Serializer):
@@ -51,7 +70,7 @@ class EntryCheckSerializer(serializers.Serializer):
     """The steps entered so far and, optionally, one more to check."""
 
     steps = serializers.ListField(child=_step(), max_length=MAX_STEPS, default=list)
-    step = serializers.CharField(max_length=60, required=False, trim_whitespace=True)
+    step = _step(required=False, allow_null=True)
 
 
 class AllowedCallSerializer(serializers.Serializer):

@@ -94,7 +94,23 @@ ERROR_CODES: dict[str, tuple[str, ...]] = {
     "result.winner": ("declared", "winner"),
     # R-REC, RULES.md §7: not a record, or rules that cannot be
     "record.invalid": (),
+    "record.not_object": (),
+    "record.missing_field": ("field",),
+    "record.bad_field": ("field",),
+    "record.not_json": (),
+    "record.nested_too_deeply": (),
+    "record.number_too_long": ("digits",),
+    "record.number_too_large": (),
     "rules.invalid": (),
+    "rules.option_unknown": ("option", "options"),
+    "rules.option_bool": ("option", "value"),
+    "rules.option_whole": ("option", "value"),
+    "rules.option_at_least": ("option", "low", "value"),
+    "rules.option_at_most": ("option", "high", "value"),
+    "rules.option_choice": ("option", "choices", "value"),
+    "rules.preset_unknown": ("preset", "presets"),
+    "rules.preset_fixed": ("preset",),
+    "rules.table_size": ("bidding", "scoring", "preset"),
 }
 
 

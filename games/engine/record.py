@@ -123,14 +123,17 @@ class Record:
 
 
 def _refuse_constant(name: str) -> Any:
-    raise RecordError(f"not JSON: {name} is not a number of JSON (RFC 8259)")
+    raise RecordError(
+        f"not JSON: {name} is not a number of JSON (RFC 8259)", code="record.not_json"
+    )
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if math.isinf(value):
         raise NumberTooLargeError(
-            f"not JSON this engine reads: the number {text[:40]} is too large"
+            f"not JSON this engine reads: the number {text[:40]} is too large",
+            code="record.number_too_large",
         )
     return value
 
@@ -162,22 +165,31 @@ def parse_json(text: str) -> Any:
     except RecordError:
         raise
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise RecordError(
+            f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", code="record.not_json"
+        ) from None
     except RecursionError:
         raise RecordError(
-            "not JSON this engine reads: arrays or objects nested too deeply"
+            "not JSON this engine reads: arrays or objects nested too deeply",
+            code="record.nested_too_deeply",
         ) from None
     except ValueError:
         # The only other ValueError of the decoder: int() refusing a number that long.
+        digits = sys.get_int_max_str_digits()
         raise NumberTooLargeError(
-            "not JSON this engine reads: a number of more than "
-            f"{sys.get_int_max_str_digits()} digits"
+            f"not JSON this engine reads: a number of more than {digits} digits",
+            code="record.number_too_long",
+            params={"digits": digits},
         ) from None
 
 
-def _need(cond: bool, message: str) -> None:
+def _need(cond: bool, message: str, *, field: str | None = None) -> None:
+    """A RecordError with `message` unless `cond`: coded as a bad `field` of the record (or
+    as not an object when no field is named)."""
     if not cond:
-        raise RecordError(message)
+        if field is None:
+            raise RecordError(message, code="record.not_object")
+        raise RecordError(message, code="record.bad_field", params={"field": field})
 
 
 def read_record(obj: Mapping[str, Any] | str) -> Record:
@@ -194,47 +206,74 @@ def read_record(obj: Mapping[str, Any] | str) -> Record:
     _need(isinstance(obj, Mapping), f"a record is a JSON object, not {type(obj).__name__}")
     assert isinstance(obj, Mapping)
     for key in ("hands", "plays"):
-        _need(key in obj, f"a record needs the field {key!r}")
+        if key not in obj:
+            raise RecordError(
+                f"a record needs the field {key!r}",
+                code="record.missing_field",
+                params={"field": key},
+            )
     hands = obj["hands"]
     _need(
-        isinstance(hands, Mapping) and len(hands) > 0, "'hands' must be an object of seat → cards"
+        isinstance(hands, Mapping) and len(hands) > 0,
+        "'hands' must be an object of seat → cards",
+        field="hands",
     )
     for seat, cards in hands.items():
         _need(
             isinstance(seat, str) and isinstance(cards, str),
             f"'hands' must map seats to card text; got {seat!r}: {cards!r}",
+            field="hands",
         )
     bottom = obj.get("bottom", "")
-    _need(isinstance(bottom, str), "'bottom' must be card text")
+    _need(isinstance(bottom, str), "'bottom' must be card text", field="bottom")
     first = obj.get("first_bidder")
-    _need(first is None or isinstance(first, str), "'first_bidder' must be a seat or null")
+    _need(
+        first is None or isinstance(first, str),
+        "'first_bidder' must be a seat or null",
+        field="first_bidder",
+    )
     rules = obj.get("rules", "classic")
-    _need(isinstance(rules, (str, Mapping)), "'rules' must be a preset name or an object")
+    _need(
+        isinstance(rules, (str, Mapping)),
+        "'rules' must be a preset name or an object",
+        field="rules",
+    )
     bidding_raw = obj.get("bidding")
     bidding: list[tuple[str, str]] | None = None
     if bidding_raw is not None:
-        _need(isinstance(bidding_raw, list), "'bidding' must be a list of [seat, call] or null")
+        _need(
+            isinstance(bidding_raw, list),
+            "'bidding' must be a list of [seat, call] or null",
+            field="bidding",
+        )
         bidding = []
         for i, call in enumerate(bidding_raw):
             _need(
                 isinstance(call, list) and len(call) == 2 and all(isinstance(x, str) for x in call),
                 f"bidding[{i}] must be [seat, call], got {call!r}",
+                field="bidding",
             )
             bidding.append((call[0], call[1]))
     landlord = obj.get("landlord")
-    _need(landlord is None or isinstance(landlord, str), "'landlord' must be a seat or null")
+    _need(
+        landlord is None or isinstance(landlord, str),
+        "'landlord' must be a seat or null",
+        field="landlord",
+    )
     bid = obj.get("bid")
     _need(
         bid is None or (isinstance(bid, int) and not isinstance(bid, bool)),
         "'bid' must be a whole number or null",
+        field="bid",
     )
     if bidding is None:
         _need(
             landlord is not None and bid is not None,
             "a record without 'bidding' must give 'landlord' and 'bid'",
+            field="landlord" if landlord is None else "bid",
         )
     plays_raw = obj["plays"]
-    _need(isinstance(plays_raw, list), "'plays' must be a list of [seat, cards]")
+    _need(isinstance(plays_raw, list), "'plays' must be a list of [seat, cards]", field="plays")
     plays: list[tuple[str, ...]] = []
     for i, turn in enumerate(plays_raw):
         _need(
@@ -242,6 +281,7 @@ def read_record(obj: Mapping[str, Any] | str) -> Record:
             and len(turn) in (2, 3)
             and all(isinstance(x, str) for x in turn),
             f"plays[{i}] must be [seat, cards] or [seat, cards, reading], got {turn!r}",
+            field="plays",
         )
         plays.append(tuple(turn))
     end = obj.get("end")
@@ -252,6 +292,7 @@ def read_record(obj: Mapping[str, Any] | str) -> Record:
             and next(iter(end)) in ("claim", "concede")
             and isinstance(next(iter(end.values())), str),
             '\'end\' must be null, {"claim": SEAT} or {"concede": SEAT}',
+            field="end",
         )
         end = dict(end)
     declared = obj.get("declared")
@@ -260,18 +301,26 @@ def read_record(obj: Mapping[str, Any] | str) -> Record:
             isinstance(declared, Mapping)
             and all(isinstance(v, int) and not isinstance(v, bool) for v in declared.values()),
             "'declared' must map seats to whole-number scores",
+            field="declared",
         )
         declared = dict(declared)
     dw = obj.get("declared_winner")
     _need(
         dw in (None, "landlord", "farmers"),
         "'declared_winner' must be 'landlord', 'farmers' or null",
+        field="declared_winner",
     )
     extra = {k: v for k, v in obj.items() if k not in _KNOWN}
     aside = obj.get("aside")
-    _need(aside is None or isinstance(aside, str), "'aside' must be card text or null")
+    _need(
+        aside is None or isinstance(aside, str), "'aside' must be card text or null", field="aside"
+    )
     marked = obj.get("marked")
-    _need(marked is None or isinstance(marked, str), "'marked' must be a suited card or null")
+    _need(
+        marked is None or isinstance(marked, str),
+        "'marked' must be a suited card or null",
+        field="marked",
+    )
     return Record(
         aside=aside,
         marked=marked,

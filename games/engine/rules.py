@@ -61,7 +61,11 @@ def _bool(name: str, value: Any) -> bool:
         return value
     if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no"):
         return value.lower() in ("true", "1", "yes")
-    raise RulesError(f"option {name} must be true or false, not {_shown(value)}")
+    raise RulesError(
+        f"option {name} must be true or false, not {_shown(value)}",
+        code="rules.option_bool",
+        params={"option": _plain(name), "value": _plain(value)},
+    )
 
 
 SHOWN_CHARS = 30  # of a value named in a message: a value of thousands of digits is cut
@@ -73,22 +77,51 @@ def _shown(value: Any) -> str:
     return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
 
 
+def _plain(value: Any) -> str:
+    """`value` as a parameter of an error names it: text as typed (not a repr), any other
+    value as JSON writes it, each character that does not print (a NUL, a line break) as
+    U+FFFD, at most SHOWN_CHARS characters and "…"."""
+    if isinstance(value, str):
+        text = value
+    elif value is None or isinstance(value, bool):
+        text = "null" if value is None else str(value).lower()
+    else:
+        text = str(value)[: SHOWN_CHARS + 1]
+    text = "".join(c if c.isprintable() else "\ufffd" for c in text[: SHOWN_CHARS + 1])
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
+
+
 def _int_between(low: int, high: int) -> Callable[[str, Any], int]:
+    def whole(name: str, value: Any) -> RulesError:
+        return RulesError(
+            f"option {name} must be a whole number, not {_shown(value)}",
+            code="rules.option_whole",
+            params={"option": _plain(name), "value": _plain(value)},
+        )
+
     def parse(name: str, value: Any) -> int:
         if isinstance(value, bool):
-            raise RulesError(f"option {name} must be a whole number, not {_shown(value)}")
+            raise whole(name, value)
         try:
             number = int(value)
         except (TypeError, ValueError, OverflowError):
             # OverflowError: an infinite float (a JSON 1e400); ValueError: not a number, or
             # more digits than int() reads (sys.get_int_max_str_digits()).
-            raise RulesError(f"option {name} must be a whole number, not {_shown(value)}") from None
+            raise whole(name, value) from None
         if isinstance(value, float) and value != number:
-            raise RulesError(f"option {name} must be a whole number, not {_shown(value)}")
+            raise whole(name, value)
         if number < low:
-            raise RulesError(f"option {name} must be at least {low}, not {_shown(number)}")
+            raise RulesError(
+                f"option {name} must be at least {low}, not {_shown(number)}",
+                code="rules.option_at_least",
+                params={"option": _plain(name), "low": low, "value": _plain(number)},
+            )
         if number > high:
-            raise RulesError(f"option {name} must be at most {high}, not {_shown(number)}")
+            raise RulesError(
+                f"option {name} must be at most {high}, not {_shown(number)}",
+                code="rules.option_at_most",
+                params={"option": _plain(name), "high": high, "value": _plain(number)},
+            )
         return number
 
     return parse
@@ -104,7 +137,9 @@ def _choice(*choices: str) -> Callable[[str, Any], str]:
     def parse(name: str, value: Any) -> str:
         if value not in choices:
             raise RulesError(
-                f"option {name} must be one of {', '.join(choices)}, not {_shown(value)}"
+                f"option {name} must be one of {', '.join(choices)}, not {_shown(value)}",
+                code="rules.option_choice",
+                params={"option": _plain(name), "choices": list(choices), "value": _plain(value)},
             )
         return str(value)
 
@@ -201,7 +236,9 @@ class RuleSet:
         for name, value in options.items():
             if name not in _OPTIONS:
                 raise RulesError(
-                    f"unknown option {_shown(name)}; known options: {', '.join(OPTION_NAMES)}"
+                    f"unknown option {_shown(name)}; known options: {', '.join(OPTION_NAMES)}",
+                    code="rules.option_unknown",
+                    params={"option": _plain(name), "options": list(OPTION_NAMES)},
                 )
             parser, _ = _OPTIONS[name]
             parsed.append((name, parser(name, value)))
@@ -240,7 +277,11 @@ def _preset(name: str, overrides: tuple[tuple[str, Any], ...]) -> RuleSet:
 
 def _build_preset(name: str, overrides: tuple[tuple[str, Any], ...]) -> RuleSet:
     if name not in PRESETS:
-        raise RulesError(f"unknown preset {_shown(name)}; known presets: {', '.join(PRESETS)}")
+        raise RulesError(
+            f"unknown preset {_shown(name)}; known presets: {', '.join(PRESETS)}",
+            code="rules.preset_unknown",
+            params={"preset": _plain(name), "presets": list(PRESETS)},
+        )
     bidding, scoring, defaults = PRESETS[name]
     values: dict[str, Any] = {k: default for k, (_, default) in _OPTIONS.items()}
     values.update(defaults)
@@ -259,10 +300,16 @@ def _build_preset(name: str, overrides: tuple[tuple[str, Any], ...]) -> RuleSet:
     ):
         raise RulesError(
             f"bidding {values['bidding']!r} with scoring {values['scoring']!r} "
-            f"is for another table size than preset {name!r}"
+            f"is for another table size than preset {name!r}",
+            code="rules.table_size",
+            params={"bidding": values["bidding"], "scoring": values["scoring"], "preset": name},
         )
     if family != "three" and (overrides and any(k in ("bidding", "scoring") for k, _ in overrides)):
-        raise RulesError(f"preset {name!r} fixes its bidding and scoring")
+        raise RulesError(
+            f"preset {name!r} fixes its bidding and scoring",
+            code="rules.preset_fixed",
+            params={"preset": name},
+        )
     return RuleSet(
         preset=name,
         overrides=overrides,
