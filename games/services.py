@@ -574,8 +574,14 @@ def games_verify(
                 .order_by("pk")
             )
         else:
-            take = pending.select_for_update(skip_locked=True)
-            ids = list(take.filter(pk__in=wanted).values_list("pk", flat=True)) if wanted else []
+            # Only the games' rows (`of`, no ordering that joins the board): a board row locked
+            # FOR UPDATE would hold up every submission of that board until the chunk commits.
+            take = pending.select_for_update(skip_locked=True, of=("self",))
+            ids = (
+                list(take.filter(pk__in=wanted).order_by("pk").values_list("pk", flat=True))
+                if wanted
+                else []
+            )
             ids += (
                 take.exclude(pk__in=wanted)
                 .order_by("submitted_at", "pk")
