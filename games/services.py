@@ -27,7 +27,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Max
+from django.db.models import Case, F, Max, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -542,15 +542,14 @@ def games_verify(
 
     Takes the pending games of `game_ids` (duplicates count once), then, up to `fill` games in
     all, the oldest other pending games: when the queue is deep one task verifies a chunk, and
-    the tasks of the games it took find them verified (one query, no chunk of their own). The
-    games are locked as they are taken (a game another worker holds is skipped, so two workers
-    take different chunks): without `fill`, in one query; with it, the ids first (the oldest
-    chosen by id and submission time, never by sorting whole rows), then their rows. One bulk
-    update out, in one transaction. Idempotent per game: only a game still pending under its
-    lock is written, so a second run changes nothing. The standings of every event with a
-    current game stored are requested (tournaments.standings.standings_request) in the same
-    transaction; with `standings_inline` (a worker) the recomputation runs after commit in this
-    process when none is queued or running.
+    the tasks of the games it took find them verified (one query, no chunk of their own). One
+    query in (the games, locked, their rows only; a game another worker holds is skipped, so two
+    workers take different chunks), one bulk update out, in one transaction. Idempotent per
+    game: only a game still pending under its lock is written, so a second run changes nothing.
+    The standings of every event with a current game stored are requested
+    (tournaments.standings.standings_request) in the same transaction; with `standings_inline`
+    (a worker) the recomputation runs after commit in this process when none is queued or
+    running.
     """
     wanted = list(dict.fromkeys(game_ids))
     if not wanted and fill <= 0:
@@ -563,31 +562,16 @@ def games_verify(
         return []
     with transaction.atomic():
         # The games asked for first, then the oldest; SKIP LOCKED: a queue's pattern, so two
-        # workers take different chunks and neither waits. The oldest are chosen by their ids
-        # and submission times alone, then read: with 29,000 games pending, sorting the whole
-        # rows (records included) spilled 50 MB to disk and took 150 ms a chunk.
-        if fill <= len(wanted):  # these games only: one query, the rows locked
-            games = list(
-                pending.filter(pk__in=wanted)
-                .select_related("board")
-                .select_for_update(skip_locked=True, of=("self",))
-                .order_by("pk")
-            )
-        else:
-            # Only the games' rows (`of`, no ordering that joins the board): a board row locked
-            # FOR UPDATE would hold up every submission of that board until the chunk commits.
-            take = pending.select_for_update(skip_locked=True, of=("self",))
-            ids = (
-                list(take.filter(pk__in=wanted).order_by("pk").values_list("pk", flat=True))
-                if wanted
-                else []
-            )
-            ids += (
-                take.exclude(pk__in=wanted)
-                .order_by("submitted_at", "pk")
-                .values_list("pk", flat=True)[: fill - len(ids)]
-            )
-            games = list(Game.objects.select_related("board").filter(pk__in=ids).order_by("pk"))
+        # workers take different chunks and neither waits. Only the games' rows are locked
+        # (`of`): a board row locked FOR UPDATE would hold up every submission of that board.
+        games = list(
+            (pending if fill > len(wanted) else pending.filter(pk__in=wanted))
+            .select_related("board")
+            .select_for_update(skip_locked=True, of=("self",))
+            .order_by(Case(When(pk__in=wanted, then=0), default=1), "submitted_at", "pk")[
+                : max(fill, len(wanted))
+            ]
+        )
         now = timezone.now()
         written: set[str] = set()
         stored = []
