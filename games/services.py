@@ -542,24 +542,18 @@ def games_verify(
 
     Takes the pending games of `game_ids` (duplicates count once), then, up to `fill` games in
     all, the oldest other pending games: when the queue is deep one task verifies a chunk, and
-    the tasks of the games it took find them verified (one query, no chunk of their own). One
-    query in (the games, locked, their rows only; a game another worker holds is skipped, so two
-    workers take different chunks), one bulk update out, in one transaction. Idempotent per
-    game: only a game still pending under its lock is written, so a second run changes nothing.
-    The standings of every event with a current game stored are requested
-    (tournaments.standings.standings_request) in the same transaction; with `standings_inline`
-    (a worker) the recomputation runs after commit in this process when none is queued or
-    running.
+    the tasks of the games it took find them verified. One query in (the games, locked, their
+    rows only; a game another worker holds is skipped, so two workers take different chunks),
+    one bulk update out, in one transaction. Idempotent per game: only a game still pending
+    under its lock is written, so a second run changes nothing. The standings of every event
+    with a current game stored are requested (tournaments.standings.standings_request) in the
+    same transaction; with `standings_inline` (a worker) the recomputation runs after commit in
+    this process when none is queued or running.
     """
     wanted = list(dict.fromkeys(game_ids))
     if not wanted and fill <= 0:
         return []
     pending = Game.objects.filter(status=Status.PENDING)
-    if wanted and fill > len(wanted) and not pending.filter(pk__in=wanted).exists():
-        # Its games were taken by an earlier chunk: one query, no chunk. Every pending game has
-        # a message of its own (or the sweep's), so none is left behind. Draining 33,330
-        # messages, most of them such, cost 3 ms each before (a locking read of the queue).
-        return []
     with transaction.atomic():
         # The games asked for first, then the oldest; SKIP LOCKED: a queue's pattern, so two
         # workers take different chunks and neither waits. Only the games' rows are locked
