@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 from django.db import connection, transaction
@@ -371,16 +372,22 @@ def test_standings_staler_than_the_bound_are_recomputed_even_with_a_backlog(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
-    event, _round, tables, boards = duplicate_round(tables=3, boards=1, seed="stale")
-    board = boards[0]
-    ids = [game_submit(table=t, board=board, record=bot_record(board, t)).pk for t in tables]
-    StandingsState.objects.get_or_create(event_id=event.pk)
-    standings.standings_recompute(event_id=event.pk)
-    state = StandingsState.objects.filter(pk=event.pk)
+    ids, state = _submitted_and_ranked(seed="stale")
     _took(state, seconds=0.1, ended_ago=standings.FRESH_SECONDS + 5)
     runs = state.get().runs
     services.games_verify(game_ids=ids[:1], standings_inline=True)
     assert state.get().runs == runs + 1  # stale: recomputed although two games wait
+
+
+def _submitted_and_ranked(*, seed: str) -> tuple[list[int], Any]:
+    """Three games of one board submitted (pending) after the standings were stored: their
+    ids and the event's StandingsState queryset."""
+    event, _round, tables, boards = duplicate_round(tables=3, boards=1, seed=seed)
+    board = boards[0]
+    ids = [game_submit(table=t, board=board, record=bot_record(board, t)).pk for t in tables]
+    StandingsState.objects.get_or_create(event_id=event.pk)
+    standings.standings_recompute(event_id=event.pk)
+    return ids, StandingsState.objects.filter(pk=event.pk)
 
 
 def _took(state, *, seconds: float, ended_ago: float) -> None:
@@ -406,12 +413,7 @@ def test_standings_stay_fresh_for_as_long_as_their_recompute_took(
     monkeypatch: pytest.MonkeyPatch, took: float, ended_ago: float, recomputed: bool
 ) -> None:
     monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
-    event, _round, tables, boards = duplicate_round(tables=3, boards=1, seed="fresh")
-    board = boards[0]
-    ids = [game_submit(table=t, board=board, record=bot_record(board, t)).pk for t in tables]
-    StandingsState.objects.get_or_create(event_id=event.pk)
-    standings.standings_recompute(event_id=event.pk)
-    state = StandingsState.objects.filter(pk=event.pk)
+    ids, state = _submitted_and_ranked(seed="fresh")
     _took(state, seconds=took, ended_ago=ended_ago)
     runs = state.get().runs
     services.games_verify(game_ids=ids[:1], standings_inline=True)  # two games still wait
