@@ -36,7 +36,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Game, Status
-from tests.conftest import Worker, wait_for
+from tests.conftest import Worker, _database_url, wait_for
 from tests.entry_personas import build_world
 from tests.factories import bot_record, duplicate_round
 from tournaments.models import AuditEntry, EventRole, Role, Standing, StandingsState
@@ -46,19 +46,10 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 CSRF = "reliabilitycsrftoken0123456789ab"  # any 32 letters and digits (Django's format)
 
 
-def _conninfo() -> str:
-    s = connection.settings_dict
-    return (
-        f"host={s.get('HOST') or '127.0.0.1'} port={s.get('PORT') or 5432} "
-        f"user={s.get('USER') or 'postgres'} dbname={s['NAME']}"
-        + (f" password={s['PASSWORD']}" if s.get("PASSWORD") else "")
-    )
-
-
 def _terminate(pid: int) -> None:
     """End one backend of the test database as a PostgreSQL restart does, from another
     connection, and wait until it is gone."""
-    with psycopg.connect(_conninfo(), autocommit=True) as side:
+    with psycopg.connect(_database_url(), autocommit=True) as side:
         side.execute("SELECT pg_terminate_backend(%s)", [pid])
         for _ in range(100):
             row = side.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", [pid]).fetchone()
@@ -318,7 +309,7 @@ def _standings_row_locked(event_id: int) -> Any:
     verified games of the event waits on it inside its batch, before the commit, holding its
     message unacknowledged (games_verify requests the standings in the batch's transaction)."""
     StandingsState.objects.get_or_create(event_id=event_id)
-    with psycopg.connect(_conninfo()) as other, other.transaction():
+    with psycopg.connect(_database_url()) as other, other.transaction():
         other.execute(
             f"SELECT 1 FROM {StandingsState._meta.db_table} WHERE event_id = %s FOR UPDATE",
             [event_id],
