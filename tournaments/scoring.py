@@ -323,20 +323,22 @@ def standings(
             totals[pl], tops[pl], boards[pl] = Fraction(0), Fraction(0), 0
             penalty[pl] = Fraction(value)
 
-    def key(player: Hashable) -> Fraction:
+    def key_of(player: Hashable) -> Fraction:
         net = totals[player] - penalty[player]
         if method == "matchpoints":
             return 100 * net / tops[player] if tops[player] else Fraction(0)
         return net
 
+    # Each player's key once (the sort and the blocks below read it again and again).
+    key = {pl: key_of(pl) for pl in totals}
     raw = list(results)
     context = _TieContext(method, per_player, raw, seed)
-    players = sorted(totals, key=lambda pl: (-key(pl), str(pl)))
+    players = sorted(totals, key=lambda pl: (-key[pl], str(pl)))
     blocks: list[tuple[list[Hashable], str]] = []
     i = 0
     while i < len(players):
         j = i
-        while j < len(players) and key(players[j]) == key(players[i]):
+        while j < len(players) and key[players[j]] == key[players[i]]:
             j += 1
         blocks.extend(
             split_ties(players[i:j], order, lambda name, g: _tiebreak_values(name, g, context))
@@ -354,7 +356,7 @@ def standings(
                     player=player,
                     total=totals[player],
                     top=tops[player] if method == "matchpoints" else None,
-                    percentage=key(player) if method == "matchpoints" else None,
+                    percentage=key[player] if method == "matchpoints" else None,
                     boards=boards[player],
                     penalty=penalty[player],
                     decided_by=decided_by,

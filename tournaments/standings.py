@@ -759,10 +759,10 @@ def standings_refresh(*, event_id: int) -> bool:
     rows changed.
 
     After AGAIN_INLINE runs that each found more requested, a burst is going on: the flag is
-    released, and if games of the event still wait to be verified the worker that verifies the
-    last of them recomputes (see FRESH_SECONDS); otherwise this one takes the flag back and
-    runs again (a task sent to the back of the queue would wait behind the burst's messages),
-    and sends itself as a task only after AGAIN_LIMIT runs."""
+    released, and if games of the event still wait to be verified, however long, the worker
+    that verifies the last of them recomputes (see FRESH_SECONDS); otherwise this one takes
+    the flag back and runs again (a task sent to the back of the queue would wait behind the
+    burst's messages), and sends itself as a task only after AGAIN_LIMIT runs."""
     changed = False
     attempt = 0
     while True:
@@ -783,9 +783,12 @@ def standings_refresh(*, event_id: int) -> bool:
             _send(event_id, again=True)
             return changed
         # Released first, then the backlog read: a verifier that commits after the release
-        # finds the flag down and takes it; one before it is counted in the backlog.
+        # finds the flag down and takes it; one before it is counted in the backlog. Pending
+        # games of any age count (`more`): a queue drained for minutes holds games older than
+        # BACKLOG_SECONDS, and a run sent to the back of that queue waited behind every
+        # message of a game already verified (105 s in a drain of 33,330 games, issue 11).
         StandingsState.objects.filter(pk=event_id).update(queued=False)
-        if _backlog(event_id):
+        if _backlog(event_id, more=True):
             return changed
         if not StandingsState.objects.filter(pk=event_id, queued=False).update(queued=True):
             return changed  # another recomputation has it
