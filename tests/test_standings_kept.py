@@ -169,3 +169,31 @@ def test_a_process_keeps_at_most_its_bound_and_still_computes_right(played, monk
     assert len(standings._BOARD_RESULTS) <= 1
     Game.objects.filter(pk=games[(1, 3)].pk).update(score={"S": -6, "E": 3, "W": 3})
     assert standings.computed_rows(event=event) == _from_nothing(event) != first
+
+
+@pytest.mark.parametrize("tamper", ["delete", "update", "delete all"])
+def test_stored_rows_kept_by_the_recompute_are_read_again_once_someone_else_wrote_them(
+    played, monkeypatch, tamper: str
+) -> None:
+    """A recompute compares with the rows it stored last (kept per process) instead of reading
+    them all again, only while no one else wrote them: a row deleted (the admin may) or changed
+    behind its back is put right by the next recompute, as by one from nothing."""
+    event, _round, _tables, _boards, _games = played
+    _forget()
+    standings.standings_recompute(event_id=event.pk)
+    reads: list[int] = []
+    stored_rows = standings.stored_rows
+    monkeypatch.setattr(standings, "stored_rows", lambda **kw: reads.append(1) or stored_rows(**kw))
+    standings.standings_recompute(event_id=event.pk)  # nothing changed: the kept rows
+    assert reads == []
+    rows = event.standings.filter(stage__isnull=True).order_by("position")
+    first = rows.first()
+    if tamper == "delete":
+        first.delete()
+    elif tamper == "update":
+        rows.filter(pk=first.pk).update(total="999")
+    else:
+        event.standings.all().delete()
+    assert standings.standings_recompute(event_id=event.pk) is True
+    assert reads == [1]
+    assert standings.stored_rows(event=event) == _from_nothing(event)
