@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
+from django.db import connection
 
 from ddz_site.env import env_bool, env_int, env_list, env_url
 
@@ -140,3 +141,16 @@ def test_env_example_lists_every_variable() -> None:
         names |= set(re.findall(r'env_\w+\(\s*"([A-Z_]+)"', path.read_text()))
     example = (ROOT / ".env.example").read_text()
     assert names and all(f"{name}=" in example for name in names), names
+
+
+@pytest.mark.django_db
+def test_postgresql_sessions_run_without_jit() -> None:
+    """Found in the 600-player burst (issue 11): the open boards' query of each recomputation
+    was estimated above PostgreSQL's jit_above_cost, and compiling it took 32 ms of its 52 (it
+    ran in 20). The site's queries are short, so its sessions run with jit off (PgBouncer's
+    transaction pooling takes no session options: the README has it set on the database)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only")
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW jit")
+        assert cursor.fetchone()[0] == "off"
