@@ -420,25 +420,31 @@ def _took(state, *, seconds: float, ended_ago: float) -> None:
 
 
 @pytest.mark.parametrize(
-    ("took", "ended_ago", "recomputed"),
+    ("took", "ended_ago", "deep", "recomputed"),
     [
         # A recompute of 0.3 s (600 players) stored 1 s ago: stale, the verifier recomputes,
         # so a burst's games reach the standings within about a second, not 2 s and more.
-        (0.3, 1.0, True),
+        (0.3, 1.0, False, True),
         # One of 10 s (10,000 players) stored 3 s ago is still fresh: the verifier goes on
         # verifying instead of spending most of its time recomputing.
-        (10.0, 3.0, False),
-        # And still fresh when twice as old as it took: the worker verifies three times as
-        # long as it recomputes (10,000 players: a drain spent most of its time recomputing).
-        (10.0, 21.0, False),
+        (10.0, 3.0, False, False),
+        # Stale once as old as it took, while few games wait (a burst: a longer wait raised
+        # its p95 lag from 1.9 s to 2.3 s).
+        (10.0, 11.0, False, True),
+        # Still fresh when twice as old as it took while DEEP_QUEUE games wait (a drain): the
+        # worker verifies three times as long as it recomputes (10,000 players: a drain
+        # spent most of its time recomputing).
+        (10.0, 21.0, True, False),
         # Stale once three times as old as it took.
-        (10.0, 31.0, True),
+        (10.0, 31.0, True, True),
     ],
 )
 def test_standings_stay_fresh_for_as_long_as_their_recompute_took(
-    monkeypatch: pytest.MonkeyPatch, took: float, ended_ago: float, recomputed: bool
+    monkeypatch: pytest.MonkeyPatch, took: float, ended_ago: float, deep: bool, recomputed: bool
 ) -> None:
     monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
+    if deep:
+        monkeypatch.setattr(standings, "DEEP_QUEUE", 2)  # the two games that still wait
     ids, state = _submitted_and_ranked(seed="fresh")
     _took(state, seconds=took, ended_ago=ended_ago)
     runs = state.get().runs
