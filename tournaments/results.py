@@ -188,7 +188,9 @@ def player_scorecard(
     )
     table_ids = [t.pk for t, _s, _o in places]
     round_ids = [t.round_id for t, _s, _o in places]
-    boards = list(Board.objects.filter(round_id__in=round_ids).order_by("number"))
+    boards = list(
+        Board.objects.filter(round_id__in=round_ids).select_related("event").order_by("number")
+    )
     shown = {b.pk for b in boards if visible is None or b.pk in visible}
     games = {
         (g.table_id, g.board_id): g
