@@ -87,8 +87,11 @@ bench: $(STAMP)
 	    && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; } \
 	    || echo "bench: wrk is missing (Debian: apt install wrk)"
 	$(MAKE) services
-	$(PY) scripts/bench_standings.py
-	$(PY) scripts/bench_pipeline.py
+	@# Every benchmark runs and prints its table; the target fails at the end if one missed a goal.
+	@status=0; \
+	$(PY) scripts/bench_standings.py || status=1; \
+	$(PY) scripts/bench_pipeline.py || status=1; \
+	exit $$status
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
