@@ -452,6 +452,18 @@ def test_standings_stay_fresh_for_as_long_as_their_recompute_took(
     assert state.get().runs == runs + (1 if recomputed else 0)
 
 
+def _pending_for_minutes(*, seed: str) -> tuple[Event, list[int]]:
+    """Five games of one board submitted BACKLOG_SECONDS and two minutes ago, still pending
+    (a queue drained for minutes), and the event's StandingsState."""
+    event, _round, tables, boards = duplicate_round(tables=5, boards=1, seed=seed)
+    board = boards[0]
+    ids = [game_submit(table=t, board=board, record=bot_record(board, t)).pk for t in tables]
+    old = timezone.now() - timezone.timedelta(seconds=standings.BACKLOG_SECONDS + 120)
+    Game.objects.filter(pk__in=ids).update(submitted_at=old)
+    StandingsState.objects.get_or_create(event_id=event.pk)
+    return event, ids
+
+
 def test_a_deep_queue_of_old_games_is_a_backlog_while_batches_come_full(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -462,12 +474,7 @@ def test_a_deep_queue_of_old_games_is_a_backlog_while_batches_come_full(
     BACKLOG_SECONDS counted for nothing, and the worker recomputed the 10,000 players after
     every batch of 100 (97 % of its time)."""
     monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
-    event, _round, tables, boards = duplicate_round(tables=5, boards=1, seed="deep")
-    board = boards[0]
-    ids = [game_submit(table=t, board=board, record=bot_record(board, t)).pk for t in tables]
-    old = timezone.now() - timezone.timedelta(seconds=standings.BACKLOG_SECONDS + 120)
-    Game.objects.filter(pk__in=ids).update(submitted_at=old)
-    StandingsState.objects.get_or_create(event_id=event.pk)
+    event, ids = _pending_for_minutes(seed="deep")
     standings.standings_recompute(event_id=event.pk)
     state = StandingsState.objects.filter(pk=event.pk)
     _took(state, seconds=30, ended_ago=0)
@@ -514,12 +521,7 @@ def test_a_recompute_outpaced_by_old_pending_games_leaves_the_next_to_their_veri
     sent: list[tuple[Any, ...]] = []
     monkeypatch.setattr(standings, "enqueue", lambda *args, **kwargs: sent.append(args) or True)
     monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
-    event, _round, tables, boards = duplicate_round(tables=5, boards=1, seed="outpaced")
-    board = boards[0]
-    ids = [game_submit(table=t, board=board, record=bot_record(board, t)).pk for t in tables]
-    old = timezone.now() - timezone.timedelta(seconds=standings.BACKLOG_SECONDS + 120)
-    Game.objects.filter(pk__in=ids).update(submitted_at=old)
-    StandingsState.objects.get_or_create(event_id=event.pk)
+    event, ids = _pending_for_minutes(seed="outpaced")
     state = StandingsState.objects.filter(pk=event.pk)
     state.update(requested=1, queued=True)  # this worker's run, as _send hands it over
     recompute = standings.standings_recompute
