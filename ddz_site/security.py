@@ -1,5 +1,5 @@
 """Who is asking: the client address that sign-in lockouts (django-axes) and the API's
-throttles (DRF) count alike.
+throttles (DRF) count alike, and the user name an attempt named (django-axes).
 
 Behind DDZ_TRUSTED_PROXIES reverse proxies, each appending to X-Forwarded-For, the client is
 the address the outermost of them saw (DRF's NUM_PROXIES rule); with none, REMOTE_ADDR. A
@@ -9,6 +9,8 @@ trusted proxies appended are read.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest
 from rest_framework.throttling import BaseThrottle
 
@@ -17,3 +19,25 @@ def client_address(request: HttpRequest) -> str | None:
     """The client's address of `request` (AXES_CLIENT_IP_CALLABLE), as DRF's throttles
     identify it; None for a request that came from no address (the test client's logins)."""
     return BaseThrottle().get_ident(request) or None
+
+
+# The longest user name an account can have (django.contrib.auth's User.username).
+USERNAME_MAX = 150
+
+
+def attempted_username(
+    request: HttpRequest, credentials: dict[str, Any] | None = None
+) -> str | None:
+    """The user name a sign-in attempt named, as django-axes records and counts it
+    (AXES_USERNAME_CALLABLE): from the credentials, else the form or JSON body, cut to
+    USERNAME_MAX characters; None when the attempt named none.
+
+    No account has a longer name, so the cut changes no lockout of a real account; stored
+    whole, a name of 300 characters broke the attempt's row on PostgreSQL (varchar(255): a
+    500 on every sign-in door) and SQLite kept names of 2.4 million characters.
+    """
+    if credentials:
+        name = credentials.get("username")
+    else:
+        name = getattr(request, "data", request.POST).get("username")
+    return None if name is None else str(name)[:USERNAME_MAX]

@@ -173,6 +173,9 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("DDZ_LOGIN_LOCKOUT_MINUTES", 15, m
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "ddz_site.security.client_address"
+# The user name an attempt named, cut to the longest an account can have (a longer one broke
+# the attempt's row on PostgreSQL: a 500; SQLite stored megabytes).
+AXES_USERNAME_CALLABLE = "ddz_site.security.attempted_username"
 AXES_LOCKOUT_TEMPLATE = "organizer/locked_out.html"
 # Reverse proxies in front of the site that append the client's address to X-Forwarded-For
 # (ddz_site.security); 0: the address the site sees is the client's.
@@ -300,7 +303,8 @@ _token_requests_per_minute = env_int("DDZ_TOKEN_REQUESTS_PER_MINUTE", 10, minimu
 # it opts out (the public reads, the token door).
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
+        # Knox's, refusing a token that is not UTF-8 with a 401 (knox answered 500).
+        "games.api.authentication.TokenAuthentication",
         # DRF's, with the site's words for a missing CSRF token (csrf_failed).
         "games.api.authentication.SessionAuthentication",
     ],

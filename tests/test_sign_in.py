@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -193,3 +194,30 @@ def test_public_reads_stay_open_and_the_rest_answers_401() -> None:
         response = call(reverse(f"api:{name}", kwargs=kwargs))
         assert response.status_code == 401, name
         assert response.json()["error"]["code"] == "not_authenticated"
+
+
+def test_a_user_name_longer_than_any_account_is_refused_like_a_wrong_one(users) -> None:
+    """Found by a fresh user's trial: a user name of 300 characters answered 500 on every
+    sign-in door on PostgreSQL (django-axes stores the attempt's name in a varchar(255)); on
+    SQLite it stored names of megabytes. The attempt is counted under the name cut to the
+    longest an account can have, and refused as any wrong name."""
+    from axes.models import AccessAttempt
+
+    long = "u" * 300
+    page = _page(Client(), long, "x", HERE)
+    assert page.status_code == 200 and 'name="username"' in page.content.decode()
+    token = _token(APIClient(), long, "x", HERE)
+    assert token.status_code == 400, token.content
+    admin = Client().post("/admin/login/", {"username": long, "password": "x"}, REMOTE_ADDR=HERE)
+    assert admin.status_code == 200
+    names = set(AccessAttempt.objects.values_list("username", flat=True))
+    assert names == {"u" * 150}
+
+
+@pytest.mark.parametrize("path", ["/api/clubs/", "/api/games/1/", "/api/ratings/"])
+def test_a_token_that_is_not_utf8_is_refused_as_a_wrong_token(path: str) -> None:
+    """Found by a fresh user's trial: `Authorization: Token \\xff\\xfe` answered 500, an HTML
+    page, on every API endpoint, public reads included (knox decoded the token unchecked)."""
+    answer = Client().get(path, HTTP_AUTHORIZATION=b"Token \xff\xfe".decode("latin-1"))
+    assert answer.status_code == 401, answer.content
+    assert json.loads(answer.content)["error"]["code"] == "authentication_failed"
