@@ -204,6 +204,35 @@ def test_the_json_doors_of_a_link_refuse_bad_input_without_a_server_error(linked
     assert unfinished.status_code == 400 and "finished" in unfinished.json()["error"]["message"]
 
 
+def test_the_json_doors_of_a_link_refuse_other_methods_and_answer_in_the_apis_shape(
+    linked,
+) -> None:
+    """Found by a fresh user's trial: DELETE or PUT on a link's entry door answered 200 with
+    the position, as if a draft were gone; the games door answered an empty 405; and a
+    refusal lacked the API's `fields` and `rule` keys. Each answer is the API's error shape."""
+    _world, tokens, _b2, _other = linked
+    client = Client()
+    entry_url = reverse("links:entry", args=[tokens[0], 1])
+    games_url = reverse("links:games", args=[tokens[0], 1])
+    for method, url, allowed in (
+        ("delete", entry_url, "GET, HEAD, POST"),
+        ("put", entry_url, "GET, HEAD, POST"),
+        ("get", games_url, "POST"),
+        ("delete", games_url, "POST"),
+    ):
+        answer = getattr(client, method)(url)
+        assert answer.status_code == 405, (method, url)
+        assert answer["Allow"] == allowed
+        error = answer.json()["error"]
+        assert error["code"] == "method_not_allowed" and error["message"]
+        assert set(error) == {"code", "message", "fields", "rule"}
+    unknown = client.get(reverse("links:entry", args=[tokens[0], 99]))
+    assert unknown.status_code == 404
+    assert set(unknown.json()["error"]) == {"code", "message", "fields", "rule"}
+    chinese = client.delete(entry_url, HTTP_ACCEPT_LANGUAGE="zh-CN")
+    assert chinese.json()["error"]["message"] == "此地址不接受该请求方法。"
+
+
 def test_an_unknown_revoked_or_closed_link_shows_a_clear_page(linked) -> None:
     world, tokens, _b2, _other = linked
     client = Client()

@@ -63,9 +63,9 @@ def _private(*, json_door: bool = False) -> Callable[..., Any]:
             except _Refused as exc:
                 code = "not_found" if exc.status == 404 else "forbidden"
                 if json_door:
-                    response = JsonResponse(
-                        {"error": {"code": code, "message": exc.message}}, status=exc.status
-                    )
+                    # The API's error shape (games.api.errors), every key present.
+                    error = {"code": code, "message": exc.message, "fields": None, "rule": None}
+                    response = JsonResponse({"error": error}, status=exc.status)
                 else:
                     response = render(
                         request,
@@ -214,6 +214,19 @@ def _json_object(request: HttpRequest) -> dict[str, Any]:
     return body
 
 
+def _method_not_allowed(allowed: list[str]) -> JsonResponse:
+    """405 in the API's error shape, with the Allow header."""
+    error = {
+        "code": "method_not_allowed",
+        "message": _("This address does not take that method."),
+        "fields": None,
+        "rule": None,
+    }
+    response = JsonResponse({"error": error}, status=405)
+    response["Allow"] = ", ".join(allowed)
+    return response
+
+
 def _json_error(exc: DomainError) -> JsonResponse:
     status = 409 if getattr(exc, "code", "") == "conflict" else 400
     # The API's error shape (games.api.errors): code, message, fields, rule; an engine's
@@ -232,7 +245,10 @@ def _json_error(exc: DomainError) -> JsonResponse:
 @_private(json_door=True)
 def entry_check(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """GET: the position of the entry in progress; POST ``{steps, step}``: check a step, as
-    the API's entry endpoint, through tournaments.links.link_entry_check."""
+    the API's entry endpoint, through tournaments.links.link_entry_check; any other method:
+    405 in the API's error shape (a DELETE answered the position, as if a draft were gone)."""
+    if request.method not in ("GET", "HEAD", "POST"):
+        return _method_not_allowed(["GET", "HEAD", "POST"])
     link = _table_link(token)
     table, board = _table_and_board(link, number)
     deal = entry.EntryDeal.from_board(board)
@@ -261,7 +277,6 @@ def entry_check(request: HttpRequest, token: str, number: int) -> HttpResponse:
 
 
 @_private(json_door=True)
-@require_POST
 def game_submit(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """POST ``{steps | quick | record, replace}`` with an ``Idempotency-Key`` header: the
     API's body (games.api.serializers.GameSubmitSerializer: exactly one of steps, quick or
@@ -269,6 +284,8 @@ def game_submit(request: HttpRequest, token: str, number: int) -> HttpResponse:
     (tournaments.links.link_game_submit); 201 with ``{"id", "status"}``, 200 for a retry
     answered with the game stored first. Bad fields: 400 with ``fields`` as the API names
     them (``quick.spring``)."""
+    if request.method != "POST":
+        return _method_not_allowed(["POST"])
     link = _table_link(token)
     table, board = _table_and_board(link, number)
     try:
