@@ -84,6 +84,11 @@ def test_the_lockout_page_says_why_in_the_site(users) -> None:
     assert response.status_code == 429
     body = response.content.decode()
     assert "Too many failed sign-ins" in body and "<header>" in body
+    # For how long, as the README says (DDZ_LOGIN_LOCKOUT_MINUTES; a trial found "a while").
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    assert f"locked from this address for {minutes} minutes" in body
+    chinese = _page(Client(HTTP_ACCEPT_LANGUAGE="zh-CN"), a.username, "wrong", HERE)
+    assert f"锁定 {minutes} 分钟" in chinese.content.decode()
 
 
 def test_a_successful_sign_in_clears_the_count(users) -> None:

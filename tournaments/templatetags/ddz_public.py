@@ -1,6 +1,6 @@
 """Template filters of the public pages: the names of tie-breaks, audit actions, rules presets
 and adjusted scores, a game's calls and plays, and the stages of a game, in the reader's
-language.
+language; a duration in whole minutes.
 
 A *call* is one bidding call of a record (``pass``, ``1``…``3``, ``call``, ``rob``, ``double``,
 ``redouble``, ``show``, ``surrender``, ``reveal``; RECORDS.md §1): a pass in the bidding reads
@@ -10,6 +10,8 @@ or ``pass`` (不要). A *stage* is where the engine found a fault: deal, bidding
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -18,6 +20,15 @@ from games.entry import call_label
 from tournaments import labels
 
 register = template.Library()
+
+
+@register.filter
+def whole_minutes(duration: object) -> int:
+    """A timedelta in whole minutes, rounded up (a lock of 90 s reads 2 minutes); 0 for
+    anything else."""
+    if not isinstance(duration, timedelta):
+        return 0
+    return -(-int(duration.total_seconds()) // 60)
 
 
 @register.filter
