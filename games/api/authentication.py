@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from rest_framework import authentication, exceptions
 
@@ -40,3 +41,10 @@ class SessionAuthentication(authentication.SessionAuthentication):
             super().enforce_csrf(request)
         except exceptions.PermissionDenied:
             raise exceptions.PermissionDenied(CSRF_FAILURE_MESSAGE, code="csrf_failed") from None
+
+
+class TokenScheme(KnoxTokenScheme):
+    """The OpenAPI schema's name of the token authentication: knox's (drf-spectacular's
+    extension, which names knox's own class only)."""
+
+    target_class = "games.api.authentication.TokenAuthentication"

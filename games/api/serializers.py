@@ -36,6 +36,21 @@ class StepField(serializers.CharField):
         return str(super().to_internal_value(data))
 
 
+class BoundedListField(serializers.ListField):
+    """DRF's ListField, refusing a list longer than `max_length` before it checks any element
+    (DRF checks every element first: 480,000 steps took 1.2 s to be refused as too many)."""
+
+    def to_internal_value(self, data: Any) -> list[Any]:
+        if (
+            self.max_length is not None
+            and isinstance(data, list | tuple)
+            and len(data) > self.max_length
+        ):
+            self.fail("max_length", max_length=self.max_length)
+        result: list[Any] = super().to_internal_value(data)
+        return result
+
+
 def _step(**kwargs: Any) -> StepField:
     return StepField(max_length=MAX_STEP_CHARS, allow_blank=False, trim_whitespace=True, **kwargs)
 
@@ -69,7 +84,7 @@ class EntryErrorSerializer(serializers.Serializer):
 class EntryCheckSerializer(serializers.Serializer):
     """The steps entered so far and, optionally, one more to check."""
 
-    steps = serializers.ListField(child=_step(), max_length=MAX_STEPS, default=list)
+    steps = BoundedListField(child=_step(), max_length=MAX_STEPS, default=list)
     step = _step(required=False, allow_null=True)
 
 
@@ -157,7 +172,7 @@ class GameSubmitSerializer(serializers.Serializer):
     """Exactly one of ``steps`` (a finished live entry), ``quick`` (a quick result) or
     ``record`` (a RECORDS.md §1 object)."""
 
-    steps = serializers.ListField(child=_step(), max_length=MAX_STEPS, required=False)
+    steps = BoundedListField(child=_step(), max_length=MAX_STEPS, required=False)
     quick = QuickSerializer(required=False)
     record = serializers.JSONField(required=False)
     replace = JsonBooleanField(default=False)
