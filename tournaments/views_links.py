@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ddz_site.errors import DomainError
+from ddz_site.middleware import api_error
 from games import entry, request_json, selectors
 from games.api.errors import fields_of
 from games.api.serializers import EntryCheckSerializer, GameSubmitSerializer
@@ -63,9 +64,7 @@ def _private(*, json_door: bool = False) -> Callable[..., Any]:
             except _Refused as exc:
                 code = "not_found" if exc.status == 404 else "forbidden"
                 if json_door:
-                    # The API's error shape (games.api.errors), every key present.
-                    error = {"code": code, "message": exc.message, "fields": None, "rule": None}
-                    response = JsonResponse({"error": error}, status=exc.status)
+                    response = JsonResponse(api_error(code, exc.message), status=exc.status)
                 else:
                     response = render(
                         request,
@@ -216,13 +215,8 @@ def _json_object(request: HttpRequest) -> dict[str, Any]:
 
 def _method_not_allowed(allowed: list[str]) -> JsonResponse:
     """405 in the API's error shape, with the Allow header."""
-    error = {
-        "code": "method_not_allowed",
-        "message": _("This address does not take that method."),
-        "fields": None,
-        "rule": None,
-    }
-    response = JsonResponse({"error": error}, status=405)
+    message = _("This address does not take that method.")
+    response = JsonResponse(api_error("method_not_allowed", message), status=405)
     response["Allow"] = ", ".join(allowed)
     return response
 
