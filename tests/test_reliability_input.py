@@ -40,13 +40,13 @@ def _api(user: User | None) -> APIClient:
     return client
 
 
-def _games_url(world, table: int = 0, board: int = 0) -> str:
+def _games_url(world, table: int = 0, board: int = 0, name: str = "api:games") -> str:
     kw = {
         "slug": world.event.slug,
         "table_id": world.tables[table].pk,
         "number": world.boards[board].number,
     }
-    return reverse("api:games", kwargs=kw)
+    return reverse(name, kwargs=kw)
 
 
 def _enter_path(world) -> str:
@@ -163,14 +163,7 @@ def test_json_nested_a_thousand_deep_is_a_bad_request(world, body) -> None:
         (_api(world.users["referee1"]), _games_url(world)),
         (
             _api(world.users["referee1"]),
-            reverse(
-                "api:entry",
-                kwargs={
-                    "slug": world.event.slug,
-                    "table_id": world.tables[0].pk,
-                    "number": world.boards[0].number,
-                },
-            ),
+            _games_url(world, name="api:entry"),
         ),
     ):
         response = client.post(url, body, content_type="application/json")
@@ -319,14 +312,7 @@ def test_too_many_steps_are_refused_before_any_step_is_read(world, monkeypatch) 
         lambda self, data=None: read.append(data) or run(self, data),
     )
     client = _api(world.users["referee1"])
-    entry_url = reverse(
-        "api:entry",
-        kwargs={
-            "slug": world.event.slug,
-            "table_id": world.tables[0].pk,
-            "number": world.boards[0].number,
-        },
-    )
+    entry_url = _games_url(world, name="api:entry")
     body = json.dumps({"steps": ["p"] * 100_000})
     for url in (entry_url, _games_url(world)):
         response = client.post(url, body, content_type="application/json")

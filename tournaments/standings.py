@@ -610,6 +610,12 @@ def computed_rows(*, event: Event) -> dict[int | None, list[dict[str, Any]]]:
     }
 
 
+# Held while this process reads ahead (standings_warm): a recomputation waits for it instead
+# of reading the same boards from nothing at the same time (a 10,000-player event: seconds
+# of CPU twice over, on one interpreter lock).
+_READING_AHEAD = threading.Lock()
+
+
 def standings_warm(*, limit: int = 1) -> int:
     """Read the boards of the events in play whose standings were stored last (at most
     `limit`) into this process's kept results (_BOARD_RESULTS and their points), storing
@@ -639,12 +645,6 @@ def standings_warm(*, limit: int = 1) -> int:
                 continue
             warmed += 1
     return warmed
-
-
-# Held while this process reads ahead (standings_warm): a recomputation waits for it instead
-# of reading the same boards from nothing at the same time (a 10,000-player event: seconds
-# of CPU twice over, on one interpreter lock).
-_READING_AHEAD = threading.Lock()
 
 
 def stored_rows(*, event: Event) -> dict[int | None, list[dict[str, Any]]]:
