@@ -14,8 +14,6 @@ import re
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
-from django.db.models import Count, OuterRef, Subquery
-from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -25,7 +23,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.entry import stored_error_message
-from games.models import Board, Game, Status
+from games.models import Board, Game
 from tournaments import embargo, exports, lineups, results, selectors
 from tournaments.access import is_chief_referee
 from tournaments.models import Event, Round, Seat, Stage
@@ -94,25 +92,7 @@ def _standings_html(request: HttpRequest, event: Event, stage: Stage | None) -> 
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     official = is_chief_referee(request.user, event)  # sees every board early (embargo)
-    # Each board's counts in a subquery of its own: joined and grouped, the games made the
-    # open-board subqueries run once per game instead of once per board (a 600-player event
-    # after 12 rounds: 4.2 s a page view, on a page that is not cached).
-    current = (
-        Game.objects.filter(board=OuterRef("pk"), replaced_at__isnull=True)
-        .order_by()
-        .values("board")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    boards = (
-        embargo.with_open(Board.objects.filter(event=event))
-        .select_related("round", "event")
-        .annotate(
-            game_count=Coalesce(Subquery(current), 0),
-            verified_count=Coalesce(Subquery(current.filter(status=Status.VERIFIED)), 0),
-        )
-        .order_by("number")
-    )
+    boards = selectors.event_boards(event)
     board_rows = [(b, official or b.is_open) for b in boards]
     return render(
         request,
