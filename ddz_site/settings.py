@@ -60,21 +60,21 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # A body too large answers 413 in the reader's language before anything reads it.
-    "ddz_site.middleware.refuse_too_big",
+    "ddz_site.web.middleware.refuse_too_big",
     # A form's bytes that are not UTF-8 read as U+FFFD, never as Latin-1 text.
-    "ddz_site.middleware.utf8_forms",
+    "ddz_site.web.middleware.utf8_forms",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    # An address holding NUL never reaches a view (ddz_site.middleware); after the language
+    # An address holding NUL never reaches a view (ddz_site.web.middleware); after the language
     # and the user, so its 404 is the site's own page in the reader's language.
-    "ddz_site.middleware.refuse_nul",
+    "ddz_site.web.middleware.refuse_nul",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # The user of each row history (simple_history): the admin and every other door.
     "simple_history.middleware.HistoryRequestMiddleware",
-    # A view that loses the database answers 503 "try again" (ddz_site.middleware).
-    "ddz_site.middleware.DatabaseUnavailableMiddleware",
+    # A view that loses the database answers 503 "try again" (ddz_site.web.middleware).
+    "ddz_site.web.middleware.DatabaseUnavailableMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -83,7 +83,7 @@ SIMPLE_HISTORY_REVERT_DISABLED = True
 
 ROOT_URLCONF = "ddz_site.urls"
 # A POST without its CSRF token: the site's 403 page ("reload the page"), JSON on JSON doors.
-CSRF_FAILURE_VIEW = "ddz_site.middleware.csrf_failure"
+CSRF_FAILURE_VIEW = "ddz_site.web.middleware.csrf_failure"
 # One sign-in page for every official (organizers, referees; no staff status needed).
 LOGIN_URL = "organizer:login"
 # After signing in without ?next=: the user's own events (each with his roles and pages);
@@ -172,13 +172,13 @@ AXES_FAILURE_LIMIT = env_int("DDZ_LOGIN_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("DDZ_LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "ddz_site.security.client_address"
+AXES_CLIENT_IP_CALLABLE = "ddz_site.web.security.client_address"
 # The user name an attempt named, cut to the longest an account can have (a longer one broke
 # the attempt's row on PostgreSQL: a 500; SQLite stored megabytes).
-AXES_USERNAME_CALLABLE = "ddz_site.security.attempted_username"
+AXES_USERNAME_CALLABLE = "ddz_site.web.security.attempted_username"
 AXES_LOCKOUT_TEMPLATE = "organizer/locked_out.html"
 # Reverse proxies in front of the site that append the client's address to X-Forwarded-For
-# (ddz_site.security); 0: the address the site sees is the client's.
+# (ddz_site.web.security); 0: the address the site sees is the client's.
 _trusted_proxies = env_int("DDZ_TRUSTED_PROXIES", 0)
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -297,28 +297,28 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 _token_requests_per_minute = env_int("DDZ_TOKEN_REQUESTS_PER_MINUTE", 10, minimum=1)
-# The REST API (games.api): token or session authentication, one error shape, OpenAPI schema
+# The REST API (tournaments.api): token or session authentication, one error shape, OpenAPI schema
 # served with Swagger UI and Redoc from the project's own static files (no CDN). Tokens
 # (django-rest-knox) are stored hashed and expire; every view needs a signed-in user unless
 # it opts out (the public reads, the token door).
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Knox's, refusing a token that is not UTF-8 with a 401 (knox answered 500).
-        "games.api.authentication.TokenAuthentication",
+        "ddz_site.api.authentication.TokenAuthentication",
         # DRF's, with the site's words for a missing CSRF token (csrf_failed).
-        "games.api.authentication.SessionAuthentication",
+        "ddz_site.api.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    # Requests to the token door per client address (ddz_site.security), whatever the
+    # Requests to the token door per client address (ddz_site.web.security), whatever the
     # accounts: a flood of guesses answers 429 before django-axes' per-account count.
     "DEFAULT_THROTTLE_RATES": {"token": f"{_token_requests_per_minute}/minute"},
     "NUM_PROXIES": _trusted_proxies,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "ddz_site.api.errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    # The site's one reader of a JSON body (games.request_json): plain, translated refusals.
+    # The site's one reader of a JSON body (ddz_site.api.request_json): plain, translated refusals.
     "DEFAULT_PARSER_CLASSES": [
-        "games.api.parsers.JSONParser",
+        "ddz_site.api.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -336,7 +336,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # Nothing from outside the site (games.api.docs): no validator badge from swagger.io, and
+    # Nothing from outside the site (ddz_site.api.docs): no validator badge from swagger.io, and
     # Redoc's fonts are the system's.
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_UI_SETTINGS": {"theme": {"typography": {"fontFamily": "system-ui, sans-serif"}}},

@@ -8,14 +8,14 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
-from ddz_site.health import healthz
-from games.views_offline import manifest, service_worker
+from ddz_site.web.health import healthz
+from games.views import manifest, service_worker
 
 # A request too large or with too many fields: 413 in the site's error shape (its module).
-handler400 = "ddz_site.middleware.bad_request"
+handler400 = "ddz_site.web.middleware.bad_request"
 # A path no URL matches: the API's JSON 404 under /api/ and on the JSON doors, the site's page
 # elsewhere.
-handler404 = "ddz_site.middleware.not_found"
+handler404 = "ddz_site.web.middleware.not_found"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -27,15 +27,15 @@ urlpatterns = [
     # visitor's language), so public pages carry none and can be served from a cache.
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     # Before the organizer's and referee's modules: its paths live under theirs.
-    path("", include("tournaments.urls_officials")),
-    path("referee/", include("games.urls_referee")),
-    path("organizer/clubs/", include("tournaments.urls_clubs_organizer")),
-    path("organizer/", include("tournaments.urls_organizer")),
-    path("deals/", include("tournaments.urls_deals")),
-    path("api/", include("games.api.urls")),
-    path("api/", include("tournaments.urls_league_api")),
-    path("", include("tournaments.urls_ratings")),
-    path("", include("tournaments.urls_links")),
-    path("", include("tournaments.urls_league")),
-    path("", include("tournaments.urls_public")),
+    path("", include("tournaments.web.urls.officials")),
+    path("referee/", include("tournaments.web.urls.referee")),
+    path("organizer/clubs/", include("tournaments.web.urls.clubs")),
+    path("organizer/", include("tournaments.web.urls.organizer")),
+    path("deals/", include("tournaments.web.urls.deals")),
+    path("api/", include("tournaments.api.urls")),
+    path("api/", include("tournaments.api.league_urls")),
+    path("", include("tournaments.web.urls.ratings")),
+    path("", include("tournaments.web.urls.links")),
+    path("", include("tournaments.web.urls.league")),
+    path("", include("tournaments.web.urls.public")),
 ]

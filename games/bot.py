@@ -13,9 +13,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.deals import rank_cards
 from games.engine import RANKS, Bidding, GameState, RuleSet, replay
 from games.engine.replay import marked_landlords
+from games.notation import rank_cards
 
 _POWER = {"bomb", "rocket"}
 

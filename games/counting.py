@@ -1,6 +1,7 @@
 """Which games count: the one rule of the standings, the confirmation and a round's close.
 
-Vocabulary (games.versions tells the whole story): a *flagged* game is one whose verification
+Vocabulary (tournaments.tables.review tells the whole story): a *flagged* game is one whose
+verification
 found a fault (``illegal``, ``mismatch``, ``incomplete``, or ``flagged``: an unproven claim,
 R-CLAIM); a *counted* game is a current game whose score the standings count: verified and not
 ruled to be entered again, or ``mismatch``/``flagged`` and accepted by a chief referee's ruling.

@@ -1,5 +1,6 @@
 """The referee's forms: a game record in JSON and a quick result (doors of
-games.services.game_submit), and a chief referee's ruling (games.versions.game_resolve)."""
+tournaments.tables.submission.game_submit), and a chief referee's ruling
+(tournaments.tables.review.game_resolve)."""
 
 from __future__ import annotations
 
@@ -112,7 +113,7 @@ class QuickResultForm(forms.Form):
 
 
 class ResolveForm(forms.Form):
-    """A chief referee's ruling on a flagged game (games.versions.game_resolve)."""
+    """A chief referee's ruling on a flagged game (tournaments.tables.review.game_resolve)."""
 
     decision = forms.ChoiceField(
         label=_("Ruling"),

@@ -13,10 +13,12 @@ replaces the old one, which is kept with `replaced_at` set); a status is one of 
 submission is a *version* (1, 2, … per table and board, unique); an *idempotency key* is stored
 once, so a retried submission finds its game instead of storing it twice; the person who
 *confirms* a game is never the one who entered it. An *EntryDraft* holds the steps of a game
-being entered live (games.entry).
+being entered live (games.steps).
 """
 
 from __future__ import annotations
+
+from typing import Protocol
 
 from django.conf import settings
 from django.db import models
@@ -24,13 +26,17 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from tournaments.models import Event, Round, Table
+
+class AtRound(Protocol):
+    """A table as a game sees it (tournaments.models.Table): it belongs to a round."""
+
+    round_id: int
 
 
 class Board(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="boards")
+    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE, related_name="boards")
     round = models.ForeignKey(
-        Round, on_delete=models.CASCADE, related_name="boards", null=True, blank=True
+        "tournaments.Round", on_delete=models.CASCADE, related_name="boards", null=True, blank=True
     )
     number = models.PositiveIntegerField(_("number"))
     hands = models.JSONField(_("hands"), help_text=_("Seat to cards, with suits when known."))
@@ -66,7 +72,7 @@ class Board(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("public:traveller", kwargs={"slug": self.event.slug, "number": self.number})
 
-    def is_played_at(self, table: Table) -> bool:
+    def is_played_at(self, table: AtRound) -> bool:
         """Whether the board is played at `table`: a board dealt to a round at that round's
         tables only, a board of no round (an imported deal) at any table."""
         return self.round_id is None or self.round_id == table.round_id
@@ -82,14 +88,15 @@ class Status(models.TextChoices):
 
 
 class Resolution(models.TextChoices):
-    """A chief referee's ruling on a game the engine flagged (games.versions.game_resolve)."""
+    """A chief referee's ruling on a game the engine flagged
+    (tournaments.tables.review.game_resolve)."""
 
     ACCEPT = "accept", _("result stands")
     REJECT = "reject", _("to be entered again")
 
 
 class Game(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="games")
     board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="games")
     record = models.JSONField(_("record"))
     record_id = models.CharField(_("record id"), max_length=200, blank=True, db_index=True)
@@ -112,7 +119,7 @@ class Game(models.Model):
     submitted_at = models.DateTimeField(_("submitted"), auto_now_add=True)
     verified_at = models.DateTimeField(_("verified"), null=True, blank=True)
     replaced_at = models.DateTimeField(_("replaced"), null=True, blank=True)
-    # Versions, entry and confirmation (games.versions): every submission for a table and
+    # Versions, entry and confirmation (tournaments.tables.review): every submission for a table and
     # board is a new row numbered from 1; the old rows are kept with replaced_at set.
     version = models.PositiveIntegerField(_("version"), default=1)
     idempotency_key = models.CharField(
@@ -164,7 +171,8 @@ class Game(models.Model):
             models.UniqueConstraint(
                 fields=["table", "board", "version"], name="game_version_unique"
             ),
-            # The second person rule of confirmation, held by the database (games.versions).
+            # The second person rule of confirmation, held by the database
+            # (tournaments.tables.review).
             models.CheckConstraint(
                 condition=models.Q(confirmed_by__isnull=True)
                 | ~models.Q(confirmed_by=models.F("entered_by")),
@@ -176,8 +184,8 @@ class Game(models.Model):
             ),
         ]
         indexes = [
-            # The outbox of verification (games.services.games_verify takes the oldest
-            # pending games in batches): small, whatever the number of games played.
+            # The outbox of verification (tournaments.tables.verification.games_verify takes
+            # the oldest pending games in batches): small, whatever the number of games played.
             models.Index(
                 fields=["submitted_at"],
                 condition=models.Q(status="pending"),
@@ -193,11 +201,13 @@ class Game(models.Model):
 
 
 class EntryDraft(models.Model):
-    """The steps entered so far at a live table (games.entry), saved at each checked step so
+    """The steps entered so far at a live table (games.steps), saved at each checked step so
     that a reloaded page resumes and the chief referee's board shows the table as entering.
     One per table and board; removed when the game is submitted."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="entry_drafts")
+    table = models.ForeignKey(
+        "tournaments.Table", on_delete=models.CASCADE, related_name="entry_drafts"
+    )
     board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="entry_drafts")
     steps = models.JSONField(_("steps"), default=list)
     updated_by = models.ForeignKey(

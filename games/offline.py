@@ -2,7 +2,7 @@
 
 When the network drops mid-game the page keeps taking steps, queued on the device and sent in
 order once the network is back; the engine stays the judge (every queued step is checked by
-games.entry on sync, R-VERIFY). Meanwhile the page checks each step it can against what the
+games.steps on sync, R-VERIFY). Meanwhile the page checks each step it can against what the
 server sent with the last position it answered: its *hints*, ``entry.view(...)["offline"]``.
 
 Vocabulary:
@@ -31,7 +31,7 @@ Vocabulary:
   surrendered, no card is played; ``optional``: the landlord's calls before the first lead,
   show, surrender, reveal). Calls are the engine's words (games.engine.Bidding.legal_calls:
   R-BID-*, R-DOUBLE-ORDER, R-SC-ROB, R-SURRENDER, R-5P). None past `MAX_TREE_NODES`.
-- *words*: what a referee may type for a call (games.entry.CALL_ALIASES, the engine's pass
+- *words*: what a referee may type for a call (games.steps.CALL_ALIASES, the engine's pass
   words, normalize_call) and for the end of the play (claim, concede: R-CLAIM), with the
   engine's word each stands for: the page's checker reads typed steps as the server does.
 
@@ -70,7 +70,7 @@ def reading(r: Reading) -> list[Any]:
 
 
 def hints(position: Any, *, leads: bool = False) -> dict[str, Any]:
-    """The offline hints of a games.entry.Position: ``{"legal": [text] | None, "open":
+    """The offline hints of a games.steps.Position: ``{"legal": [text] | None, "open":
     [reading] | None, "leads": {seat: {cards: [reading]} | None} | None, "bidding": tree |
     None}`` (see the module). ``leads`` are sent at the first position of the play, or when
     `leads` asks for them. Computed by the engine, never by hand."""

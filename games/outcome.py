@@ -1,9 +1,10 @@
 """The engine's outcome of a record as the fields of a Game (R-VERIFY): what verification stores.
 
 Vocabulary: the *facts* of a game are its outcome keys (`FACTS`: bid, unit, bombs, rockets,
-spring, anti-spring); a *quick result* (games.entry) has no plays, only the claimed facts,
+spring, anti-spring); a *quick result* (games.steps) has no plays, only the claimed facts,
 checked for plausibility and scored by the engine; a *ruled claim* is a flagged claim a chief
-referee let stand (games.versions), scored as a proven claim. The engine (games.engine.replay)
+referee let stand (tournaments.tables.review), scored as a proven claim. The engine
+(games.engine.replay)
 is the source of truth; nothing here touches the database.
 """
 
@@ -16,7 +17,7 @@ from games.engine import EngineError, RuleSet, replay
 from games.models import Status
 from games.quick_result import quick_fields
 
-# The outcome keys stored as a game's facts (here and for a ruled claim, games.versions).
+# The outcome keys stored as a game's facts (here and for a ruled claim, tournaments.tables.review).
 FACTS = ("bid", "unit", "bombs", "rockets", "spring", "anti_spring")
 
 
@@ -24,7 +25,7 @@ def replay_fields(record: Mapping[str, Any]) -> dict[str, Any]:
     """Replay a record through the engine: the Game fields of its outcome (R-VERIFY).
 
     Never raises for a bad record: an engine error becomes status `illegal` with its error.
-    A quick result (games.entry: no plays, the claimed facts under ``quick``) is checked for
+    A quick result (games.steps: no plays, the claimed facts under ``quick``) is checked for
     plausibility against the deal and scored by the engine (games.quick_result.quick_fields).
     """
     quick = quick_fields(record)

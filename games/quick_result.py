@@ -5,7 +5,7 @@ and winner; it is checked against the deal for plausibility (a claimed bomb must
 rank in one hand, R-T11; the rocket both jokers in one hand, R-T12) and scored by the engine
 (games.engine.settle), never typed. Its record has no plays, only the claimed facts under
 ``quick`` (RECORDS.md); verification checks them again (`quick_fields`). Refusals are
-games.entry.EntryError, naming the field at fault.
+games.steps.EntryError, naming the field at fault.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.deals import rank_cards
 from games.engine import (
     Bidding,
     Contract,
@@ -32,7 +31,9 @@ from games.engine import (
 from games.engine import replay as engine_replay
 from games.engine.bidding import BID_RULE
 from games.engine.replay import _plausible_bid
-from games.entry import QUICK_SENTENCES, EntryDeal, EntryError, error_message
+from games.messages import QUICK_SENTENCES, error_message
+from games.notation import rank_cards
+from games.steps import EntryDeal, EntryError
 
 
 @dataclass(frozen=True)

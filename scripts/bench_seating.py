@@ -15,7 +15,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tournaments.seating import SEARCH_STEPS, movement  # noqa: E402
+from tournaments.seating.movements import movement
+from tournaments.seating.search import SEARCH_STEPS
 
 CASES = [
     # players, rounds, seats, clubs (0: none; n > 0: n players a club, in a row; n < 0: -n

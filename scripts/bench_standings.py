@@ -4,7 +4,7 @@ Run by `make bench`. On PostgreSQL (DATABASE_URL, default the local service's da
 `ddz_bench`, created when missing), it builds once an event of 600 players: 12 rounds of 200
 tables, 6 boards a round (72 boards, 14,400 verified games with a realistic record each), then
 
-  recompute  times tournaments.standings.standings_recompute from nothing (the stored rows
+  recompute  times tournaments.standings.store.standings_recompute from nothing (the stored rows
              deleted first: every row written) and again with nothing changed; the target is
              2 s or less for the full recompute (the median of --repeats runs).
   load       serves the site with gunicorn (--workers) on 127.0.0.1 and runs wrk (Debian's
@@ -166,7 +166,9 @@ def build_event() -> int:
 
 def bench_recompute(event_id: int, repeats: int) -> dict[str, float]:
     from tournaments.models import Standing
-    from tournaments.standings import computed_rows, standings_recompute, stored_rows
+    from tournaments.standings.cache import stored_rows
+    from tournaments.standings.results import computed_rows
+    from tournaments.standings.store import standings_recompute
 
     full = []
     for _ in range(repeats):

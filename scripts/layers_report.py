@@ -1,12 +1,15 @@
-"""Figures of the layering (docs/DESIGN.md, "Layers"): modules and lines per layer, imports
-written inside functions, ``Any`` on the Django side, and the import cycles among the project's
-modules counting imports inside functions.
+"""Figures and checks of the layering (docs/DESIGN.md, "Layers"): modules and lines per layer,
+imports written inside functions, ``Any`` on the Django side, the import cycles among the
+project's modules counting imports inside functions, and the size limits of the house.
+
+The layers are written once, in pyproject.toml (the import-linter contract "layers"); this
+script and tests/test_layers.py read them from there, as `make check`'s lint-imports does.
 
 Usage: ``python scripts/layers_report.py`` prints the figures as JSON; ``--list`` lists the
-imports written inside functions; ``--check`` (run by ``make check``) exits 1, saying why, on
-an import cycle or on an import inside a function that `ALLOWED_INSIDE_FUNCTIONS` does not
-name. Reads the source with ``ast`` only (imports nothing of the project), so it runs without
-Django settings. tests/test_layers.py asserts the same.
+imports written inside functions; ``--check`` (run by ``make check``) exits 1, saying why, on an
+import cycle, an import inside a function that `ALLOWED_INSIDE_FUNCTIONS` does not name, a
+module no layer names, or a limit passed (LIMITS). Reads the source with ``ast`` only (imports
+nothing of the project), so it runs without Django settings.
 """
 
 from __future__ import annotations
@@ -14,53 +17,47 @@ from __future__ import annotations
 import ast
 import json
 import sys
+import tomllib
 from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("games", "tournaments", "ddz_site")
 
-# Layer of a module, the first pattern that matches (docs/DESIGN.md). The pure core imports
-# no Django; models; services and selectors; doors (views, API, admin, commands, tasks).
-PURE = (
-    "games.engine",
-    "games.deals",
-    "games.bot",
-    "tournaments.dealing",
-    "tournaments.scoring",
-    "tournaments.seating",
-    "tournaments.outliers",
-    "ddz_site.errors",
-)
-# The Django-side modules that services use (below the doors), though they live in ddz_site.
-SERVICE_SUPPORT = ("ddz_site.dispatch", "ddz_site.celery")
-DOOR_PARTS = (
-    "views",
-    "views_",
-    "api",
-    "admin",
-    "management",
-    "tasks",
-    "urls",
-    "forms",
-    "templatetags",
-    "apps",
-    "celery",
-    "wsgi",
-    "asgi",
-    "settings",
-    "env",
-)
+# The size limits of the house: modules in one folder of app code (migrations and management
+# commands aside), lines in one module and in one function (the engine keeps its long parsers).
+LIMITS = {"modules_per_folder": 15, "lines_per_module": 600, "lines_per_function": 80}
+LIMITS_EXEMPT = ("games/engine/",)
 
+
+def _importlinter() -> dict:
+    with (ROOT / "pyproject.toml").open("rb") as handle:
+        return tomllib.load(handle)["tool"]["importlinter"]
+
+
+def _contract(contract_id: str) -> dict:
+    for contract in _importlinter()["contracts"]:
+        if contract["id"] == contract_id:
+            return contract
+    raise LookupError(f"pyproject.toml has no import-linter contract {contract_id!r}")
+
+
+def layers() -> list[list[str]]:
+    """The packages of each layer, bottom first, as the contract "layers" writes them."""
+    rows = _contract("layers")["layers"]
+    split = [[p.strip() for p in row.replace(":", "|").split("|")] for row in rows]
+    return list(reversed(split))
+
+
+# The pure modules: no Django, no database (the contract "pure-no-django").
+PURE = tuple(_contract("pure-no-django")["source_modules"])
 
 # The imports a module may write inside a function, by (module, imported module), each with
 # the reason Django requires it there. Nothing else is imported inside a function.
 ALLOWED_INSIDE_FUNCTIONS = {
-    ("games.apps", "games.tasks"): "AppConfig.ready: the tasks import models (app registry)",
-    ("games.apps", "games"): "AppConfig.ready: `from games import tasks`",
     ("tournaments.apps", "tournaments.tasks"): "AppConfig.ready: the tasks import models",
     ("tournaments.apps", "tournaments"): "AppConfig.ready: `from tournaments import tasks`",
-    ("tournaments.apps", "tournaments.audit"): "AppConfig.ready: audit imports models",
+    ("tournaments.apps", "tournaments.core.audit"): "AppConfig.ready: audit imports models",
     ("tournaments.apps", "django.db.models.signals"): "AppConfig.ready: the signal is connected",
 }
 
@@ -79,19 +76,50 @@ def project_modules() -> dict[str, Path]:
     return found
 
 
-def layer_of(module: str) -> str:
-    if any(module == p or module.startswith(p + ".") for p in PURE):
-        return "pure"
-    if module in SERVICE_SUPPORT:
-        return "services"
-    parts = module.split(".")
-    if parts[-1] == "models" or (len(parts) > 1 and parts[1] == "models"):
-        return "models"
-    if any(part == d or part.startswith(d) for part in parts[1:] for d in DOOR_PARTS):
-        return "doors"
-    if parts[0] == "ddz_site" or len(parts) == 1:
-        return "doors"  # the project's settings, URLs, WSGI; the packages' __init__
-    return "services"
+def layer_of(module: str) -> str | None:
+    """The layer naming `module` or a package holding it (the longest name), as
+    "<number> <packages>" counted from the bottom; None when no layer names it."""
+    best: tuple[int, str] | None = None
+    for number, row in enumerate(layers(), start=1):
+        for package in row:
+            inside = module == package or module.startswith(package + ".")
+            if inside and (best is None or len(package) > best[0]):
+                best = (len(package), f"{number:02d} {' | '.join(row)}")
+    return best[1] if best else None
+
+
+def unplaced(known: dict[str, Path]) -> list[str]:
+    """The modules of the apps that no layer names (the roots' own __init__ aside)."""
+    return sorted(m for m in known if m not in PACKAGES and layer_of(m) is None)
+
+
+def limits_passed(known: dict[str, Path], root: Path = ROOT) -> list[str]:
+    """Every place past LIMITS: a folder of too many modules, a module or function too long."""
+    problems = []
+    folders: dict[Path, int] = defaultdict(int)
+    for path in known.values():
+        rel = path.relative_to(root).as_posix()
+        if rel.startswith(LIMITS_EXEMPT):
+            continue
+        if "/management/" not in rel:
+            folders[path.parent] += path.name != "__init__.py"
+        text = path.read_text()
+        lines = len(text.splitlines())
+        if lines > LIMITS["lines_per_module"]:
+            problems.append(f"{rel}: {lines} lines (at most {LIMITS['lines_per_module']})")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > LIMITS["lines_per_function"]:
+                    problems.append(
+                        f"{rel}:{node.lineno}: {node.name} has {length} lines"
+                        f" (at most {LIMITS['lines_per_function']})"
+                    )
+    for folder, count in folders.items():
+        if count > LIMITS["modules_per_folder"]:
+            rel = folder.relative_to(root).as_posix()
+            problems.append(f"{rel}/: {count} modules (at most {LIMITS['modules_per_folder']})")
+    return sorted(problems)
 
 
 def _resolve(module: str, node: ast.ImportFrom | ast.Import, known: dict[str, Path]) -> list[str]:
@@ -256,18 +284,18 @@ def any_count(path: Path) -> tuple[int, int, int]:
 
 def report(with_cycles: bool = True) -> dict:
     known = project_modules()
-    layers: dict[str, dict[str, int]] = defaultdict(lambda: {"modules": 0, "lines": 0})
+    per_layer: dict[str, dict[str, int]] = defaultdict(lambda: {"modules": 0, "lines": 0})
     anys = actors = ignores = 0
     for module, path in known.items():
-        layer = layers[layer_of(module)]
+        layer = per_layer[layer_of(module) or "unplaced"]
         layer["modules"] += 1
         layer["lines"] += len(path.read_text().splitlines())
-        if layer_of(module) != "pure":
+        if not any(module == p or module.startswith(p + ".") for p in PURE):
             a, b, c = any_count(path)
             anys, actors, ignores = anys + a, actors + b, ignores + c
     inside = function_level_imports(known)
     result = {
-        "layers": dict(sorted(layers.items())),
+        "layers": dict(sorted(per_layer.items())),
         "function_level_imports": len(inside),
         "any_django_side": anys,
         "actor_any": actors,
@@ -285,6 +313,7 @@ if __name__ == "__main__":
             f"import inside a function: {x}" for x in refused_inside_functions(project_modules())
         ]
         problems += [f"import cycle: {' -> '.join(c)}" for c in data["cycles"]]
+        problems += [f"in no layer of pyproject.toml: {m}" for m in unplaced(project_modules())]
         for problem in problems:
             print(problem, file=sys.stderr)
         sys.exit(1 if problems else 0)

@@ -41,7 +41,7 @@ def race(n: int, action: Callable[[], Any]) -> list[object]:
 
     from django.db import connection
 
-    from ddz_site.errors import DomainError
+    from ddz_site.kernel.errors import DomainError
 
     barrier = threading.Barrier(n)
     outcomes: list[object] = []

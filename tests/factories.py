@@ -10,9 +10,9 @@ import factory
 from games.bot import play_record
 from games.engine import RuleSet, deal_random
 from games.models import Board
-from games.services import board_create
+from tournaments.events.boards import board_create
+from tournaments.events.setup import round_seat
 from tournaments.models import Event, Player, Round, Seat, Table
-from tournaments.services import round_seat
 
 
 class PlayerFactory(factory.django.DjangoModelFactory):
@@ -96,7 +96,7 @@ def bot_record(board: Board, table: Table, *, seed: str = "test") -> dict[str, A
     """A full legal record of `board` at `table`, bid and played by the demo bot (with the
     board's cards set aside, R-2P, and its marked card, R-5P, whose hidden landlord needs the
     suited hands)."""
-    from games.deals import rank_cards
+    from games.notation import rank_cards
 
     return play_record(
         rules=RuleSet.from_spec(board.event.rules or "classic"),
@@ -115,7 +115,8 @@ def bot_record(board: Board, table: Table, *, seed: str = "test") -> dict[str, A
 def round_fill(round_: Round, *, seed: str = "test") -> None:
     """A bot game of every board of `round_` at each of its tables, verified (so that the
     round can be closed: every game settled)."""
-    from games.services import game_submit, game_verify
+    from tournaments.tables.submission import game_submit
+    from tournaments.tables.verification import game_verify
 
     for board in round_.boards.order_by("number"):
         for table in round_.tables.order_by("number"):

@@ -1,4 +1,4 @@
-"""Roles per event (tournaments.access) and the audit log (tournaments.audit)."""
+"""Roles per event (tournaments.core.access) and the audit log (tournaments.core.audit)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser, User
 
 from tests.factories import EventFactory, RoundFactory, TableFactory
-from tournaments.access import can_enter_table, is_chief_referee, is_official, is_organizer
-from tournaments.audit import audit_record
+from tournaments.core.access import can_enter_table, is_chief_referee, is_official, is_organizer
+from tournaments.core.audit import audit_record
 from tournaments.models import AuditEntry, EventRole, Role, TableAssignment
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Who may write (tournaments.access, the one place roles are read), walked through every
+"""Who may write (tournaments.core.access, the one place roles are read), walked through every
 ruling service with every role: an adjusted score, its removal, a penalty, its withdrawal are
 a chief referee's or an organizer's rulings (DESIGN.md: "Adjustment: a referee's ruling";
 Role: chief referees settle what happened at the tables); no other role, and no anonymous
@@ -12,15 +12,20 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
 
-from games.versions import NotAllowed as GameNotAllowed
 from tests.factories import duplicate_round
-from tournaments.access import NotAllowed
+from tournaments.core.access import NotAllowed
 from tournaments.models import Adjustment, EventRole, Penalty, Role, TableAssignment
-from tournaments.standings import adjustment_remove, adjustment_set, penalty_add, penalty_remove
+from tournaments.standings.rulings import (
+    adjustment_remove,
+    adjustment_set,
+    penalty_add,
+    penalty_remove,
+)
+from tournaments.tables.review import NotAllowed as GameNotAllowed
 
 pytestmark = pytest.mark.django_db
 
-# Role → whether it may make rulings (DESIGN.md; tournaments.access.may_rule).
+# Role → whether it may make rulings (DESIGN.md; tournaments.core.access.may_rule).
 ROLES = {
     "organizer": True,
     "chief_referee": True,
@@ -101,7 +106,7 @@ def test_a_plain_player_may_not_penalise() -> None:
 
 
 def test_one_refusal_for_games_and_rulings() -> None:
-    """games.versions refuses with the same error as the rulings (one place: access)."""
+    """tournaments.tables.review refuses with the same error as the rulings (one place: access)."""
     assert GameNotAllowed is NotAllowed
 
 
@@ -114,9 +119,11 @@ CHIEFS = ORGANIZERS | {"chief_referee"}
 
 def _walk_services() -> dict[str, tuple[set[str], Callable[..., Callable[[], Any]]]]:
     from games.models import Game, Status
-    from games.versions import game_resolve
-    from tournaments import clock, links, officials, rounds, stages
+    from tournaments import links as links
+    from tournaments.events import clock, officials, rounds, stages
+    from tournaments.links import tokens
     from tournaments.models import Player, RoundState
+    from tournaments.tables.review import game_resolve
 
     def in_play(round_: Any) -> Any:
         type(round_).objects.filter(pk=round_.pk).update(state=RoundState.IN_PLAY)
@@ -151,7 +158,7 @@ def _walk_services() -> dict[str, tuple[set[str], Callable[..., Callable[[], Any
         ),
         "table_links_make": (
             ORGANIZERS,
-            lambda e, r, t, b, a: lambda: links.table_links_make(event=e, actor=a, round_=r),
+            lambda e, r, t, b, a: lambda: tokens.table_links_make(event=e, actor=a, round_=r),
         ),
         "clock_start": (
             CHIEFS,
@@ -186,7 +193,7 @@ def _walk_services() -> dict[str, tuple[set[str], Callable[..., Callable[[], Any
     ],
 )
 def test_every_other_writing_service_asks_access_with_every_role(service: str, role: str) -> None:
-    from ddz_site.errors import DomainError
+    from ddz_site.kernel.errors import DomainError
     from tournaments.models import AuditEntry
 
     event, round_, tables, boards = duplicate_round(tables=2, boards=1, seed="walk")
@@ -203,26 +210,32 @@ def test_every_other_writing_service_asks_access_with_every_role(service: str, r
         assert AuditEntry.objects.count() == before
 
 
-# The services that take an actor and do not ask tournaments.access themselves, each with why.
+# The services that take an actor and do not ask tournaments.core.access themselves, each with why.
 # A new service that writes on behalf of an actor must ask access, or be named here.
 NOT_ASKING = {
-    "games.selectors.confirm_queue": "a selector: reads only",
-    "tournaments.audit.audit_record": "the audit itself: records whoever acted",
-    "tournaments.audit.admin_record": "the audit of the admin, whose pages ask first",
+    "tournaments.tables.selectors.confirm_queue": "a selector: reads only",
+    "tournaments.core.audit.audit_record": "the audit itself: records whoever acted",
+    "tournaments.core.audit.admin_record": "the audit of the admin, whose pages ask first",
 }
 SERVICE_MODULES = [
-    "games/services.py",
-    "games/versions.py",
-    "games/selectors.py",
-    "tournaments/audit.py",
-    "tournaments/clock.py",
-    "tournaments/csv_io.py",
-    "tournaments/links.py",
-    "tournaments/officials.py",
-    "tournaments/round_states.py",
-    "tournaments/rounds.py",
-    "tournaments/stages.py",
-    "tournaments/standings.py",
+    "tournaments/tables/submission.py",
+    "tournaments/tables/verification.py",
+    "tournaments/tables/review.py",
+    "tournaments/tables/selectors.py",
+    "tournaments/core/audit.py",
+    "tournaments/events/clock.py",
+    "tournaments/events/players_csv.py",
+    "tournaments/links/tokens.py",
+    "tournaments/links/entry.py",
+    "tournaments/links/checks.py",
+    "tournaments/links/player.py",
+    "tournaments/events/officials.py",
+    "tournaments/events/round_states.py",
+    "tournaments/events/rounds.py",
+    "tournaments/events/stages.py",
+    "tournaments/standings/rulings.py",
+    "tournaments/standings/store.py",
+    "tournaments/standings/requests.py",
 ]
 
 
@@ -230,7 +243,7 @@ def test_every_service_taking_an_actor_asks_access() -> None:
     import ast
     from pathlib import Path
 
-    import tournaments.access as access
+    import tournaments.core.access as access
 
     root = Path(__file__).resolve().parent.parent
     # The predicates (and the checks that raise), not the helpers (signed_in) nor the types.
@@ -279,9 +292,9 @@ ENTERERS = CHIEFS | {"referee"}
 @pytest.mark.parametrize("service", ["game_submit", "draft_save"])
 def test_entering_at_a_table_asks_access_with_every_role(service: str, role: str) -> None:
     from games.models import EntryDraft, Game
-    from games.services import game_submit
-    from games.versions import draft_save
     from tests.factories import bot_record
+    from tournaments.tables.review import draft_save
+    from tournaments.tables.submission import game_submit
 
     _event, _round, tables, boards = duplicate_round(tables=2, boards=1, seed="enter")
     table, board = tables[0], boards[0]
@@ -313,9 +326,9 @@ def test_entering_at_a_table_asks_access_with_every_role(service: str, role: str
 
 
 def test_a_referee_of_another_table_and_another_tables_link_may_not_enter() -> None:
-    from games.services import game_submit
     from tests.factories import bot_record
-    from tournaments.links import COMMAND_LINE, LinkBearer, table_links_make
+    from tournaments.links.tokens import COMMAND_LINE, LinkBearer, table_links_make
+    from tournaments.tables.submission import game_submit
 
     event, round_, tables, boards = duplicate_round(tables=2, boards=1, seed="other")
     referee = _actor("referee", event, tables[1])

@@ -15,10 +15,10 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
 
-from ddz_site.errors import DomainError
+from ddz_site.kernel.errors import DomainError
 from games.models import Board
 from tests.factories import EventFactory, PlayerFactory, RoundFactory, duplicate_round
-from tournaments import round_states, rounds
+from tournaments.events import round_states, rounds
 from tournaments.models import AuditEntry, Event, Round, RoundState, Seat
 
 pytestmark = pytest.mark.django_db

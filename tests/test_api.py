@@ -12,10 +12,10 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games.models import Game, Status
-from games.services import game_verify
 from tests.entry_personas import build_world
 from tests.factories import bot_record
 from tournaments.models import AuditEntry
+from tournaments.tables.verification import game_verify
 
 pytestmark = pytest.mark.django_db
 
@@ -119,7 +119,7 @@ def test_versions_are_kept_and_an_edit_is_audited(world) -> None:
 def test_a_quick_result_claiming_a_missing_bomb_is_refused(world) -> None:
     ref = client_for(world.users["referee1"])
     board = world.boards[0]
-    from games.entry import EntryDeal
+    from games.steps import EntryDeal
 
     deal = EntryDeal.from_board(board)
     holders = "".join(deal.hands.values()) + deal.bottom

@@ -1,6 +1,6 @@
 """The API documentation (Swagger UI at /api/docs/, Redoc at /api/redoc/) loads nothing from
 outside the site: no host but the site's own in the pages or in their configuration, and a
-Content-Security-Policy that keeps the browser on the site's origin (games.api.docs)."""
+Content-Security-Policy that keeps the browser on the site's origin (ddz_site.api.docs)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from games.api.docs import CONTENT_SECURITY_POLICY
+from ddz_site.api.docs import CONTENT_SECURITY_POLICY
 
 URL = re.compile(r"""(?:https?:)?//[^\s"'<>)]+""")
 

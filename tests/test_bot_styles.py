@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 from games.bot import STYLES, play_record
-from games.deals import rank_cards
 from games.engine import RuleSet, deal_random, replay
+from games.notation import rank_cards
 
 
 def test_styles_are_legal_and_ordered_by_strength() -> None:

@@ -13,7 +13,8 @@ from games.models import Game, Status
 from tests.browser import CHROMIUM, chromium, fits, on_server, phone_context, session_of
 from tests.entry_personas import build_world
 from tests.factories import EventFactory, bot_record
-from tournaments import links, rounds, substitutions
+from tournaments.events import rounds, substitutions
+from tournaments.links import checks, tokens
 from tournaments.models import EventRole, Role
 
 pytestmark = [
@@ -69,9 +70,9 @@ def test_a_long_note_without_spaces_wraps(language, live_server) -> None:
         table=table, board=board, record=bot_record(board, table), status=Status.VERIFIED
     )
     ann = table.seats.get(seat="W").player
-    made = links.player_links_make(event=world.event, actor=world.users["organizer"])
+    made = tokens.player_links_make(event=world.event, actor=world.users["organizer"])
     mine = next(m for m in made if m.player == ann)
-    links.result_check_record(link=mine.link, game=game, kind="problem", note=NOTE)
+    checks.result_check_record(link=mine.link, game=game, kind="problem", note=NOTE)
     chief = session_of(world.users["chief"])
     flagged = reverse("referee:flagged", args=[world.event.slug])
     with chromium() as browser:

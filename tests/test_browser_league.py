@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from tests.browser import CHROMIUM, chromium
-from tournaments import clubs
+from tournaments.league import clubs
 from tournaments.models import Entry, Player, Standing
 
 pytestmark = [

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from games.models import Game, Status
-from games.services import game_submit
 from tests.browser import CHROMIUM, chromium, enter_all, fits, phone_context, session_of
 from tests.conftest import Worker, wait_for
 from tests.entry_personas import build_world
 from tests.factories import bot_record
-from tournaments import links
+from tournaments.links import tokens
 from tournaments.models import AuditEntry, ResultCheck
+from tournaments.tables.submission import game_submit
 
 pytestmark = [
     pytest.mark.browser,
@@ -31,7 +31,7 @@ def test_a_whole_game_entered_through_a_table_link_is_stored_once(
 ) -> None:
     world = build_world(seed="browser-link", tables=2, boards=1)
     table, board = world.tables[1], world.boards[0]
-    made = links.table_links_make(
+    made = tokens.table_links_make(
         event=world.event, round_=table.round, actor=world.users["organizer"]
     )
     url = live_server.url + next(m.url for m in made if m.table == 2)
@@ -73,7 +73,7 @@ def test_a_player_signals_a_problem_through_her_link_and_the_chief_sees_it(
     table, board = world.tables[0], world.boards[0]
     game = game_submit(table=table, board=board, record=bot_record(board, table))
     ann = table.seats.get(seat="W").player
-    made = links.player_links_make(event=world.event, actor=world.users["organizer"])
+    made = tokens.player_links_make(event=world.event, actor=world.users["organizer"])
     url = live_server.url + next(m.url for m in made if m.player == ann)
     session = session_of(world.users["chief"])
     note = "We played a bomb of sevens; the sheet says eights."
@@ -109,7 +109,7 @@ def test_a_refused_note_is_shown_beside_her_form_and_the_link_still_works(
     table, board = world.tables[0], world.boards[0]
     game = game_submit(table=table, board=board, record=bot_record(board, table))
     ann = table.seats.get(seat="W").player
-    made = links.player_links_make(event=world.event, actor=world.users["organizer"])
+    made = tokens.player_links_make(event=world.event, actor=world.users["organizer"])
     url = live_server.url + next(m.url for m in made if m.player == ann)
 
     with chromium() as browser:

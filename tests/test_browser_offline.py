@@ -13,16 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from games import entry, views_offline
+from games import steps as entry_steps
+from games import views as views_offline
 from games.bot import play_record
-from games.deals import rank_cards
 from games.engine import RuleSet, deal_random
 from games.models import EntryDraft, Game, Status
+from games.notation import rank_cards
 from tests.browser import CHROMIUM, SHOWN, chromium, enter_all, fits, on_server, phone_context
 from tests.conftest import Worker, wait_for
 from tests.entry_personas import build_world
 from tests.factories import bot_record
-from tournaments import links
+from tournaments.links import tokens
 from tournaments.models import AuditEntry
 
 pytestmark = [
@@ -46,7 +47,7 @@ def test_a_game_entered_with_the_network_cut_half_way_is_stored_once(
 ) -> None:
     world = build_world(seed="browser-offline", tables=2, boards=1)
     table, board = world.tables[0], world.boards[0]
-    made = links.table_links_make(
+    made = tokens.table_links_make(
         event=world.event, round_=table.round, actor=world.users["organizer"]
     )
     url = live_server.url + next(m.url for m in made if m.table == 1)
@@ -140,16 +141,16 @@ def test_a_game_entered_with_the_network_cut_half_way_is_stored_once(
 def _refused_follow(board, steps: list[str], after: int) -> tuple[int, str]:
     """The first turn past `after` steps where the seat to move follows and holds a single that
     does not beat the play open (R-CMP, found by the server's engine): its index and card."""
-    deal = entry.EntryDeal.from_board(board)
+    deal = entry_steps.EntryDeal.from_board(board)
     for k in range(after, len(steps)):
-        position = entry.rebuild(deal, steps[:k])
+        position = entry_steps.rebuild(deal, steps[:k])
         game = position.game
         if game is None or game.leading or position.finished:
             continue
         for rank in dict.fromkeys(game.hands[game.to_move or ""]):
             try:
-                entry.apply_step(position, rank)
-            except entry.EntryError as exc:
+                entry_steps.apply_step(position, rank)
+            except entry_steps.EntryError as exc:
                 if exc.rule == "R-CMP":
                     return k, rank
     raise AssertionError("no follow to refuse in this game")
@@ -160,7 +161,7 @@ def test_a_step_entered_offline_that_the_server_refuses_is_shown_on_sync(
 ) -> None:
     world = build_world(seed="browser-offline-refused", tables=2, boards=1)
     table, board = world.tables[1], world.boards[0]
-    made = links.table_links_make(
+    made = tokens.table_links_make(
         event=world.event, round_=table.round, actor=world.users["organizer"]
     )
     url = live_server.url + next(m.url for m in made if m.table == 2)
@@ -252,7 +253,7 @@ CHECK_GAMES = """({cfg, games, keys}) => {
 }"""
 
 
-def _game(preset: str, seed: int) -> tuple[entry.EntryDeal, list[str], int]:
+def _game(preset: str, seed: int) -> tuple[entry_steps.EntryDeal, list[str], int]:
     """A deal of `preset` dealt and played by the demo bot: the entry deal, the steps, and how
     many of them are calls."""
     rules = RuleSet.from_spec(preset)
@@ -266,7 +267,7 @@ def _game(preset: str, seed: int) -> tuple[entry.EntryDeal, list[str], int]:
         aside=dealt.aside,
         marked=dealt.marked,
     )
-    deal = entry.EntryDeal(
+    deal = entry_steps.EntryDeal(
         rules=rules,
         hands={s: rank_cards(h) for s, h in dealt.hands.items()},
         bottom=rank_cards(dealt.bottom),
@@ -275,11 +276,11 @@ def _game(preset: str, seed: int) -> tuple[entry.EntryDeal, list[str], int]:
         marked=dealt.marked or "",
         aside=rank_cards(dealt.aside or ""),
     )
-    calls = entry.rebuild(deal, [c for _s, c in record["bidding"]]).steps
+    calls = entry_steps.rebuild(deal, [c for _s, c in record["bidding"]]).steps
     return deal, [*calls, *(c for _s, c in record["plays"])], len(calls)
 
 
-def _probes(position: entry.Position, truth: str | None) -> list[str]:
+def _probes(position: entry_steps.Position, truth: str | None) -> list[str]:
     """Steps to try at `position`: calls, pass words, end words, typos, each rank the seat to
     move holds as a single and a pair, one it does not hold, and the game's own step last."""
     if position.finished:
@@ -293,10 +294,10 @@ def _probes(position: entry.Position, truth: str | None) -> list[str]:
     return PLAY_PROBES + ranks + pairs + missing + ([truth] if truth else [])
 
 
-def _accepts(position: entry.Position, step: str) -> bool:
+def _accepts(position: entry_steps.Position, step: str) -> bool:
     try:
-        entry.apply_step(position, step)
-    except entry.EntryError:
+        entry_steps.apply_step(position, step)
+    except entry_steps.EntryError:
         return False
     return True
 
@@ -312,10 +313,10 @@ def test_the_phones_checker_agrees_with_the_engine_on_whole_games_of_every_prese
     for preset in PRESETS:
         for seed in (1, 2):
             deal, steps, calls = _game(preset, seed)
-            positions = [entry.start(deal)]
+            positions = [entry_steps.start(deal)]
             for s in steps:
-                positions.append(entry.apply_step(positions[-1], s))
-            views = [entry.view(p) for p in positions]
+                positions.append(entry_steps.apply_step(positions[-1], s))
+            views = [entry_steps.view(p) for p in positions]
             probes = [
                 _probes(p, steps[i] if i < len(steps) else None) for i, p in enumerate(positions)
             ]
@@ -324,7 +325,10 @@ def test_the_phones_checker_agrees_with_the_engine_on_whole_games_of_every_prese
                 {"from": 0, "view": views[0]},  # no combinations: the play is entered unchecked
                 {"from": calls, "view": views[calls]},  # the first lead brings them
                 {"from": half, "view": views[half], "leadsFrom": views[calls]},  # kept since
-                {"from": late, "view": entry.view(positions[late], leads=True)},  # page opened
+                {
+                    "from": late,
+                    "view": entry_steps.view(positions[late], leads=True),
+                },  # page opened
             ]
             games.append({"steps": steps, "probes": probes, "starts": starts})
             truth.append((preset, seed, positions, views, probes))

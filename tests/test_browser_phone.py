@@ -20,7 +20,7 @@ from tests.conftest import Worker
 from tests.entry_personas import build_world
 from tests.factories import bot_record
 from tests.test_phone_entry import HAN, english_words
-from tournaments import clock
+from tournaments.events import clock
 
 pytestmark = [
     pytest.mark.browser,

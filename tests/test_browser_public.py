@@ -10,11 +10,13 @@ from django.core.cache import cache
 from django.db import connection
 from playwright.sync_api import expect
 
-from games.services import game_submit, game_verify
 from tests.browser import CHROMIUM, chromium
 from tests.factories import bot_record, duplicate_round
-from tournaments import views
-from tournaments.standings import penalty_add, standings_recompute
+from tournaments.standings.rulings import penalty_add
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
+from tournaments.web import public as views
 
 pytestmark = [
     pytest.mark.browser,

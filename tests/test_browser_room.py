@@ -12,12 +12,13 @@ from django.core.cache import cache
 from django.test import Client
 from playwright.sync_api import expect
 
-from games.services import game_submit, game_verify
 from tests.browser import CHROMIUM, chromium, on_server
 from tests.entry_personas import build_world
 from tests.factories import bot_record, duplicate_round
 from tournaments.models import EventRole, Role
-from tournaments.standings import standings_recompute
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = [
     pytest.mark.browser,
@@ -40,7 +41,8 @@ def _seconds(text: str) -> int:
 
 
 def test_the_big_screen_clock_runs_and_pauses(live_server, monkeypatch) -> None:
-    from tournaments import clock, views_screen
+    from tournaments.events import clock
+    from tournaments.web import screen as views_screen
 
     cache.clear()
     monkeypatch.setattr(views_screen, "POLL_SECONDS", 1)

@@ -14,10 +14,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games.services import game_submit, game_verify
 from tests.factories import bot_record, duplicate_round
 from tournaments.models import Event, Stage
-from tournaments.standings import standings_recompute
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 

@@ -10,10 +10,11 @@ import pytest
 
 from games.engine import replay
 from games.models import Game, Status
-from games.services import game_submit, game_verify
-from games.versions import game_resolve
 from tests.entry_personas import build_world
 from tests.factories import bot_record
+from tournaments.tables.review import game_resolve
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ def _play(world, *, board_index: int = 0, mismatch: bool = False) -> list[Game]:
             score = replay(record).to_dict()["score"]
             seat = next(iter(score))
             record["declared"] = {s: v + (1 if s == seat else 0) for s, v in score.items()}
-        # Entered by each table's own referee (tournaments.access.may_enter).
+        # Entered by each table's own referee (tournaments.core.access.may_enter).
         referee = world.users["referee1" if i == 0 else "referee2"]
         game = game_submit(table=table, board=board, record=record, actor=referee)
         game_verify(game_id=game.pk)

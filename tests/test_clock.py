@@ -1,5 +1,5 @@
-"""The round clock (tournaments.clock): its services, who may run it, its views, and the
-big-screen page (tournaments.views_screen) that shows it with the seating and the standings.
+"""The round clock (tournaments.events.clock): its services, who may run it, its views, and the
+big-screen page (tournaments.web.screen) that shows it with the seating and the standings.
 
 Times are derived by hand from the clock's definition: a round of M minutes started at t0 has
 run (now − t0 − the pauses) and has M minutes minus that left; a table given x extra minutes
@@ -17,13 +17,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.services import game_submit, game_verify
 from tests.conftest import race
 from tests.entry_personas import PERSONAS, build_world
 from tests.factories import bot_record, duplicate_round
-from tournaments import clock
+from tournaments.events import clock
 from tournaments.models import AuditEntry, RoundClock, RoundState
-from tournaments.standings import standings_recompute
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 

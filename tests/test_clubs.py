@@ -1,4 +1,4 @@
-"""Clubs, series and people (tournaments.clubs): who may open events for a club, series
+"""Clubs, series and people (tournaments.league.clubs): who may open events for a club, series
 settings, and merging two player records of one person (audited, reversible)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 from django.contrib.auth import get_user_model
 
-from tournaments import clubs
+from tournaments.league import clubs
+from tournaments.league.series import DEFAULT_SCALE
 from tournaments.models import AuditEntry, Club, ClubMember, ClubRole, Entry, EventRole, Player
-from tournaments.series import DEFAULT_SCALE
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +43,7 @@ def test_club_organizer_opens_events_for_his_club_only(world: dict[str, object])
     north, south = world["north"], world["south"]
     event = clubs.club_event_open(club=north, actor=world["north_td"], name="North Cup 1")
     assert event.club == north
-    # He becomes the event's organizer (roles of tournaments.access).
+    # He becomes the event's organizer (roles of tournaments.core.access).
     assert EventRole.objects.filter(event=event, user=world["north_td"], role="organizer").exists()
     with pytest.raises(clubs.NotClubOrganizer):
         clubs.club_event_open(club=south, actor=world["north_td"], name="Sneaky")

@@ -12,10 +12,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from games.models import Board, Game, Status
-from games.services import game_verify
 from tests.factories import bot_record, duplicate_round
 from tournaments.models import Event
-from tournaments.services import standings_recompute
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.verification import game_verify
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +88,7 @@ def test_import_of_a_missing_file_exits_2() -> None:
 def test_standings_command_prints_json_and_csv() -> None:
     event, _round, tables, boards = duplicate_round(tables=3, seed="cmd")
     for table in tables:
-        from games.services import game_submit
+        from tournaments.tables.submission import game_submit
 
         game = game_submit(table=table, board=boards[0], record=bot_record(boards[0], table))
         game_verify(game_id=game.pk)

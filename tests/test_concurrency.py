@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from ddz_site.errors import DomainError
+from ddz_site.kernel.errors import DomainError
 from games.models import Game
-from games.services import game_submit, game_verify
 from tests.conftest import race
 from tests.factories import bot_record, duplicate_round
 from tournaments.models import Standing
-from tournaments.services import standings_recompute
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

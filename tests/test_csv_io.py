@@ -1,4 +1,5 @@
-"""Players CSV (tournaments.csv_io): preview row by row, nothing imported while any row is
+"""Players CSV (tournaments.events.players_csv): preview row by row, nothing imported while any row
+is
 wrong, export that imports back unchanged."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.factories import EventFactory, PlayerFactory
-from tournaments import csv_io
+from tournaments.events import players_csv
 from tournaments.models import AuditEntry, Entry, EventFormat, EventRole, Player, Role, Team
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +32,7 @@ Chen,Pine,,
 def test_preview_then_import(event_and_td) -> None:
     event, td = event_and_td
     PlayerFactory(name="Chen", club="")
-    preview = csv_io.players_csv_preview(event=event, text=GOOD)
+    preview = players_csv.players_csv_preview(event=event, text=GOOD)
     assert preview.ok
     assert [(r.line, r.name, r.action) for r in preview.rows] == [
         (2, "Ann", "new"),
@@ -39,7 +40,7 @@ def test_preview_then_import(event_and_td) -> None:
         (4, "Chen", "update"),
     ]
     assert not Entry.objects.exists()  # a preview writes nothing
-    csv_io.players_csv_import(event=event, text=GOOD, actor=td)
+    players_csv.players_csv_import(event=event, text=GOOD, actor=td)
     assert sorted(Entry.objects.values_list("player__name", flat=True)) == ["Ann", "Bo", "Chen"]
     assert Player.objects.get(name="Chen").club == "Pine"
     assert Player.objects.get(name="Ann").external_id == "CN-001"
@@ -59,7 +60,7 @@ def test_errors_row_by_row_and_nothing_half_imported(event_and_td) -> None:
         "Fang,Pine\n"  # a field short
         f"{'x' * 121},,\n"  # too long
     )
-    preview = csv_io.players_csv_preview(event=event, text=text)
+    preview = players_csv.players_csv_preview(event=event, text=text)
     assert not preview.ok
     errors = {r.line: r.errors for r in preview.rows}
     assert errors[2] and "appears twice" in errors[2][0]
@@ -69,8 +70,8 @@ def test_errors_row_by_row_and_nothing_half_imported(event_and_td) -> None:
     assert any("appears twice" in e for e in errors[6])
     assert errors[7] == ["2 fields where the header has 3."]
     assert errors[8] == ["name is longer than 120 characters."]
-    with pytest.raises(csv_io.CsvRejected) as caught:
-        csv_io.players_csv_import(event=event, text=text, actor=td)
+    with pytest.raises(players_csv.CsvRejected) as caught:
+        players_csv.players_csv_import(event=event, text=text, actor=td)
     assert caught.value.preview.error_count == 7
     assert not Entry.objects.exists()
     assert set(Player.objects.values_list("name", flat=True)) == {"Dana"}
@@ -88,7 +89,7 @@ def test_errors_row_by_row_and_nothing_half_imported(event_and_td) -> None:
 )
 def test_file_problems(event_and_td, text: str, problem: str) -> None:
     event, _td = event_and_td
-    preview = csv_io.players_csv_preview(event=event, text=text)
+    preview = players_csv.players_csv_preview(event=event, text=text)
     assert not preview.ok
     assert any(p.startswith(problem) for p in preview.problems)
 
@@ -98,12 +99,12 @@ def test_team_events_need_full_teams(event_and_td) -> None:
     event.format = EventFormat.TEAM_OF_THREE
     event.save()
     text = "name,team\nA1,A\nA2,A\nA3,A\nA4,A\nB1,\n"
-    preview = csv_io.players_csv_preview(event=event, text=text)
+    preview = players_csv.players_csv_preview(event=event, text=text)
     assert [bool(r.errors) for r in preview.rows] == [True, True, True, True, True]
     assert "would have 4 players" in preview.rows[0].errors[0]
     assert preview.rows[4].errors == ["Every player of a team event needs a team."]
     good = "name,team\nA1,A\nA2,A\nA3,A\nB1,B\n"
-    csv_io.players_csv_import(event=event, text=good, actor=td)
+    players_csv.players_csv_import(event=event, text=good, actor=td)
     assert sorted(Team.objects.get(name="A").members.values_list("name", flat=True)) == [
         "A1",
         "A2",
@@ -113,10 +114,10 @@ def test_team_events_need_full_teams(event_and_td) -> None:
 
 def test_export_imports_back_unchanged(event_and_td) -> None:
     event, td = event_and_td
-    csv_io.players_csv_import(
+    players_csv.players_csv_import(
         event=event, text=GOOD.replace("Chen,Pine,,", "Chen,Pine,,T"), actor=td
     )
-    exported = csv_io.players_csv_export(event=event)
+    exported = players_csv.players_csv_export(event=event)
     assert exported.splitlines() == [
         "name,club,external_id,team",
         "Ann,Lotus,CN-001,",
@@ -125,5 +126,5 @@ def test_export_imports_back_unchanged(event_and_td) -> None:
     ]
     other = EventFactory()
     EventRole.objects.create(event=other, user=td, role=Role.ORGANIZER)
-    csv_io.players_csv_import(event=other, text=exported, actor=td)
-    assert csv_io.players_csv_export(event=other) == exported
+    players_csv.players_csv_import(event=other, text=exported, actor=td)
+    assert players_csv.players_csv_export(event=other) == exported

@@ -1,4 +1,4 @@
-"""Verifiable deals (tournaments.dealing): the derivation is reproducible, unbiased in its
+"""Verifiable deals (games.dealing): the derivation is reproducible, unbiased in its
 parts, matches the commitment, and deals every table size through the engine."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from collections import Counter
 
 import pytest
 
+from games import dealing
 from games.engine import RuleSet
 from games.engine.cards import SUITED_DECK, SUITED_TWO_DECKS
-from tournaments import dealing
 
 SEED = "3f" * 32
 

@@ -1,7 +1,7 @@
 """Deals stay verifiable forever (issue 10, item 4).
 
 A published commitment is only worth something if the boards it commits to can be derived
-again years later. Two kinds of known answers pin the derivation of tournaments.dealing:
+again years later. Two kinds of known answers pin the derivation of games.dealing:
 
 - the HMAC_DRBG against NIST's own test vectors (CAVP, SP 800-90A), and against a reference
   written here from SP 800-90A section 10.1.2 with hmac and hashlib only;
@@ -10,7 +10,7 @@ again years later. Two kinds of known answers pin the derivation of tournaments.
   personalization string or the mapping from the shuffled deck to hands and bottom fails here
   instead of silently breaking every published commitment. The literal boards were derived by
   the reference derivation of this file (``_reference_board``, written from the method in
-  tournaments.dealing's docstring, importing nothing of the project), and the product must
+  games.dealing's docstring, importing nothing of the project), and the product must
   agree with both.
 """
 
@@ -22,9 +22,9 @@ import json
 
 import pytest
 
+from games import dealing
 from games.engine import RuleSet
 from games.models import Board
-from tournaments import dealing
 
 # --- HMAC_DRBG known answers --------------------------------------------------------------
 
@@ -105,7 +105,7 @@ def test_hmac_drbg_gives_nists_returned_bits(case: str) -> None:
 
 
 def test_the_board_stream_is_successive_32_byte_generate_calls() -> None:
-    # Step 1 of tournaments.dealing: entropy = the seed, empty nonce, personalization
+    # Step 1 of games.dealing: entropy = the seed, empty nonce, personalization
     # "ddz-duplicate board <n>", bytes taken from Generate calls of 32 bytes each.
     seed = bytes(range(32))
     reference = _ReferenceDrbg(seed, b"", b"ddz-duplicate board 12")
@@ -150,7 +150,7 @@ PINNED_CLASSIC = {
         "first_bidder": "W",
     },
 }
-# The same boards by rank (R-NOTE) and their deal keys (games.deals.deal_key: SHA-256 of the
+# The same boards by rank (R-NOTE) and their deal keys (games.notation.deal_key: SHA-256 of the
 # canonical JSON {"bottom", "first_bidder", "hands"} by rank, keys sorted, no spaces).
 PINNED_CLASSIC_RANKS = {
     1: ({"S": "4458889JJJQQQKA2R", "E": "34455677TTJQAAA2B", "W": "333566778999TTK22"}, "6KK"),
@@ -208,7 +208,7 @@ PINNED_OTHER_SIZES = {
     },
 }
 
-# The reference derivation: the method of tournaments.dealing's docstring, from its text.
+# The reference derivation: the method of games.dealing's docstring, from its text.
 _RANKS = "3456789TJQKA2"
 _ONE_DECK = [suit + rank for rank in _RANKS for suit in "SHDC"] + ["BJ", "RJ"]
 # preset → (seats in turn order, decks, hand size, bottom size, cards set aside): R-DEAL, R-2P,
@@ -301,7 +301,7 @@ def test_pinned_commitment() -> None:
 
 
 def test_pinned_boards_by_rank_and_their_deal_keys() -> None:
-    from games.deals import deal_key, rank_cards
+    from games.notation import deal_key, rank_cards
 
     for number, board in PINNED_CLASSIC.items():
         hands, bottom = PINNED_CLASSIC_RANKS[number]
@@ -321,7 +321,7 @@ def test_pinned_boards_by_rank_and_their_deal_keys() -> None:
 @pytest.mark.django_db
 def test_a_pinned_event_deals_and_verifies_the_pinned_boards(django_user_model) -> None:
     # Through the organizer's services, as an event is run: open, commit the seed, deal a round.
-    from tournaments import rounds
+    from tournaments.events import rounds
 
     organizer = django_user_model.objects.create_superuser("pinned", "p@example.org", "pw")
     event = rounds.event_open(actor=organizer, name="Pinned", preset="classic")

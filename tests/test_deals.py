@@ -1,11 +1,11 @@
-"""Deal notation of the Django side (games.deals): suits, ranks and the identity of a deal."""
+"""Deal notation of the Django side (games.notation): suits, ranks and the identity of a deal."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.deals import deal_key, is_suited, rank_cards
 from games.engine import NotationError
+from games.notation import deal_key, is_suited, rank_cards
 
 
 def test_suited_and_rank_text_read_alike() -> None:

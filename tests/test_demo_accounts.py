@@ -1,4 +1,4 @@
-"""The demo's accounts (tournaments.demo_accounts): each role can sign in at the one sign-in
+"""The demo's accounts (tournaments.demo.accounts): each role can sign in at the one sign-in
 page and reach its door; creating them twice changes nothing."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tests.factories import duplicate_round
-from tournaments.access import can_enter_table, is_chief_referee, is_organizer, roles_of
-from tournaments.demo_accounts import demo_accounts_ensure
+from tournaments.core.access import can_enter_table, is_chief_referee, is_organizer, roles_of
+from tournaments.demo.accounts import demo_accounts_ensure
 from tournaments.models import EventRole, TableAssignment
 
 pytestmark = pytest.mark.django_db

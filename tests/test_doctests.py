@@ -6,15 +6,25 @@ import doctest
 
 import pytest
 
-import games.deals
-import tournaments.scoring
-import tournaments.seating
-import tournaments.series
+import games.notation
+import tournaments.league.series
+from tournaments.scoring import cli, methods, outliers, ranking
+from tournaments.seating import designs, schedule, swiss
+
+PURE_WITH_EXAMPLES = [
+    methods,
+    ranking,
+    outliers,
+    cli,
+    designs,
+    schedule,
+    swiss,
+    tournaments.league.series,
+    games.notation,
+]
 
 
-@pytest.mark.parametrize(
-    "module", [tournaments.scoring, tournaments.seating, tournaments.series, games.deals]
-)
+@pytest.mark.parametrize("module", PURE_WITH_EXAMPLES, ids=lambda m: m.__name__)
 def test_docstring_examples(module: object) -> None:
     failures, tried = doctest.testmod(module)  # type: ignore[arg-type]
     assert tried > 0 and failures == 0

@@ -24,12 +24,13 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from games.services import game_submit, game_verify
+from ddz_site.kernel.spreadsheet import spreadsheet_cell, spreadsheet_text
 from tests.factories import EventFactory, bot_record, duplicate_round
-from tournaments import csv_io
-from tournaments.exports import spreadsheet_cell, spreadsheet_text
+from tournaments.events import players_csv
 from tournaments.models import Event, EventRole, Player, Role
-from tournaments.standings import standings_recompute
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -184,14 +185,14 @@ def test_players_file_escapes_formulas_and_imports_back_unchanged() -> None:
     text = "name,club,external_id,team\n" + "".join(
         f"{spreadsheet_cell(n)},+club,,\n" for n in names
     )
-    csv_io.players_csv_import(event=event, text=text, actor=td)
+    players_csv.players_csv_import(event=event, text=text, actor=td)
     assert sorted(event.entries.values_list("player__name", flat=True)) == sorted(names)
     assert set(event.entries.values_list("player__club", flat=True)) == {"+club"}
-    exported = csv_io.players_csv_export(event=event)
+    exported = players_csv.players_csv_export(event=event)
     rows = _rows(exported)
     assert {r["name"] for r in rows} == {"'=1+1", "'-Lee", "'@home", "''=quoted", "Ann"}
     assert {r["club"] for r in rows} == {"'+club"}
     other = EventFactory()
     EventRole.objects.create(event=other, user=td, role=Role.ORGANIZER)
-    csv_io.players_csv_import(event=other, text=exported, actor=td)
-    assert csv_io.players_csv_export(event=other) == exported
+    players_csv.players_csv_import(event=other, text=exported, actor=td)
+    assert players_csv.players_csv_export(event=other) == exported

@@ -1,4 +1,4 @@
-"""The embargo (tournaments.embargo): a board's results, traveller and hands stay hidden from
+"""The embargo (tournaments.core.embargo): a board's results, traveller and hands stay hidden from
 players and the public until every table of its round has finished it; officials see them.
 Leaks are tried through every page and endpoint a visitor can reach or guess."""
 
@@ -12,12 +12,13 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import NoReverseMatch, reverse
 
-from games.services import game_submit, game_verify
 from tests.factories import bot_record, duplicate_round
-from tournaments import embargo
+from tournaments.core import embargo
 from tournaments.models import EventRole, Role
-from tournaments.services import standings_recompute
-from tournaments.standings import adjustment_set
+from tournaments.standings.rulings import adjustment_set
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 from tournaments.templatetags.ddz import cards
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]

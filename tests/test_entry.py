@@ -1,4 +1,4 @@
-"""games.entry: the live check of each step by the engine, rendered for a referee, and the
+"""games.steps: the live check of each step by the engine, rendered for a referee, and the
 quick result checked against the deal. Hands are fixed by hand so that every expected value
 follows from the rules (RULES.md), not from the code's output."""
 
@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from games import entry, quick_result
+from games import quick_result
+from games import steps as entry_steps
 from games.engine import RuleSet, parse_cards
 
 # A classic deal (R-DECK: 54 cards) written so that the facts below are plain to see:
@@ -20,10 +21,10 @@ HANDS = {
 BOTTOM = "TA6"
 
 
-def deal(rules: str = "classic", first: str = "S") -> entry.EntryDeal:
+def deal(rules: str = "classic", first: str = "S") -> entry_steps.EntryDeal:
     rs = RuleSet.from_spec(rules)
     hands = {s: "".join(sorted(h, key="3456789TJQKA2BR".index)) for s, h in HANDS.items()}
-    return entry.EntryDeal(rules=rs, hands=hands, bottom=BOTTOM, first_bidder=first)
+    return entry_steps.EntryDeal(rules=rs, hands=hands, bottom=BOTTOM, first_bidder=first)
 
 
 def test_the_deal_is_the_deck() -> None:
@@ -33,21 +34,21 @@ def test_the_deal_is_the_deck() -> None:
 
 def test_bidding_then_play_with_remaining_cards_and_counts() -> None:
     # R-BID-AUCTION: S 1, E 2, W pass, S 3 ends it at once; S is landlord at 3 (R-BOTTOM).
-    position = entry.rebuild(deal(), ["1", "2", "p", "3"])
-    view = entry.view(position)
+    position = entry_steps.rebuild(deal(), ["1", "2", "p", "3"])
+    view = entry_steps.view(position)
     assert (view["phase"], view["landlord"], view["bid"], view["to_move"]) == ("play", "S", 3, "S")
     assert view["counts"] == {"S": 20, "E": 17, "W": 17}
     assert view["calls"] == [["S", "1"], ["E", "2"], ["W", "pass"], ["S", "3"]]
     # S leads his bomb of 3s typed with separators (R-NOTE), E passes with 不要.
-    position = entry.apply_step(position, "3-3-3-3")
-    position = entry.apply_step(position, "不要")
-    view = entry.view(position)
+    position = entry_steps.apply_step(position, "3-3-3-3")
+    position = entry_steps.apply_step(position, "不要")
+    view = entry_steps.view(position)
     assert view["counts"]["S"] == 16 and view["plays"] == [["S", "3333"], ["E", "pass"]]
     assert view["open"] == {"seat": "S", "cards": "3333"} and view["to_move"] == "W"
 
 
 def test_calls_in_chinese_are_the_records_calls() -> None:
-    position = entry.rebuild(deal("rob"), ["叫地主", "抢地主", "不抢", "不抢"])
+    position = entry_steps.rebuild(deal("rob"), ["叫地主", "抢地主", "不抢", "不抢"])
     assert position.bidding.calls[:2] == (("S", "call"), ("E", "rob"))
 
 
@@ -63,23 +64,23 @@ def test_calls_in_chinese_are_the_records_calls() -> None:
     ],
 )
 def test_an_illegal_step_is_refused_with_its_rule(steps, step, rule, words) -> None:
-    position = entry.rebuild(deal(), steps)
-    with pytest.raises(entry.EntryError) as caught:
-        entry.apply_step(position, step)
+    position = entry_steps.rebuild(deal(), steps)
+    with pytest.raises(entry_steps.EntryError) as caught:
+        entry_steps.apply_step(position, step)
     assert caught.value.rule.startswith(rule) and words in caught.value.message
     assert caught.value.index == len(steps)
 
 
 def test_the_message_is_in_the_referees_language() -> None:
-    position = entry.rebuild(deal(), ["1", "2", "p", "3"])
-    with translation.override("zh-hans"), pytest.raises(entry.EntryError) as caught:
-        entry.apply_step(position, "BR")
+    position = entry_steps.rebuild(deal(), ["1", "2", "p", "3"])
+    with translation.override("zh-hans"), pytest.raises(entry_steps.EntryError) as caught:
+        entry_steps.apply_step(position, "BR")
     assert "没有" in caught.value.message and caught.value.rule == "R-VERIFY"
 
 
 def test_a_passed_out_deal_is_done_and_scores_zero() -> None:
     # R-PASSOUT with all_pass zero (the tournament default).
-    view = entry.view(entry.rebuild(deal(), ["p", "p", "p"]))
+    view = entry_steps.view(entry_steps.rebuild(deal(), ["p", "p", "p"]))
     assert view["phase"] == "done" and view["result"]["score"] == {"S": 0, "E": 0, "W": 0}
 
 
@@ -87,23 +88,23 @@ def test_seats_low_on_cards_are_marked() -> None:
     # R-BID-AUCTION: W bids 1 and the others pass; W is landlord (20 cards) and leads his
     # bomb of 2s, then solos while S and E pass. Seed 002: a seat with two or fewer cards
     # is announced, and the page marks it.
-    position = entry.rebuild(deal(), ["p", "p", "1", "p", "p", "2222", "p", "p"])
-    assert position.game.landlord == "W" and entry.view(position)["counts"]["W"] == 16
-    while entry.view(position)["counts"]["W"] > 2:
-        assert entry.view(position)["low"] == []
-        position = entry.apply_step(position, position.game.hands["W"][0])
-        position = entry.apply_step(entry.apply_step(position, "p"), "p")
-    assert entry.view(position)["low"] == ["W"]
+    position = entry_steps.rebuild(deal(), ["p", "p", "1", "p", "p", "2222", "p", "p"])
+    assert position.game.landlord == "W" and entry_steps.view(position)["counts"]["W"] == 16
+    while entry_steps.view(position)["counts"]["W"] > 2:
+        assert entry_steps.view(position)["low"] == []
+        position = entry_steps.apply_step(position, position.game.hands["W"][0])
+        position = entry_steps.apply_step(entry_steps.apply_step(position, "p"), "p")
+    assert entry_steps.view(position)["low"] == ["W"]
 
 
 def test_a_played_out_game_ends_with_the_engines_score() -> None:
     # W, landlord at 1, plays everything as solos after his bomb; nobody beats him.
-    position = entry.rebuild(deal(), ["p", "p", "1", "p", "p", "2222", "p", "p"])
+    position = entry_steps.rebuild(deal(), ["p", "p", "1", "p", "p", "2222", "p", "p"])
     while not position.finished:
-        position = entry.apply_step(position, position.game.hands["W"][0])
+        position = entry_steps.apply_step(position, position.game.hands["W"][0])
         if not position.finished:
-            position = entry.apply_step(entry.apply_step(position, "p"), "p")
-    result = entry.view(position)["result"]
+            position = entry_steps.apply_step(entry_steps.apply_step(position, "p"), "p")
+    result = entry_steps.view(position)["result"]
     # R-SC-MULT: bid 1 × 2 (one bomb) × spring? no option: 2 per farmer; landlord +4.
     # R-SPRING: no farmer played a card, but spring doubles only with spring_multiplier.
     assert result["status"] == "verified" and result["spring"] is True
@@ -112,12 +113,12 @@ def test_a_played_out_game_ends_with_the_engines_score() -> None:
 
 def test_undo_is_the_position_of_one_step_fewer() -> None:
     steps = ["1", "2", "p", "3", "3333"]
-    assert entry.view(entry.rebuild(deal(), steps[:-1])) == entry.view(
-        entry.rebuild(deal(), steps)
+    assert entry_steps.view(entry_steps.rebuild(deal(), steps[:-1])) == entry_steps.view(
+        entry_steps.rebuild(deal(), steps)
     ) | {
         "steps": steps[:-1],
-        "hands": entry.view(entry.rebuild(deal(), steps[:-1]))["hands"],
-        "offline": entry.view(entry.rebuild(deal(), steps[:-1]))["offline"],
+        "hands": entry_steps.view(entry_steps.rebuild(deal(), steps[:-1]))["hands"],
+        "offline": entry_steps.view(entry_steps.rebuild(deal(), steps[:-1]))["offline"],
         "counts": {"S": 20, "E": 17, "W": 17},
         "plays": [],
         "open": None,
@@ -127,9 +128,9 @@ def test_undo_is_the_position_of_one_step_fewer() -> None:
 
 
 def test_a_claim_ends_the_entry_and_the_record_carries_it() -> None:
-    position = entry.rebuild(deal(), ["1", "2", "p", "3", "claim"])
+    position = entry_steps.rebuild(deal(), ["1", "2", "p", "3", "claim"])
     assert position.finished and position.end == {"claim": "S"}
-    assert entry.to_record(position)["end"] == {"claim": "S"}
+    assert entry_steps.to_record(position)["end"] == {"claim": "S"}
 
 
 # -- quick result ----------------------------------------------------------------------------
@@ -162,14 +163,14 @@ def test_quick_result_is_scored_by_the_engine() -> None:
 )
 def test_an_implausible_quick_result_is_refused(claims, rule) -> None:
     base = {"landlord": "S", "bid": 2, "winner": "landlord"}
-    with pytest.raises(entry.EntryError) as caught:
+    with pytest.raises(entry_steps.EntryError) as caught:
         quick_result.check_quick(deal(), quick_result.QuickResult(**(base | claims)))
     assert caught.value.rule == rule
 
 
 def test_a_bomb_in_the_bottom_counts_for_the_landlord() -> None:
     # The bottom TA6 gives E, who holds AA, no bomb; W holds one A: none of A anywhere.
-    with pytest.raises(entry.EntryError):
+    with pytest.raises(entry_steps.EntryError):
         quick_result.check_quick(
             deal(), quick_result.QuickResult(landlord="E", bid=1, winner="landlord", bombs=("A",))
         )
@@ -183,9 +184,9 @@ def test_seats_come_from_the_rules(preset) -> None:
 
     rs = RuleSet.from_spec(preset)
     d = deal_random(rs, random.Random(5), first_bidder=rs.seats[0])
-    ed = entry.EntryDeal(
+    ed = entry_steps.EntryDeal(
         rules=rs, hands=d.rank_hands(), bottom=d.rank_bottom(), first_bidder=rs.seats[0]
     )
-    view = entry.view(entry.start(ed))
+    view = entry_steps.view(entry_steps.start(ed))
     assert view["seats"] == list(rs.seats) and set(view["counts"]) == set(rs.seats)
     assert view["counts"][rs.seats[0]] == rs.hand_size

@@ -1,5 +1,5 @@
 """Malformed quick results, steps and records at every door of referee entry: each is a clear
-field error on the page and a 400 in the one error shape of the API (games.api.errors), never
+field error on the page and a 400 in the one error shape of the API (ddz_site.api.errors), never
 a server error, and nothing is stored. Also: a quick result claims a double only under rules
 whose bidding has one (games.entry.bidding_calls)."""
 
@@ -12,7 +12,8 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games import entry, quick_result
+from games import quick_result
+from games import steps as entry_steps
 from games.engine import RuleSet
 from games.models import Game
 from tests.entry_personas import build_world
@@ -232,9 +233,9 @@ HANDS = {
 }
 
 
-def _deal(preset: str) -> entry.EntryDeal:
+def _deal(preset: str) -> entry_steps.EntryDeal:
     hands = {s: "".join(sorted(h, key="3456789TJQKA2BR".index)) for s, h in HANDS.items()}
-    return entry.EntryDeal(
+    return entry_steps.EntryDeal(
         rules=RuleSet.from_spec(preset), hands=hands, bottom="6TA", first_bidder="S"
     )
 
@@ -242,7 +243,7 @@ def _deal(preset: str) -> entry.EntryDeal:
 @pytest.mark.parametrize("preset", ["classic", "classic_once"])
 def test_a_double_is_refused_where_the_rules_have_none(preset) -> None:
     quick = quick_result.QuickResult(landlord="S", bid=1, winner="landlord", doubles=("E",))
-    with pytest.raises(entry.EntryError) as caught:
+    with pytest.raises(entry_steps.EntryError) as caught:
         quick_result.check_quick(_deal(preset), quick)
     assert caught.value.field == "doubles" and caught.value.rule == "R-DOUBLE-ORDER"
 

@@ -17,11 +17,11 @@ from collections import Counter
 import pytest
 from django.db import connection
 
-from ddz_site.errors import DomainError
+from ddz_site.kernel.errors import DomainError
 from games.models import Game
-from games.services import game_submit
 from tests.factories import bot_record, duplicate_round
 from tournaments.models import AuditEntry
+from tournaments.tables.submission import game_submit
 
 pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games import entry
+from games import steps
 from games.bot import play_record
 from games.engine import RuleSet, deal_random, replay
 
@@ -32,9 +32,9 @@ def test_steps_of_a_whole_game_rebuild_the_verified_record(preset: str, seed: in
         aside=deal.aside,
         marked=deal.marked,
     )
-    from games.deals import rank_cards
+    from games.notation import rank_cards
 
-    entry_deal = entry.EntryDeal(
+    entry_deal = steps.EntryDeal(
         rules=rules,
         hands={s: rank_cards(h) for s, h in deal.hands.items()},
         bottom=rank_cards(deal.bottom),
@@ -43,14 +43,14 @@ def test_steps_of_a_whole_game_rebuild_the_verified_record(preset: str, seed: in
         marked=deal.marked or "",
         aside=rank_cards(deal.aside or ""),
     )
-    position = entry.rebuild(entry_deal, _steps(record))
+    position = steps.rebuild(entry_deal, _steps(record))
     assert position.finished
-    view = entry.view(position)
+    view = steps.view(position)
     assert view["seats"] == list(rules.seats)
     assert view["result"]["status"] == "verified"
     if record["plays"]:  # not passed out: the seat that went out holds no card
         assert 0 in view["counts"].values()
-    out = replay(entry.to_record(position, record_id="typed"))
+    out = replay(steps.to_record(position, record_id="typed"))
     assert out.status == "verified", out.to_dict()
     assert out.score == replay(record).score
     if preset == "five_player":
@@ -60,9 +60,9 @@ def test_steps_of_a_whole_game_rebuild_the_verified_record(preset: str, seed: in
 def test_a_five_player_step_out_of_turn_is_refused_with_r_5p() -> None:
     rules = RuleSet.from_spec("five_player")
     deal = deal_random(rules, random.Random(9))
-    from games.deals import rank_cards
+    from games.notation import rank_cards
 
-    entry_deal = entry.EntryDeal(
+    entry_deal = steps.EntryDeal(
         rules=rules,
         hands={s: rank_cards(h) for s, h in deal.hands.items()},
         bottom=rank_cards(deal.bottom),
@@ -70,8 +70,8 @@ def test_a_five_player_step_out_of_turn_is_refused_with_r_5p() -> None:
         suited_hands=dict(deal.hands),
         marked=deal.marked or "",
     )
-    position = entry.start(entry_deal)
+    position = steps.start(entry_deal)
     assert position.to_move == deal.first_bidder
-    with pytest.raises(entry.EntryError) as info:
-        entry.apply_step(position, "3")
+    with pytest.raises(steps.EntryError) as info:
+        steps.apply_step(position, "3")
     assert info.value.rule == "R-5P"

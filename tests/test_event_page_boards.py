@@ -17,8 +17,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, Status
-from games.services import game_submit, game_verify
 from tests.factories import bot_record, duplicate_round
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Exports (tournaments.exports): standings and scorecards as CSV, the whole event as a JSON
+"""Exports (tournaments.results.exports): standings and scorecards as CSV, the whole event as a JSON
 archive, and the import that restores it exactly (or refuses it and stores nothing)."""
 
 from __future__ import annotations
@@ -12,17 +12,15 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from games.models import Game
-from games.services import game_submit, game_verify
 from tests.factories import EventFactory, bot_record, duplicate_round
-from tournaments.exports import ArchiveRejected, event_export, event_import
+from tournaments.archive.event_archive import ArchiveRejected, event_export, event_import
 from tournaments.models import Event, Stage
-from tournaments.standings import (
-    adjustment_set,
-    computed_rows,
-    penalty_add,
-    standings_recompute,
-    stored_rows,
-)
+from tournaments.standings.cache import stored_rows
+from tournaments.standings.results import computed_rows
+from tournaments.standings.rulings import adjustment_set, penalty_add
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 

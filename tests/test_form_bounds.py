@@ -1,6 +1,6 @@
 """The organizer's and officials' forms a second fresh user trial found lenient: a number past
 the database column (an OverflowError on SQLite, a DataError on PostgreSQL) is refused with a
-message, a stage's name follows the site's one rule for typed text (ddz_site.text) as an
+message, a stage's name follows the site's one rule for typed text (ddz_site.kernel.text) as an
 event's name does, a cut is bounded, the referees of the tables form names the table whose
 choice it cannot read, an official's user name must be readable text, a substitution's first
 board must not come after its last, and the quick result form says why a damaged hidden key is
@@ -13,11 +13,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games import views_referee
 from games.models import Game
 from tests.entry_personas import build_world
 from tests.factories import EventFactory, PlayerFactory
-from tournaments import links
+from tournaments.events.setup import EventRejected, event_create
+from tournaments.links import tokens
 from tournaments.models import (
     Entry,
     Event,
@@ -29,7 +29,7 @@ from tournaments.models import (
     Substitution,
     TableAssignment,
 )
-from tournaments.services import EventRejected, event_create
+from tournaments.web import referee as views_referee
 
 pytestmark = pytest.mark.django_db
 
@@ -261,7 +261,7 @@ def test_a_substitution_number_past_the_column_is_refused(chief_world, field) ->
 
 def test_a_damaged_hidden_key_is_explained_and_not_echoed() -> None:
     world = build_world(seed="bounds-quick")
-    made = links.table_links_make(
+    made = tokens.table_links_make(
         event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
     )
     token = made[0].url.strip("/").split("/")[1]

@@ -1,5 +1,5 @@
 """Text and bodies refused at the doors a fresh user trial found lenient: one rule for typed
-text (ddz_site.text: readable UTF-8, no control characters, a bounded length) on a player's
+text (ddz_site.kernel.text: readable UTF-8, no control characters, a bounded length) on a player's
 note, the players paste box and an event's name; the table link's submit door validated as
 the API's (one of steps, quick or record); rule options bounded; the game-submission API's
 booleans only JSON true or false. Each refusal says what is wrong and stores nothing."""
@@ -13,11 +13,11 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games.models import Game
-from games.services import game_submit
 from tests.entry_personas import build_world
 from tests.factories import EventFactory, bot_record
-from tournaments import links
+from tournaments.links import tokens
 from tournaments.models import Event, EventRole, Player, ResultCheck, Role
+from tournaments.tables.submission import game_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def _steps(record: dict) -> list[str]:
 @pytest.fixture
 def player_linked():
     world = build_world(seed="input-rules")
-    made = links.player_links_make(event=world.event, actor=world.users["organizer"])
+    made = tokens.player_links_make(event=world.event, actor=world.users["organizer"])
     table = world.tables[0]
     board = world.boards[0]
     mine = game_submit(table=table, board=board, record=bot_record(board, table))
@@ -112,7 +112,7 @@ def test_a_confirmation_needs_no_note(player_linked) -> None:
 @pytest.fixture
 def table_linked():
     world = build_world(seed="input-door")
-    made = links.table_links_make(
+    made = tokens.table_links_make(
         event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
     )
     return world, _token(made[0].url)

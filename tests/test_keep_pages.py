@@ -15,11 +15,13 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from games.models import Board, Game, Status
-from games.services import board_create, game_submit, game_verify
 from tests.factories import bot_record, duplicate_round
+from tournaments.events.boards import board_create
 from tournaments.models import EventRole, Role
-from tournaments.results import player_scorecard, replay_steps
-from tournaments.standings import standings_recompute
+from tournaments.results.pages import player_scorecard, replay_steps
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 

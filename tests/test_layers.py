@@ -1,8 +1,10 @@
-"""The layering holds (docs/DESIGN.md, "Layers"): no import cycle among the project's modules,
-counting the imports written inside functions; no import inside a function but those Django
-requires (scripts/layers_report.py's allow-list, each with its reason); the engine imports only
-the standard library. Read with ``ast``, so a cycle hidden in a function body is seen too
-(import-linter's contracts, run by ``make check``, say the same of the layers)."""
+"""The layering holds (docs/DESIGN.md, "Layers"): every module sits in a layer of the one
+contract in pyproject.toml; no import cycle among the project's modules, counting the imports
+written inside functions; no import inside a function but those Django requires
+(scripts/layers_report.py's allow-list, each with its reason); nothing in games/ imports
+tournaments; the engine imports only the standard library; the house keeps its size limits.
+Read with ``ast``, so a cycle hidden in a function body is seen too (import-linter, run by
+``make check``, checks the same contract's direction)."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ _spec.loader.exec_module(layers)
 
 def test_no_import_cycle_counting_imports_inside_functions() -> None:
     known = layers.project_modules()
-    assert "games.services" in known and "tournaments.standings" in known
+    assert "tournaments.tables.submission" in known and "tournaments.standings" in known
     assert layers.cycles(layers.graph(known)) == []
 
 
@@ -54,3 +56,44 @@ def test_the_engine_imports_only_the_standard_library() -> None:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("games"):
                 assert node.module.startswith("games.engine"), (path, node.module)
+
+
+def test_every_module_sits_in_a_layer_of_the_one_contract() -> None:
+    assert layers.unplaced(layers.project_modules()) == []
+
+
+def test_a_module_outside_every_layer_is_found() -> None:
+    assert layers.layer_of("tournaments.notify.sms") is None
+    assert layers.layer_of("tournaments.standings.teams") == layers.layer_of(
+        "tournaments.standings"
+    )
+
+
+def test_the_layers_go_from_the_engine_up_to_the_doors() -> None:
+    rows = layers.layers()
+    assert rows[0] == ["games.engine"]
+    assert "tournaments.web" in rows[-1] and "tournaments.api" in rows[-1]
+    below = [package for row in rows[:-1] for package in row]
+    # the event's services sit above the games' own modules, never below them
+    assert below.index("games.steps") < below.index("tournaments.tables")
+
+
+def test_nothing_in_games_imports_tournaments() -> None:
+    known = layers.project_modules()
+    edges = layers.graph(known)
+    upward = sorted(
+        f"{module} -> {target}"
+        for module, targets in edges.items()
+        if module.split(".")[0] == "games"
+        for target in targets
+        if target.split(".")[0] == "tournaments"
+    )
+    assert upward == []
+
+
+def test_the_limits_see_a_long_function(tmp_path) -> None:
+    body = "\n".join(f"    x{i} = {i}" for i in range(90))
+    path = tmp_path / "long.py"
+    path.write_text(f"def long() -> None:\n{body}\n")
+    problems = layers.limits_passed({"tournaments.long": path}, root=tmp_path)
+    assert problems == ["long.py:1: long has 91 lines (at most 80)"]

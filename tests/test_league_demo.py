@@ -1,4 +1,4 @@
-"""The demo's club and series (tournaments.demo_league, run by manage.py ddz_demo) with a real
+"""The demo's club and series (tournaments.demo.league, run by manage.py ddz_demo) with a real
 Celery worker: three events through the services, deals from committed seeds, bots of three
 strengths, the series standings and the profiles."""
 
@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from tournaments import demo_league
+from tournaments.demo import league as demo_league
 from tournaments.models import Club, RoundState
 
 

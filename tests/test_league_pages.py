@@ -15,12 +15,13 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games.engine import RuleSet, deal_random
-from games.services import board_create
 from tests.factories import round_fill
-from tournaments import clubs, exports
+from tournaments.archive import event_archive
+from tournaments.events.boards import board_create
+from tournaments.events.setup import round_seat
+from tournaments.league import clubs
 from tournaments.models import Entry, Event, Player, Standing
-from tournaments.services import round_seat
-from tournaments.standings import standings_recompute
+from tournaments.standings.store import standings_recompute
 
 pytestmark = pytest.mark.django_db
 
@@ -202,7 +203,7 @@ def test_merged_record_leads_to_the_person(league: dict[str, object]) -> None:
 
 
 def test_rating_chart_from_the_stored_rating(league: dict[str, object]) -> None:
-    # The rating (tournaments.ratings) stores the person's rows on her kept record.
+    # The rating (tournaments.ratings.service) stores the person's rows on her kept record.
     from tournaments.models import RatingEntry
 
     events, amy = league["events"], league["a"]
@@ -226,13 +227,13 @@ def test_rating_chart_from_the_stored_rating(league: dict[str, object]) -> None:
 
 def test_archive_carries_club_and_series(league: dict[str, object]) -> None:
     event = league["events"][0]
-    data = json.loads(json.dumps(exports.event_export(event=event)))
+    data = json.loads(json.dumps(event_archive.event_export(event=event)))
     assert data["club"] == {"name": "Harbour Club", "slug": league["club"].slug}
     assert data["series"]["slug"] == league["series"].slug
     assert data["series"]["scale"] == "10, 8, 6" and data["series"]["best_of"] == 2
     # Restored elsewhere under another name, it joins the same club and series.
     data["event"]["name"], data["event"]["slug"] = "Copy", "copy"
-    copy = exports.event_import(data=data)
+    copy = event_archive.event_import(data=data)
     assert copy.club == league["club"] and copy.series == league["series"]
 
 

@@ -9,8 +9,9 @@ from django.urls import reverse
 
 from tests.factories import PlayerFactory
 from tests.test_ratings import _event
-from tournaments import clubs, ratings
+from tournaments.league import clubs
 from tournaments.models import RatingEntry
+from tournaments.ratings import service as ratings
 
 pytestmark = pytest.mark.django_db
 

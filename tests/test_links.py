@@ -1,7 +1,7 @@
 """Private links (issue 12, items 1-3): a table's and a player's access without an account, and
 officials managed from the dashboard.
 
-Models and services of tournaments.links and tournaments.officials: a link's token is stored
+Models and services of tournaments.links and tournaments.events.officials: a link's token is stored
 only as its SHA-256; a table link opens one table (of one round, or of each round of a stage)
 until it is revoked, expires or its round closes; what is entered through it is audited as
 "table N link" with the device; a player link confirms or signals her games within the
@@ -24,10 +24,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.models import Game
-from games.services import game_submit
+from games.records import GameRejected
 from tests.entry_personas import build_world
 from tests.factories import EventFactory, bot_record, duplicate_round
-from tournaments import access, links, officials
+from tournaments.core import access
+from tournaments.events import officials
+from tournaments.links import checks, tokens
+from tournaments.links import entry as links_entry
 from tournaments.models import (
     AuditEntry,
     Event,
@@ -42,13 +45,14 @@ from tournaments.models import (
     TableAssignment,
     TableLink,
 )
+from tournaments.tables.submission import game_submit
 
 pytestmark = pytest.mark.django_db
 
 UA = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari"
 
 
-def _token(made: links.MadeLink) -> str:
+def _token(made: tokens.MadeLink) -> str:
     assert made.url.startswith("/t/") or made.url.startswith("/p/")
     return made.url.strip("/").split("/")[1]
 
@@ -59,7 +63,7 @@ def _steps(record: dict) -> list[str]:
 
 def _table_world():
     world = build_world(seed="links")
-    made = links.table_links_make(
+    made = tokens.table_links_make(
         event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
     )
     return world, made
@@ -68,7 +72,7 @@ def _table_world():
 def _first_table(world, made):
     """Table 1, board 1, a bearer of table 1's link (from device UA) and the bot's steps there."""
     table, board = world.tables[0], world.boards[0]
-    bearer = links.LinkBearer.of(made[0].link, device=UA)
+    bearer = tokens.LinkBearer.of(made[0].link, device=UA)
     return table, board, bearer, _steps(bot_record(board, table))
 
 
@@ -85,15 +89,15 @@ def test_a_table_link_per_table_stores_only_the_hash_of_its_token() -> None:
         assert link.token_hash == hashlib.sha256(token.encode()).hexdigest()
         stored = [str(getattr(link, f.attname)) for f in TableLink._meta.concrete_fields]
         assert not any(token in value for value in stored)
-        assert links.table_link_find(token) == link
-    assert links.table_link_find("not-a-token") is None
-    assert links.table_link_find(_token(made[0])[:-1]) is None
+        assert tokens.table_link_find(token) == link
+    assert tokens.table_link_find("not-a-token") is None
+    assert tokens.table_link_find(_token(made[0])[:-1]) is None
 
 
 def test_links_expire_at_the_hours_given() -> None:
     world = build_world(seed="links-hours")
     before = timezone.now()
-    made = links.table_links_make(
+    made = tokens.table_links_make(
         event=world.event, round_=world.tables[0].round, actor=world.users["organizer"], hours=5
     )
     assert all(
@@ -123,7 +127,7 @@ def test_a_stage_link_opens_its_table_number_in_each_round_of_the_stage() -> Non
     _e, round3, tables3, _b = duplicate_round(tables=2, event=event, seed="links-stage-3")
     Round.objects.filter(pk__in=[round1.pk, round2.pk]).update(stage=stage)
     Round.objects.filter(pk=round3.pk).update(stage=other)
-    made = links.table_links_make(event=event, stage=stage, actor=world.users["organizer"])
+    made = tokens.table_links_make(event=event, stage=stage, actor=world.users["organizer"])
     assert [m.table for m in made] == [1, 2]
     link = TableLink.objects.get(pk=made[1].link.pk)
 
@@ -151,11 +155,11 @@ def test_closing_the_round_revoking_or_expiry_shut_a_table_link() -> None:
     assert "closed" in access.table_refusal(link, table1)
     Round.objects.filter(pk=table1.round_id).update(state=RoundState.IN_PLAY)
     table1.round.refresh_from_db()
-    assert links.link_revoke(link=link, actor=world.users["organizer"])
+    assert tokens.link_revoke(link=link, actor=world.users["organizer"])
     link.refresh_from_db()
     assert "revoked" in access.link_refusal(link)
     assert not access.table_link_opens(link, table1)
-    assert not links.link_revoke(link=link, actor=world.users["organizer"])  # once
+    assert not tokens.link_revoke(link=link, actor=world.users["organizer"])  # once
     other = TableLink.objects.get(pk=made[1].link.pk)
     TableLink.objects.filter(pk=other.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
     other.refresh_from_db()
@@ -166,7 +170,7 @@ def test_closing_the_round_revoking_or_expiry_shut_a_table_link() -> None:
 
 def test_making_the_links_again_revokes_the_ones_before() -> None:
     world, first = _table_world()
-    second = links.table_links_make(
+    second = tokens.table_links_make(
         event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
     )
     for old in first:
@@ -188,24 +192,24 @@ def test_making_the_links_again_revokes_the_ones_before() -> None:
 def test_only_organizers_make_or_revoke_links(persona: str) -> None:
     world, made = _table_world()
     actor = world.users[persona]
-    with pytest.raises(links.LinkRefused):
-        links.table_links_make(event=world.event, round_=world.tables[0].round, actor=actor)
-    with pytest.raises(links.LinkRefused):
-        links.player_links_make(event=world.event, actor=actor)
-    with pytest.raises(links.LinkRefused):
-        links.link_revoke(link=made[0].link, actor=actor)
+    with pytest.raises(tokens.LinkRefused):
+        tokens.table_links_make(event=world.event, round_=world.tables[0].round, actor=actor)
+    with pytest.raises(tokens.LinkRefused):
+        tokens.player_links_make(event=world.event, actor=actor)
+    with pytest.raises(tokens.LinkRefused):
+        tokens.link_revoke(link=made[0].link, actor=actor)
 
 
 def test_no_links_for_a_closed_round_or_one_of_another_event() -> None:
     world = build_world(seed="links-refused")
     round_ = world.tables[0].round
     other = EventFactory()
-    with pytest.raises(links.LinkRefused):
-        links.table_links_make(event=other, round_=round_, actor=world.users["organizer"])
+    with pytest.raises(tokens.LinkRefused):
+        tokens.table_links_make(event=other, round_=round_, actor=world.users["organizer"])
     Round.objects.filter(pk=round_.pk).update(state=RoundState.CLOSED)
     round_.refresh_from_db()
-    with pytest.raises(links.LinkRefused):
-        links.table_links_make(event=world.event, round_=round_, actor=world.users["organizer"])
+    with pytest.raises(tokens.LinkRefused):
+        tokens.table_links_make(event=world.event, round_=round_, actor=world.users["organizer"])
 
 
 # --- Entry through a table link ------------------------------------------------------------
@@ -214,11 +218,11 @@ def test_no_links_for_a_closed_round_or_one_of_another_event() -> None:
 def test_each_step_entered_through_a_link_is_audited_as_the_table_link_with_the_device() -> None:
     world, made = _table_world()
     table, board, bearer, steps = _first_table(world, made)
-    answer = links.link_entry_check(
+    answer = links_entry.link_entry_check(
         bearer=bearer, table=table, board=board, steps=[], step=steps[0]
     )
     assert answer["ok"] and answer["position"]["steps"] == steps[:1]
-    refused = links.link_entry_check(
+    refused = links_entry.link_entry_check(
         bearer=bearer, table=table, board=board, steps=steps[:1], step="BR"
     )
     assert not refused["ok"] and refused["error"]["rule"]
@@ -232,17 +236,17 @@ def test_each_step_entered_through_a_link_is_audited_as_the_table_link_with_the_
 
 def test_the_device_is_the_user_agent_cut_short() -> None:
     world, made = _table_world()
-    bearer = links.LinkBearer.of(made[0].link, device="x" * 5000)
-    assert len(bearer.device) == links.DEVICE_CHARS
+    bearer = tokens.LinkBearer.of(made[0].link, device="x" * 5000)
+    assert len(bearer.device) == tokens.DEVICE_CHARS
 
 
 def test_a_game_submitted_through_a_link_is_stored_once_and_audited_as_the_link() -> None:
     world, made = _table_world()
     table, board, bearer, steps = _first_table(world, made)
-    first = links.link_game_submit(
+    first = links_entry.link_game_submit(
         bearer=bearer, table=table, board=board, steps=steps, idempotency_key="k-1"
     )
-    again = links.link_game_submit(
+    again = links_entry.link_game_submit(
         bearer=bearer, table=table, board=board, steps=steps, idempotency_key="k-1"
     )
     assert first.pk == again.pk and Game.objects.filter(table=table, board=board).count() == 1
@@ -256,8 +260,8 @@ def test_a_game_submitted_through_a_link_is_stored_once_and_audited_as_the_link(
 def test_an_unfinished_game_is_refused_through_a_link() -> None:
     world, made = _table_world()
     table, board, bearer, steps = _first_table(world, made)
-    with pytest.raises(links.GameRejected):
-        links.link_game_submit(bearer=bearer, table=table, board=board, steps=steps[:-1])
+    with pytest.raises(GameRejected):
+        links_entry.link_game_submit(bearer=bearer, table=table, board=board, steps=steps[:-1])
     assert not Game.objects.exists()
 
 
@@ -283,7 +287,7 @@ def _player_world(minutes: int = 30):
     event = world.event
     event.correction_minutes = minutes
     event.save(update_fields=["correction_minutes"])
-    made = links.player_links_make(event=event, actor=world.users["organizer"])
+    made = tokens.player_links_make(event=event, actor=world.users["organizer"])
     table1, table2 = world.tables
     board = world.boards[0]
     mine = game_submit(table=table1, board=board, record=bot_record(board, table1))
@@ -295,79 +299,79 @@ def _player_world(minutes: int = 30):
 
 def test_player_links_one_per_seated_player_hash_only() -> None:
     world = build_world(seed="players-make")
-    made = links.player_links_make(event=world.event, actor=world.users["organizer"])
+    made = tokens.player_links_make(event=world.event, actor=world.users["organizer"])
     assert len(made) == 6 and {m.url[:3] for m in made} == {"/p/"}
     for m in made:
         token = _token(m)
-        assert PlayerLink.objects.get(pk=m.link.pk).token_hash == links.token_hash(token)
-        assert links.player_link_find(token) == m.link
-    again = links.player_links_make(event=world.event, actor=world.users["organizer"])
+        assert PlayerLink.objects.get(pk=m.link.pk).token_hash == tokens.token_hash(token)
+        assert tokens.player_link_find(token) == m.link
+    again = tokens.player_links_make(event=world.event, actor=world.users["organizer"])
     assert PlayerLink.objects.filter(revoked_at__isnull=True).count() == len(again) == 6
 
 
 def test_a_player_signals_a_problem_on_her_game_and_it_waits_in_the_chief_queue() -> None:
     world, link, ann, mine, _theirs = _player_world()
-    check = links.result_check_record(
+    check = checks.result_check_record(
         link=link, game=mine, kind="problem", note="We played a bomb of 7s, not 8s.", device=UA
     )
     assert check.player == ann and check.seat == mine.table.seats.get(player=ann).seat
-    assert [c.pk for c in links.open_signals(event=world.event)] == [check.pk]
+    assert [c.pk for c in checks.open_signals(event=world.event)] == [check.pk]
     audit = AuditEntry.objects.get(action="game.check")
     assert audit.who == f"player link: {ann.name}" and audit.changes["device"] == UA
     assert audit.changes["kind"] == "problem"
     # Within the window she may change her answer: a confirmation is no signal.
-    links.result_check_record(link=link, game=mine, kind="confirm", note="", device=UA)
+    checks.result_check_record(link=link, game=mine, kind="confirm", note="", device=UA)
     assert ResultCheck.objects.get(pk=check.pk).kind == "confirm"
-    assert not links.open_signals(event=world.event).exists()
+    assert not checks.open_signals(event=world.event).exists()
 
 
 def test_a_player_may_not_check_another_table_a_replaced_game_or_outside_the_window() -> None:
     world, link, _ann, mine, theirs = _player_world()
-    with pytest.raises(links.CheckRefused):
-        links.result_check_record(link=link, game=theirs, kind="confirm", note="", device=UA)
-    with pytest.raises(links.CheckRefused):
-        links.result_check_record(link=link, game=mine, kind="maybe", note="", device=UA)
+    with pytest.raises(checks.CheckRefused):
+        checks.result_check_record(link=link, game=theirs, kind="confirm", note="", device=UA)
+    with pytest.raises(checks.CheckRefused):
+        checks.result_check_record(link=link, game=mine, kind="maybe", note="", device=UA)
     Game.objects.filter(pk=mine.pk).update(submitted_at=timezone.now() - timedelta(minutes=31))
     mine.refresh_from_db()
-    with pytest.raises(links.CheckRefused, match="window"):
-        links.result_check_record(link=link, game=mine, kind="problem", note="", device=UA)
+    with pytest.raises(checks.CheckRefused, match="window"):
+        checks.result_check_record(link=link, game=mine, kind="problem", note="", device=UA)
     assert not ResultCheck.objects.exists()
 
 
 def test_no_window_means_players_only_look() -> None:
     _world, link, _ann, mine, _theirs = _player_world(minutes=0)
-    with pytest.raises(links.CheckRefused):
-        links.result_check_record(link=link, game=mine, kind="confirm", note="", device=UA)
+    with pytest.raises(checks.CheckRefused):
+        checks.result_check_record(link=link, game=mine, kind="confirm", note="", device=UA)
 
 
 def test_a_revoked_player_link_checks_nothing() -> None:
     world, link, _ann, mine, _theirs = _player_world()
-    links.link_revoke(link=link, actor=world.users["organizer"])
+    tokens.link_revoke(link=link, actor=world.users["organizer"])
     link.refresh_from_db()
-    with pytest.raises(links.CheckRefused):
-        links.result_check_record(link=link, game=mine, kind="confirm", note="", device=UA)
+    with pytest.raises(checks.CheckRefused):
+        checks.result_check_record(link=link, game=mine, kind="confirm", note="", device=UA)
 
 
 def test_the_chief_referee_handles_a_signal_once() -> None:
     world, link, _ann, mine, _theirs = _player_world()
-    check = links.result_check_record(link=link, game=mine, kind="problem", note="?", device=UA)
-    with pytest.raises(links.LinkRefused):
-        links.result_check_handle(check_id=check.pk, actor=world.users["referee1"], note="")
-    handled = links.result_check_handle(
+    check = checks.result_check_record(link=link, game=mine, kind="problem", note="?", device=UA)
+    with pytest.raises(tokens.LinkRefused):
+        checks.result_check_handle(check_id=check.pk, actor=world.users["referee1"], note="")
+    handled = checks.result_check_handle(
         check_id=check.pk, actor=world.users["chief"], note="Checked with the table."
     )
     assert handled.handled_by == world.users["chief"] and handled.handled_at is not None
-    assert not links.open_signals(event=world.event).exists()
-    with pytest.raises(links.LinkRefused):
-        links.result_check_handle(check_id=check.pk, actor=world.users["chief"], note="")
+    assert not checks.open_signals(event=world.event).exists()
+    with pytest.raises(tokens.LinkRefused):
+        checks.result_check_handle(check_id=check.pk, actor=world.users["chief"], note="")
     assert AuditEntry.objects.filter(action="game.check.handle").count() == 1
 
 
 def test_the_correction_window_is_the_organizers() -> None:
     world = build_world(seed="window")
-    with pytest.raises(links.LinkRefused):
-        links.correction_window_set(event=world.event, actor=world.users["chief"], minutes=10)
-    links.correction_window_set(event=world.event, actor=world.users["organizer"], minutes=10)
+    with pytest.raises(tokens.LinkRefused):
+        tokens.correction_window_set(event=world.event, actor=world.users["chief"], minutes=10)
+    tokens.correction_window_set(event=world.event, actor=world.users["organizer"], minutes=10)
     world.event.refresh_from_db()
     assert world.event.correction_minutes == 10
     assert AuditEntry.objects.get(action="event.correction_window").changes == {
@@ -510,7 +514,7 @@ def test_the_command_prints_one_link_per_table_as_json() -> None:
     assert [row["table"] for row in data["links"]] == [1, 2]
     for row in data["links"]:
         assert row["url"].startswith("/t/") and row["url"].endswith("/")
-        link = links.table_link_find(row["url"].split("/")[2])
+        link = tokens.table_link_find(row["url"].split("/")[2])
         assert link is not None and link.table_number == row["table"] and link.round == round_
         assert datetime.fromisoformat(row["expires"]) == link.expires_at
     audit = AuditEntry.objects.get(action="link.table.make")
@@ -565,13 +569,13 @@ def test_the_demo_prints_round_5_table_links_and_the_command_remakes_them(celery
     assert [int(n) for n, _url in printed] == [1, 2, 3]
     round5 = event.rounds.get(number=5)
     for number, url in printed:
-        link = links.table_link_find(url.split("/")[2])
+        link = tokens.table_link_find(url.split("/")[2])
         assert (link.round, link.table_number) == (round5, int(number))
         assert access.table_link_opens(link, round5.tables.get(number=int(number)))
     player = re.search(r"Ann's player link\s+http://x(/p/[A-Za-z0-9_-]{43}/)", out.getvalue())
-    assert links.player_link_find(player[1].split("/")[2]).player.name == "Ann"
+    assert tokens.player_link_find(player[1].split("/")[2]).player.name == "Ann"
     made = io.StringIO()
     call_command("ddz_table_links", "demo-duplicate", "--round", "5", stdout=made)
     rows = json.loads(made.getvalue())["links"]
     assert [row["table"] for row in rows] == [1, 2, 3]
-    assert links.table_link_find(printed[0][1].split("/")[2]).revoked_at is not None
+    assert tokens.table_link_find(printed[0][1].split("/")[2]).revoked_at is not None

@@ -10,10 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Game
-from games.services import game_submit
 from tests.entry_personas import build_world
 from tests.factories import bot_record, duplicate_round
-from tournaments import links
+from tournaments.links import tokens as links_tokens
 from tournaments.models import (
     AuditEntry,
     EventRole,
@@ -24,6 +23,7 @@ from tournaments.models import (
     Stage,
     TableAssignment,
 )
+from tournaments.tables.submission import game_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +43,7 @@ def linked():
     """A round of two tables and two boards, table links made; board 3 of another round of the
     same event and board 1 of another event."""
     world = build_world(seed="link-pages")
-    made = links.table_links_make(
+    made = links_tokens.table_links_make(
         event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
     )
     _e, round2, tables2, boards2 = duplicate_round(tables=2, event=world.event, seed="lp-r2")
@@ -130,7 +130,7 @@ def test_a_game_entered_and_a_quick_result_through_the_link_pages(linked) -> Non
     assert quick_game.source == "link"
     assert AuditEntry.objects.get(object_id=str(quick_game.pk), action="game.submit").changes[
         "via"
-    ] == {"link": "table", "id": links.table_link_find(token).pk, "table": 1}
+    ] == {"link": "table", "id": links_tokens.table_link_find(token).pk, "table": 1}
 
 
 def test_a_table_link_opens_nothing_else(linked, django_user_model) -> None:
@@ -238,7 +238,9 @@ def test_an_unknown_revoked_or_closed_link_shows_a_clear_page(linked) -> None:
     client = Client()
     unknown = client.get(reverse("links:table", args=["x" * 43]))
     assert unknown.status_code == 404 and "ask the organizer" in unknown.content.decode().lower()
-    links.link_revoke(link=links.table_link_find(tokens[1]), actor=world.users["organizer"])
+    links_tokens.link_revoke(
+        link=links_tokens.table_link_find(tokens[1]), actor=world.users["organizer"]
+    )
     revoked = client.get(reverse("links:live", args=[tokens[1], 1]))
     assert revoked.status_code == 403 and "revoked" in revoked.content.decode()
     assert (
@@ -267,7 +269,7 @@ def test_the_refusal_pages_speak_chinese(linked) -> None:
 @pytest.fixture
 def player_linked():
     world = build_world(seed="player-pages")
-    made = links.player_links_make(event=world.event, actor=world.users["organizer"])
+    made = links_tokens.player_links_make(event=world.event, actor=world.users["organizer"])
     table1, table2 = world.tables
     board = world.boards[0]
     mine = game_submit(table=table1, board=board, record=bot_record(board, table1))
@@ -348,11 +350,11 @@ def test_the_dashboard_makes_table_links_and_prints_them_as_qr_codes() -> None:
     urls = re.findall(r"https?://[^\s<\"]+/t/[A-Za-z0-9_-]{43}/", text)
     assert len(set(urls)) == 2
     assert text.count("<svg") >= 2 and 'class="segno"' in text
-    assert links.table_link_find(urls[0].rsplit("/", 2)[1]) is not None
+    assert links_tokens.table_link_find(urls[0].rsplit("/", 2)[1]) is not None
     # The dashboard lists the live links (never their tokens) with a revoke button.
     again = client.get(reverse("organizer:dashboard", args=[slug])).content.decode()
     assert urls[0].rsplit("/", 2)[1] not in again
-    link = links.table_link_find(urls[0].rsplit("/", 2)[1])
+    link = links_tokens.table_link_find(urls[0].rsplit("/", 2)[1])
     assert reverse("officials:revoke", args=[slug, "table", link.pk]) in again
     assert (
         client.post(reverse("officials:revoke", args=[slug, "table", link.pk])).status_code == 302
@@ -442,7 +444,7 @@ def test_a_stage_link_waits_between_rounds_and_ends_with_the_stage() -> None:
     event = world.event
     stage = Stage.objects.create(event=event, number=1)
     Round.objects.update(stage=stage)
-    made = links.table_links_make(event=event, stage=stage, actor=world.users["organizer"])
+    made = links_tokens.table_links_make(event=event, stage=stage, actor=world.users["organizer"])
     token = _token(made[0].url)
     Round.objects.filter(event=event).update(state=RoundState.CLOSED)
     next_round = Round.objects.create(event=event, number=2, stage=stage, state=RoundState.DRAFT)

@@ -14,7 +14,7 @@ from django.urls import reverse
 from games.models import Game
 from tests.entry_personas import build_world
 from tests.factories import bot_record
-from tournaments import links
+from tournaments.links import tokens
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def door():
     table, board = world.tables[0], world.boards[0]
     board.hands, board.bottom, board.first_bidder = HANDS, BOTTOM, "S"
     board.save()
-    made = links.table_links_make(
+    made = tokens.table_links_make(
         event=world.event, round_=table.round, actor=world.users["organizer"]
     )
     token = next(m.url for m in made if m.table == table.number).strip("/").split("/")[1]
@@ -122,7 +122,7 @@ def test_the_page_carries_what_its_offline_checker_reads_and_speaks_chinese(door
     config = json.loads(page.split('id="entry-config" type="application/json">')[1].split("<")[0])
     offline = config["offline"]
     assert offline["sw"] == "/sw.js"
-    # The referee's words as the server reads them (games.entry, R-NOTE's pass words).
+    # The referee's words as the server reads them (games.steps, R-NOTE's pass words).
     assert offline["words"]["calls"]["不叫"] == "pass" and offline["words"]["calls"]["3分"] == "3"
     assert offline["words"]["end"]["认负"] == "concede"
     assert "p" in offline["words"]["play_pass"]

@@ -18,16 +18,14 @@ from django.contrib.auth import get_user_model
 
 from games.models import Board, Game, Resolution, Status
 from tests.factories import EventFactory, PlayerFactory
-from tournaments import round_states, rounds, seating, stages
+from tournaments.events import round_states, rounds, stages
+from tournaments.events.setup import round_seat
 from tournaments.models import Entry, EventRole, Role, Round, StageEntry, Standing
-from tournaments.services import round_seat
-from tournaments.standings import (
-    adjustment_set,
-    computed_rows,
-    penalty_add,
-    standings_recompute,
-    stored_rows,
-)
+from tournaments.seating import swiss
+from tournaments.standings.cache import stored_rows
+from tournaments.standings.results import computed_rows
+from tournaments.standings.rulings import adjustment_set, penalty_add
+from tournaments.standings.store import standings_recompute
 
 pytestmark = pytest.mark.django_db
 
@@ -197,13 +195,13 @@ def test_ties_across_the_cut_are_drawn_by_the_lot_even_without_it_in_the_tiebrea
 def test_swiss_seats_by_the_published_stage_standings(monkeypatch) -> None:
     event, td, qualifying, _following, players = _qualifying(tiebreaks=["lot"])
     seen: list[list[int]] = []
-    original = seating.swiss_round
+    original = swiss.swiss_round
 
     def spy(ranking, *args, **kwargs):
         seen.append(list(ranking))
         return original(ranking, *args, **kwargs)
 
-    monkeypatch.setattr(stages.seating, "swiss_round", spy)
+    monkeypatch.setattr(swiss, "swiss_round", spy)
     second = rounds.round_create(event=event, stage=qualifying, actor=td)
     stages.round_seat_swiss(round_=second, actor=td)
     published = _published(event, qualifying)

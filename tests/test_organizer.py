@@ -1,4 +1,4 @@
-"""Organizer pages (tournaments.views_organizer): who may see and change, each button's
+"""Organizer pages (tournaments.web.organizer): who may see and change, each button's
 service, the players import with preview, the print pages, the public deals page and the
 management commands of the issue."""
 
@@ -14,7 +14,7 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 
 from tests.factories import EventFactory, PlayerFactory, round_fill
-from tournaments import round_states, rounds, stages
+from tournaments.events import round_states, rounds, stages
 from tournaments.models import Entry, EventRole, Role, Round, RoundState
 
 pytestmark = pytest.mark.django_db

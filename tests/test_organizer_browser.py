@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 
 from tests.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.factories import EventFactory, PlayerFactory
-from tournaments import rounds, stages
+from tournaments.events import rounds, stages
 from tournaments.models import Entry, EventRole, Role, Round
 
 pytestmark = [

@@ -14,12 +14,11 @@ from django.core.management import call_command
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from ddz_site.errors import DomainError
+from ddz_site.kernel.errors import DomainError
 from games.models import Board, Game
-from games.services import game_submit, game_verify
 from tests.conftest import wait_for
 from tests.factories import EventFactory, PlayerFactory, bot_record, round_fill
-from tournaments import round_states, rounds, stages
+from tournaments.events import round_states, rounds, stages
 from tournaments.models import (
     AuditEntry,
     Entry,
@@ -30,7 +29,9 @@ from tournaments.models import (
     StageEntry,
     Table,
 )
-from tournaments.standings import adjustment_set
+from tournaments.standings.rulings import adjustment_set
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = pytest.mark.django_db
 
@@ -97,7 +98,7 @@ def test_the_archive_has_no_seed_before_the_reveal_whoever_asks(client, event_in
 
 
 def test_a_restored_archive_without_the_seed_deals_nothing(event_in_play) -> None:
-    from tournaments.exports import event_export, event_import
+    from tournaments.archive.event_archive import event_export, event_import
 
     event, round_, users = event_in_play
     data = event_export(event=event)
@@ -326,38 +327,38 @@ def _organizer_of(event, td):
 
 
 def test_an_import_never_changes_a_player_of_another_event() -> None:
-    from tournaments import csv_io
+    from tournaments.events import players_csv
     from tournaments.models import Player
 
     td = _user("td")
     spring = _organizer_of(EventFactory(), td)
     autumn = _organizer_of(EventFactory(), td)
-    csv_io.players_csv_import(
+    players_csv.players_csv_import(
         event=spring, text="name,club,external_id\nAnn,Lotus,EXT0\nBo,Pine,\n", actor=td
     )
     # Autumn's file says Ann plays for Oak and gives Bo an external id: both conflict with
     # the players Spring holds, so both rows are errors and nothing is written.
     text = "name,club,external_id\nAnn,Oak,EXT0\nBo,Pine,EXT7\n"
-    preview = csv_io.players_csv_preview(event=autumn, text=text)
+    preview = players_csv.players_csv_preview(event=autumn, text=text)
     assert "Ann plays for Lotus in other events" in preview.rows[0].errors[0]
     assert preview.rows[1].action == "new"  # EXT7 names another person called Bo
-    with pytest.raises(csv_io.CsvRejected):
-        csv_io.players_csv_import(event=autumn, text=text, actor=td)
+    with pytest.raises(players_csv.CsvRejected):
+        players_csv.players_csv_import(event=autumn, text=text, actor=td)
     ann = Player.objects.get(external_id="EXT0")
     assert (ann.name, ann.club) == ("Ann", "Lotus")
     assert not autumn.entries.exists()
 
 
 def test_two_people_of_one_name_and_a_roster_imported_again() -> None:
-    from tournaments import csv_io
+    from tournaments.events import players_csv
     from tournaments.models import Player
 
     td = _user("td")
     spring = _organizer_of(EventFactory(), td)
     autumn = _organizer_of(EventFactory(), td)
-    csv_io.players_csv_import(event=spring, text="name,external_id\nAnn,EXT0\n", actor=td)
+    players_csv.players_csv_import(event=spring, text="name,external_id\nAnn,EXT0\n", actor=td)
     # Another Ann, with her own external id, in another event.
-    csv_io.players_csv_import(event=autumn, text="name,external_id\nAnn,EXT5\n", actor=td)
+    players_csv.players_csv_import(event=autumn, text="name,external_id\nAnn,EXT5\n", actor=td)
     assert sorted(Player.objects.filter(name="Ann").values_list("external_id", flat=True)) == [
         "EXT0",
         "EXT5",
@@ -365,22 +366,22 @@ def test_two_people_of_one_name_and_a_roster_imported_again() -> None:
     # A roster without external ids names the Ann entered in the event: no error, no change.
     audits = AuditEntry.objects.count()
     for event in (spring, autumn):
-        again = csv_io.players_csv_import(event=event, text="name\nAnn\n", actor=td)
+        again = players_csv.players_csv_import(event=event, text="name\nAnn\n", actor=td)
         assert [(r.action, r.errors) for r in again.rows] == [("existing", [])]
     assert AuditEntry.objects.count() == audits  # the same roster again records nothing
     assert [e.player.external_id for e in spring.entries.all()] == ["EXT0"]
     assert [e.player.external_id for e in autumn.entries.all()] == ["EXT5"]
     # A third event cannot tell the two Anns apart without the external id.
     third = _organizer_of(EventFactory(), td)
-    preview = csv_io.players_csv_preview(event=third, text="name\nAnn\n")
+    preview = players_csv.players_csv_preview(event=third, text="name\nAnn\n")
     assert preview.rows[0].errors == ["2 players are named Ann: give this one's external id."]
     # Within one event a name stays unique.
-    preview = csv_io.players_csv_preview(event=spring, text="name,external_id\nAnn,EXT9\n")
+    preview = players_csv.players_csv_preview(event=spring, text="name,external_id\nAnn,EXT9\n")
     assert "Another player named Ann (external id EXT0) is entered" in preview.rows[0].errors[0]
 
 
 def test_the_archive_restores_players_by_external_id_then_name(event_in_play) -> None:
-    from tournaments.exports import event_export, event_import
+    from tournaments.archive.event_archive import event_export, event_import
     from tournaments.models import Player
 
     event, _round, _users = event_in_play
@@ -409,9 +410,9 @@ def test_the_archive_restores_players_by_external_id_then_name(event_in_play) ->
     ],
 )
 def test_csv_file_problems_say_what_is_wrong(text: str, problem: str) -> None:
-    from tournaments import csv_io
+    from tournaments.events import players_csv
 
-    preview = csv_io.players_csv_preview(event=EventFactory(), text=text)
+    preview = players_csv.players_csv_preview(event=EventFactory(), text=text)
     assert preview.problems == [problem] and not preview.rows and not preview.ok
 
 

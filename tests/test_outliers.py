@@ -12,10 +12,10 @@ from fractions import Fraction
 import pytest
 
 from games.models import Status
-from games.services import game_submit
 from tests.entry_personas import build_world
 from tests.factories import bot_record
-from tournaments.outliers import field_outliers
+from tournaments.scoring.outliers import field_outliers
+from tournaments.tables.submission import game_submit
 
 
 def test_mad_rule_worked_example() -> None:

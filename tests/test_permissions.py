@@ -52,7 +52,7 @@ ENDPOINTS = [
     ("POST", "api:games", "table", {}, _api(TABLE1, ok=400)),  # allowed, then bad input
     ("GET", "api:game", "game", None, EMBARGOED),
     ("POST", "api:confirm", "game", None, _api(TABLE1)),
-    # The flagged game is illegal: "enter again" is its only ruling (games.versions).
+    # The flagged game is illegal: "enter again" is its only ruling (tournaments.tables.review).
     ("POST", "api:resolve", "flagged", {"decision": "reject", "note": "ok"}, _api(CHIEFS)),
     ("GET", "api:flagged", "event", None, _api(CHIEFS)),
     ("GET", "api:audit", "event", None, _api(CHIEFS)),

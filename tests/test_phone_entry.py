@@ -1,9 +1,9 @@
 """The phone-first entry pages (issue 12, items 5 and 8), without a browser.
 
 - Every engine error carries a stable code and its parameters (games.engine.errors.ERROR_CODES);
-  the Django layer (games.entry) has a sentence for each code in English and in Simplified
+  the Django layer (games.steps) has a sentence for each code in English and in Simplified
   Chinese, so a refusal, a stored error and a claim read wholly in the referee's language.
-- The round clock (tournaments.clock) shows on the live entry page and on the pages a table's
+- The round clock (tournaments.events.clock) shows on the live entry page and on the pages a table's
   private link opens.
 - The quick result's errors stand under their own field; after a submission the game page
   offers the next board.
@@ -23,14 +23,17 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 import games.engine
-from games import entry, quick_result
+from games import messages, quick_result
+from games import steps as entry_steps
 from games.engine import ERROR_CODES, EngineError, RuleSet
 from games.engine.play import GameState
-from games.services import game_submit, game_verify
 from tests.entry_personas import build_world
 from tests.factories import bot_record
 from tests.test_entry import deal
-from tournaments import clock, links
+from tournaments.events import clock
+from tournaments.links import tokens
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 # Rule ids (R-CMP, R-BID-AUCTION) and card notation (TJQKA, BR) are allowed in a Chinese
 # sentence; any other run of two or more ASCII letters is an English word.
@@ -115,11 +118,11 @@ def test_the_samples_cover_every_parameter() -> None:
 @pytest.mark.parametrize("code", sorted(ERROR_CODES))
 def test_every_engine_error_code_has_a_sentence_in_english_and_in_chinese(code: str) -> None:
     params = {name: SAMPLES[name] for name in ERROR_CODES[code]}
-    assert code in entry.ENGINE_SENTENCES, f"{code} has no sentence in games.entry"
+    assert code in messages.ENGINE_SENTENCES, f"{code} has no sentence in games.steps"
     with translation.override("en"):
-        english = entry.error_message(code, params)
+        english = messages.error_message(code, params)
     with translation.override("zh-hans"):
-        chinese = entry.error_message(code, params)
+        chinese = messages.error_message(code, params)
     assert english and not HAN.search(english)
     assert HAN.search(chinese) and chinese != english
     for name in set(VERBATIM) & set(params):
@@ -173,9 +176,9 @@ def test_engine_errors_carry_their_code_and_parameters() -> None:
     ],
 )
 def test_a_refusal_reads_wholly_in_chinese(steps, step, words) -> None:
-    position = entry.rebuild(deal(), steps)
-    with translation.override("zh-hans"), pytest.raises(entry.EntryError) as caught:
-        entry.apply_step(position, step)
+    position = entry_steps.rebuild(deal(), steps)
+    with translation.override("zh-hans"), pytest.raises(entry_steps.EntryError) as caught:
+        entry_steps.apply_step(position, step)
     message = caught.value.message
     assert words in message and HAN.search(message), message
     assert not english_words(message), message
@@ -184,9 +187,9 @@ def test_a_refusal_reads_wholly_in_chinese(steps, step, words) -> None:
 
 def test_a_claim_not_proven_reads_in_chinese_on_the_entry_page() -> None:
     # S, landlord with 20 cards, claims at once: the farmers' 17 cards each can beat him.
-    position = entry.rebuild(deal(), ["1", "2", "p", "3", "claim"])
+    position = entry_steps.rebuild(deal(), ["1", "2", "p", "3", "claim"])
     with translation.override("zh-hans"):
-        result = entry.view(position)["result"]
+        result = entry_steps.view(position)["result"]
     assert result["status"] == "flagged" and result["error"]["code"].startswith("claim.")
     text = result["error"]["text"]
     assert HAN.search(text) and not english_words(text), text
@@ -213,13 +216,13 @@ def test_a_stored_error_reads_in_chinese_on_the_game_page() -> None:
     assert "必须出牌" in text and not english_words(text), text
 
 
-@pytest.mark.parametrize("code", sorted(entry.QUICK_SENTENCES))
+@pytest.mark.parametrize("code", sorted(messages.QUICK_SENTENCES))
 def test_every_quick_result_refusal_has_a_sentence_in_english_and_in_chinese(code: str) -> None:
     params = {"seats": ["S", "E", "W"], "bid": "7", "seat": "S", "rank": "9", "n": 1}
     with translation.override("en"):
-        english = entry.error_message(code, params)
+        english = messages.error_message(code, params)
     with translation.override("zh-hans"):
-        chinese = entry.error_message(code, params)
+        chinese = messages.error_message(code, params)
     assert english and HAN.search(chinese) and not english_words(chinese), (code, chinese)
 
 
@@ -227,7 +230,7 @@ def test_every_quick_result_refusal_has_a_sentence_in_english_and_in_chinese(cod
 def test_a_stored_quick_result_error_reads_in_chinese() -> None:
     world = build_world(seed="phone-quick-stored", tables=1, boards=1)
     table, board = world.tables[0], world.boards[0]
-    d = entry.EntryDeal.from_board(board)
+    d = entry_steps.EntryDeal.from_board(board)
     hands = {s: d.hands[s] for s in d.rules.seats}
     no_bomb = next(r for r in "3456789TJQKA2" if all(h.count(r) < 4 for h in hands.values()))
     quick = quick_result.QuickResult(landlord="S", bid=1, winner="landlord")
@@ -238,7 +241,7 @@ def test_a_stored_quick_result_error_reads_in_chinese() -> None:
     game.refresh_from_db()
     assert game.status == "illegal" and game.error["code"] == "quick.no_bomb"
     with translation.override("zh-hans"):
-        text = entry.stored_error_message(game.error, status=game.status, record=game.record)
+        text = messages.stored_error_message(game.error, status=game.status, record=game.record)
     assert no_bomb in text and "炸弹" in text and not english_words(text), text
 
 
@@ -265,7 +268,7 @@ def test_the_live_entry_page_and_the_table_link_pages_show_the_round_clock() -> 
     data = _clock_of(html)
     assert data["minutes"] == 45 and data["state"] == "running" and data["tables"] == {"1": 5}
     assert f'data-table="{table.number}"' in html  # this table's own time, with its 5 minutes
-    made = links.table_links_make(event=world.event, round_=round_, actor=world.users["organizer"])
+    made = tokens.table_links_make(event=world.event, round_=round_, actor=world.users["organizer"])
     url = next(m.url for m in made if m.table == table.number)
     token = url.rstrip("/").rsplit("/", 1)[-1]
     game = game_submit(table=table, board=board, record=bot_record(board, table))

@@ -17,13 +17,15 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import services
 from games.models import Game, Status
-from games.services import game_submit, game_verify
 from tests.conftest import Worker, race, wait_for
 from tests.factories import bot_record, duplicate_round
-from tournaments import standings
 from tournaments.models import Event, Standing, StandingsState
+from tournaments.standings import cache, requests, results, store
+from tournaments.tables import submission
+from tournaments.tables import verification as services_verification
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -40,8 +42,14 @@ def _locks_waited_at_most_3s() -> Iterator[None]:
             cursor.execute("RESET lock_timeout")
 
 
+def _verification_unsent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No verification message leaves a submission or a sweep: the test verifies by hand."""
+    for module in (submission, services_verification):
+        monkeypatch.setattr(module, "enqueue", lambda *args, **kwargs: True)
+
+
 def _stored_is_full_recompute(event) -> bool:
-    return standings.stored_rows(event=event) == standings.computed_rows(event=event)
+    return cache.stored_rows(event=event) == results.computed_rows(event=event)
 
 
 def test_a_burst_of_verified_games_costs_far_fewer_recomputes_than_games(
@@ -85,16 +93,16 @@ def test_a_batch_verifies_each_game_exactly_once_even_with_duplicates() -> None:
     games = [Game.objects.create(table=t, board=board, record=bot_record(board, t)) for t in tables]
     a, b, c, d = (g.pk for g in games)
     with CaptureQueriesContext(connection) as queries:
-        stored = services.games_verify(game_ids=[a, b, a, c, b, a])
+        stored = services_verification.games_verify(game_ids=[a, b, a, c, b, a])
     assert sorted(stored) == sorted([a, b, c])
     on_games = [q["sql"] for q in queries if '"games_game"' in q["sql"]]
     # One query in (the games, locked), one bulk update out.
     assert [sql.split()[0] for sql in on_games] == ["SELECT", "UPDATE"], on_games
-    assert services.games_verify(game_ids=[a, b, c]) == []
+    assert services_verification.games_verify(game_ids=[a, b, c]) == []
     statuses = dict(Game.objects.values_list("pk", "status"))
     assert statuses == {a: "verified", b: "verified", c: "verified", d: "pending"}
     # Filled from the queue: the oldest pending game comes along with the one asked for.
-    assert services.games_verify(game_ids=[a], fill=10) == [d]
+    assert services_verification.games_verify(game_ids=[a], fill=10) == [d]
     assert set(Game.objects.values_list("status", flat=True)) == {Status.VERIFIED}
     assert all(g.score for g in Game.objects.all())
 
@@ -111,7 +119,7 @@ def test_a_workers_chunk_is_the_oldest_pending_games_read_from_the_games_alone()
         Game.objects.filter(pk=game.pk).update(submitted_at=base + timezone.timedelta(seconds=i))
     oldest, second, _third, newest = (g.pk for g in games)
     with CaptureQueriesContext(connection) as queries:
-        stored = services.games_verify(game_ids=[newest], fill=2)
+        stored = services_verification.games_verify(game_ids=[newest], fill=2)
     assert sorted(stored) == sorted([oldest, second])
     reads = [q["sql"] for q in queries if "FOR UPDATE" in q["sql"]]
     assert len(reads) == 1, reads
@@ -143,7 +151,7 @@ def test_one_batch_stores_each_outcome_in_one_flat_update() -> None:
             made[(t.number, b.number)] = Game.objects.create(table=t, board=b, record=record)
     assert 0 < len(illegal) < len(made)
     with CaptureQueriesContext(connection) as queries:
-        stored = services.games_verify(game_ids=[g.pk for g in made.values()])
+        stored = services_verification.games_verify(game_ids=[g.pk for g in made.values()])
     assert sorted(stored) == sorted(g.pk for g in made.values())
     updates = [
         q["sql"] for q in queries if q["sql"].startswith("UPDATE") and "games_game" in q["sql"]
@@ -172,7 +180,7 @@ def test_a_batch_of_illegal_games_only_stores_their_nulls() -> None:
         if len(r["plays"]) > 1
     ]
     assert len(games) >= 2
-    assert len(services.games_verify(game_ids=[g.pk for g in games])) == len(games)
+    assert len(services_verification.games_verify(game_ids=[g.pk for g in games])) == len(games)
     for game in games:
         game.refresh_from_db()
         assert game.status == Status.ILLEGAL and game.score is None and game.multiplier is None
@@ -187,8 +195,8 @@ def test_two_batches_at_once_never_verify_a_game_twice() -> None:
         for t in tables
     ]
     ids = [g.pk for g in made]
-    outcomes = race(4, lambda: services.games_verify(game_ids=ids[:3], fill=5))
-    outcomes += [services.games_verify(game_ids=[], fill=100)]
+    outcomes = race(4, lambda: services_verification.games_verify(game_ids=ids[:3], fill=5))
+    outcomes += [services_verification.games_verify(game_ids=[], fill=100)]
     stored = [pk for batch in outcomes for pk in batch]  # type: ignore[union-attr]
     assert sorted(stored) == sorted(ids)  # each exactly once
     assert not Game.objects.filter(status=Status.PENDING).exists()
@@ -204,7 +212,7 @@ def test_a_submission_never_waits_for_a_standings_recompute() -> None:
         game = game_submit(table=table, board=first, record=bot_record(first, table))
         game_verify(game_id=game.pk)
     writing, release = threading.Event(), threading.Event()
-    stored_rows = standings.stored_rows
+    stored_rows = cache.stored_rows
 
     def slow_stored_rows(**kwargs):
         writing.set()
@@ -213,11 +221,11 @@ def test_a_submission_never_waits_for_a_standings_recompute() -> None:
 
     def recompute() -> None:
         try:
-            standings.standings_recompute(event_id=event.pk)
+            store.standings_recompute(event_id=event.pk)
         finally:
             connection.close()
 
-    standings.stored_rows = slow_stored_rows  # type: ignore[assignment]
+    cache.stored_rows = slow_stored_rows  # type: ignore[assignment]
     worker = threading.Thread(target=recompute)
     try:
         worker.start()
@@ -228,7 +236,7 @@ def test_a_submission_never_waits_for_a_standings_recompute() -> None:
     finally:
         release.set()
         worker.join(30)
-        standings.stored_rows = stored_rows  # type: ignore[assignment]
+        cache.stored_rows = stored_rows  # type: ignore[assignment]
     assert Standing.objects.filter(event=event, stage__isnull=True).count() == 9
 
 
@@ -238,7 +246,8 @@ def test_submissions_of_one_round_never_wait_for_one_another() -> None:
     _event, round_, tables, boards = duplicate_round(tables=2, boards=1, seed="share")
     board = boards[0]
     inside, release = threading.Event(), threading.Event()
-    import games.services as audit  # game_submit's audit_record (tournaments.audit)
+    # game_submit's audit_record (tournaments.core.audit)
+    import tournaments.tables.submission as audit
 
     original = audit.audit_record
 
@@ -332,7 +341,7 @@ def test_an_organizer_transition_and_a_recompute_never_deadlock() -> None:
     def worker() -> None:
         try:
             with transaction.atomic():
-                standings._writers_lock(event.pk)
+                store._writers_lock(event.pk)
                 worker_has_lock.set()
                 organizer_has_row.wait(1.0)  # with the fix the organizer waits for us
                 Event.objects.filter(pk=event.pk).update(standings_updated_at=timezone.now())
@@ -347,7 +356,7 @@ def test_an_organizer_transition_and_a_recompute_never_deadlock() -> None:
             with transaction.atomic():
                 Event.objects.select_for_update().get(pk=event.pk)
                 organizer_has_row.set()
-                standings.standings_recompute(event_id=event.pk)
+                store.standings_recompute(event_id=event.pk)
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
         finally:
@@ -372,20 +381,20 @@ def test_a_worker_recomputes_once_the_events_backlog_is_verified(
     full recompute. The standings never go staler than the last recompute took (at least
     FRESH_SECONDS) while games wait."""
     # The games are verified here, by hand, not by a worker that a test before started.
-    monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
+    _verification_unsent(monkeypatch)
     event, _round, tables, boards = duplicate_round(tables=4, boards=1, seed="backlog")
     board = boards[0]
     ids = [game_submit(table=t, board=board, record=bot_record(board, t)).pk for t in tables]
     StandingsState.objects.get_or_create(event_id=event.pk)
-    standings.standings_recompute(event_id=event.pk)
+    store.standings_recompute(event_id=event.pk)
     state = StandingsState.objects.filter(pk=event.pk)
     _took(state, seconds=30, ended_ago=0)  # a long recompute, stored a moment ago
     runs = state.get().runs
-    services.games_verify(game_ids=ids[:1], standings_inline=True)
+    services_verification.games_verify(game_ids=ids[:1], standings_inline=True)
     after_first = state.get()
     assert after_first.runs == runs  # three games still wait: no recompute yet
     assert after_first.requested > after_first.done and not after_first.queued
-    services.games_verify(game_ids=ids[1:], standings_inline=True)
+    services_verification.games_verify(game_ids=ids[1:], standings_inline=True)
     last = state.get()
     assert last.runs == runs + 1 and last.done == last.requested and not last.queued
     assert _stored_is_full_recompute(Event.objects.get(pk=event.pk))
@@ -394,11 +403,11 @@ def test_a_worker_recomputes_once_the_events_backlog_is_verified(
 def test_standings_staler_than_the_bound_are_recomputed_even_with_a_backlog(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
+    _verification_unsent(monkeypatch)
     ids, state = _submitted_and_ranked(seed="stale")
-    _took(state, seconds=0.1, ended_ago=standings.FRESH_SECONDS + 5)
+    _took(state, seconds=0.1, ended_ago=requests.FRESH_SECONDS + 5)
     runs = state.get().runs
-    services.games_verify(game_ids=ids[:1], standings_inline=True)
+    services_verification.games_verify(game_ids=ids[:1], standings_inline=True)
     assert state.get().runs == runs + 1  # stale: recomputed although two games wait
 
 
@@ -409,7 +418,7 @@ def _submitted_and_ranked(*, seed: str) -> tuple[list[int], Any]:
     board = boards[0]
     ids = [game_submit(table=t, board=board, record=bot_record(board, t)).pk for t in tables]
     StandingsState.objects.get_or_create(event_id=event.pk)
-    standings.standings_recompute(event_id=event.pk)
+    store.standings_recompute(event_id=event.pk)
     return ids, StandingsState.objects.filter(pk=event.pk)
 
 
@@ -442,13 +451,15 @@ def _took(state, *, seconds: float, ended_ago: float) -> None:
 def test_standings_stay_fresh_for_as_long_as_their_recompute_took(
     monkeypatch: pytest.MonkeyPatch, took: float, ended_ago: float, deep: bool, recomputed: bool
 ) -> None:
-    monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
+    _verification_unsent(monkeypatch)
     if deep:
-        monkeypatch.setattr(standings, "DEEP_QUEUE", 2)  # the two games that still wait
+        monkeypatch.setattr(requests, "DEEP_QUEUE", 2)  # the two games that still wait
     ids, state = _submitted_and_ranked(seed="fresh")
     _took(state, seconds=took, ended_ago=ended_ago)
     runs = state.get().runs
-    services.games_verify(game_ids=ids[:1], standings_inline=True)  # two games still wait
+    services_verification.games_verify(
+        game_ids=ids[:1], standings_inline=True
+    )  # two games still wait
     assert state.get().runs == runs + (1 if recomputed else 0)
 
 
@@ -458,7 +469,7 @@ def _pending_for_minutes(*, seed: str) -> tuple[Event, list[int]]:
     event, _round, tables, boards = duplicate_round(tables=5, boards=1, seed=seed)
     board = boards[0]
     ids = [game_submit(table=t, board=board, record=bot_record(board, t)).pk for t in tables]
-    old = timezone.now() - timezone.timedelta(seconds=standings.BACKLOG_SECONDS + 120)
+    old = timezone.now() - timezone.timedelta(seconds=requests.BACKLOG_SECONDS + 120)
     Game.objects.filter(pk__in=ids).update(submitted_at=old)
     StandingsState.objects.get_or_create(event_id=event.pk)
     return event, ids
@@ -473,15 +484,21 @@ def test_a_deep_queue_of_old_games_is_a_backlog_while_batches_come_full(
     that finds fewer than it could take recomputes. Before, games pending over
     BACKLOG_SECONDS counted for nothing, and the worker recomputed the 10,000 players after
     every batch of 100 (97 % of its time)."""
-    monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
+    _verification_unsent(monkeypatch)
     event, ids = _pending_for_minutes(seed="deep")
-    standings.standings_recompute(event_id=event.pk)
+    store.standings_recompute(event_id=event.pk)
     state = StandingsState.objects.filter(pk=event.pk)
     _took(state, seconds=30, ended_ago=0)
     runs = state.get().runs
-    assert len(services.games_verify(game_ids=ids[:1], fill=2, standings_inline=True)) == 2
+    assert (
+        len(services_verification.games_verify(game_ids=ids[:1], fill=2, standings_inline=True))
+        == 2
+    )
     assert state.get().runs == runs  # a full batch, three games wait: no recompute
-    assert len(services.games_verify(game_ids=ids[2:3], fill=10, standings_inline=True)) == 3
+    assert (
+        len(services_verification.games_verify(game_ids=ids[2:3], fill=10, standings_inline=True))
+        == 3
+    )
     last = state.get()
     assert last.runs == runs + 1 and last.done == last.requested  # the queue is drained
     assert _stored_is_full_recompute(Event.objects.get(pk=event.pk))
@@ -496,17 +513,17 @@ def test_a_worker_keeping_up_recomputes_at_once_and_one_draining_a_deep_queue_wa
     at least; one whose batch
     was not full keeps up with the room, and the standings are stale for it after
     FRESH_SECONDS: a game reaches them within about a recompute of its verification."""
-    monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
+    _verification_unsent(monkeypatch)
     event, _round, tables, boards = duplicate_round(tables=3, boards=1, seed="keeping-up")
     for t in tables:
         game_submit(table=t, board=boards[0], record=bot_record(boards[0], t))
     StandingsState.objects.get_or_create(event_id=event.pk)
     state = StandingsState.objects.filter(pk=event.pk)
     _took(state, seconds=10, ended_ago=1)
-    assert standings._backlog(event.pk, more=True) is True
-    assert standings._backlog(event.pk, more=False) is False
-    _took(state, seconds=10, ended_ago=standings.FRESH_SECONDS / 10)
-    assert standings._backlog(event.pk, more=False) is True  # fresh even for it
+    assert requests._backlog(event.pk, more=True) is True
+    assert requests._backlog(event.pk, more=False) is False
+    _took(state, seconds=10, ended_ago=requests.FRESH_SECONDS / 10)
+    assert requests._backlog(event.pk, more=False) is True  # fresh even for it
 
 
 def test_a_recompute_outpaced_by_old_pending_games_leaves_the_next_to_their_verifier(
@@ -519,12 +536,12 @@ def test_a_recompute_outpaced_by_old_pending_games_leaves_the_next_to_their_veri
     after the last game was verified. While games of the event are pending, however old, it
     leaves the next run to the worker that verifies them: the flag is released, nothing sent."""
     sent: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(standings, "enqueue", lambda *args, **kwargs: sent.append(args) or True)
-    monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)
+    monkeypatch.setattr(requests, "enqueue", lambda *args, **kwargs: sent.append(args) or True)
+    _verification_unsent(monkeypatch)
     event, ids = _pending_for_minutes(seed="outpaced")
     state = StandingsState.objects.filter(pk=event.pk)
     state.update(requested=1, queued=True)  # this worker's run, as _send hands it over
-    recompute = standings.standings_recompute
+    recompute = store.standings_recompute
 
     def outpaced(**kwargs: Any) -> bool:
         changed = recompute(**kwargs)
@@ -532,15 +549,15 @@ def test_a_recompute_outpaced_by_old_pending_games_leaves_the_next_to_their_veri
         state.update(requested=F("requested") + 1)
         return changed
 
-    monkeypatch.setattr(standings, "standings_recompute", outpaced)
-    standings.standings_refresh(event_id=event.pk)
+    monkeypatch.setattr(requests, "standings_recompute", outpaced)
+    requests.standings_refresh(event_id=event.pk)
     after = state.get()
     assert sent == []
     assert not after.queued
-    assert after.runs == standings.AGAIN_INLINE + 1
+    assert after.runs == requests.AGAIN_INLINE + 1
     # The worker that verifies the last of them finds the flag down and stores the rest.
-    monkeypatch.setattr(standings, "standings_recompute", recompute)
-    assert len(services.games_verify(game_ids=ids, standings_inline=True)) == len(ids)
+    monkeypatch.setattr(requests, "standings_recompute", recompute)
+    assert len(services_verification.games_verify(game_ids=ids, standings_inline=True)) == len(ids)
     last = state.get()
     assert last.done == last.requested and not last.queued
     assert _stored_is_full_recompute(Event.objects.get(pk=event.pk))
@@ -552,13 +569,13 @@ def test_the_drain_check_counts_the_waiting_games_without_sorting_them(
     """Whether DEEP_QUEUE games wait is one count of the pending games, unsorted: with Game's
     own ordering it joined the board, table, round and event twice and sorted 33,330 rows,
     270 ms at every full batch of a drain (its rate fell from 730 to 450 games/s)."""
-    monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: True)  # none verified
-    monkeypatch.setattr(standings, "DEEP_QUEUE", 2)
+    _verification_unsent(monkeypatch)  # none verified
+    monkeypatch.setattr(requests, "DEEP_QUEUE", 2)
     ids, state = _submitted_and_ranked(seed="drain-count")
     event_id = state.get().event_id
     _took(state, seconds=10, ended_ago=15)  # older than it took: is it a drain?
     with CaptureQueriesContext(connection) as queries:
-        assert standings._backlog(event_id, more=True) is True  # three games wait
+        assert requests._backlog(event_id, more=True) is True  # three games wait
     counts = [q["sql"] for q in queries if "COUNT(" in q["sql"]]
     assert len(counts) == 1 and "ORDER BY" not in counts[0], counts
     assert len(ids) == 3

@@ -13,9 +13,10 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from games.engine import format_cards, parse_cards
-from games.services import game_submit, game_verify
 from tests.factories import PlayerFactory, bot_record, duplicate_round
 from tournaments.models import Event
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 DATA = Path(__file__).resolve().parent / "data" / "rlcard_rule_agents.jsonl"

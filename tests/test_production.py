@@ -209,10 +209,10 @@ client = sentry_sdk.get_client()
 print(json.dumps({"active": client.is_active(),
                   "integrations": sorted(client.integrations)}))
 if client.is_active():
-    import tournaments.views
+    import tournaments.web.public
     def boom(request):
         raise RuntimeError("boom-for-sentry")
-    tournaments.views.event_list = boom
+    tournaments.web.public.event_list = boom
     from django.test import Client
     Client(raise_request_exception=False).get("/", HTTP_HOST="127.0.0.1")
     sentry_sdk.flush(timeout=10)

@@ -1,4 +1,4 @@
-"""The public site (tournaments.views): event home, live standings, seating, hand records,
+"""The public site (tournaments.web.public): event home, live standings, seating, hand records,
 travellers, scorecards with the running-score chart, the replay viewer; query budgets on the
 list pages; Chinese."""
 
@@ -11,11 +11,12 @@ from django.urls import reverse
 
 from games.engine import parse_cards
 from games.models import Game
-from games.services import game_submit, game_verify
 from tests.factories import bot_record, duplicate_round
 from tournaments.models import Stage
-from tournaments.results import replay_steps
-from tournaments.services import standings_recompute
+from tournaments.results.pages import replay_steps
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -190,8 +191,8 @@ def test_public_pages_in_chinese(client, two_rounds) -> None:
 def test_team_of_three_standings_sum_the_teams_hands(client) -> None:
     from games.models import Board, Status
     from tests.factories import EventFactory, PlayerFactory
+    from tournaments.events.setup import round_seat
     from tournaments.models import Team
-    from tournaments.services import round_seat
 
     event = EventFactory(format="team_of_three")
     teams = {name: Team.objects.create(event=event, name=name) for name in "XYZ"}

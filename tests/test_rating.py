@@ -1,4 +1,4 @@
-"""The duplicate-aware rating's pure core (tournaments.rating): openskill's Plackett–Luce
+"""The duplicate-aware rating's pure core (tournaments.ratings.model): openskill's Plackett–Luce
 model over (board, seat) groups ranked by the sign of the raw score (won, passed out, lost),
 ties as ties, each table's entry its holder's side against the other side, adjusted results
 left out, deterministic."""
@@ -10,8 +10,8 @@ import random
 import pytest
 from openskill.models import PlackettLuce
 
-from tournaments import rating
-from tournaments.rating import Group, SeatResult
+from tournaments.ratings import model as rating
+from tournaments.ratings.model import Group, SeatResult
 
 
 def test_a_group_ranks_its_players_by_the_sign_of_their_raw_score_ties_as_ties() -> None:

@@ -1,4 +1,4 @@
-"""The duplicate-aware rating stored per event (tournaments.ratings): published rounds only,
+"""The duplicate-aware rating stored per event (tournaments.ratings.service): published rounds only,
 groups by (board, seat) of raw scores, adjusted results left out, a late correction to an old
 event recomputing what follows it, the history selector, the API and the CSV."""
 
@@ -17,9 +17,11 @@ from django.urls import reverse
 
 from games.engine import RuleSet, deal_random
 from games.models import Game
-from games.services import board_create, verification_sweep
 from tests.factories import EventFactory, PlayerFactory, round_fill
-from tournaments import rating, rating_requests, ratings, round_states
+from tournaments.core import rating_requests
+from tournaments.events import round_states
+from tournaments.events.boards import board_create
+from tournaments.events.setup import round_seat
 from tournaments.models import (
     EventRole,
     RatedEvent,
@@ -29,8 +31,11 @@ from tournaments.models import (
     Round,
     RoundState,
 )
-from tournaments.services import round_seat
-from tournaments.standings import adjustment_set, standings_recompute
+from tournaments.ratings import model as rating
+from tournaments.ratings import service as ratings
+from tournaments.standings.rulings import adjustment_set
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.verification import verification_sweep
 
 pytestmark = pytest.mark.django_db
 
@@ -229,13 +234,13 @@ def test_history_api_and_csv() -> None:
 def test_the_sweep_sends_the_rating_wanted_and_not_stored() -> None:
     players = [PlayerFactory() for _ in range(3)]
     event, _round, _td = _event(players, seed="sweep", boards=1)
-    # Tasks are sent by name (ddz_site.dispatch).
-    with patch("tournaments.rating_requests.enqueue", return_value=True) as sent:
+    # Tasks are sent by name (ddz_site.kernel.dispatch).
+    with patch("tournaments.core.rating_requests.enqueue", return_value=True) as sent:
         verification_sweep(older_than=0)
     assert [c.args[0] for c in sent.call_args_list].count(
         "tournaments.tasks.ratings_recompute"
     ) == 1
     ratings.ratings_refresh()
-    with patch("tournaments.rating_requests.enqueue", return_value=True) as sent:
+    with patch("tournaments.core.rating_requests.enqueue", return_value=True) as sent:
         verification_sweep(older_than=0)
     assert "tournaments.tasks.ratings_recompute" not in [c.args[0] for c in sent.call_args_list]

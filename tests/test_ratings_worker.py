@@ -9,9 +9,10 @@ import pytest
 from tests.conftest import Worker, wait_for
 from tests.factories import PlayerFactory
 from tests.test_ratings import _event
-from tournaments import rating_requests, ratings
+from tournaments.core import rating_requests
 from tournaments.models import RatingEntry, RatingState
-from tournaments.standings import adjustment_set
+from tournaments.ratings import service as ratings
+from tournaments.standings.rulings import adjustment_set
 from tournaments.tasks import ratings_recompute
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

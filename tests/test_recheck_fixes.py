@@ -7,12 +7,13 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.services import game_submit, game_verify
-from games.versions import StateConflict, draft_save, game_confirm, game_resolve
 from tests.factories import EventFactory, bot_record, duplicate_round
-from tournaments import csv_io
+from tournaments.events import players_csv
+from tournaments.events.setup import EventRejected, event_create
 from tournaments.models import EventRole, Role, Round, RoundState
-from tournaments.services import EventRejected, event_create
+from tournaments.tables.review import StateConflict, draft_save, game_confirm, game_resolve
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = pytest.mark.django_db
 
@@ -48,9 +49,9 @@ def test_an_import_never_fills_in_another_events_blank_club() -> None:
     spring, autumn = EventFactory(), EventFactory()
     for event in (spring, autumn):
         EventRole.objects.create(event=event, user=td, role=Role.ORGANIZER)
-    csv_io.players_csv_import(event=spring, text="name,club\nAnn,\n", actor=td)
-    with pytest.raises(csv_io.CsvRejected):
-        csv_io.players_csv_import(event=autumn, text="name,club\nAnn,NewClub\n", actor=td)
+    players_csv.players_csv_import(event=spring, text="name,club\nAnn,\n", actor=td)
+    with pytest.raises(players_csv.CsvRejected):
+        players_csv.players_csv_import(event=autumn, text="name,club\nAnn,NewClub\n", actor=td)
     ann = spring.entries.get().player
     ann.refresh_from_db()
     assert ann.club == ""

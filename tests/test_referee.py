@@ -1,5 +1,5 @@
 """The referee's JSON record door: one happy path, one permission denial, bad input; a
-referee enters at the tables assigned to him (tournaments.access)."""
+referee enters at the tables assigned to him (tournaments.core.access)."""
 
 from __future__ import annotations
 

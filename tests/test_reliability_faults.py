@@ -126,7 +126,7 @@ def _enter_path(world: Any, table: int = 0, board: int = 0) -> str:
 def dying_audit(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The next game_submit loses its database in the middle of its transaction (after the
     game row is written, before the audit entry); returns the list of terminations."""
-    from games import services as audit  # game_submit's audit_record (tournaments.audit)
+    import tournaments.tables.submission as audit  # game_submit's audit_record
 
     real = audit.audit_record
     done: list[int] = []
@@ -213,7 +213,7 @@ def test_database_unreachable_answers_try_again_and_the_site_recovers(live_serve
 
 
 def test_database_lost_after_the_commit_still_answers_the_stored_game(monkeypatch) -> None:
-    from games.api import views
+    from tournaments.api import views
 
     world = build_world(seed="db-after")
     real = views.game_submit
@@ -330,8 +330,8 @@ def _waiting_on_a_lock() -> bool:
 def test_a_worker_killed_in_the_middle_of_a_batch_loses_no_verification(
     celery_worker: Worker, celery_beat
 ) -> None:
-    from games.services import game_submit
-    from tournaments.services import standings_recompute
+    from tournaments.standings.store import standings_recompute
+    from tournaments.tables.submission import game_submit
 
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
     event, _round, tables, boards = duplicate_round(tables=20, boards=2, seed="sigkill")

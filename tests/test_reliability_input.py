@@ -112,7 +112,7 @@ def test_a_stage_that_is_not_a_whole_number_is_not_found(stage: str, route: str)
     event = EventFactory()
     url = reverse(route, kwargs={"slug": event.slug})
     response = Client(raise_request_exception=False).get(url, {"stage": stage})
-    # A NUL anywhere in the query string is a bad request before the view (ddz_site.middleware).
+    # A NUL anywhere in the query string is a bad request before the view (ddz_site.web.middleware).
     assert response.status_code == (400 if "\x00" in stage else 404)
 
 
@@ -268,7 +268,7 @@ def test_a_second_game_for_a_table_and_board_is_a_conflict(world) -> None:
 
 
 def test_import_a_hostile_line_is_a_rejected_line() -> None:
-    from games.imports import records_import
+    from tournaments.archive.records import records_import
 
     with (Path(__file__).parent / "data" / "rlcard_rule_agents.jsonl").open() as f:
         good = json.loads(f.readline())
@@ -301,8 +301,8 @@ def test_too_many_steps_are_refused_before_any_step_is_read(world, monkeypatch) 
     """Found by a fresh user's trial: 480,000 steps (2.4 MB) took 1.2 s to be refused as more
     than MAX_STEPS, since DRF checked every step first; the count is now checked first, with
     the same message, on the API's entry and games doors."""
-    from games.api import serializers as api_serializers
-    from games.entry import MAX_STEPS
+    from games.steps import MAX_STEPS
+    from tournaments.api import serializers as api_serializers
 
     read: list[object] = []
     run = api_serializers.StepField.run_validation

@@ -17,15 +17,15 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from ddz_site.errors import DomainError
+from ddz_site.kernel.errors import DomainError
 from games.counting import counted_q, counts
 from games.models import Game, Resolution, Status
-from games.selectors import entry_state
-from games.versions import StateConflict, game_confirm, may_confirm
 from tests.factories import duplicate_round
-from tournaments import round_states
+from tournaments.events import round_states
 from tournaments.models import AuditEntry, EventRole, Role, Round, RoundState, TableAssignment
-from tournaments.standings import adjustment_set
+from tournaments.standings.rulings import adjustment_set
+from tournaments.tables.review import StateConflict, game_confirm, may_confirm
+from tournaments.tables.selectors import entry_state
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Round administration (tournaments.rounds) on PostgreSQL: states, seating, deals from the
+"""Round administration (tournaments.events.rounds) on PostgreSQL: states, seating, deals from the
 committed seed, the cut, permissions and the audit log; concurrent transitions."""
 
 from __future__ import annotations
@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from ddz_site.errors import DomainError
+from ddz_site.kernel.errors import DomainError
+from games import dealing
 from games.models import Board, Game
-from games.services import game_submit, game_verify
 from tests.conftest import race
 from tests.factories import EventFactory, PlayerFactory, bot_record, round_fill
-from tournaments import access, dealing, round_states, rounds, stages
+from tournaments.core import access
+from tournaments.events import round_states, rounds, stages
 from tournaments.models import (
     AuditEntry,
     Entry,
@@ -23,7 +24,9 @@ from tournaments.models import (
     StageEntry,
     Team,
 )
-from tournaments.seating import repeat_pairs
+from tournaments.seating.schedule import repeat_pairs
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,6 @@
-"""Closed rounds, confirmed games and chief referees' rulings (games.services.game_submit,
-games.versions.game_resolve), and what an accepted ruling does to the standings.
+"""Closed rounds, confirmed games and chief referees' rulings
+(tournaments.tables.submission.game_submit,
+tournaments.tables.review.game_resolve), and what an accepted ruling does to the standings.
 
 Rules under test (games/versions.py's docstring): no game is stored for a table whose round
 is not in play; a confirmed game is replaced only after a ruling "enter again" or by an
@@ -20,12 +21,14 @@ from rest_framework.test import APIClient
 
 from games.engine import classify, replay
 from games.models import Game, Status
-from games.services import GameRejected, game_submit, game_verify
-from games.versions import game_confirm, game_resolve
+from games.records import GameRejected
 from tests.entry_personas import build_world
 from tests.factories import bot_record
 from tournaments.models import AuditEntry, Round, RoundState, Standing
-from tournaments.standings import standings_recompute
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.review import game_confirm, game_resolve
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = pytest.mark.django_db
 
@@ -102,7 +105,7 @@ def test_no_game_is_stored_in_a_round_not_in_play(world, state, words) -> None:
 
 
 def test_the_admin_form_refuses_a_closed_round(world) -> None:
-    from games.admin import GameAddForm
+    from tournaments.admin.games import GameAddForm
 
     _set_state(world, RoundState.CLOSED)
     board, table = world.boards[0], world.tables[0]

@@ -9,9 +9,10 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games.services import game_submit, game_verify
 from tests.factories import bot_record, duplicate_round
 from tournaments.models import Seat
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 

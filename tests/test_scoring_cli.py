@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.scoring import main
+from tournaments.scoring.cli import main
 
 
 def _file(tmp_path: Path, rows: list[dict[str, object]]) -> str:

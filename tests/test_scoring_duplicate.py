@@ -12,8 +12,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from tournaments import scoring
-from tournaments.scoring import ScoringError, SeatPoints, SeatResult
+from tournaments.scoring import methods, ranking
+from tournaments.scoring.methods import ScoringError, SeatPoints, SeatResult
 
 
 def seat_results(board, seat, scores, players):
@@ -25,7 +25,7 @@ def test_worked_example_hands_a_and_b_at_four_tables() -> None:
     rs = seat_results("1", "S", [12, -4, -4, 15], "abcd") + seat_results(
         "1", "E", [-6, 2, 8, -3], "efgh"
     )
-    points = {p.player: p.points for p in scoring.matchpoints(rs)}
+    points = {p.player: p.points for p in methods.matchpoints(rs)}
     assert [points[p] for p in "abcd"] == [4, 1, 1, 6]
     assert [points[p] for p in "efgh"] == [0, 4, 6, 2]
     # Four tables: the top is 2(n-1) = 6 and one seat's MP add up to n(n-1) = 12.
@@ -35,7 +35,7 @@ def test_worked_example_hands_a_and_b_at_four_tables() -> None:
 def test_neuberg_on_a_board_one_table_missed() -> None:
     # Four tables expected, three played: raw 4, 2, 0 become (MP+1)*4/3 - 1 = 17/3, 3, 1/3.
     rs = seat_results("7", "W", [10, 0, -5], "abc")
-    got = [(p.points, p.top) for p in scoring.matchpoints(rs, expected={"7": 4})]
+    got = [(p.points, p.top) for p in methods.matchpoints(rs, expected={"7": 4})]
     assert got == [(F(17, 3), 6), (F(3), 6), (F(1, 3), 6)]
     # Scaled to four tables, the three results share 12 * 3/4 = 9 matchpoints.
     assert sum(p for p, _ in got) == 9
@@ -47,13 +47,13 @@ def test_every_table_size_compares_by_seat_string() -> None:
         rs = []
         for i, seat in enumerate(seats):
             rs += seat_results("1", seat, [i, i + 1, i - 1], [f"{seat}{t}" for t in range(3)])
-        mp = {p.player: p.points for p in scoring.matchpoints(rs)}
+        mp = {p.player: p.points for p in methods.matchpoints(rs)}
         for seat in seats:
             assert [mp[f"{seat}{t}"] for t in range(3)] == [2, 4, 0]
 
 
 def test_passed_out_board_is_zero_and_compared_in_datum() -> None:
-    diff = scoring.datum_differences(seat_results("1", "S", [0, 0, 6], "abc"))
+    diff = methods.datum_differences(seat_results("1", "S", [0, 0, 6], "abc"))
     assert [p.points for p in diff] == [-2, -2, 4]
 
 
@@ -67,12 +67,12 @@ def test_adjusted_per_seat_at_one_table() -> None:
         SeatResult("1", 3, "E", "h", F(0), "avg"),
         SeatResult("1", 3, "W", "i", F(0), "avg-"),
     ]
-    mp = {p.player: (p.points, p.top) for p in scoring.matchpoints(rs)}
+    mp = {p.player: (p.points, p.top) for p in methods.matchpoints(rs)}
     # Top 4 at three tables: 60/50/40 % of it.
     assert mp["g"] == (F(12, 5), 4) and mp["h"] == (F(2), 4) and mp["i"] == (F(8, 5), 4)
     # The two real results are Neuberg-scaled from 2 to 3 tables: (2+1)*3/2-1 = 7/2.
     assert mp["a"] == (F(7, 2), 4) and mp["b"] == (F(1, 2), 4)
-    diff = {p.player: p.points for p in scoring.datum_differences(rs, unit=F(5))}
+    diff = {p.player: p.points for p in methods.datum_differences(rs, unit=F(5))}
     assert (diff["g"], diff["h"], diff["i"]) == (5, 0, -5)
 
 
@@ -82,7 +82,7 @@ def test_exact_ties_that_floats_would_break() -> None:
     points = [
         SeatPoints(b, 1, "S", "a", v, None) for b, v in enumerate([F(1, 10), F(1, 5), F(3, 10)])
     ] + [SeatPoints(b, 2, "S", "b", v, None) for b, v in enumerate([F(3, 10), F(3, 10)])]
-    rows = scoring.standings(points, method="datum")
+    rows = ranking.standings(points, method="datum")
     assert [(r.rank, r.player, r.total) for r in rows] == [
         ("1=", "a", F(3, 5)),
         ("1=", "b", F(3, 5)),
@@ -93,12 +93,12 @@ def test_competition_ranking_without_tiebreaks() -> None:
     points = [
         SeatPoints(1, 1, "S", p, F(v), None) for p, v in [("a", 9), ("b", 5), ("c", 5), ("d", 1)]
     ]
-    assert [r.rank for r in scoring.standings(points, method="datum")] == ["1", "2=", "2=", "4"]
+    assert [r.rank for r in ranking.standings(points, method="datum")] == ["1", "2=", "2=", "4"]
 
 
 def test_penalties_are_kept_apart_from_the_boards() -> None:
     points = [SeatPoints(1, 1, "S", "a", F(4), F(4)), SeatPoints(1, 2, "S", "b", F(3), F(4))]
-    rows = scoring.standings(points, penalties={"a": F(2)})
+    rows = ranking.standings(points, penalties={"a": F(2)})
     first, second = rows
     # a: (4 - 2) / 4 = 50 %, b: 3/4 = 75 %; a's board total stays 4.
     assert (first.player, first.percentage) == ("b", 75)
@@ -116,14 +116,14 @@ def _tied_pair():
 
 def test_tiebreak_datum_wins_then_best_board() -> None:
     rs = _tied_pair()
-    points = scoring.datum_differences(rs)
+    points = methods.datum_differences(rs)
     totals = {pl: sum(p.points for p in points if p.player == pl) for pl in "abc"}
     assert totals == {"a": F(2), "b": F(-4), "c": F(2)}
-    plain = scoring.standings(points, method="datum", results=rs)
+    plain = ranking.standings(points, method="datum", results=rs)
     assert [(r.rank, r.player) for r in plain] == [("1=", "a"), ("1=", "c"), ("3", "b")]
     # datum_wins: a above the datum on board 1 only (3 > 0, -1 < 0); c on board 2 only.
     # best_board: a's best is +3, c's is +5: c first.
-    rows = scoring.standings(
+    rows = ranking.standings(
         points, method="datum", results=rs, tiebreaks=["datum_wins", "best_board"]
     )
     assert [(r.rank, r.player, r.decided_by) for r in rows] == [
@@ -135,16 +135,16 @@ def test_tiebreak_datum_wins_then_best_board() -> None:
 
 def test_tiebreak_lot_from_the_published_seed() -> None:
     rs = _tied_pair()
-    points = scoring.datum_differences(rs)
-    rows = scoring.standings(points, method="datum", results=rs, tiebreaks=["lot"], seed="X1")
+    points = methods.datum_differences(rs)
+    rows = ranking.standings(points, method="datum", results=rs, tiebreaks=["lot"], seed="X1")
     # Recomputed by hand from the published seed: the smaller SHA-256 draws the better place.
     digests = {p: hashlib.sha256(f"X1:{p}".encode()).hexdigest() for p in "ac"}
     winner = min(digests, key=digests.__getitem__)
     assert rows[0].player == winner and rows[0].rank == "1" and rows[0].decided_by == "lot"
     with pytest.raises(ScoringError, match="seed"):
-        scoring.standings(points, method="datum", tiebreaks=["lot"])
+        ranking.standings(points, method="datum", tiebreaks=["lot"])
     with pytest.raises(ScoringError, match="unknown tie-break"):
-        scoring.standings(points, method="datum", tiebreaks=["coin"])
+        ranking.standings(points, method="datum", tiebreaks=["coin"])
 
 
 def test_tiebreak_head_to_head_where_they_met() -> None:
@@ -164,12 +164,12 @@ def test_tiebreak_head_to_head_where_they_met() -> None:
         SeatResult(2, 2, "E", "d", F(0)),
         SeatResult(2, 2, "W", "f", F(0)),
     ]
-    points = scoring.matchpoints(rs)
-    plain = scoring.standings(points, results=rs)
+    points = methods.matchpoints(rs)
+    plain = ranking.standings(points, results=rs)
     assert {r.player: r.rank for r in plain}["a"] == {r.player: r.rank for r in plain}["b"]
     # Head to head: board 1 a (+4) beat b (-2), board 2 b (+6) beat a (-3): still equal.
     # Then datum_wins decides nothing either; the lot decides.
-    rows = scoring.standings(
+    rows = ranking.standings(
         points, results=rs, tiebreaks=["head_to_head", "datum_wins", "lot"], seed="s"
     )
     ab = [r for r in rows if r.player in "ab"]
@@ -177,7 +177,7 @@ def test_tiebreak_head_to_head_where_they_met() -> None:
     # With only board 1, where a (+4) beat b (-2) at their table, the head-to-head decides.
     only1 = [r for r in rs if r.board == 1]
     even = [SeatPoints(1, 1, "S", "a", F(1), None), SeatPoints(1, 1, "E", "b", F(1), None)]
-    rows = scoring.standings(even, method="datum", results=only1, tiebreaks=["head_to_head"])
+    rows = ranking.standings(even, method="datum", results=only1, tiebreaks=["head_to_head"])
     assert [(r.rank, r.player, r.decided_by) for r in rows] == [
         ("1", "a", "head_to_head"),
         ("2", "b", "head_to_head"),
@@ -194,7 +194,7 @@ def test_team_of_three_sums_the_teams_hands() -> None:
         for i, (seat, team) in enumerate(zip("SEW", teams, strict=True))
     ]
     team_of = {f"{team}{t}": team for t, teams in seating.items() for team in teams}
-    got = scoring.team_board_scores(rs, team_of)
+    got = methods.team_board_scores(rs, team_of)
     # X: S at table 1 (+4), W at 2 (+3), E at 3 (-1) = 6; Y: -2 - 6 - 1 = -9; Z: -2+3+2 = 3.
     assert got == {("b", "X"): 6, ("b", "Y"): -9, ("b", "Z"): 3}
     assert sum(got.values()) == 0
@@ -211,13 +211,13 @@ def test_three_against_three_two_table_net() -> None:
         SeatResult(1, 2, "W", "x3", F(2)),
     ]
     team_of = {"x1": "X", "x2": "X", "x3": "X", "y1": "Y", "y2": "Y", "y3": "Y"}
-    net = scoring.two_table_net(rs, team_of)
+    net = methods.two_table_net(rs, team_of)
     # r(S, table 1) - r(S, table 2) = 12 - (-4) = 16, which is also X's sum 12 + 2 + 2.
     assert net == {(1, "X"): 16, (1, "Y"): -16}
-    assert net[(1, "X")] == sum(scoring.team_board_scores(rs, team_of)[(1, t)] for t in "X")
+    assert net[(1, "X")] == sum(methods.team_board_scores(rs, team_of)[(1, t)] for t in "X")
     bad = dict(team_of, y3="X")
     with pytest.raises(ScoringError, match="one seat at one table"):
-        scoring.two_table_net(rs, bad)
+        methods.two_table_net(rs, bad)
 
 
 def test_command_line_tiebreaks_and_bad_input(tmp_path) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from tournaments.seating import kirkman_nine, repeat_pairs, seat_imbalance
+from tournaments.seating.designs import kirkman_nine
+from tournaments.seating.schedule import repeat_pairs, seat_imbalance
 
 
 def test_every_pair_meets_at_exactly_one_table() -> None:

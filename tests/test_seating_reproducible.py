@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tournaments import seating
+from tournaments.seating import movements as seating_movements
+from tournaments.seating import schedule as seating_schedule
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,9 +37,9 @@ def _cases() -> list[tuple[int, int, int, dict[int, str] | None]]:
     ]
 
 
-def _movements(steps: int) -> list[seating.Schedule]:
+def _movements(steps: int) -> list[seating_schedule.Schedule]:
     return [
-        seating.movement(n, r, seats=k, seed="cup-2026", clubs=clubs, steps=steps)
+        seating_movements.movement(n, r, seats=k, seed="cup-2026", clubs=clubs, steps=steps)
         for n, r, k, clubs in _cases()
     ]
 
@@ -61,10 +62,10 @@ def test_the_same_seed_gives_the_same_movement_whatever_the_clock(
 ) -> None:
     # The default budget, as the organizer's button and the demo use it.
     case = (12, 4, 3, TWELVE_CLUBS)
-    calm = seating.movement(*case[:2], seats=3, seed=7, clubs=case[3])
+    calm = seating_movements.movement(*case[:2], seats=3, seed=7, clubs=case[3])
     with monkeypatch.context() as m:
         _jumping_clock(m, hours=1)  # as if the machine were a hundred times slower
-        hurried = seating.movement(*case[:2], seats=3, seed=7, clubs=case[3])
+        hurried = seating_movements.movement(*case[:2], seats=3, seed=7, clubs=case[3])
     assert hurried.rounds == calm.rounds
     assert hurried.club_conflicts == calm.club_conflicts == 0
 
@@ -112,7 +113,7 @@ def test_the_same_seed_gives_the_same_movement_in_another_process() -> None:
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, "cup-2026"])
 def test_twelve_players_of_five_clubs_meet_no_repeat_and_no_club_mate(seed: int | str) -> None:
-    schedule = seating.movement(12, 4, seats=3, seed=seed, clubs=TWELVE_CLUBS)
+    schedule = seating_movements.movement(12, 4, seats=3, seed=seed, clubs=TWELVE_CLUBS)
     assert schedule.repeat_pairs == 0
     assert schedule.club_conflicts == 0
     for round_ in schedule.rounds:
@@ -127,7 +128,7 @@ def _apart_exists(
     """Whether a movement with no repeat and no club-mates at a table exists: a plain
     backtracking over tables, round by round (None when undecided within ``tries`` tables
     tried)."""
-    out = seating.sit_out_schedule(players, rounds, seats)
+    out = seating_schedule.sit_out_schedule(players, rounds, seats)
     met = {
         (a, b)
         for a, b in combinations(range(1, players + 1), 2)
@@ -183,7 +184,7 @@ def test_clubs_are_kept_apart_wherever_a_movement_allows(
     }
     clubs = {p: c for p, c in clubs.items() if c != "-"}
     assume(_apart_exists(players, rounds, seats, clubs) is True)
-    schedule = seating.movement(players, rounds, seats=seats, seed=seed, clubs=clubs)
+    schedule = seating_movements.movement(players, rounds, seats=seats, seed=seed, clubs=clubs)
     assert (schedule.repeat_pairs, schedule.club_conflicts) == (0, 0)
 
 
@@ -194,9 +195,11 @@ def test_the_checks_of_each_round_name_its_repeats_and_club_clashes() -> None:
         [(1, 2, 5), (3, 4, 6)],
     ]
     clubs = {1: "Red", 4: "Red", 6: "Blue", 3: "Blue"}
-    checks = seating.round_checks(movement, clubs)
+    checks = seating_schedule.round_checks(movement, clubs)
     assert [c.repeats for c in checks] == [[], [(1, 2), (5, 6)], [(1, 2), (3, 6), (4, 6)]]
     assert [c.clashes for c in checks] == [[], [(1, 4), (3, 6)], [(3, 6)]]
     # Each meeting beyond a pair's first is one repeat of the round it happens in.
-    assert sum(len(c.repeats) for c in checks) == seating.repeat_pairs(movement) == 5
-    assert sum(len(c.clashes) for c in checks) == seating.club_conflicts(movement, clubs) == 3
+    assert sum(len(c.repeats) for c in checks) == seating_schedule.repeat_pairs(movement) == 5
+    assert (
+        sum(len(c.clashes) for c in checks) == seating_schedule.club_conflicts(movement, clubs) == 3
+    )

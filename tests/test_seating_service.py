@@ -1,4 +1,4 @@
-"""Seating a stage (tournaments.stages.stage_seat) on PostgreSQL, issue 10 item 5: the search
+"""Seating a stage (tournaments.events.stages.stage_seat) on PostgreSQL, issue 10 item 5: the search
 runs outside the event's row lock, and the store refuses when the stage changed meanwhile;
 clubs kept apart where a movement allows; the dashboard shows each round's repeats and club
 clashes."""
@@ -19,9 +19,12 @@ from django.db import connection, transaction
 from django.urls import reverse
 
 from tests.factories import EventFactory, PlayerFactory
-from tournaments import access, rounds, seating, stages
+from tournaments.core import access
+from tournaments.events import rounds, stages
+from tournaments.events.setup import round_seat
 from tournaments.models import AuditEntry, Entry, Event, EventRole, Role, Round, RoundState, Table
-from tournaments.services import round_seat
+from tournaments.seating import movements, schedule
+from tournaments.seating import search as seating_search
 
 
 def _organizer(event: Event, name: str = "td") -> Any:
@@ -67,17 +70,17 @@ def _elsewhere(action: Callable[[], Any]) -> Any:
 
 def _during_search(monkeypatch: pytest.MonkeyPatch, action: Callable[[], Any]) -> list[Any]:
     """Make the next movement search run ``action`` elsewhere halfway; its outcomes."""
-    real = seating.movement
+    real = movements.movement
     outcomes: list[Any] = []
     calls = [0]
 
-    def movement(*args: Any, **kwargs: Any) -> seating.Schedule:
+    def movement(*args: Any, **kwargs: Any) -> schedule.Schedule:
         calls[0] += 1
         if calls[0] == 1:  # not again in the action's own search, if it seats
             outcomes.append(_elsewhere(action))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(seating, "movement", movement)
+    monkeypatch.setattr(movements, "movement", movement)
     return outcomes
 
 
@@ -195,7 +198,7 @@ def test_the_seating_command_counts_steps(tmp_path) -> None:
     default = run()
     assert default["repeat_pairs"] == 0 and default["club_conflicts"] == 0
     # The old --time-limit stands for a step budget: its former default is today's default.
-    assert run("--time-limit", "5") == run("--steps", str(seating.SEARCH_STEPS)) == default
+    assert run("--time-limit", "5") == run("--steps", str(seating_search.SEARCH_STEPS)) == default
     for bad in (["--steps", "-1"], ["--time-limit", "nan"], ["--steps", "9", "--time-limit", "1"]):
         with pytest.raises(CommandError) as caught:
             run(*bad)

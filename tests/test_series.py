@@ -1,4 +1,5 @@
-"""Series standings (tournaments.series): pure, exact; points by finishing place, best k of n."""
+"""Series standings (tournaments.league.series): pure, exact; points by finishing place, best k of
+n."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments import series
-from tournaments.series import EventPlaces
+from tournaments.league import series
+from tournaments.league.series import EventPlaces
 
 F = Fraction
 SCALE = (F(10), F(8), F(6), F(5), F(4), F(3), F(2), F(1))

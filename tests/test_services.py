@@ -1,4 +1,5 @@
-"""The game write path (games.services) and the standings (tournaments.services), on
+"""The game write path (tournaments.tables.submission) and the standings (tournaments.events.setup),
+on
 PostgreSQL. Celery is not involved here: tasks are captured, and services called directly."""
 
 from __future__ import annotations
@@ -10,10 +11,13 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from games.models import Game, Status
-from games.services import GameRejected, game_reverify, game_submit, game_verify
+from games.records import GameRejected
 from tests.factories import bot_record, duplicate_round
+from tournaments.events.setup import EventRejected, event_create
 from tournaments.models import Standing
-from tournaments.services import EventRejected, event_create, standings_recompute
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_reverify, game_verify
 
 pytestmark = pytest.mark.django_db
 
@@ -206,8 +210,7 @@ def test_datum_difference_event() -> None:
 def test_tasks_retry_on_database_errors() -> None:
     from django.db import DatabaseError
 
-    from games.tasks import verify_game
-    from tournaments.tasks import recompute_standings
+    from tournaments.tasks import recompute_standings, verify_game
 
     for task in (verify_game, recompute_standings):
         assert DatabaseError in task.autoretry_for and task.max_retries and task.acks_late

@@ -28,8 +28,8 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.settings import api_settings
 from rest_framework.test import APIClient
 
-from games.api import urls as api_urls
 from tests.entry_personas import build_world
+from tournaments.api import urls as api_urls
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -170,8 +170,9 @@ def test_the_api_is_authenticated_by_default() -> None:
 
 
 def test_public_reads_stay_open_and_the_rest_answers_401() -> None:
-    from games.services import game_submit, game_verify
     from tests.factories import bot_record
+    from tournaments.tables.submission import game_submit
+    from tournaments.tables.verification import game_verify
 
     world = build_world(seed="sign-in")
     board = world.boards[0]

@@ -13,8 +13,8 @@ from django.core.management import call_command
 
 from games.models import Game, Status
 from tests.conftest import _database_url
-from tournaments import standings
 from tournaments.models import Event
+from tournaments.standings import cache, results
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -38,7 +38,7 @@ def _check(result: dict, *, tables: int, boards: int, rounds: int) -> None:
     assert result["games"] == tables * boards == last.count()
     assert not last.exclude(status=Status.VERIFIED).exists()
     assert Game.objects.count() == tables * boards * rounds  # nothing lost or doubled
-    assert standings.stored_rows(event=event) == standings.computed_rows(event=event)
+    assert cache.stored_rows(event=event) == results.computed_rows(event=event)
 
 
 def test_a_burst_is_stored_once_verified_and_ranked(worker_env: None) -> None:
@@ -65,7 +65,7 @@ def test_an_event_larger_than_one_players_file_is_imported_in_several(
 ) -> None:
     """10,000 players (issue 11, item 7) are more than one players file takes (csv_io.MAX_ROWS,
     5,000): the command imports them in several files, as an organizer would."""
-    from tournaments import csv_io
+    from tournaments.events import players_csv as csv_io
 
     monkeypatch.setattr(csv_io, "MAX_ROWS", 4)
     result = _run(players=9, rounds=1, boards=1, burst=True, workers=1, clients=2)

@@ -24,7 +24,7 @@ import json, threading
 from django.db import connections
 from games.models import Game
 from tests.factories import bot_record, duplicate_round
-from games.services import game_submit
+from tournaments.tables.submission import game_submit
 
 event, _round, tables, boards = duplicate_round(tables=4, boards=2, seed="sqlite-burst")
 jobs = [(t, b) for t in tables for b in boards]

@@ -9,19 +9,15 @@ from fractions import Fraction as F
 import pytest
 
 from games.models import Board, Game, Status
-from games.services import game_submit
 from tests.conftest import Worker, wait_for
 from tests.factories import EventFactory, PlayerFactory, bot_record, duplicate_round
+from tournaments.events.setup import round_seat
 from tournaments.models import Stage, Standing
-from tournaments.services import round_seat
-from tournaments.standings import (
-    RulingRejected,
-    adjustment_set,
-    computed_rows,
-    penalty_add,
-    standings_recompute,
-    stored_rows,
-)
+from tournaments.standings.cache import stored_rows
+from tournaments.standings.results import computed_rows
+from tournaments.standings.rulings import RulingRejected, adjustment_set, penalty_add
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.submission import game_submit
 
 # DESIGN.md's board at four tables: S (hand A) +12, -4, -4, +15; E (hand B) -6, +2, +8, -3;
 # W makes each table zero-sum: -6, +2, -4, -12.

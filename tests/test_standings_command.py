@@ -12,10 +12,11 @@ from fractions import Fraction
 import pytest
 from django.core.management import call_command
 
-from games.services import game_submit, game_verify
 from tests.factories import bot_record, duplicate_round
 from tournaments.management.commands.ddz_standings import decimal_text
-from tournaments.services import standings_recompute
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 
 @pytest.mark.parametrize(

@@ -9,14 +9,16 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments import scoring, standings
 from tournaments.models import Event
+from tournaments.scoring import methods, ranking
+from tournaments.standings import cache
+from tournaments.standings import results as standings_results
 
 SEATS = ("S", "E", "W")
 
 
 @st.composite
-def results(draw: st.DrawFn, boards: int, tables: int) -> list[scoring.SeatResult]:
+def results(draw: st.DrawFn, boards: int, tables: int) -> list[methods.SeatResult]:
     """Seat results of `boards` boards at `tables` tables (players rotate over the tables),
     some tables missing a board, some seats adjusted."""
     out = []
@@ -28,13 +30,15 @@ def results(draw: st.DrawFn, boards: int, tables: int) -> list[scoring.SeatResul
                 player = (table * 3 + k + board) % (tables * 3)
                 adjusted = draw(st.sampled_from([None] * 12 + ["avg+", "avg", "avg-"]))
                 score = Fraction(draw(st.integers(-48, 48)), draw(st.sampled_from([1, 1, 2])))
-                out.append(scoring.SeatResult(board, table, seat, player, score, adjusted=adjusted))
+                out.append(methods.SeatResult(board, table, seat, player, score, adjusted=adjusted))
     return out
 
 
-def _data(event: Event, rs: list[scoring.SeatResult], tables: int) -> standings.EventResults:
+def _data(
+    event: Event, rs: list[methods.SeatResult], tables: int
+) -> standings_results.EventResults:
     boards = {r.board for r in rs}
-    return standings.EventResults(
+    return standings_results.EventResults(
         event, rs, dict.fromkeys(boards), dict.fromkeys(boards, tables), [(0, None, Fraction(1))]
     )
 
@@ -45,7 +49,7 @@ def _data(event: Event, rs: list[scoring.SeatResult], tables: int) -> standings.
     st.integers(1, 4),
     st.integers(2, 6),
     st.sampled_from(["matchpoints", "datum"]),
-    st.lists(st.sampled_from(scoring.TIEBREAKS), unique=True, max_size=4),
+    st.lists(st.sampled_from(ranking.TIEBREAKS), unique=True, max_size=4),
 )
 def test_incremental_standings_equal_a_full_recompute(
     data: st.DataObject, boards: int, tables: int, method: str, tiebreaks: list[str]
@@ -57,16 +61,16 @@ def test_incremental_standings_equal_a_full_recompute(
     kept = data.draw(st.sets(st.integers(1, boards)))
     after = [r for r in before if r.board in kept] + [r for r in after if r.board not in kept]
     after = data.draw(st.permutations(after))  # the database returns rows in any order
-    standings._BOARD_POINTS.clear()
-    standings.compute(_data(event, before, tables))  # the earlier recompute fills the memo
-    incremental = standings.compute(_data(event, after, tables))
-    full = standings.compute(_data(event, after, tables), memo=False)
+    cache._BOARD_POINTS.clear()
+    standings_results.compute(_data(event, before, tables))  # the earlier recompute fills the memo
+    incremental = standings_results.compute(_data(event, after, tables))
+    full = standings_results.compute(_data(event, after, tables), memo=False)
     assert incremental == full
-    assert standings.board_points(
-        _data(event, after, tables), method=standings.method_of(event), unit=Fraction(3)
-    ) == scoring.board_points(
+    assert standings_results.board_points(
+        _data(event, after, tables), method=standings_results.method_of(event), unit=Fraction(3)
+    ) == methods.board_points(
         after,
-        method=standings.method_of(event),
+        method=standings_results.method_of(event),
         expected=dict.fromkeys({r.board for r in after}, tables),
         unit=Fraction(3),
     )

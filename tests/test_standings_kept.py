@@ -15,7 +15,6 @@ from django.utils import timezone
 
 from games.models import Game, Status
 from tests.factories import duplicate_round
-from tournaments import standings
 from tournaments.models import (
     Adjustment,
     Entry,
@@ -26,6 +25,8 @@ from tournaments.models import (
     StandingsState,
     Substitution,
 )
+from tournaments.standings import cache, store
+from tournaments.standings import results as standings_results
 
 pytestmark = pytest.mark.django_db
 
@@ -33,12 +34,12 @@ SCORES = [{"S": 4, "E": -2, "W": -2}, {"S": -4, "E": 2, "W": 2}, {"S": 2, "E": -
 
 
 def _forget() -> None:
-    standings.kept_forget()
+    cache.kept_forget()
 
 
 def _from_nothing(event) -> dict:
     _forget()
-    return standings.computed_rows(event=event)
+    return standings_results.computed_rows(event=event)
 
 
 @pytest.fixture
@@ -60,24 +61,24 @@ def played():
 def _reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many boards each event_results found kept (spied)."""
     counts: list[int] = []
-    kept = standings._kept_results
+    kept = cache._kept_results
 
     def spy(*args, **kwargs):
         found = kept(*args, **kwargs)
         counts.append(len(found))
         return found
 
-    monkeypatch.setattr(standings, "_kept_results", spy)
+    monkeypatch.setattr(standings_results, "_kept_results", spy)
     return counts
 
 
 def test_a_new_score_on_one_board_reads_that_board_again_only(played, monkeypatch) -> None:
     event, _round, tables, boards, games = played
     _forget()
-    standings.computed_rows(event=event)  # every board read and kept
+    standings_results.computed_rows(event=event)  # every board read and kept
     counts = _reads(monkeypatch)
     Game.objects.filter(pk=games[(1, 1)].pk).update(score={"S": -8, "E": 4, "W": 4})
-    rows = standings.computed_rows(event=event)
+    rows = standings_results.computed_rows(event=event)
     assert counts == [len(boards) - 1]  # the two other boards kept
     assert rows == _from_nothing(event)
     # and the new score counts: the first table's S player of board 1 is now last of it
@@ -155,9 +156,9 @@ def reseated(event, tables, boards, games):
 def test_whatever_changed_the_rows_are_a_recomputation_from_nothing(played, name) -> None:
     event, _round, tables, boards, games = played
     _forget()
-    before = standings.computed_rows(event=event)  # kept
+    before = standings_results.computed_rows(event=event)  # kept
     CHANGES[name](event, tables, boards, games)
-    after = standings.computed_rows(event=event)
+    after = standings_results.computed_rows(event=event)
     assert after == _from_nothing(event)
     assert after != before  # the change moved the standings
 
@@ -165,22 +166,22 @@ def test_whatever_changed_the_rows_are_a_recomputation_from_nothing(played, name
 def test_every_change_in_turn(played) -> None:
     event, _round, tables, boards, games = played
     _forget()
-    standings.computed_rows(event=event)
+    standings_results.computed_rows(event=event)
     for name in sorted(CHANGES):
         CHANGES[name](event, tables, boards, games)
-        kept = standings.computed_rows(event=event)
+        kept = standings_results.computed_rows(event=event)
         assert kept == _from_nothing(event), name
 
 
 def test_a_process_keeps_at_most_its_bound_and_still_computes_right(played, monkeypatch) -> None:
     event, _round, tables, boards, games = played
     _forget()
-    monkeypatch.setattr(standings, "RESULTS_KEPT", 20)  # fewer than two boards of 12 seat results
-    first = standings.computed_rows(event=event)
-    assert standings._KEPT["results"] <= 20
-    assert len(standings._BOARD_RESULTS) <= 1
+    monkeypatch.setattr(cache, "RESULTS_KEPT", 20)  # fewer than two boards of 12 seat results
+    first = standings_results.computed_rows(event=event)
+    assert cache._KEPT["results"] <= 20
+    assert len(cache._BOARD_RESULTS) <= 1
     Game.objects.filter(pk=games[(1, 3)].pk).update(score={"S": -6, "E": 3, "W": 3})
-    assert standings.computed_rows(event=event) == _from_nothing(event) != first
+    assert standings_results.computed_rows(event=event) == _from_nothing(event) != first
 
 
 @pytest.mark.parametrize("tamper", ["delete", "update", "delete all"])
@@ -192,11 +193,11 @@ def test_stored_rows_kept_by_the_recompute_are_read_again_once_someone_else_wrot
     behind its back is put right by the next recompute, as by one from nothing."""
     event, _round, _tables, _boards, _games = played
     _forget()
-    standings.standings_recompute(event_id=event.pk)
+    store.standings_recompute(event_id=event.pk)
     reads: list[int] = []
-    stored_rows = standings.stored_rows
-    monkeypatch.setattr(standings, "stored_rows", lambda **kw: reads.append(1) or stored_rows(**kw))
-    standings.standings_recompute(event_id=event.pk)  # nothing changed: the kept rows
+    stored_rows = cache.stored_rows
+    monkeypatch.setattr(cache, "stored_rows", lambda **kw: reads.append(1) or stored_rows(**kw))
+    store.standings_recompute(event_id=event.pk)  # nothing changed: the kept rows
     assert reads == []
     rows = event.standings.filter(stage__isnull=True).order_by("position")
     first = rows.first()
@@ -206,9 +207,9 @@ def test_stored_rows_kept_by_the_recompute_are_read_again_once_someone_else_wrot
         rows.filter(pk=first.pk).update(total="999")
     else:
         event.standings.all().delete()
-    assert standings.standings_recompute(event_id=event.pk) is True
+    assert store.standings_recompute(event_id=event.pk) is True
     assert reads == [1]
-    assert standings.stored_rows(event=event) == _from_nothing(event)
+    assert cache.stored_rows(event=event) == _from_nothing(event)
 
 
 def test_a_worker_reads_ahead_the_boards_of_the_live_event(played, monkeypatch) -> None:
@@ -226,18 +227,18 @@ def test_a_worker_reads_ahead_the_boards_of_the_live_event(played, monkeypatch) 
     Round.objects.filter(pk__in=[round_.pk, other_round.pk]).update(state=RoundState.IN_PLAY)
     for live in (other, event):  # the event's standings stored last
         StandingsState.objects.get_or_create(event=live)
-        standings.standings_recompute(event_id=live.pk)
+        store.standings_recompute(event_id=live.pk)
     _forget()
-    assert standings.standings_warm() == 1
+    assert store.standings_warm() == 1
     counts = _reads(monkeypatch)
-    standings.computed_rows(event=event)
+    standings_results.computed_rows(event=event)
     assert counts == [len(boards)]  # every board found kept: none read again
-    standings.computed_rows(event=other)
+    standings_results.computed_rows(event=other)
     assert counts[-1] == 0  # not read ahead
     Round.objects.filter(pk=round_.pk).update(state=RoundState.CLOSED)
     _forget()
-    assert standings.standings_warm() == 1
-    standings.computed_rows(event=other)
+    assert store.standings_warm() == 1
+    standings_results.computed_rows(event=other)
     assert counts[-1] == 1  # no longer in play, the event gives way to the other
 
 
@@ -273,7 +274,7 @@ def test_a_recompute_waits_for_the_read_ahead_of_its_process(played) -> None:
     held = threading.Event()
 
     def read_ahead() -> None:
-        with standings._READING_AHEAD:
+        with store._READING_AHEAD:
             held.set()
             time.sleep(0.3)
             order.append("read ahead")
@@ -281,7 +282,7 @@ def test_a_recompute_waits_for_the_read_ahead_of_its_process(played) -> None:
     thread = threading.Thread(target=read_ahead)
     thread.start()
     held.wait(5)
-    standings.standings_recompute(event_id=event.pk)
+    store.standings_recompute(event_id=event.pk)
     order.append("recomputed")
     thread.join()
     assert order == ["read ahead", "recomputed"]

@@ -1,5 +1,5 @@
 """Substitutions (issue 12, item 10): a player replaced for a round or part of one; each board
-is credited to the person who played it (tournaments.substitutions).
+is credited to the person who played it (tournaments.events.substitutions).
 
 The worked example, by hand (matchpoints, two tables, four boards; a substitute, Zoe, plays
 boards 3-4 for Bea in East at table 1). East's scores, table 1 against table 2:
@@ -25,7 +25,12 @@ from hypothesis import strategies as st
 from games.models import Board, Game, Status
 from tests.conftest import race
 from tests.factories import EventFactory, PlayerFactory
-from tournaments import scoring, standings
+from tournaments.events.setup import round_seat
+from tournaments.events.substitutions import (
+    SubstitutionRefused,
+    substitution_add,
+    substitution_remove,
+)
 from tournaments.models import (
     AuditEntry,
     Entry,
@@ -38,13 +43,11 @@ from tournaments.models import (
     Standing,
     Substitution,
 )
-from tournaments.services import round_seat
-from tournaments.standings import computed_rows, standings_recompute, stored_rows
-from tournaments.substitutions import (
-    SubstitutionRefused,
-    substitution_add,
-    substitution_remove,
-)
+from tournaments.scoring import methods
+from tournaments.standings import cache, results
+from tournaments.standings.cache import stored_rows
+from tournaments.standings.results import computed_rows
+from tournaments.standings.store import standings_recompute
 
 # (table 1 S E W, table 2 S E W) per board; every table zero-sum.
 SCORES = {
@@ -157,14 +160,14 @@ def test_a_whole_round_substitution(world) -> None:
 
 
 def test_the_memo_follows_a_substitution(world) -> None:
-    """The per-board memo (standings.board_points) is keyed by who played: a recompute after a
+    """The per-board memo (results.board_points) is keyed by who played: a recompute after a
     substitution equals a recompute from nothing."""
     _play(world)
-    standings._BOARD_POINTS.clear()
-    standings.compute(standings.event_results(event=world["event"]))  # fills the memo
+    cache._BOARD_POINTS.clear()
+    results.compute(results.event_results(event=world["event"]))  # fills the memo
     _zoe_for_bea(world)
-    data = standings.event_results(event=world["event"])
-    assert standings.compute(data) == standings.compute(data, memo=False)
+    data = results.event_results(event=world["event"])
+    assert results.compute(data) == results.compute(data, memo=False)
 
 
 @settings(max_examples=40, deadline=None)
@@ -173,14 +176,14 @@ def test_incremental_equals_full_when_only_who_played_changes(data, boards, tabl
     """Pure: the same scores, some seats of some boards now credited to a substitute."""
     event = Event(name="e", slug="e", scoring_method="matchpoints")
     before = [
-        scoring.SeatResult(b, t, s, (t * 3 + k) % (tables * 3), F(data.draw(st.integers(-9, 9))))
+        methods.SeatResult(b, t, s, (t * 3 + k) % (tables * 3), F(data.draw(st.integers(-9, 9))))
         for b in range(1, boards + 1)
         for t in range(1, tables + 1)
         for k, s in enumerate("SEW")
     ]
     subbed = data.draw(st.sets(st.integers(0, len(before) - 1)))
     after = [
-        scoring.SeatResult(
+        methods.SeatResult(
             r.board, r.table, r.seat, 100 + 3 * r.table + "SEW".index(r.seat), r.score
         )
         if i in subbed
@@ -190,11 +193,11 @@ def test_incremental_equals_full_when_only_who_played_changes(data, boards, tabl
 
     def make(rs):
         ids = {r.board for r in rs}
-        return standings.EventResults(event, rs, dict.fromkeys(ids), dict.fromkeys(ids, tables), [])
+        return results.EventResults(event, rs, dict.fromkeys(ids), dict.fromkeys(ids, tables), [])
 
-    standings._BOARD_POINTS.clear()
-    standings.compute(make(before))
-    assert standings.compute(make(after)) == standings.compute(make(after), memo=False)
+    cache._BOARD_POINTS.clear()
+    results.compute(make(before))
+    assert results.compute(make(after)) == results.compute(make(after), memo=False)
 
 
 def test_a_new_reserve_is_entered_and_not_ranked_unless_asked(world) -> None:
@@ -228,8 +231,8 @@ def test_a_new_reserve_is_entered_and_not_ranked_unless_asked(world) -> None:
     standings_recompute(event_id=world["event"].pk)
     assert _rows(world["event"])["Roy"].boards == 1
     # A reserve is not in the field the next stage's seating draws from.
+    from tournaments.events.stages import stage_field
     from tournaments.models import Stage
-    from tournaments.stages import stage_field
 
     stage = Stage.objects.create(event=world["event"], number=1)
     assert {p.name for p in stage_field(stage=stage)} == {"Ann", "Bea", "Cat", "Dan", "Eve", "Fay"}
@@ -334,7 +337,7 @@ def test_pages_show_who_played(world, client) -> None:
     assert "Bea" in b1 and "Zoe" not in b1
     assert "Zoe" in b3 and "Bea" not in b3
     # Scorecards: Bea's boards 1-2, Zoe's 3-4.
-    from tournaments.results import player_scorecard
+    from tournaments.results.pages import player_scorecard
 
     bea = player_scorecard(event=event, player=world["players"]["Bea"], visible=None)
     zoe = player_scorecard(event=event, player=world["players"]["Zoe"], visible=None)
@@ -409,7 +412,9 @@ def test_the_dashboard_form_records_and_removes(world, client) -> None:
 
 
 def test_the_player_links_show_the_boards_each_played(world) -> None:
-    from tournaments import access, links
+    from tournaments.core import access
+    from tournaments.links import player as links_player
+    from tournaments.links import tokens
     from tournaments.models import PlayerLink
 
     _play(world)
@@ -418,9 +423,10 @@ def test_the_player_links_show_the_boards_each_played(world) -> None:
     bea, zoe = world["players"]["Bea"], world["players"]["Zoe"]
     event.correction_minutes = 30
     event.save(update_fields=["correction_minutes"])
-    links.player_links_make(event=event, actor=world["td"], players=[bea, zoe])
+    tokens.player_links_make(event=event, actor=world["td"], players=[bea, zoe])
     views = {
-        p.name: links.player_view(PlayerLink.objects.get(event=event, player=p)) for p in (bea, zoe)
+        p.name: links_player.player_view(PlayerLink.objects.get(event=event, player=p))
+        for p in (bea, zoe)
     }
     assert [g.game.board.number for g in views["Bea"].games] == [1, 2]
     assert [(g.game.board.number, g.seat) for g in views["Zoe"].games] == [(3, "E"), (4, "E")]
@@ -437,7 +443,7 @@ def test_the_player_links_show_the_boards_each_played(world) -> None:
 def test_the_archive_keeps_the_substitutions(world) -> None:
     import json
 
-    from tournaments.exports import event_export, event_import
+    from tournaments.archive.event_archive import event_export, event_import
 
     _play(world)
     _zoe_for_bea(world)
@@ -500,7 +506,7 @@ def test_the_chief_referee_records_one_from_his_page(world, client) -> None:
 
 def test_a_substitute_scores_for_the_team_of_the_player_she_replaced(world) -> None:
     from tournaments.models import Team
-    from tournaments.results import team_standings
+    from tournaments.standings.teams import team_standings
 
     event = world["event"]
     Event.objects.filter(pk=event.pk).update(format="team_of_three")

@@ -15,11 +15,12 @@ from django.contrib.auth import get_user_model
 
 from games.engine import RuleSet
 from games.models import Game, Status
-from games.services import game_submit, game_verify
 from tests.factories import EventFactory, PlayerFactory, bot_record
-from tournaments import round_states, rounds, stages
+from tournaments.events import round_states, rounds, stages
 from tournaments.models import Entry, EventRole, Role, Standing
-from tournaments.standings import standings_recompute
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = pytest.mark.django_db
 
@@ -70,8 +71,8 @@ def test_the_entry_pages_show_every_seat_of_the_table(client, preset: str) -> No
     import random
 
     from games.engine import deal_random
-    from games.services import board_create
-    from tournaments.services import round_seat
+    from tournaments.events.boards import board_create
+    from tournaments.events.setup import round_seat
 
     rules = RuleSet.from_spec(preset)
     event = EventFactory(rules=preset)

@@ -10,10 +10,11 @@ import pytest
 
 from games.engine import RuleSet, deal_random
 from games.models import Game, Status
-from games.services import board_create, game_submit
 from tests.conftest import Worker, wait_for
 from tests.factories import EventFactory, PlayerFactory, bot_record
-from tournaments.services import EventRejected, round_seat
+from tournaments.events.boards import board_create
+from tournaments.events.setup import EventRejected, round_seat
+from tournaments.tables.submission import game_submit
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 
 from games.models import Game
 from tests.entry_personas import build_world
-from tournaments import links
+from tournaments.links import tokens
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -33,7 +33,7 @@ def world():
 
 @pytest.fixture
 def table_token(world) -> str:
-    made = links.table_links_make(
+    made = tokens.table_links_make(
         event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
     )
     return made[0].url.strip("/").split("/")[1]

@@ -24,11 +24,12 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from games.models import Game
-from games.services import game_submit, game_verify
 from tests.entry_personas import build_world
 from tests.factories import bot_record
-from tournaments import links
+from tournaments.links import tokens
 from tournaments.models import Stage
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -46,7 +47,7 @@ def _token(url: str) -> str:
 
 @pytest.fixture
 def table_token(world) -> str:
-    made = links.table_links_make(
+    made = tokens.table_links_make(
         event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
     )
     return _token(made[0].url)

@@ -13,13 +13,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, Status
-from games.services import game_submit
 from tests.entry_personas import build_world
 from tests.factories import bot_record, round_fill
 from tests.test_organizer_fixes import event_in_play  # noqa: F401  (the fixture)
-from tournaments import links, round_states, rounds
-from tournaments.access import AdministrationRefused
+from tournaments.core.access import AdministrationRefused
+from tournaments.events import round_states, rounds
+from tournaments.links import tokens as link_tokens
 from tournaments.models import ResultCheck, Round, RoundState
+from tournaments.tables.submission import game_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -101,7 +102,7 @@ def test_the_refusal_after_the_reveal_speaks_chinese(revealed) -> None:
 @pytest.fixture
 def linked():
     world = build_world(seed="trial-links")
-    made = links.table_links_make(
+    made = link_tokens.table_links_make(
         event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
     )
     return world, [_token(m.url) for m in made]
@@ -187,7 +188,7 @@ def test_a_confirmed_game_is_refused_up_front_on_link_and_referee_pages(linked) 
 
 def test_the_player_link_shows_a_confirmed_game_as_confirmed(linked) -> None:
     world, _tokens = linked
-    made = links.player_links_make(event=world.event, actor=world.users["organizer"])
+    made = link_tokens.player_links_make(event=world.event, actor=world.users["organizer"])
     table, board = world.tables[0], world.boards[0]
     game = game_submit(table=table, board=board, record=bot_record(board, table))
     Game.objects.filter(pk=game.pk).update(status=Status.VERIFIED, confirmed_at=timezone.now())
@@ -205,7 +206,7 @@ def test_the_player_link_shows_a_confirmed_game_as_confirmed(linked) -> None:
 def test_the_dashboard_shows_no_revoke_for_links_of_a_closed_round(linked) -> None:
     world, tokens = linked
     round_ = world.tables[0].round
-    link = links.table_link_find(tokens[0])
+    link = link_tokens.table_link_find(tokens[0])
     client = Client()
     client.force_login(world.users["organizer"])
     slug = world.event.slug
@@ -223,7 +224,7 @@ def test_the_dashboard_shows_no_revoke_for_links_of_a_closed_round(linked) -> No
 
 def test_a_problem_note_of_undecodable_bytes_is_refused(linked) -> None:
     world, _tokens = linked
-    made = links.player_links_make(event=world.event, actor=world.users["organizer"])
+    made = link_tokens.player_links_make(event=world.event, actor=world.users["organizer"])
     table, board = world.tables[0], world.boards[0]
     game = game_submit(table=table, board=board, record=bot_record(board, table))
     seat = table.seats.get(seat="S")

@@ -23,13 +23,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.imports import records_import
 from games.models import Game
-from games.services import game_submit, game_verify
 from tests.entry_personas import build_world
 from tests.factories import EventFactory, bot_record, duplicate_round
-from tournaments import links
+from tournaments.archive.records import records_import
+from tournaments.links import tokens
 from tournaments.models import ResultCheck
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +70,7 @@ def test_a_nul_in_the_path_of_the_api_or_a_json_door_answers_json() -> None:
 @pytest.fixture
 def player_linked():
     world = build_world(seed="pages2-player")
-    made = links.player_links_make(event=world.event, actor=world.users["organizer"])
+    made = tokens.player_links_make(event=world.event, actor=world.users["organizer"])
     table1, table2 = world.tables
     board = world.boards[0]
     mine = game_submit(table=table1, board=board, record=bot_record(board, table1))

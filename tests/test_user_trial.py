@@ -12,11 +12,11 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games.imports import records_import
 from games.models import Game, Status
-from games.services import game_verify
 from tests.factories import EventFactory
+from tournaments.archive.records import records_import
 from tournaments.models import EventRole, Role
+from tournaments.tables.verification import game_verify
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +67,7 @@ def _recorded_actions() -> set[str]:
     and the f-strings of round transitions and admin changes expanded."""
     import ast
 
-    from tournaments.round_states import TRANSITIONS
+    from tournaments.events.round_states import TRANSITIONS
 
     found: set[str] = set()
     for path in [*(ROOT / "games").rglob("*.py"), *(ROOT / "tournaments").rglob("*.py")]:
@@ -119,7 +119,7 @@ def _zh(client: Client) -> Client:
 
 
 def test_the_dashboard_change_log_reads_in_chinese_without_raw_action_names() -> None:
-    from tournaments.audit import audit_record
+    from tournaments.core.audit import audit_record
 
     event = EventFactory()
     td = _organizer(event)
@@ -159,7 +159,7 @@ def _tiebreak_labels(page: str) -> list[str]:
 def test_the_series_form_names_the_tie_breaks_in_the_readers_language(language, expected):
     from django.conf import settings
 
-    from tournaments import clubs
+    from tournaments.league import clubs
 
     staff = get_user_model().objects.create_user("club-staff", password="x", is_staff=True)
     club = clubs.club_create(name="North Club", actor=staff)
@@ -201,11 +201,11 @@ def _crumbs_and_switch(page: str) -> tuple[str, list[str]]:
 
 def test_the_entry_pages_crumbs_end_with_their_own_name_and_the_other_mode_is_a_switch():
     from tests.entry_personas import build_world
-    from tournaments import links
+    from tournaments.links import tokens
 
     world = build_world(seed="crumbs", tables=1, boards=1)
     event, table = world.event, world.tables[0]
-    made = links.table_links_make(event=event, round_=table.round, actor=world.users["organizer"])
+    made = tokens.table_links_make(event=event, round_=table.round, actor=world.users["organizer"])
     token = made[0].url.strip("/").split("/")[-1]
     referee = Client()
     referee.force_login(world.users["referee1"])

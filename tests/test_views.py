@@ -6,9 +6,10 @@ import pytest
 from django.urls import reverse
 
 from games.models import Status
-from games.services import game_submit, game_verify
 from tests.factories import bot_record, duplicate_round
-from tournaments.services import standings_recompute
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = pytest.mark.django_db
 
@@ -114,7 +115,7 @@ def test_query_budgets_of_the_other_pages(client, played, django_assert_max_num_
     for url, budget in [
         (reverse("public:events"), 4),
         (boards[0].get_absolute_url(), 14),
-        (scorecard, 17),  # one more for the substitutions (tournaments.substitutions)
+        (scorecard, 17),  # one more for the substitutions (tournaments.events.substitutions)
         (games[0].get_absolute_url(), 10),
     ]:
         with django_assert_max_num_queries(budget):

@@ -1,4 +1,4 @@
-"""Who sees a game or a board's results while the board is under embargo (tournaments.embargo):
+"""Who sees a game or a board's results while the board is under embargo (tournaments.core.embargo):
 organizers and chief referees everything, a referee only the games of the tables assigned to
 him, players and the public nothing; once the board opens, everyone everything. Each page
 and endpoint that shows a game or a board's results is asked as each persona."""
@@ -11,10 +11,11 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games.services import game_submit, game_verify
 from tests.entry_personas import PERSONAS, build_world
 from tests.factories import bot_record
-from tournaments import embargo
+from tournaments.core import embargo
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
 
 pytestmark = pytest.mark.django_db
 

@@ -10,12 +10,11 @@ from django.conf import settings
 from django.urls import reverse
 
 from games.models import Game, Status
-from games.services import game_submit
-from games.tasks import verify_game
 from tests.conftest import Worker, wait_for
 from tests.factories import bot_record, duplicate_round
 from tournaments.models import Standing, StandingsState
-from tournaments.tasks import recompute_standings
+from tournaments.tables.submission import game_submit
+from tournaments.tasks import recompute_standings, verify_game
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -54,7 +53,7 @@ def test_a_submitted_game_reaches_the_standings_page_by_way_of_the_worker(
     log = celery_worker.log()
     assert "games.tasks.verify_game" in log and "succeeded" in log
     # The standings were recomputed by the worker: at once after its verification, or as a
-    # task (tournaments.standings.standings_request).
+    # task (tournaments.standings.requests.standings_request).
     assert StandingsState.objects.get(event=event).runs >= 1
 
 

@@ -11,10 +11,10 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         # Django requires these here: the audit and the tasks import models, which need the
         # app registry ready; the tasks register what services send by name
-        # (ddz_site.dispatch), and the signal is connected once.
+        # (ddz_site.kernel.dispatch), and the signal is connected once.
         from django.db.models.signals import pre_save
 
         from tournaments import tasks  # noqa: F401
-        from tournaments.audit import history_first_version
+        from tournaments.core.audit import history_first_version
 
         pre_save.connect(history_first_version, dispatch_uid="tournaments.history_first_version")

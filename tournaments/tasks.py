@@ -1,6 +1,14 @@
-"""Celery tasks of tournaments: thin callers of the standings service, sent by name
-(ddz_site.dispatch), never imported by a service; and a worker's start, which reads ahead
-the boards of the events in play (tournaments.standings.standings_warm)."""
+"""Celery tasks: thin callers of one idempotent service each, sent by name
+(ddz_site.kernel.dispatch) after commit, never imported by a service; and a worker's start, which
+reads ahead the boards of the events in play (tournaments.standings.store.standings_warm).
+
+The verification of games (verify_game, sweep_pending_games) keeps the names it had when the
+task lived in the games app (`name=` pins them): messages already in a broker, the beat
+schedule (settings.CELERY_BEAT_SCHEDULE) and ddz_site.kernel.dispatch use those names. A stored game
+is pending until its verification ran: the pending games are the outbox of verification, and
+`sweep_pending_games`, sent by beat every DDZ_SWEEP_SECONDS, sends again the verification of
+games pending too long, whose message a broker outage or a dead worker lost.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +19,11 @@ from celery import shared_task, signals
 from celery.concurrency.thread import TaskPool as ThreadPool
 from django.db import connections
 
-from ddz_site.dispatch import DB_TASK_OPTIONS
-from tournaments.ratings import ratings_refresh
-from tournaments.standings import standings_refresh, standings_warm
+from ddz_site.kernel.dispatch import DB_TASK_OPTIONS
+from tournaments.ratings.service import ratings_refresh
+from tournaments.standings.requests import standings_refresh
+from tournaments.standings.store import standings_warm
+from tournaments.tables.verification import VERIFY_BATCH, games_verify, verification_sweep
 
 
 def _read_ahead() -> None:
@@ -50,13 +60,30 @@ def warm_worker(sender: Any = None, **_kwargs: Any) -> None:
 @shared_task(**DB_TASK_OPTIONS)
 def recompute_standings(event_id: int) -> bool:
     """Store the standings wanted now of event `event_id`, once for a burst of requests
-    (tournaments.standings.standings_refresh; idempotent)."""
+    (tournaments.standings.requests.standings_refresh; idempotent)."""
     return standings_refresh(event_id=event_id)
 
 
 @shared_task(**DB_TASK_OPTIONS)
 def ratings_recompute() -> int:
     """Recompute the duplicate-aware rating from scratch once for a burst of requests
-    (tournaments.ratings.ratings_refresh; idempotent); the number of rows written."""
+    (tournaments.ratings.service.ratings_refresh; idempotent); the number of rows written."""
 
     return ratings_refresh()
+
+
+@shared_task(name="games.tasks.verify_game", **DB_TASK_OPTIONS)
+def verify_game(game_id: int) -> bool:
+    """Replay game `game_id` through the engine and store the result (idempotent), with up to
+    VERIFY_BATCH - 1 other pending games when the queue is deep
+    (tournaments.tables.verification.games_verify),
+    then the standings they move (at once, unless a recomputation is queued or running); True
+    when this task stored game `game_id`."""
+    return game_id in games_verify(game_ids=[game_id], fill=VERIFY_BATCH, standings_inline=True)
+
+
+@shared_task(name="games.tasks.sweep_pending_games", **DB_TASK_OPTIONS)
+def sweep_pending_games(older_than: float = 120) -> int:
+    """Send again the verification of games pending for more than `older_than` seconds, and
+    the standings of events whose games were verified meanwhile; the number of games sent."""
+    return verification_sweep(older_than=older_than)

@@ -65,7 +65,7 @@ def get(mapping: object, key: object) -> object:
 
 @register.filter
 def status_badge(game: Game) -> str:
-    """A game's one status (games.versions.result_status) as a badge:
+    """A game's one status (tournaments.tables.review.result_status) as a badge:
     ``<span class="status status-CODE">label</span>``."""
     code, label = result_status(game)
     return format_html('<span class="status status-{}">{}</span>', code, label)
@@ -73,5 +73,5 @@ def status_badge(game: Game) -> str:
 
 @register.filter
 def result_label(game: Game) -> str:
-    """A game's one status (games.versions.result_status): its label alone."""
+    """A game's one status (tournaments.tables.review.result_status): its label alone."""
     return result_status(game)[1]

@@ -17,7 +17,7 @@ def person_link(player: Player, hidden: bool | None = None) -> str:
     hidden from the public (event and series pages keep the name). ``hidden`` when the caller
     knows it already."""
     if hidden is None:
-        # Every record of a person carries her flag (tournaments.clubs): no query.
+        # Every record of a person carries her flag (tournaments.league.clubs): no query.
         hidden = player.profile_hidden
     if hidden:
         return format_html("{}", player.name)

@@ -4,7 +4,7 @@ language; a duration in whole minutes.
 
 A *call* is one bidding call of a record (``pass``, ``1``…``3``, ``call``, ``rob``, ``double``,
 ``redouble``, ``show``, ``surrender``, ``reveal``; RECORDS.md §1): a pass in the bidding reads
-"no bid" (不叫), a number stays a number, a word is games.entry.call_label's. A *play* is cards
+"no bid" (不叫), a number stays a number, a word is games.messages.call_label's. A *play* is cards
 or ``pass`` (不要). A *stage* is where the engine found a fault: deal, bidding, play, result.
 """
 
@@ -16,8 +16,8 @@ from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from games.entry import call_label
-from tournaments import labels
+from games.messages import call_label
+from tournaments.core import labels
 
 register = template.Library()
 
@@ -33,20 +33,20 @@ def whole_minutes(duration: object) -> int:
 
 @register.filter
 def tiebreak(name: object) -> str:
-    """'best_board' → 'best single board' (translated; tournaments.labels); '' stays ''."""
+    """'best_board' → 'best single board' (translated; tournaments.core.labels); '' stays ''."""
     return labels.tiebreak_label(name)
 
 
 @register.filter
 def audit_action(action: object) -> str:
-    """'game.edit' → 'game corrected' (translated; tournaments.labels)."""
+    """'game.edit' → 'game corrected' (translated; tournaments.core.labels)."""
     return labels.action_label(action)
 
 
 @register.filter
 def rules_preset(rules: object) -> str:
     """An event's rules ('classic' or {"preset": "classic", …}) → the preset's name in the
-    reader's language (tournaments.labels)."""
+    reader's language (tournaments.core.labels)."""
     return labels.preset_label(rules)
 
 

@@ -1,18 +1,20 @@
 """`manage.py ddz_demo`: build and play a small duplicate event, then import real records.
 
 The demo event is built like a real one, through the organizer's services
-(tournaments.rounds, tournaments.csv_io) acting as the demo organizer: nine players entered
+(tournaments.events.rounds, tournaments.events.players_csv) acting as the demo organizer: nine
+players entered
 from a players file, one qualifying stage of four rounds seated by the movement of
 tournaments.seating (the Kirkman triple system on nine players: every pair of players meets at
 exactly one table), the deal seed committed, then round by round: three boards dealt from the
 seed, the round started, the built-in bot (games.bot) bidding and playing every board at every
-table through games.services.game_submit (the referees' write path; Celery verifies each game,
+table through tournaments.tables.submission.game_submit (the referees' write path; Celery verifies
+each game,
 eagerly in the embedded default or in a worker), the round closed and published. A fifth round
 is left in play for a walkthrough: seated Swiss by the standings, three boards dealt, tables 2
 and 3 played by the bot, table 1 waiting for the demo referee; its boards stay under embargo
 until he has entered them. Then the organizer closes and publishes it and reveals the seed, and
 /deals/demo-duplicate/ recomputes every board. The demo accounts of
-tournaments.demo_accounts (organizer, chief referee, referee, player) are created or reset and
+tournaments.demo.accounts (organizer, chief referee, referee, player) are created or reset and
 their logins printed, then the private links of round 5's tables and Ann's player link
 (tournaments.links; shown only here, as only their hashes are stored). Then the records of
 tests/data/*.jsonl are imported into an archive event.
@@ -32,16 +34,17 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.imports import records_import
 from games.models import Game, Status
-from tournaments import csv_io, links, round_states, rounds, stages
-from tournaments.demo_accounts import demo_accounts_ensure, demo_organizer_ensure
-from tournaments.demo_league import demo_league_build, demo_league_clear, demo_play
+from tournaments.archive.records import records_import
+from tournaments.demo.accounts import demo_accounts_ensure, demo_organizer_ensure
+from tournaments.demo.league import demo_league_build, demo_league_clear, demo_play
+from tournaments.events import players_csv, round_states, rounds, stages
+from tournaments.events.selectors import event_computed_standings
+from tournaments.events.setup import event_create
+from tournaments.league.profiles import series_table
+from tournaments.links import tokens
 from tournaments.management.commands.ddz_standings import standings_rows
 from tournaments.models import Event, Player, Table
-from tournaments.profiles import series_table
-from tournaments.selectors import event_computed_standings
-from tournaments.services import event_create
 
 DEMO_EVENT = "Demo duplicate"
 ARCHIVE_EVENT = "Archive of real games"
@@ -100,7 +103,7 @@ class Command(BaseCommand):
         event = event_create(name=DEMO_EVENT, rules="classic")
         td = demo_organizer_ensure(event=event)
         roster = "name\n" + "".join(f"{name}\n" for name in PLAYERS)
-        csv_io.players_csv_import(event=event, text=roster, actor=td)
+        players_csv.players_csv_import(event=event, text=roster, actor=td)
         stage = stages.stage_create(event=event, actor=td, name="Qualifying")
         for _r in range(ROUNDS):
             rounds.round_create(event=event, stage=stage, actor=td)
@@ -163,7 +166,7 @@ class Command(BaseCommand):
                 f"{float(eval_fraction(row['percentage'])):6.2f}%"
             )
 
-        # The club's series of three events (tournaments.demo_league), then its standings.
+        # The club's series of three events (tournaments.demo.league), then its standings.
         def settled(cup: Event) -> None:
             _wait_verified(cup, timeout)
             _wait_standings(cup, timeout)
@@ -224,9 +227,9 @@ class Command(BaseCommand):
         )
         # Made last, so that they are the links in force (ddz_table_links makes new ones and
         # revokes these); only their hashes are stored, so this is where they are seen.
-        table_links = links.table_links_make(event=event, round_=open_round, actor=td)
+        table_links = tokens.table_links_make(event=event, round_=open_round, actor=td)
         ann = Player.objects.get(entries__event=event, name=PLAYERS[0])
-        player_link = links.player_links_make(event=event, players=[ann], actor=td)[0]
+        player_link = tokens.player_links_make(event=event, players=[ann], actor=td)[0]
         self.stdout.write(
             f"\nPrivate links of round {open_round.number} (no sign-in; each opens one table's "
             f"live entry and quick result until the round closes, at the latest "

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.exports import event_export
+from tournaments.archive.event_archive import event_export
 from tournaments.models import Event
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Game
-from tournaments.exports import ArchiveRejected, event_import
+from tournaments.archive.event_archive import ArchiveRejected, event_import
 
 
 class Command(BaseCommand):

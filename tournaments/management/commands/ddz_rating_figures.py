@@ -1,5 +1,5 @@
 """`manage.py ddz_rating_figures`: the duplicate-aware rating on a simulated field of known
-strengths (tournaments.rating_sim), against the rating from table results alone.
+strengths (tournaments.ratings.sim), against the rating from table results alone.
 
 Prints JSON: per kind of skill ("both": auction and play; "play": the play alone), the Kendall tau-b
 of each rating's order against the true order after the last event, per seed and their mean:
@@ -19,7 +19,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from tournaments import rating_sim
+from tournaments.ratings import sim
 
 
 class Command(BaseCommand):
@@ -34,7 +34,7 @@ class Command(BaseCommand):
         out: dict[str, Any] = {"kinds": {}}
         for kind in options["kinds"].split(","):
             figures = [
-                rating_sim.figures(kind=kind, events=options["events"], seed=seed)
+                sim.figures(kind=kind, events=options["events"], seed=seed)
                 for seed in range(options["seeds"])
             ]
             first = figures[0]

@@ -1,5 +1,5 @@
 """`manage.py ddz_ratings [--full]`: store the duplicate-aware rating now
-(tournaments.ratings.ratings_recompute: from the first event whose inputs changed, or with
+(tournaments.ratings.service.ratings_recompute: from the first event whose inputs changed, or with
 `--full` every rated event from nothing). Prints JSON `{"rows_written": n, "events": m}`."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from tournaments import ratings
+from tournaments.ratings import service
 
 
 class Command(BaseCommand):
@@ -19,6 +19,6 @@ class Command(BaseCommand):
         parser.add_argument("--full", action="store_true", help="rate every event from nothing")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        written = ratings.ratings_recompute(full=options["full"])
-        events = len(ratings.rated_events())
+        written = service.ratings_recompute(full=options["full"])
+        events = len(service.rated_events())
         self.stdout.write(json.dumps({"rows_written": written, "events": events}))

@@ -1,5 +1,6 @@
 """`manage.py ddz_seating --players N --rounds R [--seed S] [--clubs CSV] [--steps N]
-[--seats K]`: a movement for players numbered 1..N (tournaments.seating.movement), as JSON:
+[--seats K]`: a movement for players numbered 1..N (tournaments.seating.movements.movement), as
+JSON:
 ``{"rounds", "sit_out", "repeat_pairs", "lower_bound", "seat_imbalance", "club_conflicts",
 "method"}``. ``--clubs`` names a CSV file of ``player,club`` rows (player numbers 1..N, a
 header row). ``--steps`` bounds the search (the same arguments give the same movement on any
@@ -15,11 +16,13 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments import seating
+from tournaments.seating import movements
+from tournaments.seating import schedule as seating_schedule
+from tournaments.seating import search as seating_search
 
 # What --time-limit SEC means since the search counts steps instead of seconds: its old
 # default, 5 s, is the default budget.
-STEPS_PER_SECOND = seating.SEARCH_STEPS // 5
+STEPS_PER_SECOND = seating_search.SEARCH_STEPS // 5
 
 
 def read_clubs(path: str, players: int) -> dict[int, str]:
@@ -59,7 +62,7 @@ class Command(BaseCommand):
             "--steps",
             type=int,
             default=None,
-            help=f"the search's budget in steps (default {seating.SEARCH_STEPS})",
+            help=f"the search's budget in steps (default {seating_search.SEARCH_STEPS})",
         )
         parser.add_argument(
             "--time-limit",
@@ -80,12 +83,12 @@ class Command(BaseCommand):
                 raise CommandError("--time-limit is 0 to 3600 seconds", returncode=2)
             steps = round(options["time_limit"] * STEPS_PER_SECOND)
         if steps is None:
-            steps = seating.SEARCH_STEPS
+            steps = seating_search.SEARCH_STEPS
         if steps < 0:
             raise CommandError("--steps must not be negative", returncode=2)
         clubs = read_clubs(options["clubs"], players) if options["clubs"] else None
         try:
-            schedule = seating.movement(
+            schedule = movements.movement(
                 players,
                 rounds,
                 seats=options["seats"],
@@ -93,6 +96,6 @@ class Command(BaseCommand):
                 clubs=clubs,
                 steps=steps,
             )
-        except seating.SeatingError as exc:
+        except seating_schedule.SeatingError as exc:
             raise CommandError(str(exc), returncode=2) from None
         self.stdout.write(json.dumps(schedule.to_dict()))

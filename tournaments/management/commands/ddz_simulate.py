@@ -2,8 +2,10 @@
 
 Builds on the configured database an event of ``--players`` players (one stage of ``--rounds``
 rounds seated by tournaments.seating, ``--boards`` boards a round dealt from a seed committed
-first), as an organizer would (tournaments.rounds), and plays every round but the last with the
-built-in bot (games.bot; VARIANTS games of each board) through games.services.game_submit,
+first), as an organizer would (tournaments.events.rounds), and plays every round but the last with
+the
+built-in bot (games.bot; VARIANTS games of each board) through
+tournaments.tables.submission.game_submit,
 verified and ranked in this process. The last round is then played: its records are made
 first, and ``--clients`` processes submit them through game_submit, as fast as they can with
 ``--burst`` (else from one client), while ``--workers`` Celery worker processes (started here,
@@ -47,16 +49,17 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, connections
 
 from ddz_site.celery import app
-from games import entry
+from games import steps as entry_steps
 from games.bot import play_record
-from games.deals import rank_cards
 from games.models import Board, Game, Status
-from games.services import VERIFY_BATCH, game_submit, games_verify
-from tournaments import csv_io, round_states, rounds, stages
-from tournaments.demo_accounts import demo_organizer_ensure
+from games.notation import rank_cards
+from tournaments.demo.accounts import demo_organizer_ensure
+from tournaments.events import players_csv, round_states, rounds, stages
+from tournaments.events.setup import event_create
 from tournaments.models import Event, RoundState, Standing, StandingsState, Table
-from tournaments.services import event_create
-from tournaments.standings import standings_recompute
+from tournaments.standings.store import standings_recompute
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import VERIFY_BATCH, games_verify
 
 # How many different games the bot plays of one board (table n plays variant n mod VARIANTS):
 # enough for a field of scores to compare, few enough that building a large event is quick.
@@ -76,7 +79,7 @@ def _record(rules: Any, board: Any, table: Any, seed: str) -> dict[str, Any]:
             seed=f"{seed}:{board.number}:{variant}",
             record_id="",
         )
-    return dict(played, id=entry.table_record_id(table, board))
+    return dict(played, id=entry_steps.table_record_id(table, board))
 
 
 def _client(work: list[tuple[int, int, dict[str, Any]]], out: Any, start: Any) -> None:
@@ -172,10 +175,10 @@ class Command(BaseCommand):
         self.stderr.write(f"building {name} …")
         event = event_create(name=name, rules="classic")
         td = demo_organizer_ensure(event=event)
-        for first in range(0, players, csv_io.MAX_ROWS):  # a file holds MAX_ROWS players
-            names = range(first, min(players, first + csv_io.MAX_ROWS))
+        for first in range(0, players, players_csv.MAX_ROWS):  # a file holds MAX_ROWS players
+            names = range(first, min(players, first + players_csv.MAX_ROWS))
             roster = "name\n" + "".join(f"Sim {seed} {i:05d}\n" for i in names)
-            csv_io.players_csv_import(event=event, text=roster, actor=td)
+            players_csv.players_csv_import(event=event, text=roster, actor=td)
         stage = stages.stage_create(event=event, actor=td, name="Qualifying")
         for _r in range(rounds_n):
             rounds.round_create(event=event, stage=stage, actor=td)

@@ -17,9 +17,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments import exports
-from tournaments.exports import decimal_text
+from ddz_site.kernel import spreadsheet
 from tournaments.models import Event, Stage
+from tournaments.results import exports
+from tournaments.results.exports import decimal_text
 
 FIELDS = ["rank", "player", "total", "top", "percentage", "percentage_decimal", "boards"]
 
@@ -71,7 +72,10 @@ class Command(BaseCommand):
             writer.writeheader()
             for row in rows:
                 writer.writerow(
-                    {k: "" if v is None else exports.spreadsheet_cell(v) for k, v in row.items()}
+                    {
+                        k: "" if v is None else spreadsheet.spreadsheet_cell(v)
+                        for k, v in row.items()
+                    }
                 )
             self.stdout.flush()  # a closed pipe shows here, not at exit
             return

@@ -14,8 +14,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ddz_site.errors import DomainError
-from tournaments import links
+from ddz_site.kernel.errors import DomainError
+from tournaments.links import tokens as links_tokens
 from tournaments.models import Event
 
 
@@ -30,7 +30,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--hours",
             type=int,
-            default=links.DEFAULT_TABLE_HOURS,
+            default=links_tokens.DEFAULT_TABLE_HOURS,
             help="hours the links last at most (they end earlier when their round closes)",
         )
         parser.add_argument("--site", default="", help="the site's address, for full URLs")
@@ -52,9 +52,9 @@ class Command(BaseCommand):
         else:
             raise CommandError("give --round N or --stage N", returncode=2)
         try:
-            made = links.table_links_make(
+            made = links_tokens.table_links_make(
                 event=event,
-                actor=links.COMMAND_LINE,
+                actor=links_tokens.COMMAND_LINE,
                 round_=round_,
                 stage=stage,
                 hours=options["hours"],

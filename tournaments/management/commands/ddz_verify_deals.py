@@ -1,5 +1,5 @@
 """`manage.py ddz_verify_deals EVENT --seed HEX`: re-derive every board of an event from the
-revealed seed (tournaments.dealing) and compare: ``{"boards": n, "commitment": HEX, "match":
+revealed seed (games.dealing) and compare: ``{"boards": n, "commitment": HEX, "match":
 true}``; ``match`` is true when the seed's SHA-256 is the event's published commitment and
 every stored board is the one the seed gives. Exit 0 when the comparison ran (whatever it
 found: a mismatch is also listed in ``"mismatched"``), 2 for bad input."""
@@ -11,9 +11,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.dealing import SeedError
+from games.dealing import SeedError
+from tournaments.events.rounds import event_deals_verify
 from tournaments.models import Event
-from tournaments.rounds import event_deals_verify
 
 
 class Command(BaseCommand):

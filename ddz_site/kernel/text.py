@@ -1,0 +1,70 @@
+"""Text a person typed or pasted into the site: the one rule every door applies.
+
+Readable UTF-8 (no U+FFFD: Django decodes the bytes of a form that are not UTF-8 as U+FFFD,
+ddz_site.web.middleware.utf8_forms included), no control characters (categories Cc and Cs: NUL,
+which PostgreSQL's text cannot hold, escape codes, lone surrogates; a text of `lines` keeps
+tab, line feed and carriage return) and, with `max_length`, at most that many characters,
+never cut silently. `text_refusal` says what is wrong (translated), or None. A name that must
+name something is also not `blank`: only spaces and invisible characters (format characters,
+category Cf: U+200B zero width space, U+202E right-to-left override, U+FEFF...) name nothing.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+REPLACEMENT = "\ufffd"
+LINE_CHARACTERS = frozenset("\t\n\r")
+
+
+def unreadable(text: str) -> bool:
+    """`text` holds U+FFFD: bytes that were not UTF-8, as Django decodes them."""
+    return REPLACEMENT in text
+
+
+def has_control(text: str, *, lines: bool = False) -> bool:
+    """`text` holds a control character (Cc) or a lone surrogate (Cs); with `lines`, tab, line
+    feed and carriage return are text."""
+    allowed = LINE_CHARACTERS if lines else frozenset()
+    return any(
+        unicodedata.category(ch) in ("Cc", "Cs") and ch not in allowed
+        for ch in text
+        if ch < "\xa0" or "\ud800" <= ch <= "\udfff"
+    )
+
+
+def blank(text: str) -> bool:
+    """`text` shows nothing: it is only white space and invisible characters (category Cf)."""
+    return all(ch.isspace() or unicodedata.category(ch) == "Cf" for ch in text)
+
+
+def text_refusal(
+    text: str, *, lines: bool = False, max_length: int | None = None
+) -> tuple[str, str] | None:
+    """(code, message) of what makes `text` unfit to store, or None: ``unreadable`` (U+FFFD:
+    not UTF-8), ``control`` (a control character; with `lines`, tab and line ends are text),
+    ``max_length`` (more than `max_length` characters)."""
+    if unreadable(text):
+        return (
+            "unreadable",
+            _("This is not readable text (bytes that are not UTF-8): type or paste it again."),
+        )
+    if has_control(text, lines=lines):
+        return (
+            "control",
+            _("This text holds control characters (such as NUL): remove them and send it again."),
+        )
+    if max_length is not None and len(text) > max_length:
+        return (
+            "max_length",
+            ngettext(
+                "This text is at most %(max)s character long (it has %(count)s).",
+                "This text is at most %(max)s characters long (it has %(count)s).",
+                max_length,
+            )
+            % {"max": max_length, "count": len(text)},
+        )
+    return None

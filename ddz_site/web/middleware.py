@@ -1,0 +1,218 @@
+"""Middleware of the site: addresses no page has, and a database that went away.
+
+- `refuse_nul`: a NUL character (``%00``) in the path answers 404 and one in the query string
+  400, before any view runs. No address of the site holds one, and PostgreSQL's text cannot:
+  every lookup by slug of such an address was a server error. The 404 is `not_found`'s (the
+  site's own page in the reader's language, the API's shape on the JSON doors): the middleware
+  runs after the language and the signed-in user are known.
+- `DatabaseUnavailableMiddleware`: a view that meets a lost or unreachable database (PostgreSQL
+  restarted, a connection terminated, a lock or statement timeout: Django's OperationalError
+  and InterfaceError) answers 503 with ``Retry-After`` and a page saying to try again, instead
+  of a server error. The request's transaction was rolled back, so no half-written version is
+  left; Django closes the broken connection when the request ends (and, with persistent
+  connections, CONN_HEALTH_CHECKS tests it before reuse), so the next request reconnects: the
+  site recovers by itself once the database is back. The API answers the same in its own
+  error shape (ddz_site.api.errors).
+- `refuse_too_big`: a request body larger than DATA_UPLOAD_MAX_MEMORY_SIZE (by its
+  Content-Length) answers 413 before anything reads it: the API's error shape (code
+  ``too_large``) to the API and the JSON doors, an error page to a form. `bad_request`, the
+  site's handler400, answers the same to what Django finds too large only while reading
+  (a multipart form's fields, too many fields or files) and is Django's 400 otherwise.
+  Nothing is stored in either case.
+- `not_found`, the site's handler404, and `csrf_failure`, its CSRF_FAILURE_VIEW: the API and
+  the JSON doors of the private links answer in the API's error shape (a path no URL matches,
+  ``boards/-1/``, included), every other address the site's own 404 or 403 page, translated;
+  a form or JSON door posted without its CSRF token says the page expired and to reload it.
+- `utf8_forms`: a form body (``application/x-www-form-urlencoded``) holding raw bytes that are
+  not UTF-8 is read with each such byte as U+FFFD, as Django reads percent-encoded ones,
+  instead of Django's fallback that reads the whole body as Latin-1 (``\\xff`` became
+  "ÿ", stored as if typed). ddz_site.kernel.text's rule then refuses it as not readable text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.datastructures import MultiValueDict
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views import defaults
+from rest_framework.exceptions import NotFound
+
+# How long a client waits before trying again (seconds): a PostgreSQL restart takes a few.
+RETRY_AFTER_SECONDS = 5
+UNAVAILABLE_MESSAGE = _(
+    "The site's database cannot be reached at the moment; nothing was changed. "
+    "Try again in a few seconds."
+)
+
+
+def api_error(code: str, message: object) -> dict[str, Any]:
+    """The API's error shape (ddz_site.api.errors) with `code` and `message`, no fields or rule."""
+    return {"error": {"code": code, "message": str(message), "fields": None, "rule": None}}
+
+
+def unavailable_error() -> dict[str, Any]:
+    """The API's error (ddz_site.api.errors) of a database that cannot be reached."""
+    return api_error("unavailable", UNAVAILABLE_MESSAGE)
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def refuse_nul(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[..., HttpResponse]:
+    """A NUL character in the path: 404; in the query string: 400 (see the module)."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        in_path = "\x00" in request.path
+        if in_path or "%00" in request.META.get("QUERY_STRING", ""):
+            if in_path:
+                return not_found(request)
+            message = _("Bad request.")
+            if _is_api(request):
+                return JsonResponse(api_error("parse_error", message), status=400)
+            return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
+        return get_response(request)
+
+    return middleware
+
+
+class DatabaseUnavailableMiddleware:
+    """A lost or unreachable database in a view: 503 and "try again" (see the module)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, (OperationalError, InterfaceError)):
+            return None
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+        if _is_api(request):
+            return JsonResponse(unavailable_error(), status=503, headers=headers)
+        # Rendered without the request's context processors: they would ask the database for
+        # the signed-in user, which is what failed.
+        html = render_to_string("503.html", {"request": request, "message": UNAVAILABLE_MESSAGE})
+        return HttpResponse(html, status=503, headers=headers)
+
+
+# The JSON doors of a table's private link (tournaments.web.urls.links), whatever the board
+# number holds: ``boards/-1/entry/`` matches no URL and still answers JSON.
+_LINK_JSON_DOOR = re.compile(r"/t/[^/]+/boards/[^/]+/(?:entry|games)/")
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    """The API, and a JSON door of a private link (its client posts JSON)."""
+    content_type = request.META.get("CONTENT_TYPE", "")
+    accept = request.META.get("HTTP_ACCEPT", "")
+    return (
+        _is_api(request)
+        or "json" in content_type
+        or accept.startswith("application/json")
+        or _LINK_JSON_DOOR.fullmatch(request.path) is not None
+    )
+
+
+def too_large_response(request: HttpRequest, *, fields: bool = False) -> HttpResponse:
+    """413: the request is too large (``fields``: it has too many fields or files), in the
+    API's error shape or as an error page (see the module). Nothing was stored."""
+    if fields:
+        message = gettext("The request has too many fields or files: nothing was stored.")
+    else:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0
+        message = gettext("The request is too large (at most %(size)s MB): nothing was stored.") % {
+            "size": round(limit / (1024 * 1024), 1)
+        }
+    if _wants_json(request):
+        return JsonResponse(api_error("too_large", message), status=413)
+    return render(request, "413.html", {"message": message}, status=413)
+
+
+def _too_big(request: HttpRequest) -> bool:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    if limit is None or request.META.get("CONTENT_TYPE", "").startswith("multipart/"):
+        # A multipart form's files go to disk; Django counts only its fields, as it reads.
+        return False
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0) > limit
+    except ValueError:
+        return False
+
+
+def refuse_too_big(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """A body larger than DATA_UPLOAD_MAX_MEMORY_SIZE: 413 before any view (see the module)."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        if _too_big(request):
+            return too_large_response(request)
+        return get_response(request)
+
+    return middleware
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The site's handler400: a request found too large while read answers 413 (see the
+    module); any other bad request Django's 400 page."""
+    if isinstance(exception, RequestDataTooBig):
+        return too_large_response(request)
+    if isinstance(exception, (TooManyFieldsSent, TooManyFilesSent)):
+        return too_large_response(request, fields=True)
+    return defaults.bad_request(request, exception)  # type: ignore[arg-type]
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The site's handler404: the API's 404 (its message, ``not_found``) to the API and the
+    JSON doors, the site's 404 page to everything else (see the module)."""
+    if _wants_json(request):
+        return JsonResponse(api_error("not_found", NotFound.default_detail), status=404)
+    return defaults.page_not_found(request, exception)
+
+
+CSRF_FAILURE_MESSAGE = _(
+    "This page has expired (it was open too long, or you signed in or out since): "
+    "reload the page and try again."
+)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """The site's CSRF_FAILURE_VIEW: a POST without its valid CSRF token is refused, 403,
+    saying to reload the page (Django's reason goes to no one: it names the mechanism)."""
+    if _wants_json(request):
+        return JsonResponse(api_error("csrf_failed", CSRF_FAILURE_MESSAGE), status=403)
+    context = {"exception": CSRF_FAILURE_MESSAGE, "heading": _("This page has expired")}
+    return render(request, "403.html", context, status=403)
+
+
+def utf8_forms(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[..., HttpResponse]:
+    """A form body of bytes that are not UTF-8: read with U+FFFD for them (see the module)."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        if (
+            request.method == "POST"
+            and request.content_type == "application/x-www-form-urlencoded"
+            and (request.encoding or settings.DEFAULT_CHARSET).lower() in ("utf-8", "utf8")
+        ):
+            body = request.body
+            try:
+                body.decode("utf-8")
+            except UnicodeDecodeError:
+                request._post = QueryDict(  # type: ignore[attr-defined]
+                    body.decode("utf-8", errors="replace"), encoding="utf-8"
+                )
+                request._files = MultiValueDict()  # type: ignore[attr-defined]
+        return get_response(request)
+
+    return middleware

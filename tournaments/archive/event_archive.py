@@ -1,0 +1,425 @@
+""""""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Any, TypeVar
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, models, transaction
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+
+from ddz_site.kernel.errors import DomainError
+from games.models import Board, Game
+from tournaments.league import clubs
+from tournaments.models import (
+    Adjustment,
+    Entry,
+    Event,
+    Penalty,
+    Player,
+    Round,
+    Seat,
+    Stage,
+    StageEntry,
+    Standing,
+    Substitution,
+    Table,
+    Team,
+)
+
+FORMAT = "ddz-event-archive"
+VERSION = 1
+
+
+class ArchiveRejected(DomainError):
+    """An archive that cannot be restored; nothing of it was stored."""
+
+
+_M = TypeVar("_M", bound=models.Model)
+
+
+# --- the JSON archive ---------------------------------------------------------------------
+
+_USERS: dict[int, str] = {}
+
+
+def _plain(obj: models.Model, *, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Every stored field of `obj` except its id, `skip` and relations to other archived
+    objects (the caller writes those as natural keys); users by username."""
+    user_model = get_user_model()
+    out: dict[str, Any] = {}
+    for f in obj._meta.concrete_fields:
+        if f.primary_key or f.name in skip:
+            continue
+        value = getattr(obj, f.attname)
+        if f.is_relation:
+            if f.related_model is not user_model:
+                continue
+            if value is not None:
+                if value not in _USERS:
+                    _USERS[value] = (
+                        user_model.objects.filter(pk=value)
+                        .values_list("username", flat=True)
+                        .first()
+                        or ""
+                    )
+                value = _USERS[value] or None
+        elif isinstance(value, datetime):
+            value = value.isoformat()
+        elif isinstance(value, Decimal):
+            value = str(value)
+        out[f.name] = value
+    return out
+
+
+def event_export(*, event: Event) -> dict[str, Any]:
+    """The whole event as an archive (see the module docstring)."""
+    _USERS.clear()
+    stages = {s.pk: s.number for s in event.stages.all()}
+    rounds = list(event.rounds.order_by("number"))
+    round_number = {r.pk: r.number for r in rounds}
+    tables = list(Table.objects.filter(round__event=event).order_by("round__number", "number"))
+    table_key = {t.pk: (round_number[t.round_id], t.number) for t in tables}
+    seats: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(table__round__event=event).select_related("player"):
+        seats.setdefault(seat.table_id, []).append(seat)
+    boards = list(Board.objects.filter(event=event).order_by("number"))
+    board_number = {b.pk: b.number for b in boards}
+    player_ids: set[int] = {s.player_id for rows in seats.values() for s in rows}
+    # Who replaced whom (tournaments.events.substitutions), with each table.
+    subs: dict[int, list[Substitution]] = {}
+    for sub in Substitution.objects.filter(round__event=event).order_by("pk"):
+        subs.setdefault(sub.table_id, []).append(sub)
+        player_ids |= {sub.player_id, sub.substitute_id}
+    standings = list(
+        Standing.objects.filter(event=event).select_related("player").order_by("stage", "position")
+    )
+    penalties = list(Penalty.objects.filter(event=event).select_related("player"))
+    teams = list(event.teams.prefetch_related("members"))
+    entries = list(Entry.objects.filter(event=event).select_related("player"))
+    stage_entries = list(
+        StageEntry.objects.filter(stage__event=event).select_related("player", "stage")
+    )
+    player_ids |= {s.player_id for s in standings} | {p.player_id for p in penalties}
+    player_ids |= {m.pk for t in teams for m in t.members.all()}
+    player_ids |= {e.player_id for e in entries} | {e.player_id for e in stage_entries}
+    players = list(Player.objects.filter(pk__in=player_ids).order_by("name"))
+    name = {p.pk: p.name for p in players}
+    games = (
+        Game.objects.filter(board__event=event)
+        .order_by("board__number", "table__round__number", "table__number", "version", "id")
+        .iterator(chunk_size=2000)
+    )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "event": _plain(event, skip=() if event.seed_revealed else ("deal_seed",)),
+        # The club that ran it and the series it counts in, by natural key
+        # (tournaments.league.clubs).
+        **clubs.event_club_archive(event),
+        "players": [_plain(p) for p in players],
+        "stages": [_plain(s, skip=("event",)) for s in event.stages.order_by("number")],
+        "teams": [{**_plain(t), "members": sorted(m.name for m in t.members.all())} for t in teams],
+        "entries": [{**_plain(e), "player": name[e.player_id]} for e in entries],
+        "stage_entries": [
+            {**_plain(e), "stage": e.stage.number, "player": name[e.player_id]}
+            for e in sorted(stage_entries, key=lambda e: (e.stage.number, e.position))
+        ],
+        "rounds": [
+            {
+                **_plain(r),
+                "stage": stages.get(r.stage_id) if r.stage_id else None,
+                "tables": [
+                    {
+                        **_plain(t),
+                        "seats": {
+                            s.seat: name[s.player_id]
+                            for s in sorted(seats.get(t.pk, []), key=lambda s: s.seat)
+                        },
+                        **(
+                            {
+                                "substitutions": [
+                                    {
+                                        **_plain(sub),
+                                        "player": name[sub.player_id],
+                                        "substitute": name[sub.substitute_id],
+                                    }
+                                    for sub in subs[t.pk]
+                                ]
+                            }
+                            if t.pk in subs
+                            else {}
+                        ),
+                    }
+                    for t in tables
+                    if t.round_id == r.pk
+                ],
+            }
+            for r in rounds
+        ],
+        "boards": [
+            {**_plain(b), "round": round_number.get(b.round_id) if b.round_id else None}
+            for b in boards
+        ],
+        "games": [
+            {
+                **_plain(g),
+                "board": board_number[g.board_id],
+                "round": table_key[g.table_id][0],
+                "table": table_key[g.table_id][1],
+            }
+            for g in games
+        ],
+        "adjustments": [
+            {
+                **_plain(a),
+                "board": board_number[a.board_id],
+                "round": table_key[a.table_id][0],
+                "table": table_key[a.table_id][1],
+            }
+            for a in Adjustment.objects.filter(board__event=event).order_by(
+                "board__number", "table__number", "seat"
+            )
+        ],
+        "penalties": [
+            {
+                **_plain(p),
+                "player": name[p.player_id],
+                "stage": stages.get(p.stage_id) if p.stage_id else None,
+            }
+            for p in sorted(penalties, key=lambda p: (p.created_at, p.pk))
+        ],
+        "standings": [
+            {
+                **_plain(s),
+                "player": name[s.player_id],
+                "stage": stages.get(s.stage_id) if s.stage_id else None,
+            }
+            for s in standings
+        ],
+    }
+
+
+def _values(model: type[models.Model], data: Any, *, keys: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Model field values from an archived object: timestamps parsed, users by username.
+
+    Raises:
+        ArchiveRejected: not an object, or a field this installation does not have.
+    """
+    if not isinstance(data, dict):
+        raise ArchiveRejected(
+            _("The archive is damaged: %(what)s is not an object.")
+            % {"what": model._meta.model_name}
+        )
+    user_model = get_user_model()
+    fields = {f.name: f for f in model._meta.concrete_fields}
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in keys:
+            continue
+        f = fields.get(key)
+        if f is None or f.primary_key:
+            raise ArchiveRejected(
+                _("The archive has a field %(field)s that %(model)s does not have.")
+                % {"field": key, "model": model._meta.model_name}
+            )
+        if f.is_relation:
+            if f.related_model is not user_model:
+                raise ArchiveRejected(
+                    _("The archive has a field %(field)s that %(model)s does not have.")
+                    % {"field": key, "model": model._meta.model_name}
+                )
+            user = user_model.objects.filter(username=value).first() if value else None
+            out[f.name] = user
+            continue
+        if isinstance(f, models.DateTimeField) and value is not None:
+            parsed = parse_datetime(str(value))
+            if parsed is None:
+                raise ArchiveRejected(_("The archive has a bad date %(value)s.") % {"value": value})
+            value = parsed
+        if isinstance(f, models.DecimalField) and value is not None:
+            value = Decimal(str(value))
+        out[f.name] = value
+    return out
+
+
+def _stamped(model: type[models.Model]) -> list[str]:
+    return [
+        f.name
+        for f in model._meta.concrete_fields
+        if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False)
+    ]
+
+
+def _create_all(model: type[_M], objs: list[_M]) -> list[_M]:
+    """bulk_create, then put back the archived timestamps that auto_now_add replaced."""
+    stamps = _stamped(model)
+    kept = [{f: getattr(o, f) for f in stamps} for o in objs]
+    made = model._default_manager.bulk_create(objs, batch_size=1000)
+    if stamps and made:
+        for o, values in zip(made, kept, strict=True):
+            for f, v in values.items():
+                setattr(o, f, v)
+        model._default_manager.bulk_update(made, stamps, batch_size=1000)
+    return made
+
+
+def event_import(*, data: Any) -> Event:
+    """Restore an archive made by event_export, in one transaction.
+
+    Players are matched by external id, else by name among those without one (created when
+    new); users by username (left empty when this installation has no such user).
+
+    Raises:
+        ArchiveRejected: not an archive of this format and version, an event of this name or
+            slug already stored, a damaged reference; nothing is stored.
+    """
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ArchiveRejected(_("This is not an event archive."))
+    if data.get("version") != VERSION:
+        raise ArchiveRejected(
+            _("Archive version %(version)s is not supported.") % {"version": data.get("version")}
+        )
+    try:
+        with transaction.atomic():
+            return _restore(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ArchiveRejected(_("The archive is damaged: %(error)s") % {"error": exc}) from None
+    except IntegrityError as exc:
+        raise ArchiveRejected(
+            _("The archive cannot be restored here: %(error)s") % {"error": exc}
+        ) from None
+
+
+def _restore(data: dict[str, Any]) -> Event:
+    values = _values(Event, data["event"])
+    if Event.objects.filter(
+        models.Q(name=values.get("name")) | models.Q(slug=values.get("slug"))
+    ).exists():
+        raise ArchiveRejected(
+            _("An event named %(name)s already exists.") % {"name": values.get("name")}
+        )
+    event = _create_all(Event, [Event(**values)])[0]
+    assert isinstance(event, Event)
+    clubs.event_club_restore(event, data)
+    players: dict[str, Player] = {}
+    for item in data["players"]:
+        v = _values(Player, item)
+        # The same person as a stored one: by external id when archived with one, else by
+        # name among the players without one (names are not unique site-wide).
+        if v.get("external_id"):
+            player = Player.objects.filter(external_id=v["external_id"]).first()
+        else:
+            player = Player.objects.filter(name=v["name"], external_id="").order_by("pk").first()
+        if player is None:
+            player = _create_all(Player, [Player(**v)])[0]
+        players[v["name"]] = player
+    stages = {}
+    for item in data["stages"]:
+        stage = Stage.objects.create(event=event, **_values(Stage, item))
+        stages[stage.number] = stage
+    for item in data["teams"]:
+        team = Team.objects.create(event=event, **_values(Team, item, keys=("members",)))
+        team.members.set([players[n] for n in item["members"]])
+    _create_all(
+        Entry,
+        [
+            Entry(event=event, player=players[i["player"]], **_values(Entry, i, keys=("player",)))
+            for i in data.get("entries", [])
+        ],
+    )
+    _create_all(
+        StageEntry,
+        [
+            StageEntry(
+                stage=stages[i["stage"]],
+                player=players[i["player"]],
+                **_values(StageEntry, i, keys=("player", "stage")),
+            )
+            for i in data.get("stage_entries", [])
+        ],
+    )
+    rounds: dict[int, Round] = {}
+    tables: dict[tuple[int, int], Table] = {}
+    seats = []
+    substituted = []
+    for item in data["rounds"]:
+        round_stage = stages[item["stage"]] if item.get("stage") is not None else None
+        round_ = Round.objects.create(
+            event=event, stage=round_stage, **_values(Round, item, keys=("stage", "tables"))
+        )
+        rounds[round_.number] = round_
+        for t in item["tables"]:
+            table = Table.objects.create(
+                round=round_, **_values(Table, t, keys=("seats", "substitutions"))
+            )
+            tables[(round_.number, table.number)] = table
+            seats += [Seat(table=table, seat=s, player=players[n]) for s, n in t["seats"].items()]
+            substituted += [
+                Substitution(
+                    round=round_,
+                    table=table,
+                    player=players[i["player"]],
+                    substitute=players[i["substitute"]],
+                    **_values(Substitution, i, keys=("player", "substitute")),
+                )
+                for i in t.get("substitutions", [])
+            ]
+    _create_all(Seat, seats)
+    _create_all(Substitution, substituted)
+    boards = {}
+    made = _create_all(
+        Board,
+        [
+            Board(
+                event=event,
+                round=rounds[i["round"]] if i.get("round") is not None else None,
+                **_values(Board, i, keys=("round",)),
+            )
+            for i in data["boards"]
+        ],
+    )
+    for b in made:
+        boards[b.number] = b
+
+    def at(item: dict[str, Any]) -> dict[str, Any]:
+        return {"table": tables[(item["round"], item["table"])], "board": boards[item["board"]]}
+
+    keys = ("board", "round", "table")
+    _create_all(Game, [Game(**at(i), **_values(Game, i, keys=keys)) for i in data["games"]])
+    _create_all(
+        Adjustment,
+        [Adjustment(**at(i), **_values(Adjustment, i, keys=keys)) for i in data["adjustments"]],
+    )
+
+    def stage_of(item: dict[str, Any]) -> Stage | None:
+        return stages[item["stage"]] if item.get("stage") is not None else None
+
+    _create_all(
+        Penalty,
+        [
+            Penalty(
+                event=event,
+                stage=stage_of(i),
+                player=players[i["player"]],
+                **_values(Penalty, i, keys=("player", "stage")),
+            )
+            for i in data["penalties"]
+        ],
+    )
+    _create_all(
+        Standing,
+        [
+            Standing(
+                event=event,
+                stage=stage_of(i),
+                player=players[i["player"]],
+                **_values(Standing, i, keys=("player", "stage")),
+            )
+            for i in data["standings"]
+        ],
+    )
+    return event

@@ -1,0 +1,136 @@
+"""The embargo: who may see a board's results, traveller and hands, and when.
+
+Vocabulary (DESIGN.md, "Privacy"): a board is *open* once every table of its round has
+*finished* it, that is has a current game of it (whatever its verification status) or an
+adjusted score for it (tournaments.models.Adjustment, a table that could not play it); a board
+of no round (an archive of records) is always open. Until then the board is *embargoed*: its
+hands, its traveller, its scores and points are shown only to the event's organizers and chief
+referees (tournaments.core.access.is_chief_referee), and each of its *games* also to a referee
+assigned to that game's table (tournaments.core.access.can_enter_table: a referee sees only his own
+tables, never another table's result of a board still in play). Once the board is open,
+everyone sees everything (public).
+
+Every page and endpoint that shows a board's results or hands asks `visible_to(user, board)`
+(or, for a list, `visible_board_ids` once); one that shows a game asks
+`game_visible_to(user, game)`; the stored standings count open boards only, so that a total
+moving can never tell the public a result still under embargo.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypedDict
+
+from django.db.models import (
+    BooleanField,
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce
+
+from games.models import Board, Game
+from tournaments.core.access import Actor, can_enter_table, is_chief_referee
+from tournaments.models import Adjustment, Event, Table
+
+if TYPE_CHECKING:  # django-stubs-ext is a development dependency
+    from django_stubs_ext import WithAnnotations
+
+
+def board_is_open(board: Board) -> bool:
+    """Whether every table of `board`'s round has finished it (see the module docstring).
+
+    One query (`with_open`, where *finished* is written); `open_board_ids` for many boards.
+    """
+    if board.round_id is None:
+        return True
+    return bool(
+        with_open(Board.objects.filter(pk=board.pk)).values_list("is_open", flat=True).get()
+    )
+
+
+def visible_to(user: Actor, board: Board) -> bool:
+    """Whether `user` (anonymous included) may see `board`'s results and hands at every table
+    (its traveller): organizers and chief referees of its event always, everyone else (a
+    referee included) once the board is open."""
+    return is_chief_referee(user, board.event) or board_is_open(board)
+
+
+def game_visible_to(user: Actor, game: Game) -> bool:
+    """Whether `user` may see `game` (its record, result, hands and replay): organizers and
+    chief referees always, a referee of the game's table always, everyone else once the
+    game's board is open."""
+    return can_enter_table(user, game.table) or board_is_open(game.board)
+
+
+def open_board_ids(event: Event) -> set[int]:
+    """The ids of the open boards of `event`, in one query whatever its size."""
+    return set(
+        with_open(Board.objects.filter(event=event))
+        .filter(is_open=True)
+        .values_list("id", flat=True)
+    )
+
+
+def visible_board_ids(user: Actor, event: Event) -> set[int] | None:
+    """The boards of `event` whose results `user` may see at every table: None means all (an
+    organizer or chief referee); a referee, like the public, sees the open boards."""
+    if is_chief_referee(user, event):
+        return None
+    return open_board_ids(event)
+
+
+class OpenAnnotation(TypedDict):
+    """What `with_open` adds to each board."""
+
+    is_open: bool
+
+
+def with_open(boards: QuerySet[Board]) -> QuerySet[WithAnnotations[Board, OpenAnnotation]]:
+    """`boards` annotated with `is_open` (see the module docstring), computed in the same SQL
+    query, for list pages that must not spend a query per board."""
+    finished = (
+        Table.objects.filter(round_id=OuterRef("round_id"))
+        .filter(
+            Exists(
+                Game.objects.filter(
+                    table=OuterRef("pk"), board=OuterRef(OuterRef("pk")), replaced_at__isnull=True
+                )
+            )
+            | Exists(
+                Adjustment.objects.filter(table=OuterRef("pk"), board=OuterRef(OuterRef("pk")))
+            )
+        )
+        .order_by()
+        .values("round_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    tables = (
+        Table.objects.filter(round_id=OuterRef("round_id"))
+        .order_by()
+        .values("round_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return boards.annotate(
+        finished_tables=Coalesce(Subquery(finished, output_field=IntegerField()), 0),
+        round_tables=Coalesce(Subquery(tables, output_field=IntegerField()), 0),
+    ).annotate(
+        is_open=Case(
+            When(round__isnull=True, then=Value(True)),
+            When(
+                Q(round_tables__gt=0) & Q(finished_tables__gte=F("round_tables")),
+                then=Value(True),
+            ),
+            default=Value(False),
+            output_field=BooleanField(),
+        )
+    )

@@ -1,0 +1,117 @@
+"""The names people read for the project's internal names, in the reader's language: tie-breaks
+(tournaments.scoring.ranking.TIEBREAKS, tournaments.league.series.SERIES_TIEBREAKS), audit actions
+(every
+``action`` given to tournaments.core.audit.audit_record) and rules presets (games.engine.rules
+PRESETS). Defined here once; pages use them through the template filters of
+tournaments.templatetags (``tiebreak``, ``audit_action``, ``rules_preset``). A name without a
+label reads as itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+TIEBREAKS: dict[str, Promise] = {
+    "datum_wins": _("boards won against the datum"),
+    "best_board": _("best single board"),
+    "best_event": _("best single event"),
+    "head_to_head": _("head-to-head"),
+    "lot": _("lot"),
+}
+
+
+AUDIT_ACTIONS: dict[str, Promise] = {
+    "admin.add": pgettext_lazy("audit action", "added in the administration"),
+    "admin.change": pgettext_lazy("audit action", "changed in the administration"),
+    "admin.delete": pgettext_lazy("audit action", "deleted in the administration"),
+    "adjustment.set": pgettext_lazy("audit action", "adjusted score given"),
+    "adjustment.remove": pgettext_lazy("audit action", "adjusted score removed"),
+    "clock.start": pgettext_lazy("audit action", "clock started"),
+    "clock.pause": pgettext_lazy("audit action", "clock paused"),
+    "clock.resume": pgettext_lazy("audit action", "clock resumed"),
+    "clock.extra_time": pgettext_lazy("audit action", "extra time given"),
+    "clock.reset": pgettext_lazy("audit action", "clock reset"),
+    "club.create": pgettext_lazy("audit action", "club made"),
+    "club.member_add": pgettext_lazy("audit action", "club member added"),
+    "entry.add": pgettext_lazy("audit action", "player entered in the event"),
+    "entry.step": pgettext_lazy("audit action", "step entered through a table link"),
+    "event.correction_window": pgettext_lazy("audit action", "correction window set"),
+    "event.create": pgettext_lazy("audit action", "event opened"),
+    "event.seed_commit": pgettext_lazy("audit action", "deal seed drawn and committed"),
+    "event.seed_reveal": pgettext_lazy("audit action", "deal seed revealed"),
+    "game.check": pgettext_lazy("audit action", "problem signalled by a player"),
+    "game.check.handle": pgettext_lazy("audit action", "player's signal handled"),
+    "game.confirm": pgettext_lazy("audit action", "result confirmed"),
+    "game.edit": pgettext_lazy("audit action", "game corrected"),
+    "game.resolve": pgettext_lazy("audit action", "chief referee's ruling"),
+    "game.submit": pgettext_lazy("audit action", "game entered"),
+    "link.player.make": pgettext_lazy("audit action", "player links made"),
+    "link.revoke": pgettext_lazy("audit action", "link revoked"),
+    "link.table.make": pgettext_lazy("audit action", "table links made"),
+    "official.add": pgettext_lazy("audit action", "official added"),
+    "official.remove": pgettext_lazy("audit action", "official removed"),
+    "penalty.add": pgettext_lazy("audit action", "penalty given"),
+    "penalty.remove": pgettext_lazy("audit action", "penalty removed"),
+    "person.merge": pgettext_lazy("audit action", "players merged as one person"),
+    "person.unmerge": pgettext_lazy("audit action", "merge of players undone"),
+    "players.import": pgettext_lazy("audit action", "players imported"),
+    "profile.hide": pgettext_lazy("audit action", "profile shown or hidden"),
+    "round.close": pgettext_lazy("audit action", "round closed"),
+    "round.create": pgettext_lazy("audit action", "round added"),
+    "round.deal": pgettext_lazy("audit action", "round dealt"),
+    "round.publish": pgettext_lazy("audit action", "round published"),
+    "round.seat": pgettext_lazy("audit action", "round seated"),
+    "round.start": pgettext_lazy("audit action", "round started"),
+    "series.create": pgettext_lazy("audit action", "series made"),
+    "series.finish": pgettext_lazy("audit action", "series marked finished or current"),
+    "stage.create": pgettext_lazy("audit action", "stage added"),
+    "stage.cut": pgettext_lazy("audit action", "cut made"),
+    "stage.referees": pgettext_lazy("audit action", "table referees of the stage set"),
+    "stage.seat": pgettext_lazy("audit action", "stage seated"),
+    "substitution.add": pgettext_lazy("audit action", "substitute seated"),
+    "substitution.remove": pgettext_lazy("audit action", "substitution removed"),
+}
+
+
+RULES_PRESETS: dict[str, Promise] = {
+    "classic": pgettext_lazy("rules preset", "classic"),
+    "classic_once": pgettext_lazy("rules preset", "classic, one bid each"),
+    "rob": pgettext_lazy("rules preset", "rob the landlord"),
+    "competition": pgettext_lazy("rules preset", "Happy Dou Dizhu competition"),
+    "cn2016": pgettext_lazy("rules preset", "national competition rules 2016"),
+    "two_player": pgettext_lazy("rules preset", "two players"),
+    "four_player": pgettext_lazy("rules preset", "four players"),
+    "five_player": pgettext_lazy("rules preset", "five players"),
+}
+
+
+def _label(labels: dict[str, Promise], name: object) -> str:
+    text = str(name or "")
+    return str(labels.get(text, text))
+
+
+def tiebreak_label(name: object) -> str:
+    """'best_board' → 'best single board' (translated); '' stays ''."""
+    return _label(TIEBREAKS, name)
+
+
+def action_label(action: object) -> str:
+    """'game.edit' → 'game corrected' (translated)."""
+    return _label(AUDIT_ACTIONS, action)
+
+
+def preset_of(rules: Any) -> str:
+    """The preset of an event's rules (a preset's name, or ``{"preset": …, "options": …}``);
+    '' for none."""
+    if isinstance(rules, dict):
+        return str(rules.get("preset") or "")
+    return rules if isinstance(rules, str) else ""
+
+
+def preset_label(rules: Any) -> str:
+    """'classic' (or rules of that preset) → 'classic (bids of 1 to 3)' (translated)."""
+    return _label(RULES_PRESETS, preset_of(rules))

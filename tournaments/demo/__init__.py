@@ -1,0 +1,1 @@
+"""The demo: its accounts (accounts) and its league of clubs and series (league)."""

@@ -1,0 +1,106 @@
+"""The organizer's overview of an event (selectors, reads only): its rounds, each table's
+players in seat order and entry progress, and what keeps a round in play from closing.
+
+Vocabulary: *seat order* is the order of the event's rules (R-SEAT: S E W for three players);
+a table's *progress* is its current games entered and verified out of the round's boards;
+*unsettled* (tournaments.events.round_states.rounds_unsettled) lists the (table, board, reason) not
+settled yet.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+
+from django.db.models import Count, Prefetch, Q
+
+from games.models import Status
+from tournaments.core.rules import rules_of
+from tournaments.events.round_states import TRANSITIONS, rounds_unsettled, unsettled_text
+from tournaments.models import (
+    Event,
+    Player,
+    Round,
+    RoundState,
+    Seat,
+    Table,
+)
+
+
+def in_seat_order(seats: Iterable[Seat], names: Sequence[str]) -> list[Seat]:
+    """A table's seats in the turn order `names` of the event's rules (R-SEAT); a seat the
+    rules do not name goes last."""
+    order = {s: i for i, s in enumerate(names)}
+    return sorted(seats, key=lambda s: order.get(s.seat, 9))
+
+
+def round_tables(round_: Round) -> list[tuple[Table, list[tuple[str, Player]]]]:
+    """The tables of a round by number, each with (seat, player) in seat order (two queries)."""
+    names = rules_of(round_.event).seats
+    tables = round_.tables.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    ).order_by("number")
+    return [(t, [(s.seat, s.player) for s in in_seat_order(t.seats.all(), names)]) for t in tables]
+
+
+@dataclass
+class TableProgress:
+    table: Table
+    players: list[tuple[str, Player]]
+    entered: int
+    verified: int
+    boards: int
+
+
+@dataclass
+class RoundOverview:
+    """A round on the dashboard; ``unsettled`` lists the (table, board, reason) not settled
+    yet (rounds_unsettled), filled for rounds in play, which cannot be closed until it is
+    empty."""
+
+    round: Round
+    boards: int
+    tables: list[TableProgress]
+    unsettled: list[tuple[int, int, str]] = dc_field(default_factory=list)
+
+    @property
+    def actions(self) -> list[str]:
+        return [a for a, (before, _after) in TRANSITIONS.items() if before == self.round.state]
+
+    @property
+    def unsettled_text(self) -> str:
+        return unsettled_text(self.unsettled)
+
+
+def event_overview(*, event: Event) -> list[RoundOverview]:
+    """Each round of ``event`` with its boards and each table's entry progress (current games
+    entered and verified out of the round's boards); a fixed number of queries."""
+    rounds = list(
+        event.rounds.select_related("stage").annotate(n_boards=Count("boards")).order_by("number")
+    )
+    tables = (
+        Table.objects.filter(round__event=event)
+        .prefetch_related("seats__player")
+        .annotate(
+            entered=Count("games", filter=Q(games__replaced_at__isnull=True)),
+            verified=Count(
+                "games", filter=Q(games__replaced_at__isnull=True, games__status=Status.VERIFIED)
+            ),
+        )
+        .order_by("number")
+    )
+    seat_names = rules_of(event).seats
+    by_round: dict[int, list[TableProgress]] = defaultdict(list)
+    n_boards = {r.pk: r.n_boards for r in rounds}
+    for t in tables:
+        seats = [(s.seat, s.player) for s in in_seat_order(t.seats.all(), seat_names)]
+        by_round[t.round_id].append(
+            TableProgress(t, seats, t.entered, t.verified, n_boards.get(t.round_id, 0))
+        )
+    unsettled = rounds_unsettled(r.pk for r in rounds if r.state == RoundState.IN_PLAY)
+    return [
+        RoundOverview(r, r.n_boards, by_round.get(r.pk, []), unsettled.get(r.pk, []))
+        for r in rounds
+    ]

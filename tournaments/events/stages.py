@@ -1,0 +1,442 @@
+"""Stages, their field, their seating and the cut between them: services (writes) and the
+selectors they need.
+
+Vocabulary (DESIGN.md): an event's *field* is its entries (tournaments.models.Entry); a later
+stage's field is its StageEntry rows, written by the *cut* of the stage before (the top
+``Stage.cut`` of that stage's published standings, tournaments.standings: one computation,
+ties across the cut line drawn by the event's lot; Swiss seating ranks by the same rows). A
+draft round is *seated* by a movement for the whole stage (`stage_seat`), Swiss seating round
+by round (`round_seat_swiss`) or team seating. Every service here takes the acting user and
+refuses anyone but the event's organizers (tournaments.core.access.organizer_lock), as
+tournaments.events.rounds says.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from ddz_site.kernel.text import blank, text_refusal
+from tournaments.core.access import (
+    Actor,
+    AdministrationRefused,
+    organizer_check,
+    organizer_lock,
+    refuse_after_reveal,
+)
+from tournaments.core.audit import audit_record
+from tournaments.core.rules import FINISHED, rules_of
+from tournaments.events.overview import in_seat_order
+from tournaments.events.selectors import event_standings
+from tournaments.events.setup import tables_write
+from tournaments.models import (
+    Event,
+    EventFormat,
+    Player,
+    Round,
+    RoundState,
+    Stage,
+    StageEntry,
+    StageKind,
+    Standing,
+    Team,
+)
+from tournaments.seating import movements
+from tournaments.seating import schedule as seating_schedule
+from tournaments.seating import search as seating_search
+from tournaments.seating import swiss as seating_swiss
+from tournaments.standings.store import standings_recompute
+
+# A cut's bound while the event has no entries to count (the column holds up to 2**31 - 1).
+MAX_CUT = 10_000
+
+
+def stage_create(
+    *,
+    event: Event,
+    actor: Actor,
+    name: str = "",
+    kind: str = StageKind.QUALIFYING,
+    cut: int | None = None,
+    carry_over: bool = False,
+) -> Stage:
+    """Add the next stage of ``event`` (numbered after the last).
+
+    Raises:
+        NotOrganizer; AdministrationRefused: a name the site's rule for typed text refuses
+        (ddz_site.kernel.text) or of only invisible characters; an unknown kind; a cut below 1,
+        above
+        MAX_CUT or above the number of the event's entries (when it has some); the deal seed
+        is revealed (tournaments.core.access.refuse_after_reveal).
+    """
+    name = name.strip()
+    unfit = text_refusal(name, max_length=Stage._meta.get_field("name").max_length)
+    if unfit is not None:
+        raise AdministrationRefused(_("Stage name: %(reason)s") % {"reason": unfit[1]})
+    if name and blank(name):
+        raise AdministrationRefused(
+            _(
+                "Stage name: this name holds only invisible characters: type a name, or leave "
+                "it empty."
+            )
+        )
+    if kind not in StageKind.values:
+        raise AdministrationRefused(_("Unknown kind of stage."))
+    if cut is not None and cut < 1:
+        raise AdministrationRefused(_("A cut lets at least one player through."))
+    if cut is not None and cut > MAX_CUT:
+        raise AdministrationRefused(
+            _("A cut lets at most %(max)s players through.") % {"max": MAX_CUT}
+        )
+    with transaction.atomic():
+        refuse_after_reveal(organizer_lock(event, actor))
+        entries = event.entries.count()
+        if cut is not None and entries and cut > entries:
+            raise AdministrationRefused(
+                _("A cut lets at most the %(n)s players entered through (this cut is %(cut)s).")
+                % {"n": entries, "cut": cut}
+            )
+        number = (event.stages.aggregate(n=Max("number"))["n"] or 0) + 1
+        stage = Stage.objects.create(
+            event=event, number=number, name=name, kind=kind, cut=cut, carry_over=carry_over
+        )
+        audit_record(
+            event=event,
+            actor=actor,
+            action="stage.create",
+            obj=stage,
+            changes={"number": number, "kind": kind, "cut": cut, "carry_over": carry_over},
+        )
+    return stage
+
+
+def stage_field(*, stage: Stage) -> list[Player]:
+    """The players of a stage: the event's entries (but its reserves) for the first stage,
+    else those the cut of the stage before let through (by their place at the cut)."""
+    first = stage.event.stages.order_by("number").values_list("pk", flat=True).first()
+    if stage.pk == first:
+        field = stage.event.entries.filter(reserve=False).select_related("player")
+        return [e.player for e in field.order_by("pk")]
+    return [e.player for e in stage.entries.select_related("player").order_by("position")]
+
+
+def _seat(
+    round_: Round, actor: Actor, tables: Sequence[Sequence[Player]], how: str, extra: dict[str, Any]
+) -> None:
+    """Move a locked draft round to seated with these tables (caller holds the event lock)."""
+    seats = rules_of(round_.event).seats
+    if any(len(t) != len(seats) for t in tables):
+        raise AdministrationRefused(
+            _("A table of this event seats exactly %(n)s players.") % {"n": len(seats)}
+        )
+    if not Round.objects.filter(pk=round_.pk, state=RoundState.DRAFT).update(
+        state=RoundState.SEATED
+    ):
+        raise AdministrationRefused(
+            _("Round %(number)s is no longer a draft; it was seated already.")
+            % {"number": round_.number}
+        )
+    tables_write(round_, tables, seats)
+    audit_record(
+        event=round_.event,
+        actor=actor,
+        action="round.seat",
+        obj=round_,
+        changes={
+            "state": [RoundState.DRAFT, RoundState.SEATED],
+            "method": how,
+            "tables": [[p.name for p in t] for t in tables],
+            **extra,
+        },
+    )
+
+
+def _teams(event: Event, k: int) -> list[list[Player]]:
+    teams = []
+    for team in Team.objects.filter(event=event).prefetch_related("members").order_by("name"):
+        members = sorted(team.members.all(), key=lambda p: p.name)
+        if len(members) != k:
+            raise AdministrationRefused(
+                _("Team %(team)s has %(count)s players; this event's teams have %(k)s.")
+                % {"team": team.name, "count": len(members), "k": k}
+            )
+        teams.append(members)
+    return teams
+
+
+def _seating_inputs(stage: Stage, event: Event) -> dict[str, Any]:
+    """What the seating of ``stage`` is made from, by part: the rules and format, the draft
+    rounds, the field with its clubs, the teams with their members."""
+    teams = Team.objects.filter(event=event).order_by("pk")
+    return {
+        "rules": (event.rules, event.format),
+        "rounds": list(
+            stage.rounds.filter(state=RoundState.DRAFT)
+            .order_by("number")
+            .values_list("pk", flat=True)
+        ),
+        "players": [(p.pk, p.club) for p in stage_field(stage=stage)],
+        "teams": [(t.pk, sorted(t.members.values_list("pk", flat=True))) for t in teams],
+    }
+
+
+def _stage_plan(
+    stage: Stage, event: Event, seed: int | str | None, steps: int
+) -> tuple[list[Round], list[list[list[Player]]], dict[str, Any]]:
+    """The draft rounds of ``stage``, their tables (players in seat order) and the measures
+    of stage_seat. Reads only; the movement's search runs here.
+
+    Raises:
+        AdministrationRefused: as stage_seat.
+    """
+    rounds = list(stage.rounds.filter(state=RoundState.DRAFT).order_by("number"))
+    if not rounds:
+        raise AdministrationRefused(_("This stage has no draft round to seat."))
+    k = len(rules_of(event).seats)
+    plan: list[list[list[Player]]]
+    report: dict[str, Any]
+    if event.format in (EventFormat.INDIVIDUAL, EventFormat.SINGLE_TABLE):
+        field = stage_field(stage=stage)
+        if event.format == EventFormat.SINGLE_TABLE and len(field) != k:
+            raise AdministrationRefused(
+                _("A single-table stage needs exactly %(k)s players; it has %(n)s.")
+                % {"k": k, "n": len(field)}
+            )
+        if len(field) < k:
+            raise AdministrationRefused(
+                _("A table seats %(k)s players; this stage has %(n)s.") % {"k": k, "n": len(field)}
+            )
+        clubs = {i: p.club for i, p in enumerate(field, start=1) if p.club}
+        schedule = movements.movement(
+            len(field),
+            len(rounds),
+            seats=k,
+            seed=seed if seed is not None else f"{event.pk}:{stage.number}",
+            clubs=clubs,
+            steps=steps,
+        )
+        plan = [[[field[p - 1] for p in t] for t in r] for r in schedule.rounds]
+        report = {
+            "repeat_pairs": schedule.repeat_pairs,
+            "lower_bound": schedule.lower_bound,
+            "seat_imbalance": schedule.seat_imbalance,
+            "club_conflicts": schedule.club_conflicts,
+            "sit_out": [[field[p - 1].name for p in r] for r in schedule.sit_out],
+        }
+    else:
+        teams = _teams(event, k)
+        plan = []
+        for r in range(len(rounds)):
+            tables: list[list[Player]] = []
+            if event.format == EventFormat.TEAM_OF_THREE:
+                if not teams or len(teams) % k:
+                    raise AdministrationRefused(
+                        _("Team rounds need a multiple of %(k)s teams.") % {"k": k}
+                    )
+                for g in range(0, len(teams), k):
+                    group = [t[r % k :] + t[: r % k] for t in teams[g : g + k]]
+                    ids = [[p.pk for p in t] for t in group]
+                    by_id = {p.pk: p for t in group for p in t}
+                    tables += [[by_id[i] for i in t] for t in seating_swiss.team_round(ids)]
+            else:
+                if not teams or len(teams) % 2:
+                    raise AdministrationRefused(_("Team matches need an even number of teams."))
+                for g in range(0, len(teams), 2):
+                    x, y = teams[g], teams[g + 1]
+                    by_id = {p.pk: p for p in x + y}
+                    pairs = seating_swiss.team_match_round([p.pk for p in x], [p.pk for p in y], r)
+                    tables += [[by_id[i] for i in t] for t in pairs]
+            plan.append(tables)
+        report = {"teams": [[p.name for p in t] for t in teams]}
+    return rounds, plan, report
+
+
+def stage_seat(
+    *,
+    stage: Stage,
+    actor: Actor,
+    seed: int | str | None = None,
+    steps: int = seating_search.SEARCH_STEPS,
+) -> dict[str, Any]:
+    """Seat every draft round of ``stage`` by the event's format: a movement over the whole
+    schedule (individual and single-table events; ``steps`` bounds its search, and the same
+    ``seed`` gives the same movement), or the team seatings (teams of k at k tables;
+    two-table matches of two teams).
+
+    The seating is made first, outside any transaction: a search may take seconds, and the
+    event's row lock would hold up every other change to the event meanwhile. A short
+    transaction then locks the event, checks that what the seating was made from (rules and
+    format, draft rounds, players and their clubs, teams) is unchanged, and stores it.
+
+    Returns the movement's measures ``{"rounds", "repeat_pairs", "lower_bound",
+    "seat_imbalance", "club_conflicts", "sit_out"}`` (names, not numbers).
+
+    Raises:
+        NotOrganizer; AdministrationRefused: no draft round, too few players, teams that do not
+        fit the format, or a change to the stage during the search (nothing stored).
+    """
+    organizer_check(stage.event, actor)
+    event = Event.objects.get(pk=stage.event_id)
+    inputs = _seating_inputs(stage, event)
+    rounds, plan, report = _stage_plan(stage, event, seed, steps)
+    with transaction.atomic():
+        locked = organizer_lock(event, actor)
+        now = _seating_inputs(stage, locked)
+        parts = {
+            "rules": _("the rules or format"),
+            "rounds": _("the draft rounds"),
+            "players": _("the players or their clubs"),
+            "teams": _("the teams"),
+        }
+        changed = [label for key, label in parts.items() if now[key] != inputs[key]]
+        if changed:
+            raise AdministrationRefused(
+                _(
+                    "The stage changed while its seating was being made (%(parts)s); nothing "
+                    "was stored. Seat it again."
+                )
+                % {"parts": ", ".join(changed)}
+            )
+        for round_, tables in zip(rounds, plan, strict=True):
+            _seat(round_, actor, tables, f"movement:{event.format}", {})
+        report["rounds"] = [r.number for r in rounds]
+        audit_record(event=event, actor=actor, action="stage.seat", obj=stage, changes=report)
+    return report
+
+
+def stage_standings(*, stage: Stage) -> list[Standing]:
+    """The published standings of ``stage``, best first: its stored Standing rows
+    (tournaments.standings: every counted game and adjusted score, Neuberg, penalties, the
+    boards of the stages before when it carries scores over, the event's tie-breaks and lot),
+    brought up to date first, so that what the cut and the Swiss seating rank by is exactly
+    what everyone sees. It writes (standings_recompute, which locks the event row): call it
+    in the caller's transaction, after organizer_lock."""
+    standings_recompute(event_id=stage.event_id)
+    return list(event_standings(event=stage.event, stage=stage))
+
+
+def round_seat_swiss(*, round_: Round, actor: Actor) -> list[list[str]]:
+    """Seat a draft round of an individual event by the standings of its stage so far (Swiss:
+    groups of k by standing, avoiding repeat meetings; seats balanced against the rounds
+    before; sit-outs to those who sat out least). Returns the tables as player names.
+
+    Raises:
+        NotOrganizer; AdministrationRefused: not a draft round, no stage, a team event, too few
+        players.
+    """
+    event = round_.event
+    with transaction.atomic():
+        organizer_lock(event, actor)
+        if round_.stage is None:
+            raise AdministrationRefused(_("Swiss seating needs the round to be in a stage."))
+        if event.format not in (EventFormat.INDIVIDUAL,):
+            raise AdministrationRefused(_("Swiss seating is for individual events."))
+        k = len(rules_of(event).seats)
+        field = stage_field(stage=round_.stage)
+        by_id = {p.pk: p for p in field}
+        order = [r.player_id for r in stage_standings(stage=round_.stage)]
+        ranked = [pk for pk in order if pk in by_id]
+        ranked += [p.pk for p in field if p.pk not in set(ranked)]
+        earlier = (
+            Round.objects.filter(stage=round_.stage, number__lt=round_.number)
+            .prefetch_related("tables__seats")
+            .order_by("number")
+        )
+        seat_names = rules_of(event).seats
+        history: list[list[list[int]]] = []
+        sat: dict[int, int] = defaultdict(int)
+        for r in earlier:
+            played = [
+                [s.player_id for s in in_seat_order(t.seats.all(), seat_names)]
+                for t in r.tables.all()
+            ]
+            history.append(played)
+            if played:
+                seated = {p for t in played for p in t}
+                for pk in by_id:
+                    sat[pk] += pk not in seated
+        clubs = {p.pk: p.club for p in field if p.club}
+        try:
+            tables, _out = seating_swiss.swiss_round(
+                ranked, history, seats=k, sat_out=sat, clubs=clubs
+            )
+        except seating_schedule.SeatingError as exc:
+            raise AdministrationRefused(str(exc)) from None
+        named = [[by_id[p] for p in t] for t in tables]
+        _seat(round_, actor, named, "swiss", {"sit_out": [by_id[p].name for p in _out]})
+    return [[p.name for p in t] for t in named]
+
+
+def stage_cut(*, stage: Stage, actor: Actor) -> list[StageEntry]:
+    """Send the top ``stage.cut`` of the stage's published standings (stage_standings) through
+    to the next stage as its StageEntry rows, with the score each carries (his percentage, or
+    total in datum difference) when the next stage carries scores over; that stage's own
+    standings then count the boards of both stages (tournaments.standings). Once only.
+
+    Raises:
+        NotOrganizer; AdministrationRefused: no cut set, no next stage, a round not closed,
+        fewer ranked players than the cut, the cut made already.
+    """
+    event = stage.event
+    with transaction.atomic():
+        organizer_lock(event, actor)
+        if not stage.cut:
+            raise AdministrationRefused(_("Set how many players go through first."))
+        following = event.stages.filter(number__gt=stage.number).order_by("number").first()
+        if following is None:
+            raise AdministrationRefused(_("There is no next stage to go through to."))
+        if not stage.rounds.exists():
+            raise AdministrationRefused(
+                _("The cut is made once every round of the stage is closed.")
+            )
+        open_rounds = list(
+            stage.rounds.exclude(state__in=FINISHED)
+            .order_by("number")
+            .values_list("number", flat=True)
+        )
+        if open_rounds:
+            raise AdministrationRefused(
+                _(
+                    "The cut is made once every round of the stage is closed; "
+                    "not closed yet: round %(rounds)s."
+                )
+                % {"rounds": ", ".join(str(n) for n in open_rounds)}
+            )
+        rows = stage_standings(stage=stage)
+        if len(rows) < stage.cut:
+            raise AdministrationRefused(
+                _("Only %(n)s players are ranked; the cut is %(cut)s.")
+                % {"n": len(rows), "cut": stage.cut}
+            )
+        # The stage's standings draw the players tied across the cut line by the lot
+        # (tournaments.standings), so the top ``cut`` rows are exactly the players through.
+        order = rows[: stage.cut]
+        try:
+            with transaction.atomic():
+                made = StageEntry.objects.bulk_create(
+                    StageEntry(
+                        stage=following,
+                        player=r.player,
+                        position=i,
+                        carried=(r.percentage or r.total) if following.carry_over else "",
+                    )
+                    for i, r in enumerate(order, start=1)
+                )
+        except IntegrityError:
+            raise AdministrationRefused(_("The cut of this stage was made already.")) from None
+        audit_record(
+            event=event,
+            actor=actor,
+            action="stage.cut",
+            obj=stage,
+            changes={
+                "to_stage": following.number,
+                "through": [r.player.name for r in order],
+            },
+        )
+    return made

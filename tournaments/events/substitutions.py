@@ -1,0 +1,295 @@
+"""Substitutions: a player replaced for a round or part of one (issue 12, item 10).
+
+Vocabulary: a *substitution* (tournaments.models.Substitution) puts a *substitute* in one seat
+of one table of a round, in place of the player seated there, for the whole round or for a
+range of its boards (event board numbers, inclusive). The substitute is a player of the event:
+an entrant not seated in that round, or a new *reserve* (an Entry with ``reserve``, not in the
+field; ranked only at the organizer's choice). The *lineup* of a round says who played each
+seat of each table on each board: the seated player, except on the boards of a substitution.
+
+Credit (DESIGN.md, "Substitutions"): each board is credited to the person who played it. The
+absent player has no result on the boards she did not play, the substitute has them; a
+player's matchpoint percentage is over the boards she played (sum MP / sum top), her datum
+total the sum over the boards she played.
+
+Writes: `substitution_add` and `substitution_remove` (organizers and chief referees; one
+transaction each under the round's row lock, like game submissions and the close; refused
+once the round is closed; audited; a standings recomputation requested).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from ddz_site.kernel.errors import DomainError
+from ddz_site.kernel.text import blank, text_refusal
+from games.models import Board
+from tournaments.core.access import is_chief_referee
+from tournaments.core.audit import audit_record
+from tournaments.core.lineups import boards_text
+from tournaments.core.rules import FINISHED
+from tournaments.events.setup import player_get_or_create
+from tournaments.models import (
+    Entry,
+    Event,
+    Player,
+    Round,
+    Seat,
+    Substitution,
+    Table,
+)
+from tournaments.standings.requests import standings_request
+
+REASON_MAX_CHARS = 500  # the form's bound on a substitution's reason
+
+
+class SubstitutionRefused(DomainError):
+    """A substitution that cannot be recorded or removed; nothing was written."""
+
+
+def _refuse_unless_allowed(event: Event, actor: Any) -> None:
+    if not is_chief_referee(actor, event):
+        raise SubstitutionRefused(
+            _("Only the organizers and chief referees of %(event)s may record substitutions.")
+            % {"event": event}
+        )
+
+
+def _in_event(event: Event) -> Q:
+    """The players of `event` as a filter of Player: its entrants and those seated in it."""
+    return Q(entries__event=event) | Q(seats__table__round__event=event)
+
+
+def substitute_choices(*, event: Event) -> list[tuple[Player, bool]]:
+    """Who may be chosen as a substitute in `event`: its players (entrants and those seated),
+    by name, each with whether she is a reserve."""
+    players = Player.objects.filter(_in_event(event)).distinct().order_by("name")
+    reserves = set(event.entries.filter(reserve=True).values_list("player_id", flat=True))
+    return [(p, p.pk in reserves) for p in players]
+
+
+def _lock_open_round(round_: Round) -> None:
+    """Lock the round's row (games are stored and the round closed under it) and refuse a
+    closed round."""
+    state = Round.objects.select_for_update().filter(pk=round_.pk).values_list("state", flat=True)
+    if state.first() in FINISHED:
+        raise SubstitutionRefused(
+            _("Round %(number)s is closed: who played its boards can no longer change.")
+            % {"number": round_.number}
+        )
+
+
+def _overlaps(a: tuple[int | None, int | None], b: tuple[int | None, int | None]) -> bool:
+    low_a, high_a = (a[0] or 0), (a[1] if a[1] is not None else 10**9)
+    low_b, high_b = (b[0] or 0), (b[1] if b[1] is not None else 10**9)
+    return low_a <= high_b and low_b <= high_a
+
+
+def substitution_add(
+    *,
+    table: Table,
+    seat: str,
+    actor: Any,
+    substitute: Player | None = None,
+    reserve_name: str = "",
+    ranked: bool = False,
+    first_board: int | None = None,
+    last_board: int | None = None,
+    reason: str = "",
+) -> Substitution:
+    """Record that `substitute` (a player of the event), or a new reserve named
+    `reserve_name` (entered as a reserve, ranked only if `ranked`), plays `seat` of `table`
+    in place of the player seated there, on boards `first_board`..`last_board` (event board
+    numbers of the table's round, inclusive) or, both None, the whole round.
+
+    Raises:
+        SubstitutionRefused: the actor is not an organizer or chief referee; the round is
+            closed; no such seat; neither or both of a substitute and a reserve's name; a
+            substitute not of the event, or seated in the round, or substituting elsewhere
+            in the round on some of these boards; a reserve's name already in the event;
+            a reserve's name or a reason the site's rule for typed text refuses;
+            half a range, a reversed range or boards outside the round's; another
+            substitution of the seat on some of these boards.
+    """
+    round_ = table.round
+    event = round_.event
+    _refuse_unless_allowed(event, actor)
+    # The site's one rule for typed text (ddz_site.kernel.text): a reserve's name shows on the
+    # public pages; a name of only invisible characters is no name.
+    name = reserve_name.strip()
+    unfit = text_refusal(name, max_length=Player._meta.get_field("name").max_length)
+    if unfit is not None:
+        raise SubstitutionRefused(_("Reserve's name: %(reason)s") % {"reason": unfit[1]})
+    name = "" if blank(name) else name
+    unfit = text_refusal(reason.strip(), lines=True, max_length=REASON_MAX_CHARS)
+    if unfit is not None:
+        raise SubstitutionRefused(_("Reason: %(reason)s") % {"reason": unfit[1]})
+    if (substitute is None) == (not name):
+        raise SubstitutionRefused(
+            _("Choose the substitute among the players of the event, or give a new reserve's name.")
+        )
+    if (first_board is None) != (last_board is None):
+        raise SubstitutionRefused(
+            _(
+                "Give the first and the last board played by the substitute, or neither for the "
+                "whole round."
+            )
+        )
+    if first_board is not None and last_board is not None and first_board > last_board:
+        raise SubstitutionRefused(_("The first board comes after the last."))
+    with transaction.atomic():
+        _lock_open_round(round_)
+        seated = Seat.objects.select_related("player").filter(table=table, seat=seat).first()
+        if seated is None:
+            raise SubstitutionRefused(
+                _("Table %(table)s of round %(round)s has no seat %(seat)s.")
+                % {"table": table.number, "round": round_.number, "seat": seat}
+            )
+        if first_board is not None and last_board is not None:
+            numbers = list(Board.objects.filter(round=round_).values_list("number", flat=True))
+            if not numbers:
+                raise SubstitutionRefused(
+                    _(
+                        "Round %(number)s has no boards yet: deal them before a substitution for "
+                        "part of it."
+                    )
+                    % {"number": round_.number}
+                )
+            low, high = min(numbers), max(numbers)
+            if not low <= first_board <= last_board <= high:
+                raise SubstitutionRefused(
+                    _(
+                        "Boards %(first)s-%(last)s are not boards of round %(number)s "
+                        "(%(low)s-%(high)s)."
+                    )
+                    % {
+                        "first": first_board,
+                        "last": last_board,
+                        "number": round_.number,
+                        "low": low,
+                        "high": high,
+                    }
+                )
+        in_event = _in_event(event)
+        if name:
+            if Player.objects.filter(in_event, name=name).exists():
+                raise SubstitutionRefused(
+                    _("%(name)s is already a player of the event: choose her in the list.")
+                    % {"name": name}
+                )
+            substitute = player_get_or_create(name=name)  # as the players import matches
+            Entry.objects.create(event=event, player=substitute, reserve=True, ranked=ranked)
+        assert substitute is not None
+        if not Player.objects.filter(in_event, pk=substitute.pk).exists():
+            raise SubstitutionRefused(
+                _("%(name)s is not a player of the event: enter her first, or add a new reserve.")
+                % {"name": substitute.name}
+            )
+        if substitute.pk == seated.player_id:
+            raise SubstitutionRefused(
+                _("%(name)s holds this seat already.") % {"name": substitute.name}
+            )
+        elsewhere = (
+            Seat.objects.filter(table__round=round_, player=substitute)
+            .values_list("table__number", flat=True)
+            .first()
+        )
+        if elsewhere is not None:
+            raise SubstitutionRefused(
+                _("%(name)s is already seated in round %(round)s (table %(table)s).")
+                % {"name": substitute.name, "round": round_.number, "table": elsewhere}
+            )
+        wanted = (first_board, last_board)
+        for other in Substitution.objects.filter(round=round_).select_related(
+            "table", "substitute"
+        ):
+            if not _overlaps(wanted, (other.first_board, other.last_board)):
+                continue
+            if other.table_id == table.pk and other.seat == seat:
+                raise SubstitutionRefused(
+                    _("%(name)s already plays this seat on some of these boards (%(boards)s).")
+                    % {
+                        "name": other.substitute.name,
+                        "boards": boards_text(other.first_board, other.last_board)
+                        or _("the whole round"),
+                    }
+                )
+            if other.substitute_id == substitute.pk:
+                raise SubstitutionRefused(
+                    _("%(name)s already substitutes at table %(table)s on some of these boards.")
+                    % {"name": substitute.name, "table": other.table.number}
+                )
+        sub = Substitution.objects.create(
+            round=round_,
+            table=table,
+            seat=seat,
+            player=seated.player,
+            substitute=substitute,
+            first_board=first_board,
+            last_board=last_board,
+            reason=reason.strip(),
+            created_by=actor if getattr(actor, "is_authenticated", False) else None,
+        )
+        audit_record(
+            event=event,
+            actor=actor,
+            action="substitution.add",
+            obj=sub,
+            changes={
+                "round": round_.number,
+                "table": table.number,
+                "seat": seat,
+                "player": seated.player.name,
+                "substitute": substitute.name,
+                "boards": boards_text(first_board, last_board) or "all",
+                **({"reserve": True} if name else {}),
+            },
+        )
+        _request_standings(event)
+    return sub
+
+
+def substitution_remove(*, substitution_id: int, actor: Any) -> bool:
+    """Remove a substitution (the seated player is credited with those boards again); False
+    when it no longer exists.
+
+    Raises:
+        SubstitutionRefused: the actor is not an organizer or chief referee, or the round is
+            closed.
+    """
+    sub = Substitution.objects.select_related("round__event", "table", "player", "substitute")
+    found = sub.filter(pk=substitution_id).first()
+    if found is None:
+        return False
+    event = found.round.event
+    _refuse_unless_allowed(event, actor)
+    with transaction.atomic():
+        _lock_open_round(found.round)
+        if not Substitution.objects.filter(pk=found.pk).exists():
+            return False
+        audit_record(
+            event=event,
+            actor=actor,
+            action="substitution.remove",
+            obj=found,
+            changes={
+                "round": found.round.number,
+                "table": found.table.number,
+                "seat": found.seat,
+                "player": found.player.name,
+                "substitute": [found.substitute.name, None],
+                "boards": boards_text(found.first_board, found.last_board) or "all",
+            },
+        )
+        found.delete()
+        _request_standings(event)
+    return True
+
+
+def _request_standings(event: Event) -> None:
+
+    standings_request(event_id=event.pk)

@@ -1,0 +1,286 @@
+"""Players and events: who plays, the event with its rules, scoring method and frozen
+settings, and the states of its rounds (RoundState, STARTED)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from django.db import models, transaction
+from django.db.models.expressions import Combinable
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from ddz_site.kernel.errors import DomainError
+
+if TYPE_CHECKING:
+    from tournaments.models.structure import Round
+
+# Every seat label of R-SEAT: S E W (three players), S N (two), S E N W (four), P1…P5 (five).
+SEAT_CHOICES = [
+    ("S", _("South")),
+    ("E", _("East")),
+    ("N", _("North")),
+    ("W", _("West")),
+    ("P1", _("Player 1")),
+    ("P2", _("Player 2")),
+    ("P3", _("Player 3")),
+    ("P4", _("Player 4")),
+    ("P5", _("Player 5")),
+]
+
+
+class ScoringMethod(models.TextChoices):
+    MATCHPOINTS = "matchpoints", _("Matchpoints")
+    DATUM = "datum", _("Datum difference")
+
+
+class Player(models.Model):
+    # Not unique site-wide: two people may share a name (told apart by external id); names
+    # are unique within an event (tournaments.events.players_csv), which the archive's references
+    # need.
+    name = models.CharField(_("name"), max_length=120, db_index=True)
+    club = models.CharField(_("club"), max_length=120, blank=True)
+    external_id = models.CharField(
+        _("external id"),
+        max_length=64,
+        blank=True,
+        help_text=_("The player's number in a federation or club register."),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Profiles (tournaments.league.profiles, tournaments.league.clubs): a player record merged into
+    # another of the same person points at it (one level: the kept record never points further), and
+    # the person shown on the profile is the kept record. Written only by
+    # tournaments.league.clubs.person_merge / person_unmerge, audited and reversible.
+    same_as = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="merged",
+        verbose_name=_("same person as"),
+    )
+    profile_hidden = models.BooleanField(
+        _("profile hidden from the public"),
+        default=False,
+        help_text=_("Event pages keep the player's name, as the rules of each event require."),
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["external_id"],
+                condition=~models.Q(external_id=""),
+                name="player_external_id_unique",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(same_as=models.F("pk")), name="player_not_same_as_itself"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+# The settings of an event that decide its results: once a round has started, a change would
+# rescore or reorder what was played under the old ones.
+FROZEN_ONCE_STARTED = ("rules", "scoring_method", "tiebreaks", "lot_seed")
+
+
+class EventFrozen(DomainError):
+    """A change to a setting of FROZEN_ONCE_STARTED after a round of the event started."""
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    def update(self, **kwargs: Any) -> int:
+        """QuerySet.update, refusing (EventFrozen) to change a setting of FROZEN_ONCE_STARTED
+        of an event that has started; bulk_update comes here too."""
+        frozen = [f for f in FROZEN_ONCE_STARTED if f in kwargs]
+        if not frozen:
+            return super().update(**kwargs)
+        with transaction.atomic(using=self.db):
+            for event in self.select_for_update().only("pk", *frozen):
+                event.refuse_frozen_changes(
+                    f
+                    for f in frozen
+                    if isinstance(kwargs[f], Combinable) or getattr(event, f) != kwargs[f]
+                )
+            return super().update(**kwargs)
+
+
+class EventFormat(models.TextChoices):
+    INDIVIDUAL = "individual", _("Individual duplicate")
+    TEAM_OF_THREE = "team_of_three", _("Teams of three")
+    TEAM_MATCH = "team_match", _("3 v 3 two-table team match")
+    SINGLE_TABLE = "single_table", _("Single table")
+
+
+class Event(models.Model):
+    name = models.CharField(_("name"), max_length=200, unique=True)
+    slug = models.SlugField(_("slug"), max_length=200, unique=True, allow_unicode=True)
+    rules = models.JSONField(
+        _("rules"),
+        null=True,
+        blank=True,
+        help_text=_("Rule preset and options; empty for an archive of records with their own."),
+    )
+    scoring_method = models.CharField(
+        _("scoring method"),
+        max_length=20,
+        choices=ScoringMethod.choices,
+        default=ScoringMethod.MATCHPOINTS,
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Clubs and series (tournaments.league.clubs): the club that runs the event and the series it
+    # counts in (a series of the same club; tournaments.league.clubs.event_open_for_club checks it).
+    club = models.ForeignKey(
+        "tournaments.Club",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("club"),
+    )
+    series = models.ForeignKey(
+        "tournaments.Series",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("series"),
+    )
+    standings_updated_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Administration (tournaments.events.rounds, games.dealing): the format, and the secret
+    # seed of every board with its public SHA-256 commitment (the seed is shown once revealed).
+    format = models.CharField(
+        _("format"), max_length=20, choices=EventFormat.choices, default=EventFormat.INDIVIDUAL
+    )
+    deal_seed = models.CharField(_("deal seed"), max_length=64, blank=True, editable=False)
+    deal_commitment = models.CharField(
+        _("deal commitment"), max_length=64, blank=True, editable=False
+    )
+    seed_revealed = models.BooleanField(_("seed revealed"), default=False, editable=False)
+    first_bidder_rule = models.CharField(
+        _("first bidder"),
+        max_length=4,
+        default="",
+        blank=True,
+        help_text=_("Empty: rotates over the seats by board number; else that seat always."),
+    )
+    confirmation_required = models.BooleanField(
+        _("results need a second person's confirmation"),
+        default=True,
+        help_text=_("A game counts as settled once someone other than its enterer confirms it."),
+    )
+    # Standings (tournaments.standings): the organizer's tie-breaks in order of precedence
+    # (tournaments.scoring.ranking.TIEBREAKS), the seed of the lot, published with the event, and
+    # the unit u of adjusted scores in datum difference (average-plus +u, average-minus −u).
+    tiebreaks = models.JSONField(
+        _("tie-breaks"),
+        default=list,
+        blank=True,
+        help_text=_("In order: datum_wins, best_board, head_to_head, lot."),
+    )
+    lot_seed = models.CharField(
+        _("seed of the lot"),
+        max_length=64,
+        blank=True,
+        help_text=_("Published with the event; draws the order of players still tied."),
+    )
+    adjustment_unit = models.PositiveIntegerField(_("datum unit of adjusted scores"), default=0)
+    # Private links (tournaments.links): how long after a game is stored its players may
+    # confirm it or signal a problem through their links; 0 shows them their games only.
+    correction_minutes = models.PositiveIntegerField(
+        _("correction window (minutes)"),
+        default=30,
+        help_text=_(
+            "How long after a game is entered its players may confirm it or signal a problem."
+        ),
+    )
+    # The secret seed never goes into the history (the admin shows history rows), nor the
+    # recompute's time stamp (written by every recompute, changed by no one).
+    history = HistoricalRecords(excluded_fields=["deal_seed", "standings_updated_at"])
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "name"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(scoring_method__in=ScoringMethod.values),
+                name="event_scoring_method_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(format__in=EventFormat.values), name="event_format_valid"
+            ),
+            # A revealed seed is never without its commitment.
+            models.CheckConstraint(
+                condition=models.Q(seed_revealed=False) | ~models.Q(deal_commitment=""),
+                name="event_revealed_seed_committed",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("public:event", kwargs={"slug": self.slug})
+
+    def started_round(self) -> Round | None:
+        """The first round of the event that has started (in play, closed or published)."""
+        return self.rounds.filter(state__in=STARTED).order_by("number").first()
+
+    def refuse_frozen_changes(self, changed: Iterable[str]) -> None:
+        """Refuse a change to the fields ``changed`` when one is of FROZEN_ONCE_STARTED and a
+        round of the event has started.
+
+        Raises:
+            EventFrozen: naming the round that started.
+        """
+        if not any(f in FROZEN_ONCE_STARTED for f in changed):
+            return
+        started = self.started_round()
+        if started is not None:
+            raise EventFrozen(
+                gettext(
+                    "The rules, the scoring method, the tie-breaks and the seed of the lot are "
+                    "fixed once a round of the event has started (round %(number)s is %(state)s)."
+                )
+                % {"number": started.number, "state": started.get_state_display()}
+            )
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, refusing (EventFrozen) to change a setting of FROZEN_ONCE_STARTED once a round
+        has started."""
+        fields = kwargs.get("update_fields")
+        frozen = [f for f in FROZEN_ONCE_STARTED if fields is None or f in fields]
+        if self._state.adding or not frozen:
+            super().save(*args, **kwargs)
+            return
+        with transaction.atomic(using=kwargs.get("using")):
+            # The lock the round transitions take first (tournaments.core.access.organizer_lock):
+            # no round starts between this check and the save.
+            events = Event.objects.db_manager(kwargs.get("using"))
+            stored = events.select_for_update().filter(pk=self.pk).values(*frozen).first()
+            if stored is not None:
+                self.refuse_frozen_changes(f for f in frozen if stored[f] != getattr(self, f))
+            super().save(*args, **kwargs)
+
+
+class RoundState(models.TextChoices):
+    DRAFT = "draft", _("draft")
+    SEATED = "seated", _("seated")
+    IN_PLAY = "in_play", _("in play")
+    CLOSED = "closed", _("closed")
+    PUBLISHED = "published", _("published")
+
+
+# A round has started once it is in play: its games count under the event's settings.
+STARTED = (RoundState.IN_PLAY, RoundState.CLOSED, RoundState.PUBLISHED)

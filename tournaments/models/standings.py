@@ -1,0 +1,145 @@
+""""""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models.events import SEAT_CHOICES, Event, Player, ScoringMethod
+from tournaments.models.structure import Stage, Table
+
+
+class Standing(models.Model):
+    """One ranked row of an event (stage null) or of one stage; exact values are stored as
+    reduced fractions in text ("37/2"). `penalty` is kept apart from `total` (the boards) and
+    taken off for the rank; `decided_by` names the tie-break that placed the row."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings")
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, null=True, blank=True, related_name="standings"
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+    method = models.CharField(max_length=20, choices=ScoringMethod.choices)
+    position = models.PositiveIntegerField()
+    rank = models.CharField(max_length=12)
+    total = models.CharField(max_length=64)
+    top = models.CharField(max_length=64, blank=True)
+    percentage = models.CharField(max_length=64, blank=True)
+    boards = models.PositiveIntegerField()
+    penalty = models.CharField(max_length=64, blank=True)
+    decided_by = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["event", "stage", "position"]
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "player"],
+                condition=models.Q(stage__isnull=True),
+                name="standing_once_per_player",
+            ),
+            models.UniqueConstraint(
+                fields=["stage", "player"],
+                condition=models.Q(stage__isnull=False),
+                name="standing_once_per_player_and_stage",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} {self.rank} {self.player}"
+
+
+class StandingsState(models.Model):
+    """The coalescing of an event's standings (tournaments.standings): one row per event.
+
+    `requested` is a generation counter bumped in the same transaction as every change that
+    moves the standings (a verified game, a ruling); `done` is the generation the stored rows
+    were computed from (everything committed before its bump); `queued` is True while a
+    recomputation is queued or running, so a burst of changes sends one task, not one each.
+    `runs` counts the recomputations that computed, `read_at` is when the stored rows' reading
+    began and `stored_at` when they were stored (the benchmark's lag). Its own row, never the
+    event's: a submission never waits on a recomputation (game_submit writes no such row)."""
+
+    event = models.OneToOneField(
+        Event, on_delete=models.CASCADE, primary_key=True, related_name="standings_state"
+    )
+    requested = models.BigIntegerField(default=0)
+    done = models.BigIntegerField(default=0)
+    queued = models.BooleanField(default=False)
+    runs = models.BigIntegerField(default=0)
+    read_at = models.DateTimeField(null=True, blank=True)
+    stored_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.event_id}: {self.done}/{self.requested}"
+
+
+class AdjustmentKind(models.TextChoices):
+    AVERAGE_PLUS = "avg+", _("average-plus")
+    AVERAGE = "avg", _("average")
+    AVERAGE_MINUS = "avg-", _("average-minus")
+
+
+class Adjustment(models.Model):
+    """A referee's adjusted score for one seat of a board at a table that could not play it
+    normally: average-plus, average or average-minus (60/50/40 % of the top in matchpoints,
+    +u/0/−u in datum difference). It stands in for the seat's result (a current game of that
+    table and board, if any, is then not counted for that seat) and takes part in no
+    comparison. Written only by tournaments.standings.rulings.adjustment_set."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="adjustments")
+    board = models.ForeignKey("games.Board", on_delete=models.CASCADE, related_name="adjustments")
+    seat = models.CharField(_("seat"), max_length=2, choices=SEAT_CHOICES)
+    kind = models.CharField(_("adjusted score"), max_length=4, choices=AdjustmentKind.choices)
+    reason = models.TextField(_("reason"), blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["board", "table", "seat"]
+        verbose_name = _("adjustment")
+        verbose_name_plural = _("adjustments")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "board", "seat"], name="adjustment_once_per_seat"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind__in=AdjustmentKind.values), name="adjustment_kind_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.board} T{self.table.number} {self.seat}: {self.kind}"
+
+
+class Penalty(models.Model):
+    """A penalty on a player in an event (or one stage), in the unit of the event's scoring
+    method (matchpoints or datum points), kept apart from his board scores and taken off his
+    total for the ranking. Written only by tournaments.standings.rulings.penalty_add."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="penalties")
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, null=True, blank=True, related_name="penalties"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="penalties")
+    points = models.DecimalField(_("points"), max_digits=12, decimal_places=4)
+    reason = models.TextField(_("reason"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "created_at", "id"]
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")
+        constraints = [
+            models.CheckConstraint(condition=models.Q(points__gt=0), name="penalty_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.player} −{self.points}"

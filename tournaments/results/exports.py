@@ -1,0 +1,120 @@
+"""Exports of an event: standings and scorecards as CSV, the whole event as a JSON archive, and
+the import that restores such an archive exactly.
+
+Vocabulary: an *archive* is one JSON object, `{"format": "ddz-event-archive", "version": 1,
+"event": {…}, "club": {…} or null, "series": {…} or null, "players": […], "stages": […],
+"teams": […], "entries": […], "rounds": […] (each table with its seats and, if any, its
+substitutions), "boards": […], "games": […], "adjustments": […], "penalties": […],
+"standings": […]}`, where
+objects refer to each other by natural keys (a player by name, a round, table, board or stage
+by number, a user by username), never by database id, so an archive loads into any database.
+Every stored field of each object is kept (timestamps, the engine's verification of each game,
+replaced versions of corrected games), so exporting a restored event gives the same archive.
+Roles, table assignments, entries in progress and the audit log belong to the people of one
+installation and are not archived. The event's secret deal seed is archived only once it is
+revealed (``Event.seed_revealed``): before that, whoever exports, the archive carries the
+public commitment alone, since the seed and the published dealing method give every board.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import floor
+from typing import Any
+
+from ddz_site.kernel.spreadsheet import csv_text
+from tournaments.events.selectors import event_standings
+from tournaments.models import (
+    Event,
+    Player,
+    Stage,
+)
+from tournaments.results import pages
+
+STANDINGS_FIELDS = [
+    "rank",
+    "player",
+    "total",
+    "top",
+    "percentage",
+    "penalty",
+    "boards",
+    "decided_by",
+]
+SCORECARD_FIELDS = ["round", "board", "table", "seat", "role", "score", "points", "top", "adjusted"]
+
+
+def standings_rows(*, event: Event, stage: Stage | None = None) -> list[dict[str, Any]]:
+    """The stored standing rows of the event (or one stage) as plain dicts of
+    STANDINGS_FIELDS, exact values as fraction text ("37/2")."""
+    return [
+        {
+            "rank": row.rank,
+            "player": row.player.name,
+            "total": row.total,
+            "top": row.top,
+            "percentage": row.percentage,
+            "penalty": row.penalty,
+            "boards": row.boards,
+            "decided_by": row.decided_by,
+        }
+        for row in event_standings(event=event, stage=stage)
+    ]
+
+
+def decimal_text(value: object, places: int = 2) -> str | None:
+    """An exact value ("775/12", a Fraction) to `places` decimals, rounded half up (away from
+    zero): "775/12" → "64.58", "129/2" → "64.50", "1/200" → "0.01"; None and "" → None."""
+    if value is None or value == "":
+        return None
+    exact = Fraction(str(value))
+    scale = 10**places
+    digits = floor(abs(exact) * scale + Fraction(1, 2))
+    sign = "-" if exact < 0 and digits else ""
+    whole, part = divmod(digits, scale)
+    return f"{sign}{whole}.{part:0{places}d}" if places else f"{sign}{whole}"
+
+
+# The CSV adds, beside the exact percentage, the same rounded column as `ddz_standings`.
+STANDINGS_CSV_FIELDS = [
+    "rank",
+    "player",
+    "total",
+    "top",
+    "percentage",
+    "percentage_decimal",
+    "penalty",
+    "boards",
+    "decided_by",
+]
+
+
+def standings_csv(*, event: Event, stage: Stage | None = None) -> str:
+    """The stored standings as CSV with a header line (STANDINGS_CSV_FIELDS): the columns of
+    `manage.py ddz_standings --format csv` (``percentage_decimal``: the exact percentage to 2
+    places, half up) plus the penalty and the tie-break that decided the row."""
+    rows = standings_rows(event=event, stage=stage)
+    for row in rows:
+        row["percentage_decimal"] = decimal_text(row["percentage"])
+    return csv_text(STANDINGS_CSV_FIELDS, rows)
+
+
+def scorecard_csv(*, event: Event, player: Player, visible: set[int] | None) -> str:
+    """A player's scorecard as CSV (SCORECARD_FIELDS); boards the viewer may not see yet
+    (`visible`, None for all) keep their place with empty results."""
+    rows = []
+    for row in pages.player_scorecard(event=event, player=player, visible=visible):
+        rows.append(
+            {
+                "round": row.round.number,
+                "board": row.board.number,
+                "table": row.table.number,
+                "seat": row.seat,
+                "role": row.role,
+                "score": row.score,
+                "points": "" if row.points is None else str(row.points),
+                "top": "" if row.top is None else str(row.top),
+                "adjusted": row.adjusted,
+            }
+        )
+    return csv_text(SCORECARD_FIELDS, rows)

@@ -1,0 +1,320 @@
+"""Duplicate scoring: compare the players who held the same cards, board by board.
+
+Pure and exact: plain values in, plain values out, no Django, `fractions.Fraction` throughout
+(floating-point noise must never decide a rank).
+
+Vocabulary (DESIGN.md, "Scoring methods"):
+- a *seat result* is one seat's raw table score on one board at one table
+  (`SeatResult(board, table, seat, player, score)`); `seat` is the seat of the deal (the hand
+  held: S, E, W), never the role, because the same cards may make a landlord at one table and a
+  farmer at another;
+- *matchpoints* (MP, the default method): on one board, for one seat, 2 for each other table
+  beaten and 1 for each tie; top = 2(n − 1) for n results. A board with fewer results than the
+  N expected is scaled by Neuberg: MP' = (MP + 1)·N/n − 1, top 2(N − 1);
+- *datum difference*: D = r − datum, the datum being the mean of the seat's raw scores over the
+  tables, trimmed (highest and lowest dropped) from 5 tables on;
+- *adjusted* results (`"avg+"`, `"avg"`, `"avg-"`) take part in no comparison: in matchpoints
+  they score 60/50/40 % of the top, in datum +u/0/−u for the organizer's unit u;
+- passed-out boards (R-PASSOUT) score 0 for every seat and are compared like any other;
+- a *standing* is a player's total over the boards, ranked by competition ranking
+  (1, 2=, 2=, 4): matchpoints by percentage of the tops, datum by total.
+
+- *penalties* are kept apart from the board points and taken off the total for the ranking;
+- *tie-breaks* (TIEBREAKS, in the organizer's order) separate equal keys: `datum_wins` (boards
+  scored above the datum), `best_board` (the best single board, as a fraction of its top in
+  matchpoints), `head_to_head` (between the tied players where they met at a table), `lot`
+  (SHA-256 of the published seed and the player); players still equal share the rank;
+- *team of three*: a team's board score is the sum of its members' raw scores
+  (team_board_scores); *3 v 3 two-table*: X's net = r(s, table 1) − r(s, table 2)
+  (two_table_net).
+
+Seats are whatever the rules deal (S E W for three players; S N, S E N W, P1…P5 for two, four,
+five): results are grouped by the seat string, so every function works for any table size.
+
+Command line: `python -m tournaments.scoring FILE [--method matchpoints|datum] [--unit U]
+[--tables N] [--tiebreak NAME …] [--seed SEED]`
+reads JSON lines `{"board", "table", "seat", "player", "score"[, "adjusted"]}` and prints
+`{"rows": [{"rank": "2=", "player": …, "total": "37/2", "percentage": "185/4", …}]}`, every
+exact value a reduced fraction in a string. In matchpoints every board is expected at N
+tables, N being the most tables that met any board of the file (`--tables N` sets it): a board
+met by fewer is Neuberg-scaled (expected_tables). Bad input exits 2 with one line on stderr: a
+line that is not a seat result, a seat not of R-SEAT, a seat or a player twice at one table of
+a board, `--unit` not a number, negative, or given with matchpoints, `--tables` not a whole
+number above 0, fewer than the tables that met a board, or given with datum, an adjusted result
+under datum scoring without `--unit`, a file that cannot be read.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+from typing import Literal
+
+Method = Literal["matchpoints", "datum"]
+METHODS: tuple[Method, ...] = ("matchpoints", "datum")
+ADJUSTMENTS = {"avg+": Fraction(3, 5), "avg": Fraction(1, 2), "avg-": Fraction(2, 5)}
+_DATUM_ADJUSTMENTS = {"avg+": 1, "avg": 0, "avg-": -1}
+# Every seat of every table size (R-SEAT): S E W for three players, S N / S E N W, P1…P5.
+ALL_SEATS = ("S", "E", "W", "N", "P1", "P2", "P3", "P4", "P5")
+# Trimmed datum from this many results on (DESIGN.md).
+TRIM_FROM = 5
+
+
+class ScoringError(ValueError):
+    """Input that cannot be scored: a malformed seat result, a seat met twice at one table."""
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's raw score on one board at one table; `adjusted` replaces the score."""
+
+    board: Hashable
+    table: Hashable
+    seat: str
+    player: Hashable
+    score: Fraction
+    adjusted: str | None = None
+
+
+@dataclass(frozen=True)
+class SeatPoints:
+    """The points one seat result earns: MP (with the board's top) or the datum difference."""
+
+    board: Hashable
+    table: Hashable
+    seat: str
+    player: Hashable
+    points: Fraction
+    top: Fraction | None
+
+
+def _check(results: Sequence[SeatResult]) -> None:
+    seen: set[tuple[Hashable, Hashable, str]] = set()
+    held: dict[tuple[Hashable, Hashable, Hashable], str] = {}
+    for r in results:
+        key = (r.board, r.table, r.seat)
+        if key in seen:
+            raise ScoringError(f"board {r.board}, table {r.table}, seat {r.seat} appears twice")
+        seen.add(key)
+        other = held.setdefault((r.board, r.table, r.player), r.seat)
+        if other != r.seat:
+            raise ScoringError(
+                f"board {r.board}, table {r.table}: player {r.player} holds two seats "
+                f"({other} and {r.seat}); a player holds one seat at a table"
+            )
+        if r.adjusted is not None and r.adjusted not in ADJUSTMENTS:
+            raise ScoringError(f"unknown adjustment {r.adjusted!r}; use avg+, avg or avg-")
+
+
+def _groups(
+    results: Sequence[SeatResult],
+) -> dict[tuple[Hashable, str], list[SeatResult]]:
+    groups: dict[tuple[Hashable, str], list[SeatResult]] = defaultdict(list)
+    for r in results:
+        groups[(r.board, r.seat)].append(r)
+    return groups
+
+
+def matchpoints(
+    results: Iterable[SeatResult], *, expected: Mapping[Hashable, int] | None = None
+) -> list[SeatPoints]:
+    """Matchpoints of every seat result, in input order.
+
+    `expected` maps a board to the number N of tables that should have a result; a board with
+    fewer (n < N) is Neuberg-scaled. By default N is the number of tables that met the board.
+    Adjusted results count among the N tables but not in the comparison.
+
+    >>> rs = [SeatResult("1", t, "S", p, Fraction(s)) for t, p, s in
+    ...       [(1, "a", 12), (2, "b", -4), (3, "c", -4), (4, "d", 15)]]
+    >>> [str(p.points) for p in matchpoints(rs)]
+    ['4', '1', '1', '6']
+
+    Raises:
+        ScoringError: a seat met twice at one table, or an unknown adjustment.
+    """
+    rows = list(results)
+    _check(rows)
+    points: dict[int, tuple[Fraction, Fraction]] = {}
+    index = {id(r): i for i, r in enumerate(rows)}
+    for (board, _seat), group in _groups(rows).items():
+        # Compared as integers over the group's common denominator: exact, and many times
+        # faster than comparing Fractions (the standings of a large event sort 40,000 scores).
+        den = lcm(1, *(r.score.denominator for r in group if r.adjusted is None))
+        real = sorted(_scaled(r.score, den) for r in group if r.adjusted is None)
+        tables = len({r.table for r in group})
+        big_n = max(tables, (expected or {}).get(board, tables))
+        n = len(real)
+        top = Fraction(2 * (big_n - 1))
+        # The points of one raw score, made a Fraction once per group (a board at 200 tables
+        # has a few dozen distinct ones): Neuberg's (raw + 1) * N / n - 1 in one division.
+        made: dict[int, Fraction] = {}
+        for r in group:
+            if r.adjusted is not None:
+                points[index[id(r)]] = (top * ADJUSTMENTS[r.adjusted], top)
+                continue
+            # Sorted once per group, so a board at T tables costs T log T, not T squared.
+            # 2 per score below, 1 per other equal score: below + (below + equal) - 1.
+            key = _scaled(r.score, den)
+            raw = bisect_left(real, key) + bisect_right(real, key) - 1
+            value = made.get(raw)
+            if value is None:
+                value = made[raw] = (
+                    Fraction(raw) if n == big_n else Fraction((raw + 1) * big_n - n, n)
+                )
+            points[index[id(r)]] = (value, top)
+    return [SeatPoints(r.board, r.table, r.seat, r.player, *points[i]) for i, r in enumerate(rows)]
+
+
+def _scaled(value: Fraction, den: int) -> int:
+    return value.numerator * (den // value.denominator)
+
+
+def _exact_sum(values: Iterable[Fraction]) -> Fraction:
+    """The exact sum, added as integers over the common denominator of the values (a few
+    distinct ones: halves and Neuberg's N) and reduced once at the end, instead of one
+    Fraction addition (a gcd each) per value."""
+    items = list(values)
+    den = lcm(*{v.denominator for v in items}) if items else 1
+    if den == 1:
+        return Fraction(sum(v.numerator for v in items))
+    return Fraction(sum(v.numerator * (den // v.denominator) for v in items), den)
+
+
+def datum(scores: Sequence[Fraction]) -> Fraction:
+    """The datum of one seat on one board: the mean, trimmed from TRIM_FROM scores on.
+
+    >>> str(datum([Fraction(s) for s in (12, -4, -4, 15)]))
+    '19/4'
+    >>> str(datum([Fraction(s) for s in (100, 1, 2, 3, -50)]))
+    '2'
+
+    Raises:
+        ScoringError: no scores.
+    """
+    if not scores:
+        raise ScoringError("a datum needs at least one score")
+    ordered = sorted(scores)
+    if len(ordered) >= TRIM_FROM:
+        ordered = ordered[1:-1]
+    return Fraction(sum(ordered)) / len(ordered)
+
+
+def datum_differences(
+    results: Iterable[SeatResult], *, unit: Fraction = Fraction(0)
+) -> list[SeatPoints]:
+    """Datum difference D = r − datum of every seat result, in input order.
+
+    Adjusted results score +unit, 0 or −unit and are left out of the datum.
+
+    Raises:
+        ScoringError: a seat met twice at one table, or an unknown adjustment.
+    """
+    rows = list(results)
+    _check(rows)
+    data: dict[tuple[Hashable, str], Fraction] = {}
+    for key, group in _groups(rows).items():
+        real = [r.score for r in group if r.adjusted is None]
+        if real:
+            data[key] = datum(real)
+    out = []
+    for r in rows:
+        if r.adjusted is not None:
+            points = unit * _DATUM_ADJUSTMENTS[r.adjusted]
+        else:
+            points = r.score - data[(r.board, r.seat)]
+        out.append(SeatPoints(r.board, r.table, r.seat, r.player, points, None))
+    return out
+
+
+def board_points(
+    results: Iterable[SeatResult],
+    *,
+    method: Method = "matchpoints",
+    expected: Mapping[Hashable, int] | None = None,
+    unit: Fraction = Fraction(0),
+) -> list[SeatPoints]:
+    """The points of every seat result under `method` (see matchpoints, datum_differences)."""
+    if method == "matchpoints":
+        return matchpoints(results, expected=expected)
+    if method == "datum":
+        return datum_differences(results, unit=unit)
+    raise ScoringError(f"unknown scoring method {method!r}; use matchpoints or datum")
+
+
+def team_board_scores(
+    results: Iterable[SeatResult], team_of: Mapping[Hashable, Hashable]
+) -> dict[tuple[Hashable, Hashable], Fraction]:
+    """Team of three: a team's score on a board is the sum of its members' raw scores.
+
+    With three teams at three tables, each team holding each seat once per board, the luck of
+    the cards cancels across the three hands. Returns (board, team) → the sum; players of no
+    team are left out.
+
+    >>> rs = [SeatResult(1, 1, "S", "a", Fraction(4)), SeatResult(1, 2, "E", "b", Fraction(-2)),
+    ...       SeatResult(1, 3, "W", "c", Fraction(1))]
+    >>> team_board_scores(rs, {"a": "X", "b": "X", "c": "X"})
+    {(1, 'X'): Fraction(3, 1)}
+    """
+    out: dict[tuple[Hashable, Hashable], Fraction] = defaultdict(Fraction)
+    for r in results:
+        team = team_of.get(r.player)
+        if team is not None:
+            out[(r.board, team)] += r.score
+    return dict(out)
+
+
+def two_table_net(
+    results: Iterable[SeatResult], team_of: Mapping[Hashable, Hashable]
+) -> dict[tuple[Hashable, Hashable], Fraction]:
+    """3 v 3 two-table match: each team's net on each board.
+
+    Team X has one player, in seat s, at one table and two players in the other seats at the
+    other table; every table being zero-sum, X's net = r(s, X's single table) − r(s, other
+    table), and the other team's net is its negation. Returns (board, team) → net.
+
+    Raises:
+        ScoringError: a board not at exactly two tables, or a team not seated one-and-rest.
+    """
+    by_board: dict[Hashable, list[SeatResult]] = defaultdict(list)
+    for r in results:
+        by_board[r.board].append(r)
+    out: dict[tuple[Hashable, Hashable], Fraction] = {}
+    for board, rows in by_board.items():
+        tables: dict[Hashable, dict[str, SeatResult]] = defaultdict(dict)
+        for r in rows:
+            tables[r.table][r.seat] = r
+        if len(tables) != 2:
+            raise ScoringError(f"board {board}: a two-table match needs exactly two tables")
+        (t1, seats1), (t2, seats2) = tables.items()
+        if set(seats1) != set(seats2):
+            raise ScoringError(f"board {board}: the two tables have different seats")
+        teams = {team_of.get(r.player) for r in rows}
+        if None in teams or len(teams) != 2:
+            raise ScoringError(f"board {board}: every player must be in one of two teams")
+        for team in teams:
+            lone = [
+                (t, s)
+                for t, seats in ((t1, seats1), (t2, seats2))
+                for s, r in seats.items()
+                if team_of.get(r.player) == team
+                and sum(team_of.get(o.player) == team for o in seats.values()) == 1
+            ]
+            if len(lone) != 1:
+                raise ScoringError(
+                    f"board {board}: team {team} must hold one seat at one table and the "
+                    "other seats at the other"
+                )
+            table, seat = lone[0]
+            other = seats2 if table == t1 else seats1
+            own = seats1 if table == t1 else seats2
+            out[(board, team)] = own[seat].score - other[seat].score
+    return out
+
+
+def format_fraction(value: Fraction) -> str:
+    """A reduced fraction as text: "12", "-3/5"."""
+    return str(Fraction(value))

@@ -1,0 +1,154 @@
+""""""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from functools import partial
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from ddz_site.kernel.dispatch import RECOMPUTE_STANDINGS, enqueue
+from games.models import Game, Status
+from tournaments.models import (
+    StandingsState,
+)
+from tournaments.standings.store import GATHER_SECONDS, standings_recompute
+
+logger = logging.getLogger(__name__)
+
+
+def standings_request(*, event_id: int, inline: bool = False, more: bool = False) -> None:
+    """Ask for the standings of an event: bump its generation in the caller's transaction
+    (so the request commits with the change that moves the standings, or not at all), and
+    after commit have one recomputation run, unless one is queued or running already: sent
+    as a task, or with `inline` (a worker that has just verified games) run at once in this
+    process, so that it never waits behind the queue of verifications; `more`: the caller's
+    batch came full, so more games likely wait (see _backlog)."""
+    if not StandingsState.objects.filter(pk=event_id).update(requested=F("requested") + 1):
+        StandingsState.objects.get_or_create(event_id=event_id)
+        StandingsState.objects.filter(pk=event_id).update(requested=F("requested") + 1)
+    transaction.on_commit(partial(_send, event_id, inline=inline, more=more))
+
+
+# While games of an event wait to be verified, a worker that has verified a chunk leaves the
+# recomputation to the worker that verifies the event's last pending game (each one reads the
+# whole event: under a burst, one per chunk held verification back), unless the stored
+# standings are stale. For a worker that keeps up with the room (its batch was not full) they
+# are stale FRESH_SECONDS after they were stored: a game reaches the standings about one
+# recomputation after its verification. For one draining a queue (its batch came full) they
+# stay fresh for as long as their recomputation took, so that it verifies at least half its
+# time, and while DEEP_QUEUE games of the event or more wait, DRAIN_FRESH_TIMES as long, so
+# that it verifies three quarters of its time at least, whatever the event's size (a
+# recompute takes about 1 s at 10,000 players; with "as long as it took" the recomputes of a
+# 33,330-game drain took 34 s of its 47; in a burst of 1,200 games, where a few hundred
+# wait, the longer wait raised the p95 lag from 1.9 s to 2.3 s). A game
+# pending longer than BACKLOG_SECONDS (one the verifier cannot judge stays pending) holds
+# nothing back, unless the worker's batch came full (its games may have waited for minutes);
+# the sweep sends such a game again.
+FRESH_SECONDS = 0.25
+DRAIN_FRESH_TIMES = 3
+DEEP_QUEUE = 2000
+BACKLOG_SECONDS = 60.0
+
+
+def _backlog(event_id: int, *, more: bool = False) -> bool:
+    """Whether a worker may leave the recomputation of `event_id` to a later one: fresh
+    standings stored, and games of the event still pending (see FRESH_SECONDS). A worker
+    whose batch came full (`more`: it drains a queue) counts pending games of any age and
+    finds the standings fresh for as long as they took to compute, DRAIN_FRESH_TIMES as
+    long when DEEP_QUEUE games of the event wait or more; one that keeps up with the room,
+    for FRESH_SECONDS, and games submitted lately."""
+    now = timezone.now()
+    row = StandingsState.objects.filter(pk=event_id).values_list("read_at", "stored_at").first()
+    read_at, stored_at = row if row is not None else (None, None)
+    if stored_at is None:
+        return False
+    took = (stored_at - read_at).total_seconds() if read_at is not None else 0.0
+    pending = Game.objects.filter(status=Status.PENDING, board__event_id=event_id)
+    if not more:
+        if stored_at < now - timedelta(seconds=FRESH_SECONDS):
+            return False
+        return pending.filter(submitted_at__gte=now - timedelta(seconds=BACKLOG_SECONDS)).exists()
+    if stored_at < now - timedelta(seconds=max(FRESH_SECONDS, took)):
+        if stored_at < now - timedelta(seconds=DRAIN_FRESH_TIMES * took):
+            return False
+        # A drain; no ordering (Game's own joins the board, table, round and event twice,
+        # and sorted them: 270 ms a count in a queue of 33,330 games).
+        return pending.order_by()[:DEEP_QUEUE].count() >= DEEP_QUEUE
+    return pending.exists()
+
+
+def _send(event_id: int, *, again: bool = False, inline: bool = False, more: bool = False) -> None:
+    """Have the recomputation of an event run when none is queued or running (`again`: the
+    running one sends itself again, keeping the flag). A worker (`inline`) with a backlog of
+    the event to verify leaves it to the worker that verifies the last pending game (see
+    FRESH_SECONDS); the generation stays wanted meanwhile. A broker that is down, or an inline
+    recomputation that fails, leaves the generation wanted: the sweep
+    (tournaments.tables.verification.verification_sweep) sends it later."""
+    if inline and not again and _backlog(event_id, more=more):
+        return
+    if not again and not StandingsState.objects.filter(pk=event_id, queued=False).update(
+        queued=True
+    ):
+        return
+    if inline:
+        standings_refresh(event_id=event_id)
+    elif not enqueue(RECOMPUTE_STANDINGS, event_id, countdown=GATHER_SECONDS):
+        StandingsState.objects.filter(pk=event_id).update(queued=False)
+
+
+# How many times a recomputation runs again at once when more was requested while it ran,
+# before it leaves the next run to the verifier of the event's last pending game (a burst).
+AGAIN_INLINE = 2
+# How many runs in all before it sends itself to the back of the queue (letting
+# verifications through).
+AGAIN_LIMIT = 12
+
+
+def standings_refresh(*, event_id: int) -> bool:
+    """The coalesced recomputation (the task recompute_standings): store the standings of the
+    generation wanted now, unless a newer one is stored already (then it exits at once); when
+    changes were requested meanwhile, run again, else mark none queued. True when the stored
+    rows changed.
+
+    After AGAIN_INLINE runs that each found more requested, a burst is going on: the flag is
+    released, and if games of the event still wait to be verified, however long, the worker
+    that verifies the last of them recomputes (see FRESH_SECONDS); otherwise this one takes
+    the flag back and runs again (a task sent to the back of the queue would wait behind the
+    burst's messages), and sends itself as a task only after AGAIN_LIMIT runs."""
+    changed = False
+    attempt = 0
+    while True:
+        state = StandingsState.objects.filter(pk=event_id).values_list("requested", "done").first()
+        if state is None:
+            return changed
+        generation, done = state
+        if done < generation:
+            changed |= standings_recompute(event_id=event_id, generation=generation)
+        # Released only when nothing was requested since it read: a request that bumps after
+        # this finds the flag down and has a new recomputation run, one before it keeps this.
+        if StandingsState.objects.filter(pk=event_id, requested=generation).update(queued=False):
+            return changed
+        attempt += 1
+        if attempt <= AGAIN_INLINE:
+            continue
+        if attempt > AGAIN_LIMIT:
+            _send(event_id, again=True)
+            return changed
+        # Released first, then the backlog read: a verifier that commits after the release
+        # finds the flag down and takes it; one before it is counted in the backlog. Pending
+        # games of any age count (`more`): a queue drained for minutes holds games older than
+        # BACKLOG_SECONDS, and a run sent to the back of that queue waited behind every
+        # message of a game already verified (105 s in a drain of 33,330 games, issue 11).
+        StandingsState.objects.filter(pk=event_id).update(queued=False)
+        if _backlog(event_id, more=True):
+            return changed
+        if not StandingsState.objects.filter(pk=event_id, queued=False).update(queued=True):
+            return changed  # another recomputation has it
+
+
+def _enqueue(event_id: int) -> None:
+    standings_request(event_id=event_id)

@@ -1,0 +1,417 @@
+"""Standings per event and per stage: computed from the games, stored, always equal to a full
+recompute.
+
+Vocabulary: a *seat result* of an event is one seat of a table on one board: the engine's score
+of the table's current, counted game in that seat (verified, or flagged and ruled to stand by
+a chief referee: games.counting.counted_q), or the seat's adjusted score
+(tournaments.models.Adjustment, which then replaces the game for that seat). Only *open* boards
+count (tournaments.core.embargo): a board under embargo moves no total. Boards are compared by the
+seat held (the seats of the event's rules, whatever the table size), never by role. A *scope*
+is the whole event (stage None) or one stage; a stage that carries scores over also counts the
+boards of the stages before it, for the players of this stage. Penalties are kept apart from
+the boards and taken off for the rank; ties are separated by the event's tie-breaks. In a stage
+with a cut, players the tie-breaks leave equal across the cut line are drawn by the event's
+lot, so that the cut (tournaments.events.stages.stage_cut, which takes the top `Stage.cut` of these
+stored rows, as the Swiss seating ranks by them) never chooses between players the published
+standings show as equal.
+
+Writes: `standings_recompute` (run by the Celery task recompute_standings after each verified
+or corrected game, and after each adjustment or penalty) replaces a scope's rows only when
+they differ from a fresh computation, under a lock on the event row, so two workers recompute
+one event in turn and a second run changes nothing. `adjustment_set`, `adjustment_remove`,
+`penalty_add` and `penalty_remove` are the organizers' and referees' rulings (one transaction
+each, audited, recompute enqueued after commit).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import partial
+from typing import Any
+
+from django.db.models import Count
+from django.db.models.fields.json import KeyTextTransform
+
+from games.counting import counted_q
+from games.models import Board, Game
+from tournaments.core import lineups
+from tournaments.core.embargo import open_board_ids
+from tournaments.models import (
+    Adjustment,
+    Event,
+    Penalty,
+    Seat,
+    Stage,
+    Table,
+)
+from tournaments.scoring import methods
+from tournaments.scoring import ranking as scoring_ranking
+from tournaments.standings.cache import (
+    _BOARD_POINTS,
+    _BOARD_RESULTS,
+    _KEPT_LOCK,
+    _POINTS_OF_LIST,
+    BOARD_POINTS_KEPT,
+    _board_versions,
+    _keep_results,
+    _kept_results,
+)
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class EventResults:
+    """Everything the standings of one event are computed from, fetched in a few flat queries.
+
+    `results` are the seat results of open boards (board and table are ids, player a player
+    id); `stage_of_board` maps a board id to its round's stage id (None: no stage);
+    `expected` maps a board id to the tables that should have played it (Neuberg's N).
+    """
+
+    event: Event
+    results: list[methods.SeatResult]
+    stage_of_board: dict[Hashable, int | None]
+    expected: dict[Hashable, int]
+    penalties: list[tuple[int, int | None, Fraction]]
+    unranked: set[int] = field(default_factory=set)
+    # `results` board by board, in the same order, when event_results read them: a board's
+    # list is the very object of the recomputation before while the board is unchanged
+    # (_BOARD_RESULTS), and board_points finds its points by it.
+    by_board: dict[Hashable, list[methods.SeatResult]] | None = None
+
+
+def event_results(
+    *,
+    event: Event,
+    boards: set[int] | None = None,
+    with_penalties: bool = True,
+    lineup: lineups.Lineup | None = None,
+) -> EventResults:
+    """The seat results of `event` (see the module docstring) on `boards` (default: the open
+    boards), and its penalties and unranked players (reserves the organizer did not rank)
+    unless not `with_penalties`; each seat result is credited to who played the board
+    (tournaments.events.substitutions). Nine flat queries at most, whatever the event's size."""
+    if boards is None:
+        boards = open_board_ids(event)
+    seat_rows = tuple(
+        Seat.objects.filter(table__round__event=event)
+        .order_by("table_id", "seat")
+        .values_list("table_id", "seat", "player_id")
+    )
+    seat_of: dict[int, dict[str, int]] = defaultdict(dict)
+    for table_id, seat, player_id in seat_rows:
+        seat_of[table_id][seat] = player_id
+    if lineup is None:  # the caller's, when it has the event's already
+        lineup = lineups.lineup_of(event=event)
+    tables_per_round = dict(
+        Table.objects.filter(round__event=event)
+        .order_by()
+        .values_list("round_id")
+        .annotate(n=Count("id"))
+        .values_list("round_id", "n")
+    )
+    stage_of_board: dict[Hashable, int | None] = {}
+    expected: dict[Hashable, int] = {}
+    number_of: dict[int, int] = {}
+    for board_id, round_id, stage_id, number in Board.objects.filter(event=event).values_list(
+        "id", "round_id", "round__stage_id", "number"
+    ):
+        stage_of_board[board_id] = stage_id
+        number_of[board_id] = number
+        if round_id is not None:
+            expected[board_id] = tables_per_round.get(round_id, 0)
+    adjustment_rows = tuple(
+        Adjustment.objects.filter(board__event=event)
+        .order_by("board_id", "table_id", "seat")
+        .values_list("board_id", "table_id", "seat", "kind")
+    )
+    adjusted: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
+    for board_id, table_id, seat, kind in adjustment_rows:
+        adjusted[(board_id, table_id)][seat] = kind
+    games = Game.objects.filter(
+        counted_q(),  # verified, or flagged and ruled to stand (tournaments.tables.review)
+        board__event=event,
+        board_id__in=boards,
+        replaced_at__isnull=True,
+    ).order_by()
+    # What a board's seat results depend on besides its games: kept with them (_BOARD_RESULTS).
+    context = (seat_rows, adjustment_rows, lineup.signature(), tuple(sorted(number_of.items())))
+    versions = _board_versions(games)
+    kept = _kept_results(event.pk, context, versions)
+    # A score takes few distinct values: each is made a Fraction once, not once per seat.
+    fractions: dict[Any, Fraction] = {}
+    # Each seat's score read out of the JSON by the database (one text column per seat of the
+    # event), not a JSON document decoded in Python per game: a third of a recompute's time.
+    seats = sorted({seat for at_table in seat_of.values() for seat in at_table})
+    by_seat = {f"score_{i}": KeyTextTransform(seat, "score") for i, seat in enumerate(seats)}
+    read = games if versions is None else games.filter(board_id__in=set(versions) - set(kept))
+    by_board: dict[int, list[methods.SeatResult]] = defaultdict(list)
+    for board_id, table_id, *values in read.annotate(**by_seat).values_list(
+        "board_id", "table_id", *by_seat
+    ):
+        if board_id not in boards:
+            continue
+        rulings = adjusted.get((board_id, table_id), {})
+        score = dict(zip(seats, values, strict=True))
+        for seat, player_id in seat_of.get(table_id, {}).items():
+            if seat in rulings:
+                continue
+            value = score.get(seat)
+            if value is not None:
+                # Each board is credited to who played it (tournaments.events.substitutions); most
+                # events have no substitution, and this loop runs once per seat of each game.
+                if lineup:
+                    player_id = lineup.player_id(table_id, seat, number_of[board_id], player_id)
+                exact = fractions.get(value)
+                if exact is None:
+                    exact = fractions[value] = Fraction(value)
+                by_board[board_id].append(
+                    methods.SeatResult(board_id, table_id, seat, player_id, exact)
+                )
+    for (board_id, table_id), rulings in adjusted.items():
+        if board_id not in boards or board_id in kept:
+            continue
+        players = seat_of.get(table_id, {})
+        for seat, kind in rulings.items():
+            if seat in players:
+                player_id = lineup.player_id(table_id, seat, number_of[board_id], players[seat])
+                by_board[board_id].append(
+                    methods.SeatResult(
+                        board_id, table_id, seat, player_id, Fraction(0), adjusted=kind
+                    )
+                )
+    if versions is not None:
+        _keep_results(event.pk, context, versions, by_board)
+    every_board: dict[Hashable, list[methods.SeatResult]] = {}
+    for source in (kept, by_board):
+        for board_id, board_results in source.items():
+            every_board[board_id] = board_results
+    results: list[methods.SeatResult] = []
+    for board_results in every_board.values():
+        results.extend(board_results)
+    penalties: list[tuple[int, int | None, Fraction]] = (
+        [
+            (player_id, stage_id, Fraction(points))
+            for player_id, stage_id, points in Penalty.objects.filter(event=event).values_list(
+                "player_id", "stage_id", "points"
+            )
+        ]
+        if with_penalties
+        else []
+    )
+    # Like the penalties, who is left out of the ranking matters to the ranking only.
+    unranked = lineups.unranked_ids(event) if with_penalties else set()
+    # Board by board for board_points only where boards are kept (else nothing to find).
+    return EventResults(
+        event,
+        results,
+        stage_of_board,
+        expected,
+        penalties,
+        unranked,
+        every_board if versions is not None else None,
+    )
+
+
+def method_of(event: Event) -> methods.Method:
+    """The scoring method of `event` as the pure scoring names it."""
+    return "datum" if event.scoring_method == "datum" else "matchpoints"
+
+
+def _tiebreaks(event: Event) -> tuple[list[str], str]:
+    order = [t for t in (event.tiebreaks or []) if t in scoring_ranking.TIEBREAKS]
+    order = list(dict.fromkeys(order))
+    # The lot needs a public seed: the event's own, else the deal commitment published before
+    # play, else its slug; every one of them is shown on the event page.
+    return order, lot_seed(event)
+
+
+def lot_seed(event: Event) -> str:
+    """The published seed of the lot of `event` (see _tiebreaks)."""
+    return event.lot_seed or event.deal_commitment or event.slug
+
+
+def board_points(
+    data: EventResults, *, method: methods.Method, unit: Fraction, memo: bool = True
+) -> list[methods.SeatPoints]:
+    """The points of every seat result of `data`, in its order: methods.board_points board by
+    board, each board's looked up when its results are the same as at a recompute before
+    (`memo`), else computed; the same list as one call of methods.board_points on them all
+    (a property test holds it).
+
+    Raises:
+        ScoringError: as methods.board_points.
+    """
+    if not memo:
+        return methods.board_points(data.results, method=method, expected=data.expected, unit=unit)
+    if data.by_board is not None:
+        out: list[methods.SeatPoints] = []
+        for board, results in data.by_board.items():
+            place = (data.event.pk, board)
+            how = (method, unit, data.expected.get(board))
+            kept = _POINTS_OF_LIST.get(place)
+            if kept is not None and kept[0] is results and kept[1] == how:
+                out.extend(kept[2])
+                continue
+            points = methods.board_points(results, method=method, expected=data.expected, unit=unit)
+            with _KEPT_LOCK:
+                if place in _BOARD_RESULTS:  # else dropped meanwhile: kept with its board only
+                    _POINTS_OF_LIST[place] = (results, how, points)
+            out.extend(points)
+        return out
+    by_board: dict[Any, list[methods.SeatResult]] = defaultdict(list)
+    for r in data.results:
+        by_board[r.board].append(r)
+    found: dict[tuple[Any, Any, str], methods.SeatPoints] = {}
+    for board, results in by_board.items():
+        # Plain values (hashed in C), not the results themselves (Fractions hash slowly).
+        signature = frozenset(
+            (r.table, r.seat, r.player, r.score.numerator, r.score.denominator, r.adjusted)
+            for r in results
+        )
+        key = (method, unit, data.expected.get(board), board, signature)
+        hit = _BOARD_POINTS.get(key)
+        if hit is None:
+            points = methods.board_points(results, method=method, expected=data.expected, unit=unit)
+            # A seat result is one seat of one table (scoring refuses a seat met twice), so
+            # a board's points are found again by table and seat, in whatever order they come.
+            hit = {(p.board, p.table, p.seat): p for p in points}
+            _BOARD_POINTS[key] = hit
+            if len(_BOARD_POINTS) > BOARD_POINTS_KEPT:
+                _BOARD_POINTS.popitem(last=False)
+        else:
+            _BOARD_POINTS.move_to_end(key)
+        found.update(hit)
+    return [found[(r.board, r.table, r.seat)] for r in data.results]
+
+
+def compute(
+    data: EventResults, *, stages: Iterable[Stage] = (), memo: bool = True
+) -> dict[int | None, list[scoring_ranking.Standing]]:
+    """The standings of every scope: None (the whole event) and each of `stages`; `memo`:
+    the points of boards unchanged since a recompute before are looked up (board_points).
+
+    Raises:
+        ScoringError: input the pure scoring refuses (a seat met twice at one table).
+    """
+    event = data.event
+    method = method_of(event)
+    unit = Fraction(event.adjustment_unit or 0)
+    points = board_points(data, method=method, unit=unit, memo=memo)
+    if data.unranked:
+        # Reserves the organizer did not rank: their boards are compared with the others
+        # (above), but they have no row (tournaments.events.substitutions).
+        points = [p for p in points if p.player not in data.unranked]
+        data = replace(data, results=[r for r in data.results if r.player not in data.unranked])
+    order, seed = _tiebreaks(event)
+
+    def penalties(stage_ids: set[int | None] | None) -> dict[Hashable, Fraction]:
+        out: dict[Hashable, Fraction] = defaultdict(Fraction)
+        for player_id, stage_id, value in data.penalties:
+            if stage_ids is None or stage_id in stage_ids:
+                out[player_id] += value
+        return dict(out)
+
+    scopes: dict[int | None, list[scoring_ranking.Standing]] = {
+        None: scoring_ranking.standings(
+            points,
+            method=method,
+            results=data.results,
+            penalties=penalties(None),
+            tiebreaks=order,
+            seed=seed,
+        )
+    }
+    ordered = sorted(stages, key=lambda s: s.number)
+    boards_present = {r.board for r in data.results}
+    for stage in ordered:
+        counted = {stage.pk}
+        if stage.carry_over:
+            counted |= {s.pk for s in ordered if s.number < stage.number}
+        if all(data.stage_of_board.get(b) == stage.pk for b in boards_present):
+            # Every result is on this stage's boards (one stage, the common case): its
+            # players, results and points are the event's, with no pass to filter them.
+            players = {r.player for r in data.results}
+            scope_results, scope_points = data.results, points
+        else:
+            players = {
+                r.player for r in data.results if data.stage_of_board.get(r.board) == stage.pk
+            }
+            scope_results = [
+                r
+                for r in data.results
+                if r.player in players and data.stage_of_board.get(r.board) in counted
+            ]
+            scope_points = [
+                p
+                for p in points
+                if p.player in players and data.stage_of_board.get(p.board) in counted
+            ]
+        stage_penalties = {k: v for k, v in penalties(set(counted)).items() if k in players}
+
+        ranked = partial(
+            scoring_ranking.standings,
+            scope_points,
+            method=method,
+            results=scope_results,
+            penalties=stage_penalties,
+            seed=seed,
+        )
+        if len(scope_results) == len(data.results) and stage_penalties == penalties(None):
+            # The stage holds every result and penalty of the event (one stage, the common
+            # case): its ranking is the event's, computed once.
+            rows = list(scopes[None])
+        else:
+            rows = ranked(tiebreaks=order)
+        shared = _shared_at_cut(rows, stage.cut)
+        if shared and "lot" not in order:
+            # A cut takes exactly `cut` players: those the tie-breaks leave equal across its
+            # line, and they only, are drawn by the lot, and the published rows show the draw.
+            # The drawn rows keep the places of the shared rank, in the lot's order.
+            drawn = {r.player: r for r in ranked(tiebreaks=[*order, "lot"])}
+            rows = sorted(
+                (drawn[r.player] if r.rank == shared else r for r in rows),
+                key=lambda r: r.position,
+            )
+        scopes[stage.pk] = rows
+    return scopes
+
+
+def _shared_at_cut(rows: list[scoring_ranking.Standing], cut: int | None) -> str:
+    """The rank shared by the players on both sides of a cut of `cut` ("" when none does)."""
+    if not cut or len(rows) <= cut or rows[cut - 1].rank != rows[cut].rank:
+        return ""
+    return rows[cut - 1].rank
+
+
+def _rows(event: Event, rows: list[scoring_ranking.Standing]) -> list[dict[str, Any]]:
+    fmt = methods.format_fraction
+    return [
+        {
+            "player_id": row.player,
+            "method": event.scoring_method,
+            "position": row.position,
+            "rank": row.rank,
+            "total": fmt(row.total),
+            "top": "" if row.top is None else fmt(row.top),
+            "percentage": "" if row.percentage is None else fmt(row.percentage),
+            "boards": row.boards,
+            "penalty": fmt(row.penalty) if row.penalty else "",
+            "decided_by": row.decided_by,
+        }
+        for row in rows
+    ]
+
+
+def computed_rows(*, event: Event) -> dict[int | None, list[dict[str, Any]]]:
+    """What standings_recompute would store now, per scope, as plain dicts of FIELDS."""
+    stages = list(event.stages.all())
+    return {
+        scope: _rows(event, rows)
+        for scope, rows in compute(event_results(event=event), stages=stages).items()
+    }

@@ -1,0 +1,488 @@
+"""Organizer pages (namespace "organizer", under /organizer/): an event's dashboard (each
+round's state, its seating's repeat meetings and club clashes, and each table's entry
+progress, the transitions as buttons, the deal
+commitment, stages and the cut, the audit log), players with the CSV import and export, and
+the print pages of a round (table cards, hand records, seating list). The public deals page
+(namespace "deals") shows the commitment and, once revealed, the seed and the recomputation.
+
+Thin: each POST calls one service of tournaments.events.rounds or tournaments.events.players_csv,
+which checks
+that the user is an organizer of the event; a refusal is shown as a message and changed
+nothing. GET pages are for organizers only too (403 for anyone else, the login page for the
+anonymous).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, cast
+from urllib.parse import parse_qs, urlsplit
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required as _login_required
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.utils.http import content_disposition_header, url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from ddz_site.kernel.errors import DomainError
+from ddz_site.kernel.text import text_refusal
+from games import dealing
+from games.engine import RuleSet
+from games.engine.rules import OPTION_NAMES, PRESETS
+from games.models import Board
+from tournaments.core import access, labels, lineups
+from tournaments.core.access import is_organizer
+from tournaments.events import overview, round_states, rounds, selectors, stages
+from tournaments.events import players_csv as csv_io
+from tournaments.league import clubs
+from tournaments.models import (
+    Entry,
+    Event,
+    EventFormat,
+    EventRole,
+    Role,
+    Round,
+    ScoringMethod,
+    Stage,
+    StageKind,
+)
+from tournaments.web import substitutions as views_substitutions
+from tournaments.web.officials import dashboard_context
+
+CSV_MAX_BYTES = 1_000_000
+
+# Organizers need not be staff: they sign in here, not through the admin's login.
+login_required = partial(_login_required, login_url="organizer:login")
+
+# How many sign-in pages wrapped in one another's ``next`` are unwrapped before giving up.
+_NEXT_DEPTH = 5
+
+
+class SignInView(auth_views.LoginView):
+    """The one sign-in page (settings.LOGIN_URL). A signed-in user opening it is sent on to
+    ``next`` (or his events); a ``next`` that is the sign-in page itself is unwrapped to its own
+    ``next`` (or dropped), so nobody lands on the sign-in form again once signed in."""
+
+    template_name = "organizer/login.html"
+    redirect_authenticated_user = True
+
+    def get_redirect_url(self, request: HttpRequest | None = None) -> str:
+        # (``request``: the signature of django-stubs' newer Django; this one reads its own.)
+        url = super().get_redirect_url()  # "" unless safe
+        sign_in = resolve_url(settings.LOGIN_URL)
+        for _depth in range(_NEXT_DEPTH):
+            parts = urlsplit(url)
+            if not url or parts.path != sign_in:
+                return url
+            url = parse_qs(parts.query).get(self.redirect_field_name, [""])[0]
+            if not url_has_allowed_host_and_scheme(
+                url,
+                allowed_hosts=self.get_success_url_allowed_hosts(),
+                require_https=self.request.is_secure(),
+            ):
+                return ""
+        return ""
+
+
+def _event_for_organizer(request: HttpRequest, slug: str) -> Event:
+    event = get_object_or_404(Event, slug=slug)
+    if not is_organizer(request.user, event):
+        raise PermissionDenied(_("Only the organizers of this event may see this page."))
+    return event
+
+
+def _done(request: HttpRequest, event: Event, call: Any, success: str) -> HttpResponse:
+    """Run one service call; show its refusal or ``success`` as a message; back to the
+    dashboard."""
+    try:
+        call()
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, success)
+    return redirect("organizer:dashboard", slug=event.slug)
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    """The signed-in user's events, each with his roles and where they take him (the
+    dashboard for an organizer, the referee pages for referees, the public page for
+    players); where one signs in to without ?next=."""
+    by_event: dict[int, set[str]] = {}
+    for event_id, role in EventRole.objects.filter(
+        user=cast(User, request.user)
+    ).values_list(  # login_required
+        "event_id", "role"
+    ):
+        by_event.setdefault(event_id, set()).add(role)
+    events = (
+        Event.objects.all()
+        if request.user.is_superuser
+        else Event.objects.filter(pk__in=list(by_event))
+    )
+    own_clubs = clubs.clubs_organized(request.user)
+    rows = []
+    for event in events.order_by("-created_at"):
+        roles = by_event.get(event.pk, set())
+        if request.user.is_superuser:
+            roles = roles | {Role.ORGANIZER}
+        rows.append((event, [Role(r).label for r in Role.values if r in roles], roles))
+    return render(
+        request,
+        "organizer/home.html",
+        {
+            "rows": rows,
+            "can_create": access.may_create_events(request.user) or bool(own_clubs),
+            "clubs": own_clubs,
+            "organizer": Role.ORGANIZER,
+        },
+    )
+
+
+@login_required
+def event_new(request: HttpRequest) -> HttpResponse:
+    """Open an event (staff users and superusers, or a club's organizers for their club; the
+    creator becomes its organizer): name, rules preset (every preset of games.engine) and
+    options, format, scoring method, and the club and series (tournaments.league.clubs)."""
+    own_clubs = clubs.clubs_organized(request.user)
+    staff = access.may_create_events(request.user)
+    if not staff and not own_clubs:
+        raise PermissionDenied(_("Only staff users and club organizers open events."))
+    values = {
+        "club": request.GET.get("club", "" if staff else str(own_clubs[0].pk)),
+        "series": "",
+        "name": "",
+        "preset": "classic",
+        "options": "",
+        "format": EventFormat.INDIVIDUAL,
+        "scoring_method": ScoringMethod.MATCHPOINTS,
+    }
+    error = ""
+    status = 200
+    if request.method == "POST":
+        values = {k: request.POST.get(k, v).strip() for k, v in values.items()}
+        try:
+            settings: dict[str, Any] = {
+                "actor": request.user,
+                "name": values["name"],
+                "preset": values["preset"],
+                "options": rounds.rule_options_parse(values["options"]),
+                "format": values["format"],
+                "scoring_method": values["scoring_method"],
+            }
+            if values["club"] or not staff:
+                club, series = clubs.club_and_series_chosen(
+                    request.user, values["club"], values["series"]
+                )
+                event = clubs.club_event_open(club=club, series=series, **settings)
+            else:
+                event = rounds.event_open(**settings)
+        except DomainError as exc:
+            error, status = exc.message, 400
+        else:
+            messages.success(
+                request, _("Event %(name)s opened; you are its organizer.") % {"name": event.name}
+            )
+            return redirect("organizer:dashboard", slug=event.slug)
+    return render(
+        request,
+        "organizer/event_new.html",
+        {
+            "values": values,
+            "error": error,
+            "presets": [(name, _preset_label(name)) for name in PRESETS],
+            "options": OPTION_NAMES,
+            "formats": EventFormat.choices,
+            "methods": ScoringMethod.choices,
+            "clubs": own_clubs,
+            "staff": staff,
+        },
+        status=status,
+    )
+
+
+def _preset_label(name: str) -> str:
+    rules = RuleSet.from_spec(name)
+    return _("%(name)s (tables of %(n)s)") % {
+        "name": labels.preset_label(name),
+        "n": len(rules.seats),
+    }
+
+
+@login_required
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event_for_organizer(request, slug)
+    stages = list(event.stages.prefetch_related("entries__player").order_by("number"))
+    checks = selectors.round_seating_checks(event=event)
+    return render(
+        request,
+        "organizer/dashboard.html",
+        {
+            "event": event,
+            # Each round with its seating's repeats and club clashes (None before seating).
+            "overview": [
+                (item, checks.get(item.round.pk)) for item in overview.event_overview(event=event)
+            ],
+            "stages": stages,
+            "stage_kinds": StageKind.choices,
+            "entries": event.entries.count(),
+            "audit": selectors.audit_labelled(event=event),
+            "max_boards": rounds.MAX_BOARDS_PER_ROUND,
+            **dashboard_context(event),
+            **views_substitutions.context(event),
+        },
+    )
+
+
+@login_required
+@require_POST
+def seed_commit(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    return _done(
+        request,
+        event,
+        lambda: rounds.event_seed_commit(event=event, actor=request.user),
+        _("The deal seed is drawn; its commitment is public."),
+    )
+
+
+@login_required
+@require_POST
+def seed_reveal(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    return _done(
+        request,
+        event,
+        lambda: rounds.event_seed_reveal(event=event, actor=request.user),
+        _("The deal seed is revealed."),
+    )
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except ValueError:
+        return -1
+
+
+@login_required
+@require_POST
+def stage_create(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    cut = _int(request.POST.get("cut"))
+    return _done(
+        request,
+        event,
+        lambda: stages.stage_create(
+            event=event,
+            actor=request.user,
+            name=request.POST.get("name", ""),
+            kind=request.POST.get("kind", StageKind.QUALIFYING),
+            cut=cut,
+            carry_over=bool(request.POST.get("carry_over")),
+        ),
+        _("Stage added."),
+    )
+
+
+@login_required
+@require_POST
+def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    stage = get_object_or_404(Stage, event=event, number=number)
+    if action == "round":
+        count = _int(request.POST.get("count")) or 1
+        if not 1 <= count <= 30:
+            messages.error(request, _("Add 1 to 30 rounds at a time."))
+            return redirect("organizer:dashboard", slug=event.slug)
+
+        def add() -> None:
+            for _i in range(count):
+                rounds.round_create(event=event, stage=stage, actor=request.user)
+
+        return _done(request, event, add, _("Rounds added."))
+    if action == "seat":
+        return _done(
+            request,
+            event,
+            lambda: stages.stage_seat(stage=stage, actor=request.user),
+            _("The draft rounds of the stage are seated."),
+        )
+    if action == "cut":
+        return _done(
+            request,
+            event,
+            lambda: stages.stage_cut(stage=stage, actor=request.user),
+            _("The cut is made."),
+        )
+    raise PermissionDenied(_("Unknown action."))
+
+
+@login_required
+@require_POST
+def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    round_ = get_object_or_404(
+        Round.objects.select_related("event", "stage"), event=event, number=number
+    )
+    if action == "deal":
+        boards = _int(request.POST.get("boards")) or 0
+        return _done(
+            request,
+            event,
+            lambda: rounds.round_deal(round_=round_, boards=boards, actor=request.user),
+            _("Boards dealt."),
+        )
+    if action == "swiss":
+        return _done(
+            request,
+            event,
+            lambda: stages.round_seat_swiss(round_=round_, actor=request.user),
+            _("Round seated by the standings (Swiss)."),
+        )
+    if action in round_states.TRANSITIONS:
+        done = {
+            "start": _("Round %(number)s started: referees can enter its games."),
+            "close": _("Round %(number)s closed: its results are final."),
+            "publish": _("Round %(number)s published."),
+        }[action]
+        return _done(
+            request,
+            event,
+            lambda: round_states.round_transition(round_=round_, action=action, actor=request.user),
+            done % {"number": round_.number},
+        )
+    raise PermissionDenied(_("Unknown action."))
+
+
+@login_required
+def players(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event's players; POST a players file to preview it, then with ``confirm`` to import
+    it (the same text, carried in the form)."""
+    event = _event_for_organizer(request, slug)
+    preview = None
+    text = ""
+    status = 200
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is not None:
+            if upload.size and upload.size > CSV_MAX_BYTES:
+                messages.error(request, _("The file is larger than 1 MB."))
+                return redirect("organizer:players", slug=event.slug)
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                messages.error(request, _("The file is not UTF-8 text."))
+                return redirect("organizer:players", slug=event.slug)
+        else:
+            text = request.POST.get("text", "")
+        # Pasted or in a file, the same rule as every typed text (ddz_site.kernel.text): U+FFFD
+        # (bytes that were not UTF-8) or control characters refuse the whole text.
+        unfit = text_refusal(text, lines=True)
+        if unfit is not None:
+            messages.error(request, unfit[1])
+            text, status = "", 400
+        elif request.POST.get("confirm"):
+            try:
+                done = csv_io.players_csv_import(event=event, text=text, actor=request.user)
+            except csv_io.CsvRejected as exc:
+                messages.error(request, exc.message)
+                preview, status = exc.preview, 400
+            except DomainError as exc:
+                messages.error(request, exc.message)
+                status = 400
+            else:
+                messages.success(request, _("%(n)s players imported.") % {"n": len(done.rows)})
+                return redirect("organizer:players", slug=event.slug)
+        else:
+            preview = csv_io.players_csv_preview(event=event, text=text)
+            status = 200 if preview.ok else 400
+    entries = (
+        Entry.objects.filter(event=event)
+        .select_related("player")
+        .prefetch_related("player__teams")
+        .order_by("player__name")
+    )
+    return render(
+        request,
+        "organizer/players.html",
+        {"event": event, "entries": entries, "preview": preview, "text": text},
+        status=status,
+    )
+
+
+@login_required
+def players_export(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event_for_organizer(request, slug)
+    response = HttpResponse(
+        csv_io.players_csv_export(event=event), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = content_disposition_header(True, f"{event.slug}-players.csv")
+    return response
+
+
+@login_required
+def print_round(request: HttpRequest, slug: str, number: int, what: str) -> HttpResponse:
+    """Print pages of a round: ``table-cards``, ``hand-records`` or ``seating``."""
+    event = _event_for_organizer(request, slug)
+    round_ = get_object_or_404(Round, event=event, number=number)
+    tables = overview.round_tables(round_)
+    boards = list(Board.objects.filter(round=round_).order_by("number"))
+    seats = rounds.rules_of(event).seats
+    if what == "table-cards":
+        template = "print/table_cards.html"
+    elif what == "hand-records":
+        template = "print/hand_records.html"
+    elif what == "seating":
+        template = "print/seating.html"
+    else:
+        raise PermissionDenied(_("Unknown print page."))
+    by_name = sorted(
+        ((player, table, seat) for table, seated in tables for seat, player in seated),
+        key=lambda x: x[0].name.casefold(),
+    )
+    return render(
+        request,
+        template,
+        {
+            "event": event,
+            "round": round_,
+            "tables": tables,
+            "boards": [(b, [(s, b.hands.get(s, "")) for s in seats]) for b in boards],
+            "by_name": by_name,
+            "substitutions": lineups.by_table(t.pk for t, _seated in tables),
+        },
+    )
+
+
+def deals_public(request: HttpRequest, slug: str) -> HttpResponse:
+    """The public deals page: the commitment; once the seed is revealed, the seed and the
+    recomputation of every board. Anyone may also check a seed of his own (``?seed=``)."""
+    event = get_object_or_404(Event, slug=slug)
+    seed = request.GET.get("seed", "").strip()
+    if not seed and event.seed_revealed:
+        seed = event.deal_seed
+    report = None
+    error = ""
+    if seed and event.deal_commitment:
+        try:
+            report = rounds.event_deals_verify(event=event, seed=seed)
+        except dealing.SeedError:
+            error = _("A deal seed is 64 hex digits (256 bits).")
+    return render(
+        request,
+        "organizer/deals.html",
+        {
+            "event": event,
+            "seed": seed if (event.seed_revealed or request.GET.get("seed")) else "",
+            "report": report,
+            "error": error,
+        },
+        status=400 if error else 200,
+    )

@@ -1,0 +1,459 @@
+"""Referee pages: an event's tables, the live entry of a game, the quick result, the JSON
+record, a game's versions with confirmation and ruling, the chief referee's table status board
+and the organizers' queue of flagged games.
+
+Who sees what is decided by tournaments.core.access: a referee his assigned tables, chief referees
+and organizers every table (rulings, the status board, the queue); anyone else gets the login
+page or a 403. Every write calls a service (tournaments.tables.submission.game_submit,
+tournaments.tables.review); a
+refused request is shown as an error and nothing is stored. The live entry page is plain
+JavaScript over the API's entry endpoint (games/static/games/entry.js).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable
+from typing import Any, cast
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
+
+from ddz_site.kernel.errors import DomainError
+from games import messages as entry_messages
+from games import quick_result
+from games import steps as entry_steps
+from games import views as views_offline
+from games.forms import GameRecordForm, QuickResultForm, ResolveForm
+from games.models import Board, Game
+from tournaments.core.access import Actor, can_enter_table, is_chief_referee, is_official
+from tournaments.core.lineups import table_players
+from tournaments.events.clock import current_round
+from tournaments.links.checks import open_signals
+from tournaments.models import Event, Table
+from tournaments.results import pages as results_pages
+from tournaments.tables import selectors
+from tournaments.tables.review import (
+    game_confirm,
+    game_resolve,
+    games_confirm,
+    may_accept,
+    may_confirm,
+    may_rule,
+)
+from tournaments.tables.submission import entry_refusal, game_submit
+from tournaments.web import substitutions as views_substitutions
+from tournaments.web.screen import clock_context, table_clock_context
+
+
+def _refuse(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    raise PermissionDenied(_("Your roles in this event do not allow this page."))
+
+
+def _table_and_board(slug: str, table_id: int, number: int) -> tuple[Table, Board]:
+    table, board = selectors.table_and_board(slug=slug, table_id=table_id, number=number)
+    if not board.is_played_at(table):
+        raise PermissionDenied(_("This board is not played at this table."))
+    return table, board
+
+
+def referee_event(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tables the user enters in `event`, each board with its entry state, and the
+    current round's clock (its buttons for organizers and chief referees)."""
+    event = get_object_or_404(Event, slug=slug)
+    if not is_official(request.user, event):
+        return _refuse(request)
+    rows = selectors.status_board(event=event, tables=selectors.tables_of(request.user, event))
+    return render(
+        request,
+        "games/referee_event.html",
+        {
+            "event": event,
+            "rows": rows,
+            "chief": is_chief_referee(request.user, event),
+            # The same clock as the big screen, with its buttons for those who run it.
+            **clock_context(event, current_round(event), request.user, tables=True),
+            **views_substitutions.referee_context(event, request.user),
+        },
+    )
+
+
+def status_board(request: HttpRequest, slug: str) -> HttpResponse:
+    """The chief referee's table status board; `?fragment=1` is the table alone, which the
+    page fetches every few seconds to refresh itself."""
+    event = get_object_or_404(Event, slug=slug)
+    if not is_chief_referee(request.user, event):
+        return _refuse(request)
+    rows = selectors.status_board(event=event, tables=selectors.tables_of(request.user, event))
+    counts: dict[str, int] = {state: 0 for state in selectors.ENTRY_STATES}
+    for row in rows:
+        for cell in row.cells:
+            counts[cell.state] += 1
+    context = {"event": event, "rows": rows, "counts": counts, "states": selectors.ENTRY_STATES}
+    if request.GET.get("fragment"):
+        return render(request, "referee/status_table.html", context)
+    return render(request, "referee/status_board.html", context)
+
+
+def flagged_queue(request: HttpRequest, slug: str) -> HttpResponse:
+    """The games the engine flagged that await a chief referee's ruling, then the results far
+    from the field on the same hand (a warning to check the entry), and the problems players
+    signalled through their private links (tournaments.links)."""
+    event = get_object_or_404(Event, slug=slug)
+    if not is_chief_referee(request.user, event):
+        return _refuse(request)
+    games = selectors.flagged_queue(event=event)
+    warnings = selectors.field_warnings(event=event)
+    signals = open_signals(event=event)
+    return render(
+        request,
+        "referee/flagged.html",
+        {"event": event, "games": games, "warnings": warnings, "signals": signals},
+    )
+
+
+def confirm_queue(request: HttpRequest, slug: str) -> HttpResponse:
+    """The verified games a chief referee may confirm, with their results; he ticks several and
+    confirms them at once (tournaments.tables.review.games_confirm). Each refusal is named by its
+    table
+    and board; the others are confirmed."""
+    event = get_object_or_404(Event, slug=slug)
+    if not is_chief_referee(request.user, event):
+        return _refuse(request)
+    if request.method == "POST":
+        # A game's number: ASCII digits, at most 9 of them (a number past the column is no
+        # row, and SQLite raises OverflowError on one past 2**63 - 1).
+        ids = [
+            int(v)
+            for v in request.POST.getlist("game")
+            if v.isascii() and v.isdigit() and len(v) < 10
+        ]
+        confirmed, refused = games_confirm(event=event, game_ids=ids, actor=request.user)
+        if confirmed:
+            messages.success(
+                request,
+                ngettext("%(count)d game confirmed.", "%(count)d games confirmed.", len(confirmed))
+                % {"count": len(confirmed)},
+            )
+        names = {
+            g.pk: g
+            for g in Game.objects.filter(pk__in=[i for i, _r in refused]).select_related(
+                "table", "board"
+            )
+        }
+        for game_id, reason in refused:
+            game = names.get(game_id)
+            where = (
+                _("Table %(table)s, board %(board)s")
+                % {"table": game.table.number, "board": game.board.number}
+                if game
+                else _("Game %(id)s") % {"id": game_id}
+            )
+            messages.error(request, f"{where}: {reason}")
+        return redirect("referee:confirm", slug=slug)
+    games = selectors.confirm_queue(event=event, actor=request.user)
+    return render(
+        request,
+        "referee/confirm_queue.html",
+        {"event": event, "games": games, "required": event.confirmation_required},
+    )
+
+
+def live_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> HttpResponse:
+    """The live entry page: the deal, the calls and the plays checked as they are entered."""
+    table, board = _table_and_board(slug, table_id, number)
+    if not can_enter_table(request.user, table):
+        return _refuse(request)
+    kwargs = {"slug": slug, "table_id": table.pk, "number": board.number}
+    context = live_entry_context(
+        table,
+        board,
+        api={
+            "entry": reverse("api:entry", kwargs=kwargs),
+            "games": reverse("api:games", kwargs=kwargs),
+        },
+        review=reverse("referee:game", kwargs={"slug": slug, "pk": 0}),
+        actor=request.user,
+    )
+    return render(request, "referee/live_entry.html", context)
+
+
+def live_entry_context(
+    table: Table, board: Board, *, api: dict[str, str], review: str, actor: Actor
+) -> dict[str, Any]:
+    """The live entry page's context for any door (a referee's, a table's private link):
+    `api` the URLs of its ``entry`` (check a step) and ``games`` (submit) endpoints, `review`
+    where a submitted game is shown (its id replacing the final ``0/``); ``closed`` says why
+    `actor` enters nothing here (the round not in play, a confirmed game he may not
+    replace: tournaments.tables.submission.replace_refusal), None when he may."""
+    current = selectors.current_game(table=table, board=board)
+    deal = entry_steps.EntryDeal.from_board(board)
+    config = {
+        "api": api,
+        "review": review,
+        "seats": list(deal.rules.seats),
+        "replace": current is not None,
+        "key": uuid.uuid4().hex,
+        # Who plays this board at each seat: a substitute on her boards.
+        "players": {s: p.name for s, p in table_players(table, board.number).items()},
+        "messages": {
+            "submitted": _("Submitted: the engine verifies it now."),
+            "not_finished": _("The game is not finished yet."),
+            "network": _("The server did not answer; your steps are kept, try again."),
+            "your_turn": _("to move"),
+            "low": _("two or fewer cards"),
+            "nothing_to_undo": _("Nothing to undo."),
+            "landlord": _("landlord"),
+            "farmers": _("farmers"),
+            "to_move_for": _("Call or cards for %(seat)s"),
+            "done": _("The game is over: check the result and submit it."),
+            "bidding": _("Bidding"),
+            "play": _("Play"),
+            "passed_out": _("Passed out: every seat scores 0."),
+            "winner": _("Winner"),
+            "engine": _("Engine"),
+            "pass": _("pass"),
+            "claim": _("claim"),
+            "concede": _("concede"),
+            "to_move_is": _("%(seat)s to move"),
+            "to_beat": _("to beat: %(cards)s (%(seat)s)"),
+            "leads": _("leads: any play"),
+        },
+        # The engine's English words under a refusal, for English readers only: in another
+        # language the refusal is wholly in that language (games.messages.error_message).
+        "engine_words": (get_language() or "en").split("-")[0] == "en",
+        "offline": views_offline.page_config(),
+    }
+    return {
+        "event": board.event,
+        "board": board,
+        "table": table,
+        "current": current,
+        "config": config,
+        "seats": deal.rules.seats,
+        "closed": entry_refusal(table, current, actor=actor, event=board.event),
+        # The same clock as the big screen, with this table's extra time (issue 12 item 8).
+        **table_clock_context(table, board.event),
+    }
+
+
+def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> HttpResponse:
+    """The quick result: landlord, bid, doubles, bombs and rockets, spring, winner."""
+    table, board = _table_and_board(slug, table_id, number)
+    if not can_enter_table(request.user, table):
+        return _refuse(request)
+    return quick_entry_page(
+        request,
+        table,
+        board,
+        actor=request.user,
+        source="quick",
+        template="referee/quick_entry.html",
+        done=lambda game: reverse("referee:game", kwargs={"slug": slug, "pk": game.pk}),
+    )
+
+
+def quick_entry_page(
+    request: HttpRequest,
+    table: Table,
+    board: Board,
+    *,
+    actor: Actor,
+    source: str,
+    template: str,
+    done: Callable[[Game], str],
+    context: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """The quick result form for any door (a referee's, a table's private link): a POST calls
+    tournaments.tables.submission.game_submit as `actor` through door `source`, then redirects to
+    ``done(game)``; a refusal is shown under its field and nothing is stored."""
+    deal = entry_steps.EntryDeal.from_board(board)
+    current = selectors.current_game(table=table, board=board)
+    status = 200
+    if request.method == "POST":
+        form = QuickResultForm(
+            request.POST,
+            seats=deal.rules.seats,
+            has_doubles="double" in quick_result.bidding_calls(deal.rules),
+        )
+        if form.is_valid():
+            try:
+                record = quick_result.quick_record(
+                    deal,
+                    form.quick(),
+                    record_id=entry_steps.table_record_id(table, board),
+                )
+                game = game_submit(
+                    table=table,
+                    board=board,
+                    record=record,
+                    replace=current is not None,
+                    actor=actor,
+                    idempotency_key=form.cleaned_data["idempotency_key"] or None,
+                    source=source,
+                )
+            except DomainError as exc:
+                # A quick-result claim names its field (games.steps.EntryError.field); every
+                # refused claim is shown, each under its field (EntryError.others).
+                for error in [exc, *getattr(exc, "others", [])]:
+                    where = getattr(error, "field", None)
+                    form.add_error(where if where in form.fields else None, error.message)
+            else:
+                return redirect(done(game))
+        status = 400
+    else:
+        form = QuickResultForm(
+            seats=deal.rules.seats,
+            has_doubles="double" in quick_result.bidding_calls(deal.rules),
+            initial={"idempotency_key": uuid.uuid4().hex},
+        )
+    return render(
+        request,
+        template,
+        {
+            "event": board.event,
+            "board": board,
+            "table": table,
+            "form": form,
+            "current": current,
+            "closed": entry_refusal(table, current, actor=actor, event=board.event),
+            "players": table_players(table, board.number),
+            **table_clock_context(table, board.event),
+            **(context or {}),
+        },
+        status=status,
+    )
+
+
+def game_enter(request: HttpRequest, slug: str, table_id: int, number: int) -> HttpResponse:
+    """The JSON record door (a whole RECORDS.md §1 record pasted)."""
+    table, board = _table_and_board(slug, table_id, number)
+    if not can_enter_table(request.user, table):
+        return _refuse(request)
+    if request.method == "POST":
+        form = GameRecordForm(request.POST)
+        if form.is_valid():
+            try:
+                game = game_submit(
+                    table=table,
+                    board=board,
+                    record=form.cleaned_data["record"],
+                    replace=form.cleaned_data["replace"],
+                    actor=request.user,
+                    source="page",
+                )
+            except DomainError as exc:
+                form.add_error(None, exc.message)
+            else:
+                return redirect("referee:game", slug=slug, pk=game.pk)
+        status = 400
+    else:
+        position = entry_steps.start(entry_steps.EntryDeal.from_board(board))
+        skeleton = entry_steps.to_record(position)
+        skeleton.update(declared=None)
+        form = GameRecordForm(
+            initial={"record": json.dumps(skeleton, ensure_ascii=False, indent=1)}
+        )
+        status = 200
+    return render(
+        request,
+        "games/game_enter.html",
+        {"event": board.event, "board": board, "table": table, "form": form},
+        status=status,
+    )
+
+
+def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """One table's game of one board: every version, confirmation and ruling, its audit, the
+    engine's error in the reader's language, and the way to the next board of the round."""
+    game = get_object_or_404(
+        Game.objects.select_related("table__round__event", "board"),
+        pk=pk,
+        board__event__slug=slug,
+    )
+    event = game.table.round.event
+    chief = is_chief_referee(request.user, event)
+    if not can_enter_table(request.user, game.table):
+        return _refuse(request)
+    error = None
+    status = 200
+    resolve_form = ResolveForm()
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "confirm":
+                game_confirm(game_id=game.pk, actor=request.user)
+            elif request.POST.get("action") == "resolve":
+                resolve_form = ResolveForm(request.POST)
+                if not resolve_form.is_valid():
+                    raise DomainError(_("Choose a ruling and give its reason."))
+                game_resolve(
+                    game_id=game.pk,
+                    actor=request.user,
+                    decision=resolve_form.cleaned_data["decision"],
+                    note=resolve_form.cleaned_data["note"],
+                )
+            else:
+                raise DomainError(_("Unknown action."))
+        except DomainError as exc:
+            error, status = exc.message, 400
+        else:
+            return redirect("referee:game", slug=slug, pk=game.pk)
+    versions = list(selectors.game_versions(table=game.table, board=game.board))
+    current = next((v for v in versions if v.replaced_at is None), None)
+    # The record above the confirm button: the chief sees what he confirms.
+    shown = results_pages.game_record(current, public=True) if current is not None else {}
+    audit = selectors.audit_log(event=event, games=versions)
+    error_text = ""
+    if current is not None and isinstance(current.error, dict) and current.error:
+        # The engine's error in the reader's language (games.steps's sentences).
+        error_text = entry_messages.stored_error_message(
+            current.error,
+            status=current.status,
+            record=current.record or {},
+            landlord=current.landlord,
+            winner=current.winner,
+            declared=current.declared,
+            score=current.score,
+        )
+    following = (
+        Board.objects.filter(round_id=game.table.round_id, number__gt=game.board.number)
+        .order_by("number")
+        .first()
+    )
+    context: dict[str, Any] = {
+        "event": event,
+        "game": game,
+        "table": game.table,
+        "board": game.board,
+        "versions": versions,
+        "current": current,
+        "audit": audit,
+        "chief": chief,
+        "error": error,
+        "resolve_form": resolve_form,
+        "error_text": error_text,
+        "next_board": following,
+        "can_confirm": current is not None
+        and event.confirmation_required
+        and may_confirm(current)
+        and current.entered_by_id != request.user.pk,
+        "can_resolve": chief and current is not None and may_rule(current),
+        "can_accept": current is not None and may_accept(current),
+        "state": selectors.entry_state(current, drafting=False) if current else "not_started",
+        **{k: shown[k] for k in ("seats", "record", "bottom", "bidding", "tricks") if k in shown},
+    }
+    if not context["can_accept"]:
+        # Illegal, incomplete or confirmed: the only ruling left is to enter it again.
+        decision = cast(forms.ChoiceField, resolve_form.fields["decision"])
+        decision.choices = [("reject", _("to be entered again"))]
+    return render(request, "referee/game_versions.html", context, status=status)

@@ -1,0 +1,50 @@
+"""Organizer URLs (namespace "organizer", mounted at /organizer/): dashboards, players, the
+round and stage actions, print pages."""
+
+from __future__ import annotations
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from tournaments.web import organizer as views
+from tournaments.web import substitutions as views_substitutions
+
+app_name = "organizer"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("login/", views.SignInView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("events/new/", views.event_new, name="event_new"),
+    path("events/<str:slug>/", views.dashboard, name="dashboard"),
+    path("events/<str:slug>/seed/commit/", views.seed_commit, name="seed_commit"),
+    path("events/<str:slug>/seed/reveal/", views.seed_reveal, name="seed_reveal"),
+    path("events/<str:slug>/stages/", views.stage_create, name="stage_create"),
+    path(
+        "events/<str:slug>/stages/<int:number>/<str:action>/",
+        views.stage_action,
+        name="stage_action",
+    ),
+    path(
+        "events/<str:slug>/rounds/<int:number>/substitutions/",
+        views_substitutions.substitution_add,
+        name="substitution_add",
+    ),
+    path(
+        "events/<str:slug>/substitutions/<int:pk>/remove/",
+        views_substitutions.substitution_remove,
+        name="substitution_remove",
+    ),
+    path(
+        "events/<str:slug>/rounds/<int:number>/print/<str:what>/",
+        views.print_round,
+        name="print",
+    ),
+    path(
+        "events/<str:slug>/rounds/<int:number>/<str:action>/",
+        views.round_action,
+        name="round_action",
+    ),
+    path("events/<str:slug>/players/", views.players, name="players"),
+    path("events/<str:slug>/players.csv", views.players_export, name="players_export"),
+]

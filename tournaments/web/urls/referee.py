@@ -1,0 +1,30 @@
+"""Referee URLs (namespace "referee"): the tables of an event, live and quick entry, a game's
+versions with confirmation and ruling, the status board, the flagged queue and the buttons of the
+round clock."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from tournaments.web import referee as views_referee
+from tournaments.web import screen
+
+app_name = "referee"
+
+TABLE = "events/<str:slug>/tables/<int:table_id>/boards/<int:number>/"
+
+urlpatterns = [
+    path("events/<str:slug>/", views_referee.referee_event, name="event"),
+    path("events/<str:slug>/status/", views_referee.status_board, name="status"),
+    path("events/<str:slug>/flagged/", views_referee.flagged_queue, name="flagged"),
+    path("events/<str:slug>/confirm/", views_referee.confirm_queue, name="confirm"),
+    path(
+        "events/<str:slug>/rounds/<int:number>/clock/<str:action>/",
+        screen.clock_action,
+        name="clock",
+    ),
+    path("events/<str:slug>/games/<int:pk>/", views_referee.game_versions, name="game"),
+    path(TABLE, views_referee.live_entry, name="live"),
+    path(TABLE + "quick/", views_referee.quick_entry, name="quick"),
+    path(TABLE + "record/", views_referee.game_enter, name="enter"),
+]
