@@ -148,8 +148,8 @@ else:
         DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
     else:
         # No JIT compilation: the site's queries are short, and compiling one estimated above
-        # jit_above_cost took longer than running it (the open boards of a 600-player event:
-        # 32 ms to compile, 20 to run, at every recomputation of the standings). PgBouncer
+        # jit_above_cost takes longer than running it (the open boards' query of every
+        # standings recomputation of a large event, for one). PgBouncer
         # takes no session options: behind it, set jit = off on the database (README).
         options = DATABASES["default"].setdefault("OPTIONS", {})
         options["options"] = " ".join(filter(None, [options.get("options"), "-c jit=off"]))
@@ -278,7 +278,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A task is acknowledged once done (acks late): when its worker dies (SIGKILL, a lost machine)
 # Redis gives it to another worker once the visibility timeout has passed. Kombu's default is
 # an hour; ours must still exceed the longest task and the longest retry countdown
-# (games.tasks.DB_TASK_OPTIONS: 60 s), which a worker also holds unacknowledged.
+# (ddz_site.kernel.dispatch.DB_TASK_OPTIONS: 60 s), which a worker also holds unacknowledged.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300, minimum=90)
 }

@@ -1,4 +1,8 @@
-""""""
+"""The sentences of live entry and of stored verdicts, in the reader's language: each engine
+error code (games.engine.errors.ERROR_CODES) and quick-result code as a sentence naming the
+play, seat, cards and rule (ENGINE_SENTENCES, QUICK_SENTENCES; the engine's English message
+when a code has none), a verified game's stored error, and the labels of calls, types, statuses.
+"""
 
 from __future__ import annotations
 

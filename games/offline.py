@@ -1,4 +1,4 @@
-"""What the live entry page needs to go on without the network (issue 12, offline entry).
+"""What the live entry page needs to go on without the network.
 
 When the network drops mid-game the page keeps taking steps, queued on the device and sent in
 order once the network is back; the engine stays the judge (every queued step is checked by

@@ -337,66 +337,58 @@ def quick_from_record(record: Mapping[str, Any]) -> QuickResult | None:
         raise EntryError(_("A quick result needs the landlord, the bid and the winner.")) from None
 
 
-def quick_fields(record: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The verifier's Game fields for a record carrying a quick result, None for any other.
+def _quick_failed(error: dict[str, Any]) -> dict[str, Any]:
+    """The verifier's fields of a quick result that cannot have happened: status ``illegal``
+    with `error`."""
+    return {
+        "status": "illegal",
+        "landlord": "",
+        "winner": "",
+        "multiplier": None,
+        "score": None,
+        "error": error,
+        "facts": {"quick": True},
+    }
 
-    The engine replays what there is (the deal, the landlord and bid: R-VERIFY's first steps);
-    the claims are checked by `check_quick` and scored by the engine. Status ``verified`` when
-    the declared score is the engine's, ``mismatch`` when not, ``illegal`` when a claim cannot
-    have happened; ``facts`` carry ``"quick": true`` so that pages say the plays were not
-    followed.
+
+def _record_deal(record: Mapping[str, Any]) -> EntryDeal:
+    """The deal a record carries, as the quick result's checks take it.
+
+    Raises:
+        EngineError: rules or cards the engine refuses.
     """
-    if record.get("quick") is None:
-        return None
+    rules = RuleSet.from_spec(record.get("rules") or "classic")
+    hands = record.get("hands") or {}
+    return EntryDeal(
+        rules=rules,
+        hands={s: rank_cards(hands.get(s, "")) for s in rules.seats},
+        bottom=rank_cards(str(record.get("bottom") or "")),
+        first_bidder=str(record.get("first_bidder") or rules.seats[0]),
+        suited_hands=dict(hands),
+        marked=str(record.get("marked") or ""),
+    )
 
-    def failed(error: dict[str, Any]) -> dict[str, Any]:
-        return {
-            "status": "illegal",
-            "landlord": "",
-            "winner": "",
-            "multiplier": None,
-            "score": None,
-            "error": error,
-            "facts": {"quick": True},
-        }
 
-    try:
-        outcome = engine_replay(dict(record)).to_dict()
-    except EngineError as exc:
-        return failed(exc.to_dict())
-    error = outcome.get("error") or {}
-    if outcome.get("status") == "illegal" and error.get("stage") in ("deal", "bidding"):
-        return failed(error)
-    try:
-        quick = quick_from_record(record)
-        assert quick is not None
-        rules = RuleSet.from_spec(record.get("rules") or "classic")
-        hands = record.get("hands") or {}
-        deal = EntryDeal(
-            rules=rules,
-            hands={s: rank_cards(hands.get(s, "")) for s in rules.seats},
-            bottom=rank_cards(str(record.get("bottom") or "")),
-            first_bidder=str(record.get("first_bidder") or rules.seats[0]),
-            suited_hands=dict(hands),
-            marked=str(record.get("marked") or ""),
-        )
-        if quick.landlord != record.get("landlord") or quick.bid != record.get("bid"):
-            raise _quick_fail("quick.not_the_record", "R-REC")
-        settlement = check_quick(deal, quick)
-    except (EntryError, EngineError) as exc:
-        return failed(
-            {
-                "stage": "result",
-                "index": None,
-                "seat": None,
-                "cards": None,
-                "rule": getattr(exc, "rule", None),
-                "message": getattr(exc, "detail", "") or str(exc),
-                # The code and parameters render the error in the reader's language.
-                "code": exc.error_code if isinstance(exc, EntryError) else exc.code,
-                "params": exc.params,
-            }
-        )
+def _claim_error(exc: EntryError | EngineError) -> dict[str, Any]:
+    """The stored error of a refused claim (stage ``result``)."""
+    return {
+        "stage": "result",
+        "index": None,
+        "seat": None,
+        "cards": None,
+        "rule": getattr(exc, "rule", None),
+        "message": getattr(exc, "detail", "") or str(exc),
+        # The code and parameters render the error in the reader's language.
+        "code": exc.error_code if isinstance(exc, EntryError) else exc.code,
+        "params": exc.params,
+    }
+
+
+def _settled_fields(
+    record: Mapping[str, Any], quick: QuickResult, settlement: Settlement
+) -> dict[str, Any]:
+    """The verifier's fields of a plausible quick result, scored by the engine: ``verified``
+    when the declared score is the engine's, else ``mismatch``."""
     settlement_facts = {
         "quick": True,
         "bid": quick.bid,
@@ -427,3 +419,33 @@ def quick_fields(record: Mapping[str, Any]) -> dict[str, Any] | None:
         else None,
         "facts": settlement_facts,
     }
+
+
+def quick_fields(record: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The verifier's Game fields for a record carrying a quick result, None for any other.
+
+    The engine replays what there is (the deal, the landlord and bid: R-VERIFY's first steps);
+    the claims are checked by `check_quick` and scored by the engine. Status ``verified`` when
+    the declared score is the engine's, ``mismatch`` when not, ``illegal`` when a claim cannot
+    have happened; ``facts`` carry ``"quick": true`` so that pages say the plays were not
+    followed.
+    """
+    if record.get("quick") is None:
+        return None
+    try:
+        outcome = engine_replay(dict(record)).to_dict()
+    except EngineError as exc:
+        return _quick_failed(exc.to_dict())
+    error = outcome.get("error") or {}
+    if outcome.get("status") == "illegal" and error.get("stage") in ("deal", "bidding"):
+        return _quick_failed(error)
+    try:
+        quick = quick_from_record(record)
+        assert quick is not None
+        deal = _record_deal(record)
+        if quick.landlord != record.get("landlord") or quick.bid != record.get("bid"):
+            raise _quick_fail("quick.not_the_record", "R-REC")
+        settlement = check_quick(deal, quick)
+    except (EntryError, EngineError) as exc:
+        return _quick_failed(_claim_error(exc))
+    return _settled_fields(record, quick, settlement)

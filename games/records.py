@@ -17,12 +17,12 @@ logger = logging.getLogger(__name__)
 RECORD_MAX_DEPTH = 32
 
 
-def _rules_spec(spec: object) -> Any:
+def rules_spec(spec: object) -> Any:
     # Anything a record holds is tried; the engine raises EngineError for what is no spec.
     return RuleSet.from_spec(spec).to_spec()  # type: ignore[arg-type]
 
 
-def _unstorable(value: object) -> str | None:
+def unstorable(value: object) -> str | None:
     """Where a JSON value holds what the database cannot store, as a dotted path ("" for the
     top), or None. PostgreSQL's text and jsonb hold no NUL character, UTF-8 no lone surrogate
     (a JSON ``\\ud800``), and JSON no NaN or infinite number (a JSON ``1e400`` reads as one);
@@ -41,7 +41,7 @@ def _unstorable(value: object) -> str | None:
         elif isinstance(item, dict):
             for key, inner in item.items():
                 name = f"{path}.{key}" if path else str(key)
-                if _unstorable(key) is not None:
+                if unstorable(key) is not None:
                     return path
                 stack.append((inner, name, depth + 1))
         elif isinstance(item, list):
@@ -50,13 +50,13 @@ def _unstorable(value: object) -> str | None:
 
 
 def refuse_unstorable(record: object) -> None:
-    """Refuse a JSON value the database cannot store (see `_unstorable`).
+    """Refuse a JSON value the database cannot store (see `unstorable`).
 
     Raises:
         GameRejected: naming the field (dotted path) that holds a NUL character, a lone
             surrogate, a number that is not finite, or nests deeper than RECORD_MAX_DEPTH.
     """
-    where = _unstorable(record)
+    where = unstorable(record)
     if where is not None:
         raise GameRejected(
             _(

@@ -1,4 +1,4 @@
-"""The live entry as an installable web app (issue 12, offline entry): its service worker and
+"""The live entry as an installable web app: its service worker and
 its web app manifest, both served from the site's root so that they cover every page.
 
 - ``/sw.js`` (`service_worker`): the worker of templates/games/sw.js. It keeps a copy of each

@@ -73,8 +73,8 @@ RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
 DECK = [r for r in RANKS[:13] for _ in range(4)] + ["B", "R"]
 SECTIONS = ("classify", "leads", "follows", "replay", "verify", "claims", "memory")
 TARGETS = {
-    "claims": 0.99,  # share of claims decided within CLAIM_SECONDS (issue 11, item 5)
-    "verify": 3.0,  # ours/RLCard-table verifier, whole processes (issue 11, item 4)
+    "claims": 0.99,  # share of claims decided within CLAIM_SECONDS
+    "verify": 3.0,  # ours/RLCard-table verifier, whole processes
     "classify": 1_000_000,  # plays/s
     "leads": 10_000,  # hands/s
     "follows": 100_000,  # queries/s

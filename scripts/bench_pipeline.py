@@ -1,6 +1,6 @@
 """Benchmark the result pipeline under a burst: `manage.py ddz_simulate` runs, one table.
 
-Run by `make bench` (issue 11, items 6 and 7). On PostgreSQL (DDZ_BENCH_DATABASE_URL, default
+Run by `make bench`. On PostgreSQL (DDZ_BENCH_DATABASE_URL, default
 the local service's database `ddz_bench`, created and migrated when missing), Redis
 (CELERY_BROKER_URL, default the local service) and the queue `ddz-bench` (purged before each
 run: an interrupted run leaves messages that would slow the next), it runs
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 QUEUE = "ddz-bench"
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/ddz_bench"
 
-# The goals of issue 11 (600 players, a burst of 1,200 games, one worker).
+# The goals of the result pipeline (600 players, a burst of 1,200 games, one worker).
 GOAL_SUBMISSIONS = 100.0  # per second, at least
 GOAL_P95 = 2.0  # seconds, at most
 GOAL_LAST = 10.0  # seconds from the last submission to the last game in the standings

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Make sure Debian's chromium is at /usr/bin/chromium for the browser test (tests/test_browser.py,
+# Make sure Debian's chromium is at /usr/bin/chromium for the browser test (tests/browser/test_browser_demo.py,
 # Playwright with executable_path), with a Chinese font so that pages in Chinese are measured
-# with real glyphs (tests/test_browser_phone.py: a button's text on one line). Installs them with
+# with real glyphs (tests/browser/test_browser_phone.py: a button's text on one line). Installs them with
 # apt when missing, apt is there and we are root; otherwise says so and lets the browser test
 # skip with that reason. Never fails the build.
 set -u

@@ -3,7 +3,7 @@ imports written inside functions, ``Any`` on the Django side, the import cycles 
 project's modules counting imports inside functions, and the size limits of the house.
 
 The layers are written once, in pyproject.toml (the import-linter contract "layers"); this
-script and tests/test_layers.py read them from there, as `make check`'s lint-imports does.
+script and tests/site/test_layers.py read them from there, as `make check`'s lint-imports does.
 
 Usage: ``python scripts/layers_report.py`` prints the figures as JSON; ``--list`` lists the
 imports written inside functions; ``--check`` (run by ``make check``) exits 1, saying why, on an
@@ -314,6 +314,7 @@ if __name__ == "__main__":
         ]
         problems += [f"import cycle: {' -> '.join(c)}" for c in data["cycles"]]
         problems += [f"in no layer of pyproject.toml: {m}" for m in unplaced(project_modules())]
+        problems += [f"past a limit: {x}" for x in limits_passed(project_modules())]
         for problem in problems:
             print(problem, file=sys.stderr)
         sys.exit(1 if problems else 0)

@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
+
+from tests.entry_personas import build_world
+from tests.factories import EventFactory, PlayerFactory
+from tournaments.events import round_states, rounds, stages
+from tournaments.links import tokens as link_tokens
+from tournaments.models import Entry, EventRole, Role
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -283,3 +290,43 @@ def celery_worker_process(
             worker.process.kill()
             worker.process.wait()
         app.control.purge()
+
+
+def _user(name: str, **flags):
+    return get_user_model().objects.create_user(name, password="pw", **flags)
+
+
+@pytest.fixture
+def event_in_play():
+    """Nine players, one stage, one round of three tables, three boards dealt from the
+    committed seed, the round started; an organizer, a chief referee and a referee."""
+    event = EventFactory(name="Autumn Cup", slug="autumn-cup")
+    users = {"td": _user("td"), "chief": _user("chief"), "ref": _user("ref")}
+    for key, role in (("td", Role.ORGANIZER), ("chief", Role.CHIEF_REFEREE), ("ref", Role.REFEREE)):
+        EventRole.objects.create(event=event, user=users[key], role=role)
+    for _ in range(9):
+        Entry.objects.create(event=event, player=PlayerFactory())
+    stage = stages.stage_create(event=event, actor=users["td"])
+    round_ = rounds.round_create(event=event, stage=stage, actor=users["td"])
+    stages.stage_seat(stage=stage, actor=users["td"])
+    rounds.event_seed_commit(event=event, actor=users["td"])
+    rounds.round_deal(round_=round_, boards=3, actor=users["td"])
+    round_states.round_start(round_=round_, actor=users["td"])
+    event.refresh_from_db()
+    round_.refresh_from_db()
+    return event, round_, users
+
+
+def _token(url: str) -> str:
+    return url.strip("/").split("/")[1]
+
+
+@pytest.fixture
+def linked():
+    """The personas' world of tests/entry_personas.py with a link made for each table of its
+    round: the world and the links' tokens."""
+    world = build_world(seed="trial-links")
+    made = link_tokens.table_links_make(
+        event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
+    )
+    return world, [_token(m.url) for m in made]

@@ -1,4 +1,6 @@
-""""""
+"""The one error shape of every JSON door, for the OpenAPI schema: ``{"error": {"code",
+"message", "fields", "rule"}}`` (ddz_site.api.errors builds it).
+"""
 
 from __future__ import annotations
 

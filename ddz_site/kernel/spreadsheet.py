@@ -1,4 +1,7 @@
-""""""
+"""CSV cells a spreadsheet reads as typed: a cell that a spreadsheet would run as a formula
+(starting with =, +, - or @, and not a number) is quoted (spreadsheet_cell), and the text of a
+CSV file is written with the site's dialect (csv_text).
+"""
 
 from __future__ import annotations
 

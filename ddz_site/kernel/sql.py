@@ -1,4 +1,4 @@
-"""Writes in bulk that Django's ORM builds too slowly for the result pipeline (issue 11).
+"""Writes in bulk that Django's ORM builds too slowly for the result pipeline.
 
 Used on PostgreSQL only; the callers keep the ORM's bulk_update and bulk_create for the other
 databases (the embedded SQLite of the demo).

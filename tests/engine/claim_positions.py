@@ -1,6 +1,6 @@
 """Claim positions from the real games, and an exhaustive claim judge for tiny endgames.
 
-- ``claim_records()``: the claims of issue 11 (R-CLAIM): each verified real game of tests/data
+- ``claim_records()``: the claims (R-CLAIM): each verified real game of tests/data
   cut a few plays before its end, once with the side that won claiming and once with the side
   that lost (JSON records ending ``{"claim": SEAT}``). The cut is drawn from a seeded generator:
   before the last 2 to 6 card plays (passes not counted).
@@ -17,14 +17,15 @@ from __future__ import annotations
 import json
 import random
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from reference import RefReading, classify, parse, sub_multisets
 
+from tests.paths import DATA_DIR
+
 _classify = cache(classify)
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = DATA_DIR
 SOURCES = ("rlcard_rule_agents.jsonl", "botzone_ftl1.jsonl")
 SEATS = ("S", "E", "W")
 

@@ -1,4 +1,4 @@
-"""Claims (R-CLAIM): the positions of issue 11 built from the real games, and the prover's
+"""Claims (R-CLAIM): the positions built from the real games, and the prover's
 verdicts checked against an independent exhaustive search on tiny endgames (no timing here:
 the time per claim is measured by scripts/bench_engine.py, section ``claims``)."""
 
@@ -38,8 +38,8 @@ def test_claim_positions_are_the_real_games_cut_and_claimed_by_each_side() -> No
     assert not state.finished
 
 
-# Positions of claim_records() where the search before issue 11 gave up after 50,000
-# positions on at least one of the two claims (and the verifier flagged it "gave up").
+# Hard positions of claim_records(): deep enough that a search of 50,000 positions may give
+# up on one of the two claims (the verifier's "gave up").
 HARD_BEFORE = [
     "rlcard-rule-v1-s20240601-g0072",
     "rlcard-rule-v1-s20240601-g0552",
@@ -68,11 +68,10 @@ def test_r_claim_real_claims_are_decided_not_given_up(game: dict[str, Any]) -> N
             assert out.error is not None and "a defence beats it" in out.error.message
 
 
-# Positions of claim_records() that the search of the first claim benchmark decided only past
-# 0.5 s, or gave up on at 50,000 positions (issue 11, item 5): deep endgames, one seat with a
-# few strong cards against long hands. Each with the positions its two claims must be decided
-# within (at the search's pace, well under 0.5 s of CPU); the first search needed 12,339 to
-# 25,646 positions for g0804, g0988, g1240 and gemini, more than 50,000 for g0884 and g1276.
+# Slow positions of claim_records(): deep endgames, one seat with a few strong cards against
+# long hands, that a search may decide only past 0.5 s or give up on at 50,000 positions. Each
+# with the positions its two claims must be decided within (at the search's pace, well under
+# 0.5 s of CPU).
 SLOW_BEFORE = {
     "rlcard-rule-v1-s20240601-g0088": 5_500,
     "rlcard-rule-v1-s20240601-g0804": 5_500,

@@ -1,4 +1,4 @@
-"""The engine's command line against hostile input (issue 10, item 11; RECORDS.md §2).
+"""The engine's command line against hostile input (RECORDS.md §2).
 
 Every input line gets exactly one answer, each a line of standard JSON (no NaN, no Infinity),
 and the stream goes on; a bad line's answer says why. Only bad arguments exit 2, with a one-line

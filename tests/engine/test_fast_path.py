@@ -26,8 +26,9 @@ from games.engine import EngineError, RuleSet, _fast, classify, format_cards, pa
 from games.engine.__main__ import main
 from games.engine._fast import table_of
 from games.engine.replay import _replay_fast
+from tests.paths import DATA_DIR
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = DATA_DIR
 GAMES = [
     json.loads(line)
     for name in ("rlcard_rule_agents.jsonl", "botzone_ftl1.jsonl")

@@ -4,14 +4,14 @@ judgement: status, winner, and for the illegal one the index and seat of the fau
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games.engine import replay
+from tests.paths import DATA_DIR
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = DATA_DIR
 
 
 def _games() -> list[dict[str, Any]]:

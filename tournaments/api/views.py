@@ -22,7 +22,7 @@ from tournaments.core.access import can_enter_table, is_chief_referee, is_offici
 from tournaments.core.embargo import game_visible_to, visible_to
 from tournaments.models import Event, Table
 from tournaments.tables import selectors
-from tournaments.tables.review import entry_check, game_confirm, game_resolve
+from tournaments.tables.review import game_confirm, game_resolve, step_check
 from tournaments.tables.submission import game_submit, submission_record
 
 ERRORS = {
@@ -120,7 +120,7 @@ class EntryView(APIView):
         table, board = _entry_table(request, slug, table_id, number)
         data = s.EntryCheckSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        position, error = entry_check(
+        position, error = step_check(
             table=table,
             board=board,
             steps=data.validated_data["steps"],

@@ -1,4 +1,8 @@
-""""""
+"""An event's JSON archive and its restore: event_export writes the whole event (rules,
+players, stages, rounds, tables, seats, substitutions, boards, games, rulings, standings; never
+the unrevealed deal seed), event_import restores it exactly into a new event, or refuses it
+(ArchiveRejected) and stores nothing.
+"""
 
 from __future__ import annotations
 
@@ -83,17 +87,10 @@ def event_export(*, event: Event) -> dict[str, Any]:
     round_number = {r.pk: r.number for r in rounds}
     tables = list(Table.objects.filter(round__event=event).order_by("round__number", "number"))
     table_key = {t.pk: (round_number[t.round_id], t.number) for t in tables}
-    seats: dict[int, list[Seat]] = {}
-    for seat in Seat.objects.filter(table__round__event=event).select_related("player"):
-        seats.setdefault(seat.table_id, []).append(seat)
+    seats = _seats_by_table(event)
     boards = list(Board.objects.filter(event=event).order_by("number"))
     board_number = {b.pk: b.number for b in boards}
-    player_ids: set[int] = {s.player_id for rows in seats.values() for s in rows}
-    # Who replaced whom (tournaments.events.substitutions), with each table.
-    subs: dict[int, list[Substitution]] = {}
-    for sub in Substitution.objects.filter(round__event=event).order_by("pk"):
-        subs.setdefault(sub.table_id, []).append(sub)
-        player_ids |= {sub.player_id, sub.substitute_id}
+    subs = _substitutions_by_table(event)
     standings = list(
         Standing.objects.filter(event=event).select_related("player").order_by("stage", "position")
     )
@@ -103,6 +100,10 @@ def event_export(*, event: Event) -> dict[str, Any]:
     stage_entries = list(
         StageEntry.objects.filter(stage__event=event).select_related("player", "stage")
     )
+    player_ids = {s.player_id for rows in seats.values() for s in rows}
+    player_ids |= {
+        p for rows in subs.values() for s in rows for p in (s.player_id, s.substitute_id)
+    }
     player_ids |= {s.player_id for s in standings} | {p.player_id for p in penalties}
     player_ids |= {m.pk for t in teams for m in t.members.all()}
     player_ids |= {e.player_id for e in entries} | {e.player_id for e in stage_entries}
@@ -112,6 +113,9 @@ def event_export(*, event: Event) -> dict[str, Any]:
         Game.objects.filter(board__event=event)
         .order_by("board__number", "table__round__number", "table__number", "version", "id")
         .iterator(chunk_size=2000)
+    )
+    adjustments = Adjustment.objects.filter(board__event=event).order_by(
+        "board__number", "table__number", "seat"
     )
     return {
         "format": FORMAT,
@@ -133,27 +137,7 @@ def event_export(*, event: Event) -> dict[str, Any]:
                 **_plain(r),
                 "stage": stages.get(r.stage_id) if r.stage_id else None,
                 "tables": [
-                    {
-                        **_plain(t),
-                        "seats": {
-                            s.seat: name[s.player_id]
-                            for s in sorted(seats.get(t.pk, []), key=lambda s: s.seat)
-                        },
-                        **(
-                            {
-                                "substitutions": [
-                                    {
-                                        **_plain(sub),
-                                        "player": name[sub.player_id],
-                                        "substitute": name[sub.substitute_id],
-                                    }
-                                    for sub in subs[t.pk]
-                                ]
-                            }
-                            if t.pk in subs
-                            else {}
-                        ),
-                    }
+                    _table_item(t, seats.get(t.pk, []), subs.get(t.pk), name)
                     for t in tables
                     if t.round_id == r.pk
                 ],
@@ -164,42 +148,77 @@ def event_export(*, event: Event) -> dict[str, Any]:
             {**_plain(b), "round": round_number.get(b.round_id) if b.round_id else None}
             for b in boards
         ],
-        "games": [
-            {
-                **_plain(g),
-                "board": board_number[g.board_id],
-                "round": table_key[g.table_id][0],
-                "table": table_key[g.table_id][1],
-            }
-            for g in games
-        ],
-        "adjustments": [
-            {
-                **_plain(a),
-                "board": board_number[a.board_id],
-                "round": table_key[a.table_id][0],
-                "table": table_key[a.table_id][1],
-            }
-            for a in Adjustment.objects.filter(board__event=event).order_by(
-                "board__number", "table__number", "seat"
-            )
-        ],
+        "games": [_at_table_item(g, board_number, table_key) for g in games],
+        "adjustments": [_at_table_item(a, board_number, table_key) for a in adjustments],
         "penalties": [
-            {
-                **_plain(p),
-                "player": name[p.player_id],
-                "stage": stages.get(p.stage_id) if p.stage_id else None,
-            }
+            _player_item(p, name, stages)
             for p in sorted(penalties, key=lambda p: (p.created_at, p.pk))
         ],
-        "standings": [
+        "standings": [_player_item(s, name, stages) for s in standings],
+    }
+
+
+def _seats_by_table(event: Event) -> dict[int, list[Seat]]:
+    """Table id → the seats of `event` at it, with their players."""
+    seats: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(table__round__event=event).select_related("player"):
+        seats.setdefault(seat.table_id, []).append(seat)
+    return seats
+
+
+def _substitutions_by_table(event: Event) -> dict[int, list[Substitution]]:
+    """Table id → who replaced whom at it (tournaments.events.substitutions), in the order
+    they were made."""
+    subs: dict[int, list[Substitution]] = {}
+    for sub in Substitution.objects.filter(round__event=event).order_by("pk"):
+        subs.setdefault(sub.table_id, []).append(sub)
+    return subs
+
+
+def _table_item(
+    table: Table, seats: list[Seat], subs: list[Substitution] | None, name: dict[int, str]
+) -> dict[str, Any]:
+    """A table as archived: its seats by player name, and its substitutions when it has any."""
+    return {
+        **_plain(table),
+        "seats": {s.seat: name[s.player_id] for s in sorted(seats, key=lambda s: s.seat)},
+        **(
             {
-                **_plain(s),
-                "player": name[s.player_id],
-                "stage": stages.get(s.stage_id) if s.stage_id else None,
+                "substitutions": [
+                    {
+                        **_plain(sub),
+                        "player": name[sub.player_id],
+                        "substitute": name[sub.substitute_id],
+                    }
+                    for sub in subs
+                ]
             }
-            for s in standings
-        ],
+            if subs is not None
+            else {}
+        ),
+    }
+
+
+def _at_table_item(
+    obj: Game | Adjustment, board_number: dict[int, int], table_key: dict[int, tuple[int, int]]
+) -> dict[str, Any]:
+    """A game or adjustment as archived: its board by number, its table by round and number."""
+    return {
+        **_plain(obj),
+        "board": board_number[obj.board_id],
+        "round": table_key[obj.table_id][0],
+        "table": table_key[obj.table_id][1],
+    }
+
+
+def _player_item(
+    obj: Penalty | Standing, name: dict[int, str], stages: dict[int, int]
+) -> dict[str, Any]:
+    """A penalty or standing row as archived: its player by name, its stage by number."""
+    return {
+        **_plain(obj),
+        "player": name[obj.player_id],
+        "stage": stages.get(obj.stage_id) if obj.stage_id else None,
     }
 
 
@@ -295,6 +314,48 @@ def event_import(*, data: Any) -> Event:
 
 
 def _restore(data: dict[str, Any]) -> Event:
+    """Store the archive `data` (the caller holds the transaction), object kind by object kind,
+    each after those it refers to."""
+    event = _restore_event(data)
+    players = _restore_players(data)
+    stages = {}
+    for item in data["stages"]:
+        stage = Stage.objects.create(event=event, **_values(Stage, item))
+        stages[stage.number] = stage
+    for item in data["teams"]:
+        team = Team.objects.create(event=event, **_values(Team, item, keys=("members",)))
+        team.members.set([players[n] for n in item["members"]])
+    _restore_entries(data, event, players, stages)
+    rounds, tables = _restore_rounds(data, event, players, stages)
+    made = _create_all(
+        Board,
+        [
+            Board(
+                event=event,
+                round=rounds[i["round"]] if i.get("round") is not None else None,
+                **_values(Board, i, keys=("round",)),
+            )
+            for i in data["boards"]
+        ],
+    )
+    boards = {b.number: b for b in made}
+
+    def at(item: dict[str, Any]) -> dict[str, Any]:
+        return {"table": tables[(item["round"], item["table"])], "board": boards[item["board"]]}
+
+    keys = ("board", "round", "table")
+    _create_all(Game, [Game(**at(i), **_values(Game, i, keys=keys)) for i in data["games"]])
+    _create_all(
+        Adjustment,
+        [Adjustment(**at(i), **_values(Adjustment, i, keys=keys)) for i in data["adjustments"]],
+    )
+    _restore_rulings(data, event, players, stages)
+    return event
+
+
+def _restore_event(data: dict[str, Any]) -> Event:
+    """The archived event, stored with its club and series; refused when an event of its
+    name or slug is stored already."""
     values = _values(Event, data["event"])
     if Event.objects.filter(
         models.Q(name=values.get("name")) | models.Q(slug=values.get("slug"))
@@ -305,6 +366,12 @@ def _restore(data: dict[str, Any]) -> Event:
     event = _create_all(Event, [Event(**values)])[0]
     assert isinstance(event, Event)
     clubs.event_club_restore(event, data)
+    return event
+
+
+def _restore_players(data: dict[str, Any]) -> dict[str, Player]:
+    """Name → the player of each archived one: the stored one that is the same person, else a
+    new one."""
     players: dict[str, Player] = {}
     for item in data["players"]:
         v = _values(Player, item)
@@ -317,13 +384,13 @@ def _restore(data: dict[str, Any]) -> Event:
         if player is None:
             player = _create_all(Player, [Player(**v)])[0]
         players[v["name"]] = player
-    stages = {}
-    for item in data["stages"]:
-        stage = Stage.objects.create(event=event, **_values(Stage, item))
-        stages[stage.number] = stage
-    for item in data["teams"]:
-        team = Team.objects.create(event=event, **_values(Team, item, keys=("members",)))
-        team.members.set([players[n] for n in item["members"]])
+    return players
+
+
+def _restore_entries(
+    data: dict[str, Any], event: Event, players: dict[str, Player], stages: dict[int, Stage]
+) -> None:
+    """The entries of the event and of its stages (archives without them have none)."""
     _create_all(
         Entry,
         [
@@ -342,6 +409,13 @@ def _restore(data: dict[str, Any]) -> Event:
             for i in data.get("stage_entries", [])
         ],
     )
+
+
+def _restore_rounds(
+    data: dict[str, Any], event: Event, players: dict[str, Player], stages: dict[int, Stage]
+) -> tuple[dict[int, Round], dict[tuple[int, int], Table]]:
+    """The rounds and their tables, one by one, then every seat and substitution at once;
+    rounds by number, tables by (round number, table number)."""
     rounds: dict[int, Round] = {}
     tables: dict[tuple[int, int], Table] = {}
     seats = []
@@ -370,30 +444,13 @@ def _restore(data: dict[str, Any]) -> Event:
             ]
     _create_all(Seat, seats)
     _create_all(Substitution, substituted)
-    boards = {}
-    made = _create_all(
-        Board,
-        [
-            Board(
-                event=event,
-                round=rounds[i["round"]] if i.get("round") is not None else None,
-                **_values(Board, i, keys=("round",)),
-            )
-            for i in data["boards"]
-        ],
-    )
-    for b in made:
-        boards[b.number] = b
+    return rounds, tables
 
-    def at(item: dict[str, Any]) -> dict[str, Any]:
-        return {"table": tables[(item["round"], item["table"])], "board": boards[item["board"]]}
 
-    keys = ("board", "round", "table")
-    _create_all(Game, [Game(**at(i), **_values(Game, i, keys=keys)) for i in data["games"]])
-    _create_all(
-        Adjustment,
-        [Adjustment(**at(i), **_values(Adjustment, i, keys=keys)) for i in data["adjustments"]],
-    )
+def _restore_rulings(
+    data: dict[str, Any], event: Event, players: dict[str, Player], stages: dict[int, Stage]
+) -> None:
+    """The penalties, then the stored standings, of the event and its stages."""
 
     def stage_of(item: dict[str, Any]) -> Stage | None:
         return stages[item["stage"]] if item.get("stage") is not None else None
@@ -422,4 +479,3 @@ def _restore(data: dict[str, Any]) -> Event:
             for i in data["standings"]
         ],
     )
-    return event

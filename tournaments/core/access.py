@@ -277,7 +277,7 @@ def may_enter(actor: Actor, table: Table) -> bool:
     return False
 
 
-def require_entry(actor: Actor, table: Table) -> None:
+def require_table_entry(actor: Actor, table: Table) -> None:
     """Refuse a game or a draft at `table` to anyone `may_enter` refuses.
 
     Raises:

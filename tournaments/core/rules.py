@@ -1,4 +1,7 @@
-""""""
+"""The event's rules and the round's: the engine's RuleSet of an event (rules_of), what a round's
+state refuses (round_refusal: no entry before the round starts or after it closes) and the
+states of a finished round (FINISHED).
+"""
 
 from __future__ import annotations
 

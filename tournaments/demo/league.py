@@ -19,8 +19,7 @@ from typing import Any
 from games import steps
 from games.bot import play_record
 from games.notation import rank_cards
-from tournaments.events import players_csv as csv_io
-from tournaments.events import round_states, rounds, stages
+from tournaments.events import players_csv, round_states, rounds, stages
 from tournaments.league import clubs
 from tournaments.models import Club, Event, Round, Seat, Series, Table
 from tournaments.tables.submission import game_submit
@@ -91,7 +90,7 @@ def demo_league_build(
         event = clubs.club_event_open(
             club=club, actor=actor, name=f"Demo Club Cup {n}", series=series
         )
-        csv_io.players_csv_import(event=event, text=roster, actor=actor)
+        players_csv.players_csv_import(event=event, text=roster, actor=actor)
         stage = stages.stage_create(event=event, actor=actor, name="Cup")
         for _r in range(ROUNDS):
             rounds.round_create(event=event, stage=stage, actor=actor)

@@ -31,6 +31,7 @@ import csv
 import io
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -174,10 +175,16 @@ def players_csv_preview(*, event: Event, text: str) -> Preview:
     return Preview(rows, problems)
 
 
-def _check_across(event: Event, rows: list[PreviewRow]) -> None:
-    """Duplicates within the file, and which stored player each row is (see the module)."""
-    names = Counter(r.name.casefold() for r in rows if r.name)
-    ids = Counter(r.external_id for r in rows if r.external_id)
+class _Stored(NamedTuple):
+    """The stored players the rows of a file may be, read once for all its rows."""
+
+    by_name: dict[str, list[Player]]  # the players of each row's exact name, oldest first
+    by_id: dict[str, Player]  # the players of the rows' external ids
+    entered: dict[str, Player]  # the players entered in the event, by name
+    elsewhere: set[int]  # which of the above are entered in other events
+
+
+def _stored_players(event: Event, rows: list[PreviewRow]) -> _Stored:
     by_name: dict[str, list[Player]] = defaultdict(list)
     for p in Player.objects.filter(name__in=[r.name for r in rows if r.name]).order_by("pk"):
         by_name[p.name].append(p)
@@ -196,74 +203,101 @@ def _check_across(event: Event, rows: list[PreviewRow]) -> None:
         .exclude(event=event)
         .values_list("player_id", flat=True)
     )
+    return _Stored(by_name, by_id, entered, elsewhere)
+
+
+def _check_across(event: Event, rows: list[PreviewRow]) -> None:
+    """Duplicates within the file, and which stored player each row is (see the module)."""
+    names = Counter(r.name.casefold() for r in rows if r.name)
+    ids = Counter(r.external_id for r in rows if r.external_id)
+    stored = _stored_players(event, rows)
     for row in rows:
         if row.errors or not row.name:
             continue
-        if names[row.name.casefold()] > 1:
-            row.errors.append(_("%(name)s appears twice in the file.") % {"name": row.name})
-        if row.external_id and ids[row.external_id] > 1:
-            row.errors.append(
-                _("External id %(id)s appears twice in the file.") % {"id": row.external_id}
-            )
-        player = _identify(row, by_name.get(row.name, []), by_id, entered, elsewhere)
-        if row.errors:
-            continue
-        same_name = entered.get(row.name)
-        if same_name is not None and (player is None or player.pk != same_name.pk):
-            row.errors.append(
-                _(
-                    "Another player named %(name)s (external id %(id)s) is entered in this "
-                    "event: names are unique within an event."
-                )
-                % {"name": row.name, "id": same_name.external_id or "—"}
-            )
-            continue
-        if player is None:
-            row.action = "new"
-            continue
-        row.player_id = player.pk
-        if row.external_id and not player.external_id:
-            row.updates["external_id"] = row.external_id
-        if row.club and row.club != player.club:
-            if player.pk in elsewhere:
-                # Another event's roster names him with his club (or none): changing it here,
-                # even filling in a blank, would silently change that event's player too.
-                row.errors.append(
-                    _(
-                        "%(name)s plays for %(club)s in other events; this row says "
-                        "%(row_club)s. Correct the row (or the player, in the admin)."
-                    )
-                    % {"name": row.name, "club": player.club or _("no club"), "row_club": row.club}
-                )
-                continue
-            row.updates["club"] = row.club
-        if row.updates and player.pk in elsewhere and "external_id" in row.updates:
-            row.errors.append(
-                _(
-                    "%(name)s is in other events without an external id; this row gives "
-                    "%(id)s. Give him his external id in the admin first, or leave it empty."
-                )
-                % {"name": row.name, "id": row.external_id}
-            )
-            continue
-        row.action = "update" if row.updates else "existing"
+        _check_row(row, names, ids, stored)
     if event.format in (EventFormat.TEAM_OF_THREE, EventFormat.TEAM_MATCH):
-        k = len(rules_of(event).seats)
-        sizes = Counter(r.team for r in rows if r.team)
-        current = {
-            t.name: set(t.members.values_list("name", flat=True))
-            for t in Team.objects.filter(event=event, name__in=list(sizes))
-        }
-        for row in rows:
-            if not row.team:
-                row.errors.append(_("Every player of a team event needs a team."))
-                continue
-            members = current.get(row.team, set()) | {r.name for r in rows if r.team == row.team}
-            if len(members) > k:
-                row.errors.append(
-                    _("Team %(team)s would have %(n)s players; teams here have %(k)s.")
-                    % {"team": row.team, "n": len(members), "k": k}
+        _check_teams(event, rows)
+
+
+def _check_row(row: PreviewRow, names: Counter[str], ids: Counter[str], stored: _Stored) -> None:
+    """One row's duplicates in the file (`names` casefolded and `ids` count them), then its
+    stored player and what the import would do to him."""
+    if names[row.name.casefold()] > 1:
+        row.errors.append(_("%(name)s appears twice in the file.") % {"name": row.name})
+    if row.external_id and ids[row.external_id] > 1:
+        row.errors.append(
+            _("External id %(id)s appears twice in the file.") % {"id": row.external_id}
+        )
+    player = _identify(
+        row, stored.by_name.get(row.name, []), stored.by_id, stored.entered, stored.elsewhere
+    )
+    if row.errors:
+        return
+    same_name = stored.entered.get(row.name)
+    if same_name is not None and (player is None or player.pk != same_name.pk):
+        row.errors.append(
+            _(
+                "Another player named %(name)s (external id %(id)s) is entered in this "
+                "event: names are unique within an event."
+            )
+            % {"name": row.name, "id": same_name.external_id or "—"}
+        )
+        return
+    if player is None:
+        row.action = "new"
+        return
+    _compare_with_stored(row, player, player.pk in stored.elsewhere)
+
+
+def _compare_with_stored(row: PreviewRow, player: Player, plays_elsewhere: bool) -> None:
+    """The fields the import would fill in for the row's stored `player`, and the action; a
+    row error instead when that would change a player of other events."""
+    row.player_id = player.pk
+    if row.external_id and not player.external_id:
+        row.updates["external_id"] = row.external_id
+    if row.club and row.club != player.club:
+        if plays_elsewhere:
+            # Another event's roster names him with his club (or none): changing it here,
+            # even filling in a blank, would silently change that event's player too.
+            row.errors.append(
+                _(
+                    "%(name)s plays for %(club)s in other events; this row says "
+                    "%(row_club)s. Correct the row (or the player, in the admin)."
                 )
+                % {"name": row.name, "club": player.club or _("no club"), "row_club": row.club}
+            )
+            return
+        row.updates["club"] = row.club
+    if row.updates and plays_elsewhere and "external_id" in row.updates:
+        row.errors.append(
+            _(
+                "%(name)s is in other events without an external id; this row gives "
+                "%(id)s. Give him his external id in the admin first, or leave it empty."
+            )
+            % {"name": row.name, "id": row.external_id}
+        )
+        return
+    row.action = "update" if row.updates else "existing"
+
+
+def _check_teams(event: Event, rows: list[PreviewRow]) -> None:
+    """In a team event every row names a team, and no team grows beyond a table's seats."""
+    k = len(rules_of(event).seats)
+    sizes = Counter(r.team for r in rows if r.team)
+    current = {
+        t.name: set(t.members.values_list("name", flat=True))
+        for t in Team.objects.filter(event=event, name__in=list(sizes))
+    }
+    for row in rows:
+        if not row.team:
+            row.errors.append(_("Every player of a team event needs a team."))
+            continue
+        members = current.get(row.team, set()) | {r.name for r in rows if r.team == row.team}
+        if len(members) > k:
+            row.errors.append(
+                _("Team %(team)s would have %(n)s players; teams here have %(k)s.")
+                % {"team": row.team, "n": len(members), "k": k}
+            )
 
 
 def _identify(

@@ -92,7 +92,7 @@ def event_standings(*, event: Event, stage: Stage | None = None) -> QuerySet[Sta
     )
 
 
-def event_computed_standings(*, event: Event) -> list[ranking.Standing]:
+def event_computed_standings(*, event: Event) -> list[ranking.RankedRow]:
     """Standings of the whole event computed now (what standings_recompute stores)."""
     return compute(event_results(event=event))[None]
 

@@ -1,4 +1,4 @@
-"""Substitutions: a player replaced for a round or part of one (issue 12, item 10).
+"""Substitutions: a player replaced for a round or part of one.
 
 Vocabulary: a *substitution* (tournaments.models.Substitution) puts a *substitute* in one seat
 of one table of a round, in place of the player seated there, for the whole round or for a
@@ -89,6 +89,151 @@ def _overlaps(a: tuple[int | None, int | None], b: tuple[int | None, int | None]
     return low_a <= high_b and low_b <= high_a
 
 
+def _reserve_name(reserve_name: str) -> str:
+    """The reserve's name as typed, under the site's one rule for typed text
+    (ddz_site.kernel.text): it shows on the public pages, so a name of only invisible
+    characters is no name ("")."""
+    name = reserve_name.strip()
+    unfit = text_refusal(name, max_length=Player._meta.get_field("name").max_length)
+    if unfit is not None:
+        raise SubstitutionRefused(_("Reserve's name: %(reason)s") % {"reason": unfit[1]})
+    return "" if blank(name) else name
+
+
+def _refuse_unfit_request(
+    *,
+    substitute: Player | None,
+    name: str,
+    first_board: int | None,
+    last_board: int | None,
+    reason: str,
+) -> None:
+    """Refuse, before any database work, a reason the rule for typed text refuses, neither or
+    both of a substitute and a reserve's name, half a range or a reversed one."""
+    unfit = text_refusal(reason.strip(), lines=True, max_length=REASON_MAX_CHARS)
+    if unfit is not None:
+        raise SubstitutionRefused(_("Reason: %(reason)s") % {"reason": unfit[1]})
+    if (substitute is None) == (not name):
+        raise SubstitutionRefused(
+            _("Choose the substitute among the players of the event, or give a new reserve's name.")
+        )
+    if (first_board is None) != (last_board is None):
+        raise SubstitutionRefused(
+            _(
+                "Give the first and the last board played by the substitute, or neither for the "
+                "whole round."
+            )
+        )
+    if first_board is not None and last_board is not None and first_board > last_board:
+        raise SubstitutionRefused(_("The first board comes after the last."))
+
+
+def _seated_at(table: Table, seat: str) -> Seat:
+    """The seat being substituted; refused when the table has no such seat."""
+    seated = Seat.objects.select_related("player").filter(table=table, seat=seat).first()
+    if seated is None:
+        raise SubstitutionRefused(
+            _("Table %(table)s of round %(round)s has no seat %(seat)s.")
+            % {"table": table.number, "round": table.round.number, "seat": seat}
+        )
+    return seated
+
+
+def _refuse_boards_outside(round_: Round, first_board: int | None, last_board: int | None) -> None:
+    """Refuse a range of boards that are not the round's (a round not dealt yet has none)."""
+    if first_board is None or last_board is None:
+        return  # the whole round
+    numbers = list(Board.objects.filter(round=round_).values_list("number", flat=True))
+    if not numbers:
+        raise SubstitutionRefused(
+            _("Round %(number)s has no boards yet: deal them before a substitution for part of it.")
+            % {"number": round_.number}
+        )
+    low, high = min(numbers), max(numbers)
+    if not low <= first_board <= last_board <= high:
+        raise SubstitutionRefused(
+            _("Boards %(first)s-%(last)s are not boards of round %(number)s (%(low)s-%(high)s).")
+            % {
+                "first": first_board,
+                "last": last_board,
+                "number": round_.number,
+                "low": low,
+                "high": high,
+            }
+        )
+
+
+def _substitute_of_event(
+    *, event: Event, substitute: Player | None, name: str, ranked: bool
+) -> Player:
+    """The substitute, once checked to be a player of the event; given a reserve's `name`,
+    the player of that name (made if new), entered in the event as a reserve."""
+    in_event = _in_event(event)
+    if name:
+        if Player.objects.filter(in_event, name=name).exists():
+            raise SubstitutionRefused(
+                _("%(name)s is already a player of the event: choose her in the list.")
+                % {"name": name}
+            )
+        substitute = player_get_or_create(name=name)  # as the players import matches
+        Entry.objects.create(event=event, player=substitute, reserve=True, ranked=ranked)
+    assert substitute is not None
+    if not Player.objects.filter(in_event, pk=substitute.pk).exists():
+        raise SubstitutionRefused(
+            _("%(name)s is not a player of the event: enter her first, or add a new reserve.")
+            % {"name": substitute.name}
+        )
+    return substitute
+
+
+def _refuse_seated_in_round(round_: Round, seated: Seat, substitute: Player) -> None:
+    """A substitute replaces someone not playing the round: refuse one seated in it."""
+    if substitute.pk == seated.player_id:
+        raise SubstitutionRefused(
+            _("%(name)s holds this seat already.") % {"name": substitute.name}
+        )
+    elsewhere = (
+        Seat.objects.filter(table__round=round_, player=substitute)
+        .values_list("table__number", flat=True)
+        .first()
+    )
+    if elsewhere is not None:
+        raise SubstitutionRefused(
+            _("%(name)s is already seated in round %(round)s (table %(table)s).")
+            % {"name": substitute.name, "round": round_.number, "table": elsewhere}
+        )
+
+
+def _refuse_overlaps(
+    *,
+    table: Table,
+    seat: str,
+    substitute: Player,
+    wanted: tuple[int | None, int | None],
+) -> None:
+    """Refuse when, on some of the `wanted` boards, the seat has another substitute or the
+    substitute plays another seat of the round."""
+    for other in Substitution.objects.filter(round=table.round).select_related(
+        "table", "substitute"
+    ):
+        if not _overlaps(wanted, (other.first_board, other.last_board)):
+            continue
+        if other.table_id == table.pk and other.seat == seat:
+            raise SubstitutionRefused(
+                _("%(name)s already plays this seat on some of these boards (%(boards)s).")
+                % {
+                    "name": other.substitute.name,
+                    "boards": boards_text(other.first_board, other.last_board)
+                    or _("the whole round"),
+                }
+            )
+        if other.substitute_id == substitute.pk:
+            raise SubstitutionRefused(
+                _("%(name)s already substitutes at table %(table)s on some of these boards.")
+                % {"name": substitute.name, "table": other.table.number}
+            )
+
+
 def substitution_add(
     *,
     table: Table,
@@ -118,111 +263,25 @@ def substitution_add(
     round_ = table.round
     event = round_.event
     _refuse_unless_allowed(event, actor)
-    # The site's one rule for typed text (ddz_site.kernel.text): a reserve's name shows on the
-    # public pages; a name of only invisible characters is no name.
-    name = reserve_name.strip()
-    unfit = text_refusal(name, max_length=Player._meta.get_field("name").max_length)
-    if unfit is not None:
-        raise SubstitutionRefused(_("Reserve's name: %(reason)s") % {"reason": unfit[1]})
-    name = "" if blank(name) else name
-    unfit = text_refusal(reason.strip(), lines=True, max_length=REASON_MAX_CHARS)
-    if unfit is not None:
-        raise SubstitutionRefused(_("Reason: %(reason)s") % {"reason": unfit[1]})
-    if (substitute is None) == (not name):
-        raise SubstitutionRefused(
-            _("Choose the substitute among the players of the event, or give a new reserve's name.")
-        )
-    if (first_board is None) != (last_board is None):
-        raise SubstitutionRefused(
-            _(
-                "Give the first and the last board played by the substitute, or neither for the "
-                "whole round."
-            )
-        )
-    if first_board is not None and last_board is not None and first_board > last_board:
-        raise SubstitutionRefused(_("The first board comes after the last."))
+    name = _reserve_name(reserve_name)
+    _refuse_unfit_request(
+        substitute=substitute,
+        name=name,
+        first_board=first_board,
+        last_board=last_board,
+        reason=reason,
+    )
     with transaction.atomic():
         _lock_open_round(round_)
-        seated = Seat.objects.select_related("player").filter(table=table, seat=seat).first()
-        if seated is None:
-            raise SubstitutionRefused(
-                _("Table %(table)s of round %(round)s has no seat %(seat)s.")
-                % {"table": table.number, "round": round_.number, "seat": seat}
-            )
-        if first_board is not None and last_board is not None:
-            numbers = list(Board.objects.filter(round=round_).values_list("number", flat=True))
-            if not numbers:
-                raise SubstitutionRefused(
-                    _(
-                        "Round %(number)s has no boards yet: deal them before a substitution for "
-                        "part of it."
-                    )
-                    % {"number": round_.number}
-                )
-            low, high = min(numbers), max(numbers)
-            if not low <= first_board <= last_board <= high:
-                raise SubstitutionRefused(
-                    _(
-                        "Boards %(first)s-%(last)s are not boards of round %(number)s "
-                        "(%(low)s-%(high)s)."
-                    )
-                    % {
-                        "first": first_board,
-                        "last": last_board,
-                        "number": round_.number,
-                        "low": low,
-                        "high": high,
-                    }
-                )
-        in_event = _in_event(event)
-        if name:
-            if Player.objects.filter(in_event, name=name).exists():
-                raise SubstitutionRefused(
-                    _("%(name)s is already a player of the event: choose her in the list.")
-                    % {"name": name}
-                )
-            substitute = player_get_or_create(name=name)  # as the players import matches
-            Entry.objects.create(event=event, player=substitute, reserve=True, ranked=ranked)
-        assert substitute is not None
-        if not Player.objects.filter(in_event, pk=substitute.pk).exists():
-            raise SubstitutionRefused(
-                _("%(name)s is not a player of the event: enter her first, or add a new reserve.")
-                % {"name": substitute.name}
-            )
-        if substitute.pk == seated.player_id:
-            raise SubstitutionRefused(
-                _("%(name)s holds this seat already.") % {"name": substitute.name}
-            )
-        elsewhere = (
-            Seat.objects.filter(table__round=round_, player=substitute)
-            .values_list("table__number", flat=True)
-            .first()
+        seated = _seated_at(table, seat)
+        _refuse_boards_outside(round_, first_board, last_board)
+        substitute = _substitute_of_event(
+            event=event, substitute=substitute, name=name, ranked=ranked
         )
-        if elsewhere is not None:
-            raise SubstitutionRefused(
-                _("%(name)s is already seated in round %(round)s (table %(table)s).")
-                % {"name": substitute.name, "round": round_.number, "table": elsewhere}
-            )
-        wanted = (first_board, last_board)
-        for other in Substitution.objects.filter(round=round_).select_related(
-            "table", "substitute"
-        ):
-            if not _overlaps(wanted, (other.first_board, other.last_board)):
-                continue
-            if other.table_id == table.pk and other.seat == seat:
-                raise SubstitutionRefused(
-                    _("%(name)s already plays this seat on some of these boards (%(boards)s).")
-                    % {
-                        "name": other.substitute.name,
-                        "boards": boards_text(other.first_board, other.last_board)
-                        or _("the whole round"),
-                    }
-                )
-            if other.substitute_id == substitute.pk:
-                raise SubstitutionRefused(
-                    _("%(name)s already substitutes at table %(table)s on some of these boards.")
-                    % {"name": substitute.name, "table": other.table.number}
-                )
+        _refuse_seated_in_round(round_, seated, substitute)
+        _refuse_overlaps(
+            table=table, seat=seat, substitute=substitute, wanted=(first_board, last_board)
+        )
         sub = Substitution.objects.create(
             round=round_,
             table=table,

@@ -1,4 +1,7 @@
-""""""
+"""A player's check of a result through her link: she confirms it or reports a problem with a
+note (ResultCheck), within the event's correction window; the referees' queue of reports
+(open_signals) and their handling.
+"""
 
 from __future__ import annotations
 

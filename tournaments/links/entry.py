@@ -1,4 +1,7 @@
-""""""
+"""Live entry through a table link: a step checked for the link's table (link_step_check) and a
+game submitted through the one write path (link_game_submit), each audited with the link's
+device; the tables and rounds a link opens.
+"""
 
 from __future__ import annotations
 
@@ -18,13 +21,13 @@ from tournaments.models import (
     Table,
     TableLink,
 )
-from tournaments.tables.review import entry_check
+from tournaments.tables.review import step_check
 from tournaments.tables.submission import game_submit, submission_record
 
 # --- Entry through a table link ------------------------------------------------------------
 
 
-def link_entry_check(
+def link_step_check(
     *,
     bearer: LinkBearer,
     table: Table,
@@ -45,9 +48,7 @@ def link_entry_check(
         tournaments.tables.review.StateConflict: the table's round is not in play.
     """
     with transaction.atomic():
-        position, error = entry_check(
-            table=table, board=board, steps=steps, step=step, actor=bearer
-        )
+        position, error = step_check(table=table, board=board, steps=steps, step=step, actor=bearer)
         if error is None:
             audit_record(
                 event=board.event,

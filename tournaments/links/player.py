@@ -1,4 +1,6 @@
-""""""
+"""A player's own page through her player link: her seats of the link's rounds, her games with
+their results once their boards are open, and what she may confirm or report (PlayerView).
+"""
 
 from __future__ import annotations
 

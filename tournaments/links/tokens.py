@@ -1,4 +1,4 @@
-"""Private links: a table's or a player's way in without an account (issue 12).
+"""Private links: a table's or a player's way in without an account.
 
 Vocabulary:
 

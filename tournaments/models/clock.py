@@ -1,4 +1,6 @@
-""""""
+"""A round's clock (RoundClock), a table's extra time (TableTime), and a player replaced for a
+round or part of one (Substitution: each board credited to the person who played it).
+"""
 
 from __future__ import annotations
 

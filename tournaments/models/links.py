@@ -1,4 +1,6 @@
-""""""
+"""Private links (TableLink: a table's device; PlayerLink: a player's own page), stored as
+hashes of their tokens, and a player's confirmation or report of a result (ResultCheck).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-""""""
+"""Who may do what in an event: roles (organizer, chief referee, referee, player; EventRole),
+the tables a referee enters (TableAssignment), and the audit log (AuditEntry: who, when,
+what, one row per change).
+"""
 
 from __future__ import annotations
 

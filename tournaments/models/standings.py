@@ -1,4 +1,8 @@
-""""""
+"""The stored results of an event: the ranked Standing rows of the event and of each stage
+(written only by tournaments.standings.store), the state of their recomputation
+(StandingsState: requested and done generations), and the referees' rulings that move them
+(Adjustment of a seat's score on a board, Penalty taken off a player's total).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-""""""
+"""The structure of an event: stages (StageKind, Stage), teams, rounds and their tables, the
+seats of a table (S, E, W …; R-SEAT), a player's entry in the event (Entry) and in a stage
+(StageEntry: a qualifier's place after the cut).
+"""
 
 from __future__ import annotations
 

@@ -182,7 +182,7 @@ def rate_events(
 
 
 @dataclass(frozen=True)
-class SeatResult(Generic[Identity]):
+class RatedSeat(Generic[Identity]):
     """One seat of one table on one board: the input of `duplicate_groups` and
     `table_groups`. `board` and `table` are sortable ids, `seat` its index in the rules'
     seats (R-SEAT); `adjusted` results (a referee's ruling replaced the game) are left out."""
@@ -195,14 +195,14 @@ class SeatResult(Generic[Identity]):
     adjusted: bool = False
 
 
-def duplicate_groups(results: Iterable[SeatResult[Identity]]) -> list[Group[Identity]]:
+def duplicate_groups(results: Iterable[RatedSeat[Identity]]) -> list[Group[Identity]]:
     """The (board, seat) groups of one event: for each board and seat, the players who held
     that hand at its tables with their raw scores and their tablemates (adjusted results left
     out, as holders and as tablemates). A holder's partners are the tablemates whose score has
     his sign (R-SC-MULT: the farmers share the result), his opponents the others (all of them
     at a passed-out table, R-PASSOUT); each in the order of identities."""
     kept = [r for r in results if not r.adjusted]
-    at: dict[tuple[int, int], list[SeatResult[Identity]]] = defaultdict(list)
+    at: dict[tuple[int, int], list[RatedSeat[Identity]]] = defaultdict(list)
     for r in kept:
         at[(r.board, r.table)].append(r)
     by: dict[tuple[int, int], list[tuple[tuple[Identity, Score], Tablemates[Identity]]]]
@@ -223,7 +223,7 @@ def duplicate_groups(results: Iterable[SeatResult[Identity]]) -> list[Group[Iden
     ]
 
 
-def table_groups(results: Iterable[SeatResult[Identity]]) -> list[Group[Identity]]:
+def table_groups(results: Iterable[RatedSeat[Identity]]) -> list[Group[Identity]]:
     """The baseline's groups of one event: for each board and table, the table's players,
     each alone, ranked by their table scores (by sign, as every group: the winning side above
     the losing side; no comparison with the other tables)."""

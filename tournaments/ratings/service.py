@@ -100,7 +100,7 @@ def event_groups(event: Event) -> list[rating.Group[int]]:
     # The standings' identities are player ids and table ids here (ints).
     identity = identities({cast(int, r.player) for r in data.results})
     return rating.duplicate_groups(
-        rating.SeatResult(
+        rating.RatedSeat(
             board=numbers[cast(int, r.board)],
             table=cast(int, r.table),
             seat=SEAT_ORDER.index(r.seat),

@@ -132,7 +132,7 @@ def field(levels: tuple[float, ...], per_level: int, kind: str = "both") -> Fiel
 
 def simulate(
     the_field: Field, *, events: int, rounds: int = 1, boards: int, seed: int
-) -> list[list[rating.SeatResult[int]]]:
+) -> list[list[rating.RatedSeat[int]]]:
     """Play `events` events of `rounds` rounds of `boards` deals each, every round seated
     anew at random; per event its seat results (board and table numbered from 0 in the
     event, seat the index in S E W, player the field's number).
@@ -144,9 +144,9 @@ def simulate(
     if n % 3:
         raise ValueError("the field must fill tables of three")
     rng = random.Random(seed)
-    out: list[list[rating.SeatResult[int]]] = []
+    out: list[list[rating.RatedSeat[int]]] = []
     for e in range(events):
-        results: list[rating.SeatResult[int]] = []
+        results: list[rating.RatedSeat[int]] = []
         for b in range(rounds * boards):
             if b % boards == 0:  # a new round: a new seating
                 players = list(range(n))
@@ -160,7 +160,7 @@ def simulate(
                     hands, bottom, deal.first_bidder, play, f"{seed}:{e}:{b}:{t}", bid
                 )
                 results.extend(
-                    rating.SeatResult(b, t, i, p, score[SEATS[i]]) for i, p in enumerate(table)
+                    rating.RatedSeat(b, t, i, p, score[SEATS[i]]) for i, p in enumerate(table)
                 )
         out.append(results)
     return out

@@ -173,6 +173,52 @@ def player_scorecard(
     (tournaments.events.substitutions), not those a substitute played for her. Eight queries
     whatever the event's size."""
     lineup = lineup_of(event=event)
+    places = _places_of(event, player, lineup)
+    table_ids = [t.pk for t, _s, _o in places]
+    round_ids = [t.round_id for t, _s, _o in places]
+    boards = list(
+        Board.objects.filter(round_id__in=round_ids).select_related("event").order_by("number")
+    )
+    shown = {b.pk for b in boards if visible is None or b.pk in visible}
+    games = _scorecard_games(table_ids)
+    adjusted = {
+        (a.table_id, a.board_id, a.seat): a.kind
+        for a in Adjustment.objects.filter(table_id__in=table_ids)
+    }
+    points = _points(event, shown, lineup)
+    at_table = _seated_at(event, table_ids)
+    rows = []
+    for table, seat, mine in places:
+        for board in boards:
+            if board.round_id != table.round_id:
+                continue
+            if not lineup.played(table.pk, seat, board.number, player.pk, own=mine):
+                continue  # a substitute played it for her, or she did not substitute on it
+            hidden = board.pk not in shown
+            rows.append(
+                _scorecard_row(
+                    table,
+                    seat,
+                    board,
+                    game=games.get((table.pk, board.pk)),
+                    seat_points=None if hidden else points.get((board.pk, table.pk, seat)),
+                    adjusted="" if hidden else adjusted.get((table.pk, board.pk, seat), ""),
+                    hidden=hidden,
+                    opponents=[
+                        (s, lineup.player(table.pk, s, board.number, other))
+                        for s, other in at_table[table.pk]
+                        if s != seat
+                    ],
+                    replacing=None if mine else dict(at_table[table.pk]).get(seat),
+                )
+            )
+    rows.sort(key=lambda r: (r.round.number, r.board.number))
+    return rows
+
+
+def _places_of(event: Event, player: Player, lineup: Lineup) -> list[tuple[Table, str, bool]]:
+    """Each place `player` played in `event`: (table, seat, whether it is her own seat), her
+    own seats first, then those she took as a substitute."""
     own = list(
         Seat.objects.filter(table__round__event=event, player=player).select_related("table__round")
     )
@@ -181,17 +227,15 @@ def player_scorecard(
         t.pk: t
         for t in Table.objects.filter(pk__in={t for t, _s, _x in stints}).select_related("round")
     }
-    # Each place she played: (table, seat, whether it is her own seat).
-    places = [(s.table, s.seat, True) for s in own] + list(
+    return [(s.table, s.seat, True) for s in own] + list(
         {(subbed_tables[t], seat, False) for t, seat, _x in stints}
     )
-    table_ids = [t.pk for t, _s, _o in places]
-    round_ids = [t.round_id for t, _s, _o in places]
-    boards = list(
-        Board.objects.filter(round_id__in=round_ids).select_related("event").order_by("number")
-    )
-    shown = {b.pk for b in boards if visible is None or b.pk in visible}
-    games = {
+
+
+def _scorecard_games(table_ids: list[int]) -> dict[tuple[int, int], Game]:
+    """(table id, board id) → the current game of the tables `table_ids`, with only the fields
+    a scorecard shows."""
+    return {
         (g.table_id, g.board_id): g
         for g in Game.objects.filter(table_id__in=table_ids, replaced_at__isnull=True).only(
             "id",
@@ -204,11 +248,10 @@ def player_scorecard(
             "confirmed_at",
         )
     }
-    adjusted = {
-        (a.table_id, a.board_id, a.seat): a.kind
-        for a in Adjustment.objects.filter(table_id__in=table_ids)
-    }
-    points = _points(event, shown, lineup)
+
+
+def _seated_at(event: Event, table_ids: list[int]) -> dict[int, list[tuple[str, Player]]]:
+    """Table id → (seat, player seated there) of the tables `table_ids`, in turn order."""
     # Who sat at his tables is public (the seating), whatever the embargo of the results.
     order = {s: i for i, s in enumerate(seats_of(event))}
     at_table: dict[int, list[tuple[str, Player]]] = defaultdict(list)
@@ -217,46 +260,47 @@ def player_scorecard(
         key=lambda o: order.get(o.seat, 99),
     ):
         at_table[other.table_id].append((other.seat, other.player))
-    rows = []
-    for table, seat, mine in places:
-        for board in boards:
-            if board.round_id != table.round_id:
-                continue
-            if not lineup.played(table.pk, seat, board.number, player.pk, own=mine):
-                continue  # a substitute played it for her, or she did not substitute on it
-            hidden = board.pk not in shown
-            game = games.get((table.pk, board.pk))
-            p = None if hidden else points.get((board.pk, table.pk, seat))
-            verified = counts(game)
-            role = ""
-            if game is not None and game.landlord and not hidden:
-                role = "landlord" if game.landlord == seat else "farmer"
-            rows.append(
-                ScorecardRow(
-                    round=table.round,
-                    board=board,
-                    table=table,
-                    seat=seat,
-                    game=game,
-                    role=role,
-                    score=(game.score or {}).get(seat)
-                    if verified and game and not hidden
-                    else None,
-                    points=p.points if p else None,
-                    top=p.top if p else None,
-                    adjusted="" if hidden else adjusted.get((table.pk, board.pk, seat), ""),
-                    hidden=hidden,
-                    opponents=[
-                        (s, lineup.player(table.pk, s, board.number, other))
-                        for s, other in at_table[table.pk]
-                        if s != seat
-                    ],
-                    percentage=100 * p.points / p.top if p is not None and p.top else None,
-                    replacing=None if mine else dict(at_table[table.pk]).get(seat),
-                )
-            )
-    rows.sort(key=lambda r: (r.round.number, r.board.number))
-    return rows
+    return at_table
+
+
+def _scorecard_row(
+    table: Table,
+    seat: str,
+    board: Board,
+    *,
+    game: Game | None,
+    seat_points: methods.SeatPoints | None,
+    adjusted: str,
+    hidden: bool,
+    opponents: list[tuple[str, Player]],
+    replacing: Player | None,
+) -> ScorecardRow:
+    """The row of one board played in `seat` of `table`; its role and score shown only when
+    not `hidden` (the caller leaves out the points and adjustment of a hidden board)."""
+    verified = counts(game)
+    role = ""
+    if game is not None and game.landlord and not hidden:
+        role = "landlord" if game.landlord == seat else "farmer"
+    return ScorecardRow(
+        round=table.round,
+        board=board,
+        table=table,
+        seat=seat,
+        game=game,
+        role=role,
+        score=(game.score or {}).get(seat) if verified and game and not hidden else None,
+        points=seat_points.points if seat_points else None,
+        top=seat_points.top if seat_points else None,
+        adjusted=adjusted,
+        hidden=hidden,
+        opponents=opponents,
+        percentage=(
+            100 * seat_points.points / seat_points.top
+            if seat_points is not None and seat_points.top
+            else None
+        ),
+        replacing=replacing,
+    )
 
 
 @dataclass

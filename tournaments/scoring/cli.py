@@ -1,4 +1,8 @@
-""""""
+"""The command line of the pure scoring, `python -m tournaments.scoring FILE [--method
+matchpoints|datum]` (DESIGN.md): seat results read from a JSON-lines file, checked line by line
+(a bad line is one clear message and exit status 2), scored and ranked; exact values printed
+as reduced fractions in strings.
+"""
 
 from __future__ import annotations
 

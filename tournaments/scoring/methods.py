@@ -173,7 +173,7 @@ def _scaled(value: Fraction, den: int) -> int:
     return value.numerator * (den // value.denominator)
 
 
-def _exact_sum(values: Iterable[Fraction]) -> Fraction:
+def exact_sum(values: Iterable[Fraction]) -> Fraction:
     """The exact sum, added as integers over the common denominator of the values (a few
     distinct ones: halves and Neuberg's N) and reduced once at the end, instead of one
     Fraction addition (a gcd each) per value."""

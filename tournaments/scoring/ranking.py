@@ -1,4 +1,8 @@
-""""""
+"""Ranking, pure: standings from each player's board points (standings), the rank labels of
+tied players ("2="), the event's tie-breaks applied in order (check_tiebreaks, split_ties) and
+the lot that separates players the tie-breaks leave equal (lot_value). Exact: Fractions
+throughout.
+"""
 
 from __future__ import annotations
 
@@ -13,13 +17,13 @@ from tournaments.scoring.methods import (
     ScoringError,
     SeatPoints,
     SeatResult,
-    _exact_sum,
     datum,
+    exact_sum,
 )
 
 
 @dataclass(frozen=True)
-class Standing:
+class RankedRow:
     """A ranked row: `rank` like "1" or "2="; `percentage` only for matchpoints.
 
     `total` is the sum of the board points; `penalty` (kept apart, never inside a board) is
@@ -62,7 +66,7 @@ def standings(
     penalties: Mapping[Hashable, Fraction] | None = None,
     tiebreaks: Sequence[str] = (),
     seed: str = "",
-) -> list[Standing]:
+) -> list[RankedRow]:
     """Sum each player's points over the boards and rank them, best first.
 
     The key: matchpoints rank by percentage = 100 · (sum MP − penalty) / sum top (0 while no
@@ -80,10 +84,10 @@ def standings(
     for p in points:
         per_player[p.player].append(p)
     totals: dict[Hashable, Fraction] = {
-        pl: _exact_sum(p.points for p in ps) for pl, ps in per_player.items()
+        pl: exact_sum(p.points for p in ps) for pl, ps in per_player.items()
     }
     tops: dict[Hashable, Fraction] = {
-        pl: _exact_sum(p.top or Fraction(0) for p in ps) for pl, ps in per_player.items()
+        pl: exact_sum(p.top or Fraction(0) for p in ps) for pl, ps in per_player.items()
     }
     boards: dict[Hashable, int] = {pl: len(ps) for pl, ps in per_player.items()}
     penalty = {pl: Fraction((penalties or {}).get(pl, 0)) for pl in totals}
@@ -113,13 +117,13 @@ def standings(
             split_ties(players[i:j], order, lambda name, g: _tiebreak_values(name, g, context))
         )
         i = j
-    out: list[Standing] = []
+    out: list[RankedRow] = []
     for block, decided_by in blocks:
         first = len(out) + 1
         label = f"{first}{'=' if len(block) > 1 else ''}"
         for player in block:
             out.append(
-                Standing(
+                RankedRow(
                     rank=label,
                     position=len(out) + 1,
                     player=player,

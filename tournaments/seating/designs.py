@@ -1,4 +1,7 @@
-""""""
+"""Exact designs, pure: movements where every pair of players meets at most once — the
+nine-player Kirkman movement, affine planes over finite fields, round robins, Kirkman triple
+systems and the resolvable designs built from them (resolvable_design).
+"""
 
 from __future__ import annotations
 
@@ -6,14 +9,14 @@ import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from tournaments.seating.schedule import _DIRECTIONS, Movement, SeatingError, Table
+from tournaments.seating.schedule import DIRECTIONS, Movement, SeatingError, Table
 
 
 def kirkman_nine() -> Movement:
     """The 9-player, 4-round, 3-table movement in which every pair meets exactly once.
 
     Player 3x + y + 1 is the point (x, y) of AG(2, 3); round k holds the three lines of
-    direction _DIRECTIONS[k]. Seats are rotated per round so that no player holds one seat
+    direction DIRECTIONS[k]. Seats are rotated per round so that no player holds one seat
     more than twice (seat_imbalance 1, the least possible with 4 rounds and 3 seats).
 
     >>> from tournaments.seating.schedule import repeat_pairs, seat_imbalance
@@ -22,7 +25,7 @@ def kirkman_nine() -> Movement:
     (4, [3, 3, 3, 3], 0, 1)
     """
     rounds: Movement = []
-    for k, (dx, dy) in enumerate(_DIRECTIONS):
+    for k, (dx, dy) in enumerate(DIRECTIONS):
         lines: list[Table] = []
         seen: set[int] = set()
         for x in range(3):

@@ -24,7 +24,7 @@ are rounds in which every pair meets at most once over the whole schedule (repea
 Otherwise a greedy start is improved by two searches, each counted in *steps* and never in
 seconds, so that the same seed gives the same movement on any machine (no clock is read): where
 counting allows a movement in which nobody meets twice nor meets a club-mate, a depth-first
-search for one (`_Apart`); then, if still needed, a local search (simulated annealing over
+search for one (`ApartSearch`); then, if still needed, a local search (simulated annealing over
 swaps of two players of one round) for as few repeats as it can, then as few club meetings
 (a weight below a repeat's). The result carries the `lower_bound` proven by counting
 (`lower_bound`), and `round_checks` lists each round's repeats and club clashes. Seats are
@@ -47,8 +47,8 @@ from tournaments.seating.schedule import (
     Schedule,
     SeatingError,
     Table,
-    _club_floor,
     club_conflicts,
+    club_floor,
     lower_bound,
     repeat_pairs,
     seat_imbalance,
@@ -57,12 +57,12 @@ from tournaments.seating.schedule import (
 from tournaments.seating.search import (
     REPEAT_WEIGHT,
     SEARCH_STEPS,
-    _Apart,
-    _apart_possible,
-    _cost,
-    _greedy_round,
-    _relabel_for_clubs,
-    _Search,
+    ApartSearch,
+    Search,
+    apart_possible,
+    greedy_round,
+    movement_cost,
+    relabel_for_clubs,
 )
 
 
@@ -179,19 +179,12 @@ def movement(
     Raises:
         SeatingError: k outside 2..5, fewer players than seats, R < 1 or negative steps.
     """
-    if not 2 <= seats <= 5:
-        raise SeatingError("tables have 2 to 5 seats")
-    if players < seats:
-        raise SeatingError(f"a table of {seats} needs at least {seats} players")
-    if rounds < 1:
-        raise SeatingError("a movement has at least one round")
-    if steps < 0:
-        raise SeatingError("the search's steps are not negative")
+    _check_movement(players, rounds, seats, steps)
     rng = random.Random(f"ddz-seating:{seed}:{players}:{rounds}:{seats}")
     clubs = {p: c for p, c in (clubs or {}).items() if c}
     sit_out = sit_out_schedule(players, rounds, seats)
     bound = lower_bound(players, rounds, seats)
-    floor = REPEAT_WEIGHT * bound + _club_floor(clubs, sit_out, players, seats)
+    floor = REPEAT_WEIGHT * bound + club_floor(clubs, sit_out, players, seats)
     design = resolvable_design(players, seats) if players % seats == 0 else None
     method = "search"
     used = 0
@@ -200,32 +193,24 @@ def movement(
         method = "design"
         tables = [[list(t) for t in r] for r in design[:rounds]]
         if clubs:
-            used = _relabel_for_clubs(tables, players, clubs, rng, steps // 2)
+            used = relabel_for_clubs(tables, players, clubs, rng, steps // 2)
     else:
-        count = [[0] * (players + 1) for _ in range(players + 1)]
-        tables = []
-        for r in range(rounds):
-            out = set(sit_out[r])
-            tables.append(
-                _greedy_round(
-                    [p for p in range(1, players + 1) if p not in out], seats, count, clubs, rng
-                )
-            )
+        tables = _greedy_start(players, seats, sit_out, clubs, rng)
     if (
-        _cost(tables, clubs) > floor
+        movement_cost(tables, clubs) > floor
         and floor == 0
-        and _apart_possible(players, seats, sit_out, clubs)
+        and apart_possible(players, seats, sit_out, clubs)
     ):
         # Nobody need meet twice nor meet a club-mate: an exhaustive search finds such a
         # movement where the local search, whose moves trade one for the other, seldom does.
         playing = [[p for p in range(1, players + 1) if p not in set(out)] for out in sit_out]
-        apart = _Apart(playing, players, seats, clubs, rng)
+        apart = ApartSearch(playing, players, seats, clubs, rng)
         found = apart.solve((steps - used) // 2)
         used += apart.spent
         if found is not None:
             tables, method = found, "search"
-    if _cost(tables, clubs) > floor and method == "search":
-        search = _Search(tables, players, clubs, rng)
+    if movement_cost(tables, clubs) > floor and method == "search":
+        search = Search(tables, players, clubs, rng)
         used += search.run(steps - used, floor)
     seated = _balance(tables, seats)
     return Schedule(
@@ -238,3 +223,40 @@ def movement(
         method=method,
         extra={"steps": used},
     )
+
+
+def _check_movement(players: int, rounds: int, seats: int, steps: int) -> None:
+    """Refuse the arguments movement cannot seat.
+
+    Raises:
+        SeatingError: k outside 2..5, fewer players than seats, R < 1 or negative steps.
+    """
+    if not 2 <= seats <= 5:
+        raise SeatingError("tables have 2 to 5 seats")
+    if players < seats:
+        raise SeatingError(f"a table of {seats} needs at least {seats} players")
+    if rounds < 1:
+        raise SeatingError("a movement has at least one round")
+    if steps < 0:
+        raise SeatingError("the search's steps are not negative")
+
+
+def _greedy_start(
+    players: int,
+    seats: int,
+    sit_out: Sequence[Sequence[int]],
+    clubs: Mapping[int, str],
+    rng: random.Random,
+) -> list[list[list[int]]]:
+    """The rounds built one by one by greedy_round, each from the players not sitting out,
+    counting the meetings of the rounds before (the start of the local search)."""
+    count = [[0] * (players + 1) for _ in range(players + 1)]
+    tables: list[list[list[int]]] = []
+    for out_of_round in sit_out:
+        out = set(out_of_round)
+        tables.append(
+            greedy_round(
+                [p for p in range(1, players + 1) if p not in out], seats, count, clubs, rng
+            )
+        )
+    return tables

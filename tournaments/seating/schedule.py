@@ -1,4 +1,8 @@
-""""""
+"""The vocabulary of seating and the checks of a movement: a Table is the players of one table
+in seat order, a Movement is the tables of every round, a Schedule a movement with its
+figures; repeat_pairs counts the meetings beyond the first, lower_bound the fewest possible,
+seat_imbalance the spread of seats, club_conflicts the club members seated together.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ Movement = list[list[Table]]
 SEATS = ("S", "E", "W")
 
 # The four directions of AG(2, 3), one per parallel class (round).
-_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, 2))
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, 2))
 
 
 class SeatingError(ValueError):
@@ -132,7 +136,7 @@ def lower_bound(players: int, rounds: int, seats: int = 3) -> int:
     return max(0, total, (per_player + 1) // 2)
 
 
-def _club_floor(
+def club_floor(
     clubs: Mapping[int, str], sit_out: Sequence[Sequence[int]], players: int, seats: int
 ) -> int:
     """The fewest club meetings (club_conflicts) any movement with these sit-outs can have:

@@ -1,4 +1,8 @@
-""""""
+"""The bounded search of a movement where no exact design exists: simulated annealing over
+swaps of players between tables (Search), a greedy first round, and the search that keeps the
+members of a club apart (ApartSearch). Bounded by steps, not by time, so the same seed gives
+the same movement on any machine.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ from tournaments.seating.schedule import club_conflicts, repeat_pairs
 REPEAT_WEIGHT = 1000  # a repeat costs more than any number of club meetings it could save
 
 # The searches' budget and schedule are counted in steps (one proposed swap of the local
-# search, one player tried at a table by _Apart), never in seconds: the same seed gives the
+# search, one player tried at a table by ApartSearch), never in seconds: the same seed gives the
 # same movement on any machine. Spent whole (18 players × 8 rounds, where neither search
 # reaches its bound), SEARCH_STEPS takes about a second of one core of a 2020s machine; most
 # fields need far fewer.
@@ -51,7 +55,7 @@ def _acceptance(delta: int, level: int) -> float:
     return float(_EXACT.exp(x))
 
 
-class _Search:
+class Search:
     """Simulated annealing over a movement's tables (seat order ignored until the end).
 
     Cost = REPEAT_WEIGHT · repeat pairs + club meetings. A move swaps two players of two tables
@@ -188,12 +192,12 @@ class _Search:
         return step
 
 
-def _cost(movement: Sequence[Sequence[Sequence[int]]], clubs: Mapping[int, str]) -> int:
+def movement_cost(movement: Sequence[Sequence[Sequence[int]]], clubs: Mapping[int, str]) -> int:
     """The local search's cost: REPEAT_WEIGHT per repeat pair, 1 per club meeting."""
     return REPEAT_WEIGHT * repeat_pairs(movement) + club_conflicts(movement, clubs)
 
 
-def _apart_possible(
+def apart_possible(
     players: int, seats: int, sit_out: Sequence[Sequence[int]], clubs: Mapping[int, str]
 ) -> bool:
     """False when counting alone shows that some pair must meet twice or some club-mates
@@ -212,7 +216,7 @@ def _apart_possible(
     return True
 
 
-class _Apart:
+class ApartSearch:
     """Depth-first search for a movement in which no pair meets twice and no two players of
     one club meet (repeat_pairs 0, club_conflicts 0), a table at a time, round after round.
 
@@ -347,12 +351,12 @@ def _members(mask: int) -> list[int]:
     return out
 
 
-# The first search of _Apart gets this many steps and four per seat to fill (a search that
+# The first search of ApartSearch gets this many steps and four per seat to fill (a search that
 # backtracks little fills each seat in a few steps); each restart gets twice the one before.
 _APART_FIRST = 2_000
 
 
-def _greedy_round(
+def greedy_round(
     players: list[int],
     seats: int,
     count: list[list[int]],
@@ -386,7 +390,7 @@ def _greedy_round(
     return tables
 
 
-def _relabel_for_clubs(
+def relabel_for_clubs(
     rounds: list[list[list[int]]],
     players: int,
     clubs: Mapping[int, str],

@@ -1,4 +1,6 @@
-""""""
+"""Swiss seating, pure: a round seated from a ranking (swiss_round: neighbours in the ranking
+meet, repeats avoided), and the rounds of team events (team_round, team_match_round).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-""""""
+"""What a process keeps between two recomputations of an event's standings: each board's seat
+results with the version of its counted games' rows (found again while the rows are the same),
+the points computed from them, and the rows it stored last with their version; plus the read
+of the stored rows themselves (stored_rows). Kept per process, bounded, least recently used
+first out; off PostgreSQL nothing is kept and every board is read each time.
+"""
 
 from __future__ import annotations
 
@@ -20,19 +25,19 @@ from tournaments.scoring import methods
 logger = logging.getLogger(__name__)
 
 
-# The seat results of each board, kept per process (issue 11, item 1: a recomputation reads
-# again only the boards that changed): found again while the board's counted games are the
+# The seat results of each board, kept per process (a recomputation reads again only the
+# boards that changed): found again while the board's counted games are the
 # same rows in the same versions (_RowVersions: any write, a game counted or no longer, a new
 # score, a replacement, changes the board's version) and what else they depend on (the
 # event's seats, adjusted scores, substitutions and board numbers: the context) is the same.
 # Keyed by event and board, at most RESULTS_KEPT seat results in all (about 100 MB), least
-# recently used first out; the points of a kept board are kept with it (_POINTS_OF_LIST).
+# recently used first out; the points of a kept board are kept with it (POINTS_OF_LIST).
 # Elsewhere than on PostgreSQL every board is read each time.
-_BOARD_RESULTS: OrderedDict[tuple[int, int], tuple[str, list[methods.SeatResult]]] = OrderedDict()
+BOARD_RESULTS: OrderedDict[tuple[int, int], tuple[str, list[methods.SeatResult]]] = OrderedDict()
 _CONTEXTS: dict[int, tuple[Any, ...]] = {}
 _KEPT: dict[str, int] = {"results": 0}
 RESULTS_KEPT = 500_000
-_KEPT_LOCK = threading.Lock()
+KEPT_LOCK = threading.Lock()
 
 
 class _RowVersions(Aggregate):
@@ -48,7 +53,7 @@ class _RowVersions(Aggregate):
     output_field = CharField()
 
 
-def _standings_version(event_id: int) -> str | None:
+def standings_version(event_id: int) -> str | None:
     """The version of the stored standing rows of an event (_RowVersions; "" when it has
     none); None off PostgreSQL."""
     if connection.vendor != "postgresql":
@@ -61,17 +66,17 @@ def _standings_version(event_id: int) -> str | None:
 
 
 # The rows a recomputation of this process stored last, per event, with their version
-# (_standings_version): the next one compares with them instead of reading them all again
-# (20,000 rows of a 10,000-player event: a seventh of a recompute's time), while no one else
+# (standings_version): the next one compares with them instead of reading them all again
+# (a large event's rows are a noticeable part of a recompute), while no one else
 # stored, deleted or changed a row. At most STORED_KEPT events, least recently used first out.
 _STORED_KEPT: OrderedDict[int, tuple[str, dict[int | None, list[dict[str, Any]]]]] = OrderedDict()
 STORED_KEPT = 4
 
 
-def _stored_rows_of(event: Event, version: str | None) -> dict[int | None, list[dict[str, Any]]]:
+def stored_rows_of(event: Event, version: str | None) -> dict[int | None, list[dict[str, Any]]]:
     """The stored rows of `event` (stored_rows): the kept ones when their version is
     `version`, else read."""
-    with _KEPT_LOCK:
+    with KEPT_LOCK:
         kept = _STORED_KEPT.get(event.pk)
         if version is not None and kept is not None and kept[0] == version:
             _STORED_KEPT.move_to_end(event.pk)
@@ -79,19 +84,19 @@ def _stored_rows_of(event: Event, version: str | None) -> dict[int | None, list[
     return stored_rows(event=event)
 
 
-def _keep_stored(
+def keep_stored(
     event_id: int, version: str | None, rows: dict[int | None, list[dict[str, Any]]]
 ) -> None:
     if version is None:
         return
-    with _KEPT_LOCK:
+    with KEPT_LOCK:
         _STORED_KEPT[event_id] = (version, rows)
         _STORED_KEPT.move_to_end(event_id)
         while len(_STORED_KEPT) > STORED_KEPT:
             _STORED_KEPT.popitem(last=False)
 
 
-def _board_versions(games: QuerySet[Game]) -> dict[int, str] | None:
+def board_versions(games: QuerySet[Game]) -> dict[int, str] | None:
     """Board id → the version of its counted games (_RowVersions); None off PostgreSQL."""
     if connection.vendor != "postgresql":
         return None
@@ -103,62 +108,62 @@ def _board_versions(games: QuerySet[Game]) -> dict[int, str] | None:
     )
 
 
-def _kept_results(
+def kept_results(
     event_id: int, context: tuple[Any, ...], versions: dict[int, str] | None
 ) -> dict[int, list[methods.SeatResult]]:
-    """The kept seat results of the boards whose version is the same (see _BOARD_RESULTS)."""
+    """The kept seat results of the boards whose version is the same (see BOARD_RESULTS)."""
     if versions is None:
         return {}
-    with _KEPT_LOCK:
+    with KEPT_LOCK:
         if _CONTEXTS.get(event_id) != context:
             return {}
         kept = {}
         for board_id, version in versions.items():
-            hit = _BOARD_RESULTS.get((event_id, board_id))
+            hit = BOARD_RESULTS.get((event_id, board_id))
             if hit is not None and hit[0] == version:
-                _BOARD_RESULTS.move_to_end((event_id, board_id))
+                BOARD_RESULTS.move_to_end((event_id, board_id))
                 kept[board_id] = hit[1]
         return kept
 
 
-def _keep_results(
+def keep_results(
     event_id: int,
     context: tuple[Any, ...],
     versions: dict[int, str],
     read: dict[int, list[methods.SeatResult]],
 ) -> None:
-    """Keep the seat results just read, with their boards' versions (see _BOARD_RESULTS)."""
-    with _KEPT_LOCK:
+    """Keep the seat results just read, with their boards' versions (see BOARD_RESULTS)."""
+    with KEPT_LOCK:
         if _CONTEXTS.get(event_id) != context:
-            for key in [k for k in _BOARD_RESULTS if k[0] == event_id]:
+            for key in [k for k in BOARD_RESULTS if k[0] == event_id]:
                 _forget_board(key)
             _CONTEXTS.pop(event_id, None)
             _CONTEXTS[event_id] = context
             while len(_CONTEXTS) > CONTEXTS_KEPT:
                 oldest = next(iter(_CONTEXTS))
-                for key in [k for k in _BOARD_RESULTS if k[0] == oldest]:
+                for key in [k for k in BOARD_RESULTS if k[0] == oldest]:
                     _forget_board(key)
                 del _CONTEXTS[oldest]
         for board_id, version in versions.items():
             if board_id in read:
                 key = (event_id, board_id)
                 _forget_board(key)
-                _BOARD_RESULTS[key] = (version, read[board_id])
+                BOARD_RESULTS[key] = (version, read[board_id])
                 _KEPT["results"] += len(read[board_id])
-        while _KEPT["results"] > RESULTS_KEPT and _BOARD_RESULTS:
-            _forget_board(next(iter(_BOARD_RESULTS)))
+        while _KEPT["results"] > RESULTS_KEPT and BOARD_RESULTS:
+            _forget_board(next(iter(BOARD_RESULTS)))
 
 
 def kept_forget() -> None:
-    """Forget every board this process keeps (_BOARD_RESULTS) and the points kept with them,
+    """Forget every board this process keeps (BOARD_RESULTS) and the points kept with them,
     as in a new process (tests; nothing else needs it: a kept board is found again only while
     it is unchanged)."""
-    with _KEPT_LOCK:
-        _BOARD_RESULTS.clear()
-        _POINTS_OF_LIST.clear()
+    with KEPT_LOCK:
+        BOARD_RESULTS.clear()
+        POINTS_OF_LIST.clear()
         _CONTEXTS.clear()
         _KEPT["results"] = 0
-        _BOARD_POINTS.clear()
+        BOARD_POINTS.clear()
         _STORED_KEPT.clear()
 
 
@@ -167,24 +172,24 @@ CONTEXTS_KEPT = 32
 
 
 def _forget_board(key: tuple[int, int]) -> None:
-    """Drop a kept board and its kept points (the caller holds _KEPT_LOCK)."""
-    kept = _BOARD_RESULTS.pop(key, None)
+    """Drop a kept board and its kept points (the caller holds KEPT_LOCK)."""
+    kept = BOARD_RESULTS.pop(key, None)
     if kept is not None:
         _KEPT["results"] -= len(kept[1])
-    _POINTS_OF_LIST.pop(key, None)
+    POINTS_OF_LIST.pop(key, None)
 
 
 # The points of one board, kept per process: they depend only on the board's own seat results,
 # the method, the unit and its expected tables (the key), so a recompute after a burst scores
 # again only the boards whose results changed and looks the others up. Least recently used
 # first out.
-_BOARD_POINTS: OrderedDict[tuple[Any, ...], dict[tuple[Any, Any, str], methods.SeatPoints]] = (
+BOARD_POINTS: OrderedDict[tuple[Any, ...], dict[tuple[Any, Any, str], methods.SeatPoints]] = (
     OrderedDict()
 )
 BOARD_POINTS_KEPT = 20_000
 # The points of a board's kept seat results (EventResults.by_board), found by the list itself:
 # no signature to build while the board is unchanged. Replaced when the list is.
-_POINTS_OF_LIST: dict[
+POINTS_OF_LIST: dict[
     tuple[Any, ...],
     tuple[list[methods.SeatResult], tuple[Any, ...], list[methods.SeatPoints]],
 ] = {}

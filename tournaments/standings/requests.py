@@ -1,4 +1,8 @@
-""""""
+"""Asking for a recomputation of an event's standings: a request is committed with the change
+that needs it (StandingsState.requested), and one recomputation serves a burst of requests
+(standings_request, then standings_refresh in a worker). While games of the event wait to be
+verified, a worker verifies first and recomputes only when the stored standings are stale.
+"""
 
 from __future__ import annotations
 
@@ -42,9 +46,8 @@ def standings_request(*, event_id: int, inline: bool = False, more: bool = False
 # stay fresh for as long as their recomputation took, so that it verifies at least half its
 # time, and while DEEP_QUEUE games of the event or more wait, DRAIN_FRESH_TIMES as long, so
 # that it verifies three quarters of its time at least, whatever the event's size (a
-# recompute takes about 1 s at 10,000 players; with "as long as it took" the recomputes of a
-# 33,330-game drain took 34 s of its 47; in a burst of 1,200 games, where a few hundred
-# wait, the longer wait raised the p95 lag from 1.9 s to 2.3 s). A game
+# recompute of a large event costs about a second; the README's benchmarks give the figures).
+# The longer wait is kept for a drain only: in a burst it would delay every standing. A game
 # pending longer than BACKLOG_SECONDS (one the verifier cannot judge stays pending) holds
 # nothing back, unless the worker's batch came full (its games may have waited for minutes);
 # the sweep sends such a game again.
@@ -75,8 +78,8 @@ def _backlog(event_id: int, *, more: bool = False) -> bool:
     if stored_at < now - timedelta(seconds=max(FRESH_SECONDS, took)):
         if stored_at < now - timedelta(seconds=DRAIN_FRESH_TIMES * took):
             return False
-        # A drain; no ordering (Game's own joins the board, table, round and event twice,
-        # and sorted them: 270 ms a count in a queue of 33,330 games).
+        # A drain; no ordering (Game's own joins the board, table, round and event, and the
+        # count would sort every pending row).
         return pending.order_by()[:DEEP_QUEUE].count() >= DEEP_QUEUE
     return pending.exists()
 
@@ -141,8 +144,8 @@ def standings_refresh(*, event_id: int) -> bool:
         # Released first, then the backlog read: a verifier that commits after the release
         # finds the flag down and takes it; one before it is counted in the backlog. Pending
         # games of any age count (`more`): a queue drained for minutes holds games older than
-        # BACKLOG_SECONDS, and a run sent to the back of that queue waited behind every
-        # message of a game already verified (105 s in a drain of 33,330 games, issue 11).
+        # BACKLOG_SECONDS, and a run sent to the back of that queue would wait behind every
+        # message of a game already verified.
         StandingsState.objects.filter(pk=event_id).update(queued=False)
         if _backlog(event_id, more=True):
             return changed
@@ -150,5 +153,5 @@ def standings_refresh(*, event_id: int) -> bool:
             return changed  # another recomputation has it
 
 
-def _enqueue(event_id: int) -> None:
+def recompute_enqueue(event_id: int) -> None:
     standings_request(event_id=event_id)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
@@ -51,14 +51,14 @@ from tournaments.models import (
 from tournaments.scoring import methods
 from tournaments.scoring import ranking as scoring_ranking
 from tournaments.standings.cache import (
-    _BOARD_POINTS,
-    _BOARD_RESULTS,
-    _KEPT_LOCK,
-    _POINTS_OF_LIST,
+    BOARD_POINTS,
     BOARD_POINTS_KEPT,
-    _board_versions,
-    _keep_results,
-    _kept_results,
+    BOARD_RESULTS,
+    KEPT_LOCK,
+    POINTS_OF_LIST,
+    board_versions,
+    keep_results,
+    kept_results,
 )
 
 logger = logging.getLogger(__name__)
@@ -81,7 +81,7 @@ class EventResults:
     unranked: set[int] = field(default_factory=set)
     # `results` board by board, in the same order, when event_results read them: a board's
     # list is the very object of the recomputation before while the board is unchanged
-    # (_BOARD_RESULTS), and board_points finds its points by it.
+    # (BOARD_RESULTS), and board_points finds its points by it.
     by_board: dict[Hashable, list[methods.SeatResult]] | None = None
 
 
@@ -98,6 +98,71 @@ def event_results(
     (tournaments.events.substitutions). Nine flat queries at most, whatever the event's size."""
     if boards is None:
         boards = open_board_ids(event)
+    seat_rows, seat_of = _seats_of_tables(event)
+    if lineup is None:  # the caller's, when it has the event's already
+        lineup = lineups.lineup_of(event=event)
+    stage_of_board, expected, number_of = _boards_of(event)
+    adjustment_rows, adjusted = _adjustments_of(event)
+    games = Game.objects.filter(
+        counted_q(),  # verified, or flagged and ruled to stand (tournaments.tables.review)
+        board__event=event,
+        board_id__in=boards,
+        replaced_at__isnull=True,
+    ).order_by()
+    # What a board's seat results depend on besides its games: kept with them (BOARD_RESULTS).
+    context = (seat_rows, adjustment_rows, lineup.signature(), tuple(sorted(number_of.items())))
+    versions = board_versions(games)
+    kept = kept_results(event.pk, context, versions)
+    # Each seat's score read out of the JSON by the database (one text column per seat of the
+    # event), not a JSON document decoded in Python per game, which would be far slower.
+    seats = sorted({seat for at_table in seat_of.values() for seat in at_table})
+    by_seat = {f"score_{i}": KeyTextTransform(seat, "score") for i, seat in enumerate(seats)}
+    read = games if versions is None else games.filter(board_id__in=set(versions) - set(kept))
+    by_board: dict[int, list[methods.SeatResult]] = defaultdict(list)
+    layout = _Layout(boards, seat_of, number_of, adjusted, lineup)
+    _credit_games(
+        by_board,
+        read.annotate(**by_seat).values_list("board_id", "table_id", *by_seat),
+        seats,
+        layout,
+    )
+    _credit_adjustments(by_board, layout, kept)
+    if versions is not None:
+        keep_results(event.pk, context, versions, by_board)
+    every_board: dict[Hashable, list[methods.SeatResult]] = {}
+    for source in (kept, by_board):
+        for board_id, board_results in source.items():
+            every_board[board_id] = board_results
+    results = [r for board_results in every_board.values() for r in board_results]
+    penalties, unranked = _rulings_of(event) if with_penalties else ([], set())
+    # Board by board for board_points only where boards are kept (else nothing to find).
+    return EventResults(
+        event,
+        results,
+        stage_of_board,
+        expected,
+        penalties,
+        unranked,
+        every_board if versions is not None else None,
+    )
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What event_results credits the seat results of a board by: who sat where, the boards'
+    numbers (a substitution covers a range of them), and which seats an adjustment replaces."""
+
+    boards: set[int]  # the boards to credit; any other is passed over
+    seat_of: dict[int, dict[str, int]]  # table id → seat → id of the player seated there
+    number_of: dict[int, int]  # board id → its number
+    adjusted: dict[tuple[int, int], dict[str, str]]  # (board id, table id) → seat → kind
+    lineup: lineups.Lineup
+
+
+def _seats_of_tables(
+    event: Event,
+) -> tuple[tuple[tuple[int, str, int], ...], dict[int, dict[str, int]]]:
+    """The seats of `event` as rows (table id, seat, player id) and as table → seat → player."""
     seat_rows = tuple(
         Seat.objects.filter(table__round__event=event)
         .order_by("table_id", "seat")
@@ -106,8 +171,14 @@ def event_results(
     seat_of: dict[int, dict[str, int]] = defaultdict(dict)
     for table_id, seat, player_id in seat_rows:
         seat_of[table_id][seat] = player_id
-    if lineup is None:  # the caller's, when it has the event's already
-        lineup = lineups.lineup_of(event=event)
+    return seat_rows, seat_of
+
+
+def _boards_of(
+    event: Event,
+) -> tuple[dict[Hashable, int | None], dict[Hashable, int], dict[int, int]]:
+    """Per board of `event`: its stage, the tables expected to play it (those of its round,
+    when it has one) and its number."""
     tables_per_round = dict(
         Table.objects.filter(round__event=event)
         .order_by()
@@ -125,6 +196,14 @@ def event_results(
         number_of[board_id] = number
         if round_id is not None:
             expected[board_id] = tables_per_round.get(round_id, 0)
+    return stage_of_board, expected, number_of
+
+
+def _adjustments_of(
+    event: Event,
+) -> tuple[tuple[tuple[int, int, str, str], ...], dict[tuple[int, int], dict[str, str]]]:
+    """The adjustments of `event` as rows (board id, table id, seat, kind) and as
+    (board id, table id) → seat → kind."""
     adjustment_rows = tuple(
         Adjustment.objects.filter(board__event=event)
         .order_by("board_id", "table_id", "seat")
@@ -133,32 +212,26 @@ def event_results(
     adjusted: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
     for board_id, table_id, seat, kind in adjustment_rows:
         adjusted[(board_id, table_id)][seat] = kind
-    games = Game.objects.filter(
-        counted_q(),  # verified, or flagged and ruled to stand (tournaments.tables.review)
-        board__event=event,
-        board_id__in=boards,
-        replaced_at__isnull=True,
-    ).order_by()
-    # What a board's seat results depend on besides its games: kept with them (_BOARD_RESULTS).
-    context = (seat_rows, adjustment_rows, lineup.signature(), tuple(sorted(number_of.items())))
-    versions = _board_versions(games)
-    kept = _kept_results(event.pk, context, versions)
+    return adjustment_rows, adjusted
+
+
+def _credit_games(
+    by_board: dict[int, list[methods.SeatResult]],
+    rows: Iterable[tuple[Any, ...]],
+    seats: list[str],
+    layout: _Layout,
+) -> None:
+    """Append to `by_board` the seat result of every seat of each game of `rows` (board id,
+    table id, then the score of each of `seats`), but for the seats an adjustment replaces."""
     # A score takes few distinct values: each is made a Fraction once, not once per seat.
     fractions: dict[Any, Fraction] = {}
-    # Each seat's score read out of the JSON by the database (one text column per seat of the
-    # event), not a JSON document decoded in Python per game: a third of a recompute's time.
-    seats = sorted({seat for at_table in seat_of.values() for seat in at_table})
-    by_seat = {f"score_{i}": KeyTextTransform(seat, "score") for i, seat in enumerate(seats)}
-    read = games if versions is None else games.filter(board_id__in=set(versions) - set(kept))
-    by_board: dict[int, list[methods.SeatResult]] = defaultdict(list)
-    for board_id, table_id, *values in read.annotate(**by_seat).values_list(
-        "board_id", "table_id", *by_seat
-    ):
-        if board_id not in boards:
+    lineup = layout.lineup
+    for board_id, table_id, *values in rows:
+        if board_id not in layout.boards:
             continue
-        rulings = adjusted.get((board_id, table_id), {})
+        rulings = layout.adjusted.get((board_id, table_id), {})
         score = dict(zip(seats, values, strict=True))
-        for seat, player_id in seat_of.get(table_id, {}).items():
+        for seat, player_id in layout.seat_of.get(table_id, {}).items():
             if seat in rulings:
                 continue
             value = score.get(seat)
@@ -166,56 +239,50 @@ def event_results(
                 # Each board is credited to who played it (tournaments.events.substitutions); most
                 # events have no substitution, and this loop runs once per seat of each game.
                 if lineup:
-                    player_id = lineup.player_id(table_id, seat, number_of[board_id], player_id)
+                    player_id = lineup.player_id(
+                        table_id, seat, layout.number_of[board_id], player_id
+                    )
                 exact = fractions.get(value)
                 if exact is None:
                     exact = fractions[value] = Fraction(value)
                 by_board[board_id].append(
                     methods.SeatResult(board_id, table_id, seat, player_id, exact)
                 )
-    for (board_id, table_id), rulings in adjusted.items():
-        if board_id not in boards or board_id in kept:
+
+
+def _credit_adjustments(
+    by_board: dict[int, list[methods.SeatResult]],
+    layout: _Layout,
+    kept: dict[int, list[methods.SeatResult]],
+) -> None:
+    """Append to `by_board` the seat result of every adjusted seat, on the boards not `kept`
+    (their results already hold their adjustments)."""
+    for (board_id, table_id), rulings in layout.adjusted.items():
+        if board_id not in layout.boards or board_id in kept:
             continue
-        players = seat_of.get(table_id, {})
+        players = layout.seat_of.get(table_id, {})
         for seat, kind in rulings.items():
             if seat in players:
-                player_id = lineup.player_id(table_id, seat, number_of[board_id], players[seat])
+                player_id = layout.lineup.player_id(
+                    table_id, seat, layout.number_of[board_id], players[seat]
+                )
                 by_board[board_id].append(
                     methods.SeatResult(
                         board_id, table_id, seat, player_id, Fraction(0), adjusted=kind
                     )
                 )
-    if versions is not None:
-        _keep_results(event.pk, context, versions, by_board)
-    every_board: dict[Hashable, list[methods.SeatResult]] = {}
-    for source in (kept, by_board):
-        for board_id, board_results in source.items():
-            every_board[board_id] = board_results
-    results: list[methods.SeatResult] = []
-    for board_results in every_board.values():
-        results.extend(board_results)
-    penalties: list[tuple[int, int | None, Fraction]] = (
-        [
-            (player_id, stage_id, Fraction(points))
-            for player_id, stage_id, points in Penalty.objects.filter(event=event).values_list(
-                "player_id", "stage_id", "points"
-            )
-        ]
-        if with_penalties
-        else []
-    )
-    # Like the penalties, who is left out of the ranking matters to the ranking only.
-    unranked = lineups.unranked_ids(event) if with_penalties else set()
-    # Board by board for board_points only where boards are kept (else nothing to find).
-    return EventResults(
-        event,
-        results,
-        stage_of_board,
-        expected,
-        penalties,
-        unranked,
-        every_board if versions is not None else None,
-    )
+
+
+def _rulings_of(event: Event) -> tuple[list[tuple[int, int | None, Fraction]], set[int]]:
+    """The penalties of `event` (player id, stage id, points) and its unranked players: like
+    the penalties, who is left out of the ranking matters to the ranking only."""
+    penalties: list[tuple[int, int | None, Fraction]] = [
+        (player_id, stage_id, Fraction(points))
+        for player_id, stage_id, points in Penalty.objects.filter(event=event).values_list(
+            "player_id", "stage_id", "points"
+        )
+    ]
+    return penalties, lineups.unranked_ids(event)
 
 
 def method_of(event: Event) -> methods.Method:
@@ -254,14 +321,14 @@ def board_points(
         for board, results in data.by_board.items():
             place = (data.event.pk, board)
             how = (method, unit, data.expected.get(board))
-            kept = _POINTS_OF_LIST.get(place)
+            kept = POINTS_OF_LIST.get(place)
             if kept is not None and kept[0] is results and kept[1] == how:
                 out.extend(kept[2])
                 continue
             points = methods.board_points(results, method=method, expected=data.expected, unit=unit)
-            with _KEPT_LOCK:
-                if place in _BOARD_RESULTS:  # else dropped meanwhile: kept with its board only
-                    _POINTS_OF_LIST[place] = (results, how, points)
+            with KEPT_LOCK:
+                if place in BOARD_RESULTS:  # else dropped meanwhile: kept with its board only
+                    POINTS_OF_LIST[place] = (results, how, points)
             out.extend(points)
         return out
     by_board: dict[Any, list[methods.SeatResult]] = defaultdict(list)
@@ -275,24 +342,24 @@ def board_points(
             for r in results
         )
         key = (method, unit, data.expected.get(board), board, signature)
-        hit = _BOARD_POINTS.get(key)
+        hit = BOARD_POINTS.get(key)
         if hit is None:
             points = methods.board_points(results, method=method, expected=data.expected, unit=unit)
             # A seat result is one seat of one table (scoring refuses a seat met twice), so
             # a board's points are found again by table and seat, in whatever order they come.
             hit = {(p.board, p.table, p.seat): p for p in points}
-            _BOARD_POINTS[key] = hit
-            if len(_BOARD_POINTS) > BOARD_POINTS_KEPT:
-                _BOARD_POINTS.popitem(last=False)
+            BOARD_POINTS[key] = hit
+            if len(BOARD_POINTS) > BOARD_POINTS_KEPT:
+                BOARD_POINTS.popitem(last=False)
         else:
-            _BOARD_POINTS.move_to_end(key)
+            BOARD_POINTS.move_to_end(key)
         found.update(hit)
     return [found[(r.board, r.table, r.seat)] for r in data.results]
 
 
 def compute(
     data: EventResults, *, stages: Iterable[Stage] = (), memo: bool = True
-) -> dict[int | None, list[scoring_ranking.Standing]]:
+) -> dict[int | None, list[scoring_ranking.RankedRow]]:
     """The standings of every scope: None (the whole event) and each of `stages`; `memo`:
     the points of boards unchanged since a recompute before are looked up (board_points).
 
@@ -309,20 +376,12 @@ def compute(
         points = [p for p in points if p.player not in data.unranked]
         data = replace(data, results=[r for r in data.results if r.player not in data.unranked])
     order, seed = _tiebreaks(event)
-
-    def penalties(stage_ids: set[int | None] | None) -> dict[Hashable, Fraction]:
-        out: dict[Hashable, Fraction] = defaultdict(Fraction)
-        for player_id, stage_id, value in data.penalties:
-            if stage_ids is None or stage_id in stage_ids:
-                out[player_id] += value
-        return dict(out)
-
-    scopes: dict[int | None, list[scoring_ranking.Standing]] = {
+    scopes: dict[int | None, list[scoring_ranking.RankedRow]] = {
         None: scoring_ranking.standings(
             points,
             method=method,
             results=data.results,
-            penalties=penalties(None),
+            penalties=_penalties_in(data, None),
             tiebreaks=order,
             seed=seed,
         )
@@ -330,30 +389,13 @@ def compute(
     ordered = sorted(stages, key=lambda s: s.number)
     boards_present = {r.board for r in data.results}
     for stage in ordered:
-        counted = {stage.pk}
-        if stage.carry_over:
-            counted |= {s.pk for s in ordered if s.number < stage.number}
-        if all(data.stage_of_board.get(b) == stage.pk for b in boards_present):
-            # Every result is on this stage's boards (one stage, the common case): its
-            # players, results and points are the event's, with no pass to filter them.
-            players = {r.player for r in data.results}
-            scope_results, scope_points = data.results, points
-        else:
-            players = {
-                r.player for r in data.results if data.stage_of_board.get(r.board) == stage.pk
-            }
-            scope_results = [
-                r
-                for r in data.results
-                if r.player in players and data.stage_of_board.get(r.board) in counted
-            ]
-            scope_points = [
-                p
-                for p in points
-                if p.player in players and data.stage_of_board.get(p.board) in counted
-            ]
-        stage_penalties = {k: v for k, v in penalties(set(counted)).items() if k in players}
-
+        counted = _counted_stages(stage, ordered)
+        players, scope_results, scope_points = _stage_scope(
+            data, points, stage.pk, counted, boards_present
+        )
+        stage_penalties = {
+            k: v for k, v in _penalties_in(data, set(counted)).items() if k in players
+        }
         ranked = partial(
             scoring_ranking.standings,
             scope_points,
@@ -362,34 +404,90 @@ def compute(
             penalties=stage_penalties,
             seed=seed,
         )
-        if len(scope_results) == len(data.results) and stage_penalties == penalties(None):
+        if len(scope_results) == len(data.results) and stage_penalties == _penalties_in(data, None):
             # The stage holds every result and penalty of the event (one stage, the common
             # case): its ranking is the event's, computed once.
             rows = list(scopes[None])
         else:
             rows = ranked(tiebreaks=order)
-        shared = _shared_at_cut(rows, stage.cut)
-        if shared and "lot" not in order:
-            # A cut takes exactly `cut` players: those the tie-breaks leave equal across its
-            # line, and they only, are drawn by the lot, and the published rows show the draw.
-            # The drawn rows keep the places of the shared rank, in the lot's order.
-            drawn = {r.player: r for r in ranked(tiebreaks=[*order, "lot"])}
-            rows = sorted(
-                (drawn[r.player] if r.rank == shared else r for r in rows),
-                key=lambda r: r.position,
-            )
-        scopes[stage.pk] = rows
+        scopes[stage.pk] = _drawn_at_cut(rows, stage.cut, ranked, order)
     return scopes
 
 
-def _shared_at_cut(rows: list[scoring_ranking.Standing], cut: int | None) -> str:
+def _penalties_in(
+    data: EventResults, stage_ids: set[int | None] | None
+) -> dict[Hashable, Fraction]:
+    """Player → the sum of his penalties in the stages `stage_ids` (None: in the whole event)."""
+    out: dict[Hashable, Fraction] = defaultdict(Fraction)
+    for player_id, stage_id, value in data.penalties:
+        if stage_ids is None or stage_id in stage_ids:
+            out[player_id] += value
+    return dict(out)
+
+
+def _counted_stages(stage: Stage, ordered: list[Stage]) -> set[int | None]:
+    """The stages whose boards count in `stage`: itself, and those before it when it carries
+    scores over."""
+    counted: set[int | None] = {stage.pk}
+    if stage.carry_over:
+        counted |= {s.pk for s in ordered if s.number < stage.number}
+    return counted
+
+
+def _stage_scope(
+    data: EventResults,
+    points: list[methods.SeatPoints],
+    stage_id: int,
+    counted: set[int | None],
+    boards_present: set[Hashable],
+) -> tuple[set[Hashable], list[methods.SeatResult], list[methods.SeatPoints]]:
+    """The players of a stage (those with a result on its boards), and their results and
+    points on the boards of the `counted` stages."""
+    if all(data.stage_of_board.get(b) == stage_id for b in boards_present):
+        # Every result is on this stage's boards (one stage, the common case): its
+        # players, results and points are the event's, with no pass to filter them.
+        return {r.player for r in data.results}, data.results, points
+    players = {r.player for r in data.results if data.stage_of_board.get(r.board) == stage_id}
+    scope_results = [
+        r
+        for r in data.results
+        if r.player in players and data.stage_of_board.get(r.board) in counted
+    ]
+    scope_points = [
+        p for p in points if p.player in players and data.stage_of_board.get(p.board) in counted
+    ]
+    return players, scope_results, scope_points
+
+
+def _drawn_at_cut(
+    rows: list[scoring_ranking.RankedRow],
+    cut: int | None,
+    ranked: Callable[..., list[scoring_ranking.RankedRow]],
+    order: list[str],
+) -> list[scoring_ranking.RankedRow]:
+    """`rows`, with the players the tie-breaks `order` leave equal across the line of `cut`
+    drawn by the lot (`ranked`: the stage's ranking by given tie-breaks)."""
+    shared = _shared_at_cut(rows, cut)
+    if shared and "lot" not in order:
+        # A cut takes exactly `cut` players: those the tie-breaks leave equal across its
+        # line, and they only, are drawn by the lot, and the published rows show the draw.
+        # The drawn rows keep the places of the shared rank, in the lot's order.
+        drawn = {r.player: r for r in ranked(tiebreaks=[*order, "lot"])}
+        rows = sorted(
+            (drawn[r.player] if r.rank == shared else r for r in rows),
+            key=lambda r: r.position,
+        )
+    return rows
+
+
+def _shared_at_cut(rows: list[scoring_ranking.RankedRow], cut: int | None) -> str:
     """The rank shared by the players on both sides of a cut of `cut` ("" when none does)."""
     if not cut or len(rows) <= cut or rows[cut - 1].rank != rows[cut].rank:
         return ""
     return rows[cut - 1].rank
 
 
-def _rows(event: Event, rows: list[scoring_ranking.Standing]) -> list[dict[str, Any]]:
+def _rows(event: Event, rows: list[scoring_ranking.RankedRow]) -> list[dict[str, Any]]:
     fmt = methods.format_fraction
     return [
         {

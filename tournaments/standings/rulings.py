@@ -1,4 +1,8 @@
-""""""
+"""The referees' rulings that move standings: a seat's adjusted score on a board (adjustment_set,
+adjustment_remove) and a penalty on a player's total (penalty_add, penalty_remove). Each is one
+transaction, asks tournaments.core.access (may_rule), is audited, and requests a recomputation
+after commit. RulingRejected is the refusal of a ruling, in the reader's words.
+"""
 
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ from tournaments.models import (
     Stage,
     Table,
 )
-from tournaments.standings.requests import _enqueue
+from tournaments.standings.requests import recompute_enqueue
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +84,7 @@ def adjustment_set(
             obj=adjustment,
             changes={"board": board.number, "table": table.number, "seat": seat, "kind": kind},
         )
-        _enqueue(board.event_id)
+        recompute_enqueue(board.event_id)
     return adjustment
 
 
@@ -104,7 +108,7 @@ def adjustment_remove(*, adjustment_id: int, actor: Actor = None) -> bool:
             changes={"kind": [adjustment.kind, None]},
         )
         adjustment.delete()
-        _enqueue(event.pk)
+        recompute_enqueue(event.pk)
     return True
 
 
@@ -153,7 +157,7 @@ def penalty_add(
                 obj=penalty,
                 changes={"player": player.name, "points": str(value), "reason": reason.strip()},
             )
-            _enqueue(event.pk)
+            recompute_enqueue(event.pk)
     except IntegrityError:
         raise RulingRejected(_("A penalty is a positive number of points.")) from None
     return penalty
@@ -179,7 +183,7 @@ def penalty_remove(*, penalty_id: int, actor: Actor = None) -> bool:
         )
         event_id = penalty.event_id
         penalty.delete()
-        _enqueue(event_id)
+        recompute_enqueue(event_id)
     return True
 
 

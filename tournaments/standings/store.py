@@ -1,4 +1,9 @@
-""""""
+"""Storing the standings: standings_recompute computes an event's standings afresh and replaces
+a scope's rows (the whole event, or one stage) only where they differ, under the writers' lock
+of the event (a PostgreSQL advisory lock), with COPY on PostgreSQL. Idempotent: a second run
+changes nothing. standings_warm reads ahead the boards of the events in play when a worker
+starts.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +24,7 @@ from tournaments.models import (
     Standing,
     StandingsState,
 )
-from tournaments.standings.cache import FIELDS, _keep_stored, _standings_version, _stored_rows_of
+from tournaments.standings.cache import FIELDS, keep_stored, standings_version, stored_rows_of
 from tournaments.standings.results import computed_rows
 
 logger = logging.getLogger(__name__)
@@ -33,7 +38,7 @@ _READING_AHEAD = threading.Lock()
 
 def standings_warm(*, limit: int = 1) -> int:
     """Read the boards of the events in play whose standings were stored last (at most
-    `limit`) into this process's kept results (_BOARD_RESULTS and their points), storing
+    `limit`) into this process's kept results (BOARD_RESULTS and their points), storing
     nothing; the number of events read.
 
     For a worker that starts in the middle of an event (tournaments.tasks): its first
@@ -124,8 +129,8 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
         done = StandingsState.objects.filter(pk=event_id).values_list("done", flat=True).first()
         if coalesced and done is not None and done >= generation:
             return False  # a newer recomputation is stored already
-        version = _standings_version(event_id)
-        old = _stored_rows_of(event, version)
+        version = standings_version(event_id)
+        old = stored_rows_of(event, version)
         changed = False
         for scope, rows in new.items():
             if old.get(scope, []) == rows:
@@ -142,9 +147,9 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
         now = timezone.now()
         if changed:
             Event.objects.filter(pk=event_id).update(standings_updated_at=now)
-            version = _standings_version(event_id)  # this transaction's rows now
+            version = standings_version(event_id)  # this transaction's rows now
         # What is stored now, scope by scope: the new rows (a stale scope has none left).
-        _keep_stored(event_id, version, new)
+        keep_stored(event_id, version, new)
         # Last, so that the state row is held for an instant only (a verification bumps it).
         StandingsState.objects.filter(pk=event_id).update(
             done=Greatest(F("done"), generation),

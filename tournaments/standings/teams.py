@@ -1,4 +1,7 @@
-""""""
+"""Team standings: the teams of a team event ranked by the same stored individual results as
+the individual standings (tournaments.standings.results), so adjustments and penalties count
+for teams exactly as for players.
+"""
 
 from __future__ import annotations
 

@@ -28,9 +28,9 @@ Vocabulary:
   - ``illegal`` and ``incomplete``: there is no result to stand: ``accept`` is refused; the
     chief rules ``reject`` (enter it again) or the organizer gives adjusted scores.
 
-  ``reject`` is also how a *confirmed* game is reopened: tournaments.tables.submission.game_submit
-  replaces
-  a confirmed game only after that ruling (or for an organizer).
+  ``reject`` is also how a *confirmed* game is reopened:
+  tournaments.tables.submission.game_submit replaces a confirmed game only after that ruling
+  (or for an organizer).
 - *counted*: a current game the standings count (`counted_q`, `counts`): verified and not
   ruled to be entered again, or ``mismatch``/``flagged`` and accepted by a chief referee. A
   game accepted and later found ``illegal`` (or ``pending`` again) when verified again does
@@ -64,7 +64,7 @@ from tournaments.core.access import (
     NotAllowed,
     can_enter_table,
     is_chief_referee,
-    require_entry,
+    require_table_entry,
     signed_in,
 )
 from tournaments.core.audit import audit_record
@@ -95,7 +95,7 @@ def may_accept(game: Game) -> bool:
     return game.status in ACCEPTABLE_STATUSES and game.resolved_at is None
 
 
-def may_rule(game: Game) -> bool:
+def takes_ruling(game: Game) -> bool:
     """Whether the game's state takes a ruling at all (not who rules): an unruled flagged game,
     or a confirmed game not already sent back to be entered again."""
     return (is_flagged(game) and game.resolved_at is None) or (
@@ -194,6 +194,68 @@ def _why_not_confirmable(game: Game) -> str:
     return _("The engine flagged this game: a chief referee must rule on it first.")
 
 
+def _ruling_note(decision: str, note: str) -> str:
+    """The ruling's note, stripped; DomainError for an unknown decision or a note empty or
+    longer than 2000 characters."""
+    if decision not in Resolution.values:
+        raise DomainError(
+            _("A ruling is one of: %(choices)s.") % {"choices": ", ".join(Resolution.values)}
+        )
+    note = (note or "").strip()
+    if not note or len(note) > 2000:
+        raise DomainError(_("A ruling needs a note giving its reason (at most 2000 characters)."))
+    return note
+
+
+def _ruling_scope(game: Game, decision: str) -> tuple[Q, dict[str, Any]]:
+    """(the games `decision` may apply to, the Game fields it also writes): ``accept`` of a
+    ``flagged`` game writes the claim's result (`accepted_claim_fields`). DomainError for an
+    ``accept`` that has no result to stand."""
+    extra: dict[str, Any] = {}
+    if decision == Resolution.ACCEPT:
+        if game.status in (Status.ILLEGAL, Status.INCOMPLETE):
+            raise DomainError(
+                _(
+                    "An illegal or incomplete game has no result that could stand: rule that "
+                    "it be entered again, or the organizer gives adjusted scores."
+                )
+            )
+        if game.status == Status.FLAGGED:
+            claimed = accepted_claim_fields(game.record)
+            if claimed is None:
+                raise DomainError(
+                    _("The engine cannot settle this claim: rule that it be entered again.")
+                )
+            extra = claimed
+        allowed = Q(status__in=ACCEPTABLE_STATUSES, resolved_at__isnull=True)
+    else:
+        allowed = Q(status__in=FLAGGED_STATUSES, resolved_at__isnull=True) | Q(
+            confirmed_at__isnull=False
+        ) & ~Q(resolution=Resolution.REJECT)
+    return allowed, extra
+
+
+def _lock_open_round(round_id: int) -> None:
+    """Lock the round's row (ordering a ruling against a concurrent close); StateConflict when
+    it is closed or published, its results final."""
+    state = Round.objects.select_for_update().values_list("state", flat=True).get(pk=round_id)
+    if state in (RoundState.CLOSED, RoundState.PUBLISHED):
+        raise StateConflict(
+            _("This round is closed: its results are final and no ruling may change them.")
+        )
+
+
+def _why_no_ruling(game: Game) -> str:
+    """Why the ruling's conditional UPDATE matched no row, read from the game as stored now."""
+    if game.replaced_at is not None:
+        return _("This version was replaced by a newer one.")
+    if game.resolution == Resolution.REJECT or (
+        game.resolved_at is not None and game.confirmed_at is None
+    ):
+        return _("A chief referee already ruled on this game.")
+    return _("Only a game the engine flagged, or a confirmed game, takes a ruling.")
+
+
 def game_resolve(*, game_id: int, actor: Actor, decision: str, note: str) -> Game:
     """A chief referee's ruling on a current game.
 
@@ -216,46 +278,11 @@ def game_resolve(*, game_id: int, actor: Actor, decision: str, note: str) -> Gam
     event = game.table.round.event
     if not is_chief_referee(actor, event):
         raise NotAllowed(_("Only a chief referee or an organizer rules on flagged games."))
-    if decision not in Resolution.values:
-        raise DomainError(
-            _("A ruling is one of: %(choices)s.") % {"choices": ", ".join(Resolution.values)}
-        )
-    note = (note or "").strip()
-    if not note or len(note) > 2000:
-        raise DomainError(_("A ruling needs a note giving its reason (at most 2000 characters)."))
-    extra: dict[str, Any] = {}
-    if decision == Resolution.ACCEPT:
-        if game.status in (Status.ILLEGAL, Status.INCOMPLETE):
-            raise DomainError(
-                _(
-                    "An illegal or incomplete game has no result that could stand: rule that "
-                    "it be entered again, or the organizer gives adjusted scores."
-                )
-            )
-        if game.status == Status.FLAGGED:
-            claimed = accepted_claim_fields(game.record)
-            if claimed is None:
-                raise DomainError(
-                    _("The engine cannot settle this claim: rule that it be entered again.")
-                )
-            extra = claimed
-        allowed = Q(status__in=ACCEPTABLE_STATUSES, resolved_at__isnull=True)
-    else:
-        allowed = Q(status__in=FLAGGED_STATUSES, resolved_at__isnull=True) | Q(
-            confirmed_at__isnull=False
-        ) & ~Q(resolution=Resolution.REJECT)
+    note = _ruling_note(decision, note)
+    allowed, extra = _ruling_scope(game, decision)
     with transaction.atomic():
-        # A closed or published round's results are final: no ruling may change them (the
-        # round's row lock orders this against a concurrent close).
-        state = (
-            Round.objects.select_for_update()
-            .values_list("state", flat=True)
-            .get(pk=game.table.round_id)
-        )
-        if state in (RoundState.CLOSED, RoundState.PUBLISHED):
-            raise StateConflict(
-                _("This round is closed: its results are final and no ruling may change them.")
-            )
+        # A closed or published round's results are final: no ruling may change them.
+        _lock_open_round(game.table.round_id)
         updated = (
             Game.objects.filter(allowed, pk=game_id, replaced_at__isnull=True)
             .filter(status=game.status)
@@ -268,16 +295,7 @@ def game_resolve(*, game_id: int, actor: Actor, decision: str, note: str) -> Gam
             )
         )
         if not updated:
-            current = Game.objects.get(pk=game_id)
-            if current.replaced_at is not None:
-                raise StateConflict(_("This version was replaced by a newer one."))
-            if current.resolution == Resolution.REJECT or (
-                current.resolved_at is not None and current.confirmed_at is None
-            ):
-                raise StateConflict(_("A chief referee already ruled on this game."))
-            raise StateConflict(
-                _("Only a game the engine flagged, or a confirmed game, takes a ruling.")
-            )
+            raise StateConflict(_why_no_ruling(Game.objects.get(pk=game_id)))
         changes: dict[str, Any] = {
             "resolution": ["", decision],
             "note": note,
@@ -293,7 +311,7 @@ def game_resolve(*, game_id: int, actor: Actor, decision: str, note: str) -> Gam
     return game
 
 
-def entry_check(
+def step_check(
     *, table: Table, board: Board, steps: Sequence[str], step: str | None, actor: Actor
 ) -> tuple[entry_steps.Position, dict[str, Any] | None]:
     """Check `step` after `steps` at `table` (games.steps); the accepted steps become the
@@ -326,7 +344,7 @@ def draft_save(*, table: Table, board: Board, steps: Sequence[str], actor: Actor
         StateConflict: the table's round is not in play (nothing may be entered there).
         NotAllowed: `actor` may not enter at `table` (tournaments.core.access.may_enter).
     """
-    require_entry(actor, table)
+    require_table_entry(actor, table)
     refusal = round_refusal(Round.objects.values_list("state", flat=True).get(pk=table.round_id))
     if refusal:
         raise StateConflict(refusal)

@@ -25,6 +25,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -36,8 +37,8 @@ from games import steps as entry_steps
 from games.engine import EngineError, RecordError, read_record
 from games.models import Board, EntryDraft, Game, Resolution
 from games.notation import rank_cards
-from games.records import GameRejected, _rules_spec, _unstorable, refuse_unstorable
-from tournaments.core.access import Actor, is_organizer, require_entry, signed_in
+from games.records import GameRejected, refuse_unstorable, rules_spec, unstorable
+from tournaments.core.access import Actor, is_organizer, require_table_entry, signed_in
 from tournaments.core.audit import audit_record
 from tournaments.core.rules import round_refusal
 from tournaments.models import Event, Round, Table
@@ -103,7 +104,7 @@ def _check_record(
     event = board.event
     if event.rules is not None:
         try:
-            same_rules = _rules_spec(record.get("rules")) == _rules_spec(event.rules)
+            same_rules = rules_spec(record.get("rules")) == rules_spec(event.rules)
         except EngineError:
             same_rules = False
         if not same_rules:
@@ -147,7 +148,7 @@ def _idempotency_key(key: str | None) -> str | None:
             _("An idempotency key has at most %(n)s characters; this one has %(length)s.")
             % {"n": IDEMPOTENCY_KEY_MAX, "length": len(key)}
         )
-    if _unstorable(key) is not None:
+    if unstorable(key) is not None:
         raise GameRejected(_("An idempotency key cannot hold a NUL character or a lone surrogate."))
     return key
 
@@ -238,6 +239,148 @@ class _Retry(Exception):
     """The submission's idempotency key is already stored: roll back, answer the first game."""
 
 
+def _replace_current(*, table: Table, board: Board, actor: Actor) -> tuple[Game | None, int, int]:
+    """Mark the table's current game of `board` replaced, under its row lock: (that game or
+    None, the number of rows marked, the last version stored). GameRejected when `actor` may
+    not replace it (`replace_refusal`)."""
+    previous = (
+        Game.objects.select_for_update()
+        .filter(table=table, board=board, replaced_at__isnull=True)
+        .only("pk", "record", "confirmed_at", "resolution")
+        .first()
+    )
+    refusal = replace_refusal(previous, actor=actor, event=board.event)
+    if refusal is not None:
+        raise GameRejected(refusal)
+    replaced = Game.objects.filter(table=table, board=board, replaced_at__isnull=True).update(
+        replaced_at=timezone.now()
+    )
+    # Read again under the lock: a replacement that waited for another one numbers itself
+    # after it.
+    last_version = (
+        Game.objects.filter(table=table, board=board).aggregate(v=Max("version"))["v"] or 0
+    )
+    return previous, replaced, last_version
+
+
+def _insert_game(
+    *,
+    table: Table,
+    board: Board,
+    checked: dict[str, Any],
+    version: int,
+    key: str | None,
+    source: str,
+    user: User | None,
+) -> Game:
+    """Insert the submission as version `version` of the table's game of `board`."""
+    declared = checked.get("declared")
+    return Game.objects.create(
+        table=table,
+        board=board,
+        record=checked,
+        record_id=str(checked.get("id") or "")[:200],
+        declared=declared if isinstance(declared, dict) else None,
+        declared_winner=str(checked.get("declared_winner") or "")[:10],
+        version=version,
+        idempotency_key=key,
+        source=source[:12],
+        entered_by=user,
+    )
+
+
+def _audit_submission(
+    game: Game,
+    *,
+    board: Board,
+    actor: Actor,
+    checked: dict[str, Any],
+    key: str | None,
+    source: str,
+    previous: Game | None,
+    replaced: int,
+) -> None:
+    """Write the stored submission to the audit log: ``game.submit``, or ``game.edit`` with
+    the record's changed fields when it replaced a game."""
+    changes: dict[str, Any] = {"version": game.version, "source": source}
+    if key is not None:
+        changes["idempotency_key"] = key
+    if replaced and previous is not None:
+        changes["replaces"] = previous.pk
+        changes["record"] = _record_changes(previous.record or {}, checked)
+    audit_record(
+        event=board.event,
+        actor=actor,  # a private link's bearer is audited as the link (tournaments.links)
+        action="game.edit" if replaced else "game.submit",
+        obj=game,
+        changes=changes,
+    )
+
+
+def _store_submission(
+    *,
+    table: Table,
+    board: Board,
+    checked: dict[str, Any],
+    replace: bool,
+    actor: Actor,
+    user: User | None,
+    key: str | None,
+    source: str,
+) -> Game:
+    """Store a checked submission inside the caller's transaction (see `game_submit`): lock
+    the round, refuse or replace, insert, audit, drop the draft, enqueue the verification.
+    Raises _Retry when its idempotency key is already stored."""
+    # The round's row lock orders this submission against a concurrent round_close (a
+    # conditional UPDATE of the same row): a game is stored while the round is in play, or
+    # refused once it is closed, never in between. A shared lock: the submissions of a room
+    # never wait for one another, only a transition waits. The same statement reads the
+    # table's last version of the board: one round trip. And the game stored first under
+    # the same idempotency key, if any: a retry is answered with it whatever the round's
+    # state now.
+    state, last_version, first = _round_state_shared(
+        table.round_id, table_id=table.pk, board_id=board.pk, key=key
+    )
+    if first is not None:
+        raise _Retry
+    refusal = round_refusal(state or "")
+    if refusal is not None:
+        raise GameRejected(refusal)
+    replaced = 0
+    previous = None
+    if replace:
+        previous, replaced, last_version = _replace_current(table=table, board=board, actor=actor)
+    # No savepoint: a unique constraint that refuses the insert (the same key or the same
+    # table and board arriving at once) ends the transaction, answered by game_submit.
+    game = _insert_game(
+        table=table,
+        board=board,
+        checked=checked,
+        version=last_version + 1,
+        key=key,
+        source=source,
+        user=user,
+    )
+    _audit_submission(
+        game,
+        board=board,
+        actor=actor,
+        checked=checked,
+        key=key,
+        source=source,
+        previous=previous,
+        replaced=replaced,
+    )
+    EntryDraft.objects.filter(table=table, board=board).delete()
+    game_id, event_id = game.pk, board.event_id
+    # After commit, and never failing the request: a broker that is down leaves the game
+    # pending, and games.tasks.sweep_pending_games sends it again.
+    transaction.on_commit(lambda: enqueue(VERIFY_GAME, game_id))
+    if replaced:
+        standings_request(event_id=event_id)
+    return game
+
+
 def game_submit(
     *,
     table: Table,
@@ -267,8 +410,7 @@ def game_submit(
     Refused for every door whatever the user: a table whose round is not in play (draft or
     seated: not started; closed or published: over; see `round_refusal`); the replacement of
     a confirmed game, unless a chief referee ruled that it be entered again
-    (tournaments.tables.review,
-    ``reject``) or `actor` is an organizer of the event.
+    (tournaments.tables.review, ``reject``) or `actor` is an organizer of the event.
 
     Raises:
         GameRejected: not a record, or one the database cannot store (a NUL character, a lone
@@ -281,83 +423,22 @@ def game_submit(
         IdempotencyKeyReused: the key was used for another table, board or record (a
             GameRejected).
     """
-    require_entry(actor, table)
+    require_table_entry(actor, table)
     key = _idempotency_key(idempotency_key)
     checked = _check_record(table=table, board=board, record=record, round_state=False)
-    declared = checked.get("declared")
     user = signed_in(actor)
     try:
         with transaction.atomic():
-            # The round's row lock orders this submission against a concurrent round_close
-            # (a conditional UPDATE of the same row): a game is stored while the round is in
-            # play, or refused once it is closed, never in between. A shared lock: the
-            # submissions of a room never wait for one another, only a transition waits.
-            # The same statement reads the table's last version of the board: one round trip.
-            # And the game stored first under the same idempotency key, if any: a retry is
-            # answered with it whatever the round's state now.
-            state, last_version, first = _round_state_shared(
-                table.round_id, table_id=table.pk, board_id=board.pk, key=key
-            )
-            if first is not None:
-                raise _Retry
-            refusal = round_refusal(state or "")
-            if refusal is not None:
-                raise GameRejected(refusal)
-            replaced = 0
-            previous = None
-            if replace:
-                previous = (
-                    Game.objects.select_for_update()
-                    .filter(table=table, board=board, replaced_at__isnull=True)
-                    .only("pk", "record", "confirmed_at", "resolution")
-                    .first()
-                )
-                refusal = replace_refusal(previous, actor=actor, event=board.event)
-                if refusal is not None:
-                    raise GameRejected(refusal)
-                replaced = Game.objects.filter(
-                    table=table, board=board, replaced_at__isnull=True
-                ).update(replaced_at=timezone.now())
-                # Read again under the lock: a replacement that waited for another one
-                # numbers itself after it.
-                last_version = (
-                    Game.objects.filter(table=table, board=board).aggregate(v=Max("version"))["v"]
-                    or 0
-                )
-            # No savepoint: a unique constraint that refuses the insert (the same key or the
-            # same table and board arriving at once) ends the transaction, answered below.
-            game = Game.objects.create(
+            game = _store_submission(
                 table=table,
                 board=board,
-                record=checked,
-                record_id=str(checked.get("id") or "")[:200],
-                declared=declared if isinstance(declared, dict) else None,
-                declared_winner=str(checked.get("declared_winner") or "")[:10],
-                version=last_version + 1,
-                idempotency_key=key,
-                source=source[:12],
-                entered_by=user,
+                checked=checked,
+                replace=replace,
+                actor=actor,
+                user=user,
+                key=key,
+                source=source,
             )
-            changes: dict[str, Any] = {"version": last_version + 1, "source": source}
-            if key is not None:
-                changes["idempotency_key"] = key
-            if replaced and previous is not None:
-                changes["replaces"] = previous.pk
-                changes["record"] = _record_changes(previous.record or {}, checked)
-            audit_record(
-                event=board.event,
-                actor=actor,  # a private link's bearer is audited as the link (tournaments.links)
-                action="game.edit" if replaced else "game.submit",
-                obj=game,
-                changes=changes,
-            )
-            EntryDraft.objects.filter(table=table, board=board).delete()
-            game_id, event_id = game.pk, board.event_id
-            # After commit, and never failing the request: a broker that is down leaves the game
-            # pending, and games.tasks.sweep_pending_games sends it again.
-            transaction.on_commit(lambda: enqueue(VERIFY_GAME, game_id))
-            if replaced:
-                standings_request(event_id=event_id)
     except _Retry:
         assert key is not None
         retried = _by_idempotency_key(key)

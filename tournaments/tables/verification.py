@@ -1,4 +1,9 @@
-""""""
+"""Verification of the games entered into an event: the pending games replayed through the
+engine in batches (games_verify: the oldest first, rows locked with SKIP LOCKED, one flat
+UPDATE), the standings of the events they move requested in the same transaction, and the
+sweep that sends again the verification of games pending too long (the pending games are the
+outbox of verification). What a replay stores of one record is games.outcome's.
+"""
 
 from __future__ import annotations
 
@@ -51,15 +56,15 @@ def games_verify(
     # SKIP LOCKED: a queue's pattern, so two workers take different chunks and neither waits.
     # Only the games' rows are locked: a board row locked FOR UPDATE would hold up every
     # submission of that board.
-    # No join: with the board joined the planner sorted every pending row (230 ms a chunk in a
-    # queue of 30,000 games) instead of reading the index in order (1 ms).
+    # No join: with the board joined the planner sorts every pending row instead of reading
+    # the pending games' own index in order.
     pending = Game.objects.filter(status=Status.PENDING).select_for_update(skip_locked=True)
     with transaction.atomic():
         if fill > 0:
             # A worker's chunk: the oldest pending games, in the order of their own index
             # (game_pending_oldest), whichever message asked; the one asked for is among them
-            # unless older games wait, which go first. An "asked for first" order sorted
-            # every pending row (issue 11).
+            # unless older games wait, which go first (an "asked for first" order would sort
+            # every pending row).
             games = list(pending.order_by("submitted_at", "pk")[:fill])
         else:
             games = list(pending.filter(pk__in=wanted).order_by("pk"))
@@ -100,8 +105,8 @@ def _store_outcomes(games: Sequence[Game], names: Sequence[str]) -> None:
 
     On PostgreSQL one ``UPDATE … FROM (VALUES …)``: a row of values per game, each column cast
     to its field's type (a column whose values are all NULL has no type of its own). Django's
-    bulk_update writes a CASE per game and field, and building it took 0.12 s of the 0.15 s
-    a batch of 100 games cost (issue 11); elsewhere (the embedded SQLite) bulk_update.
+    bulk_update writes a CASE per game and field, slow to build for a batch (README,
+    "Benchmarks"); elsewhere (the embedded SQLite) bulk_update.
     """
     if connection.vendor != "postgresql":
         Game.objects.bulk_update(games, list(names))

@@ -243,9 +243,9 @@ def _json_error(exc: DomainError) -> JsonResponse:
 
 
 @_private(json_door=True)
-def entry_check(request: HttpRequest, token: str, number: int) -> HttpResponse:
+def step_check(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """GET: the position of the entry in progress; POST ``{steps, step}``: check a step, as
-    the API's entry endpoint, through tournaments.links.entry.link_entry_check; any other method:
+    the API's entry endpoint, through tournaments.links.entry.link_step_check; any other method:
     405 in the API's error shape (a DELETE answered the position, as if a draft were gone)."""
     if request.method not in ("GET", "HEAD", "POST"):
         return _method_not_allowed(["GET", "HEAD", "POST"])
@@ -264,7 +264,7 @@ def entry_check(request: HttpRequest, token: str, number: int) -> HttpResponse:
         data = EntryCheckSerializer(data=_json_object(request))
         if not data.is_valid():
             return _fields_error(data.errors)
-        answer = entry.link_entry_check(
+        answer = entry.link_step_check(
             bearer=_bearer(request, link),
             table=table,
             board=board,

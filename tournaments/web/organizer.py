@@ -38,8 +38,7 @@ from games.engine.rules import OPTION_NAMES, PRESETS
 from games.models import Board
 from tournaments.core import access, labels, lineups
 from tournaments.core.access import is_organizer
-from tournaments.events import overview, round_states, rounds, selectors, stages
-from tournaments.events import players_csv as csv_io
+from tournaments.events import overview, players_csv, round_states, rounds, selectors, stages
 from tournaments.league import clubs
 from tournaments.models import (
     Entry,
@@ -390,8 +389,8 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
             text, status = "", 400
         elif request.POST.get("confirm"):
             try:
-                done = csv_io.players_csv_import(event=event, text=text, actor=request.user)
-            except csv_io.CsvRejected as exc:
+                done = players_csv.players_csv_import(event=event, text=text, actor=request.user)
+            except players_csv.CsvRejected as exc:
                 messages.error(request, exc.message)
                 preview, status = exc.preview, 400
             except DomainError as exc:
@@ -401,7 +400,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, _("%(n)s players imported.") % {"n": len(done.rows)})
                 return redirect("organizer:players", slug=event.slug)
         else:
-            preview = csv_io.players_csv_preview(event=event, text=text)
+            preview = players_csv.players_csv_preview(event=event, text=text)
             status = 200 if preview.ok else 400
     entries = (
         Entry.objects.filter(event=event)
@@ -421,7 +420,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 def players_export(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event_for_organizer(request, slug)
     response = HttpResponse(
-        csv_io.players_csv_export(event=event), content_type="text/csv; charset=utf-8"
+        players_csv.players_csv_export(event=event), content_type="text/csv; charset=utf-8"
     )
     response["Content-Disposition"] = content_disposition_header(True, f"{event.slug}-players.csv")
     return response

@@ -5,9 +5,8 @@ and the organizers' queue of flagged games.
 Who sees what is decided by tournaments.core.access: a referee his assigned tables, chief referees
 and organizers every table (rulings, the status board, the queue); anyone else gets the login
 page or a 403. Every write calls a service (tournaments.tables.submission.game_submit,
-tournaments.tables.review); a
-refused request is shown as an error and nothing is stored. The live entry page is plain
-JavaScript over the API's entry endpoint (games/static/games/entry.js).
+tournaments.tables.review); a refused request is shown as an error and nothing is stored. The
+live entry page is plain JavaScript over the API's entry endpoint (games/static/games/entry.js).
 """
 
 from __future__ import annotations
@@ -29,9 +28,8 @@ from django.utils.translation import gettext as _
 
 from ddz_site.kernel.errors import DomainError
 from games import messages as entry_messages
-from games import quick_result
+from games import quick_result, views
 from games import steps as entry_steps
-from games import views as views_offline
 from games.forms import GameRecordForm, QuickResultForm, ResolveForm
 from games.models import Board, Game
 from tournaments.core.access import Actor, can_enter_table, is_chief_referee, is_official
@@ -47,10 +45,10 @@ from tournaments.tables.review import (
     games_confirm,
     may_accept,
     may_confirm,
-    may_rule,
+    takes_ruling,
 )
 from tournaments.tables.submission import entry_refusal, game_submit
-from tournaments.web import substitutions as views_substitutions
+from tournaments.web import substitutions
 from tournaments.web.screen import clock_context, table_clock_context
 
 
@@ -83,7 +81,7 @@ def referee_event(request: HttpRequest, slug: str) -> HttpResponse:
             "chief": is_chief_referee(request.user, event),
             # The same clock as the big screen, with its buttons for those who run it.
             **clock_context(event, current_round(event), request.user, tables=True),
-            **views_substitutions.referee_context(event, request.user),
+            **substitutions.referee_context(event, request.user),
         },
     )
 
@@ -125,8 +123,7 @@ def flagged_queue(request: HttpRequest, slug: str) -> HttpResponse:
 def confirm_queue(request: HttpRequest, slug: str) -> HttpResponse:
     """The verified games a chief referee may confirm, with their results; he ticks several and
     confirms them at once (tournaments.tables.review.games_confirm). Each refusal is named by its
-    table
-    and board; the others are confirmed."""
+    table and board; the others are confirmed."""
     event = get_object_or_404(Event, slug=slug)
     if not is_chief_referee(request.user, event):
         return _refuse(request)
@@ -232,7 +229,7 @@ def live_entry_context(
         # The engine's English words under a refusal, for English readers only: in another
         # language the refusal is wholly in that language (games.messages.error_message).
         "engine_words": (get_language() or "en").split("-")[0] == "en",
-        "offline": views_offline.page_config(),
+        "offline": views.page_config(),
     }
     return {
         "event": board.event,
@@ -242,7 +239,7 @@ def live_entry_context(
         "config": config,
         "seats": deal.rules.seats,
         "closed": entry_refusal(table, current, actor=actor, event=board.event),
-        # The same clock as the big screen, with this table's extra time (issue 12 item 8).
+        # The same clock as the big screen, with this table's extra time.
         **table_clock_context(table, board.event),
     }
 
@@ -373,6 +370,56 @@ def game_enter(request: HttpRequest, slug: str, table_id: int, number: int) -> H
     )
 
 
+def _game_action(request: HttpRequest, game: Game) -> tuple[ResolveForm, str | None]:
+    """Carry out the POSTed action (``confirm`` or ``resolve``) on `game`: (the ruling form,
+    bound to the POST for a ruling so that a refused one is shown again as filled in; None, or
+    the message of the refusal)."""
+    resolve_form = ResolveForm()
+    try:
+        if request.POST.get("action") == "confirm":
+            game_confirm(game_id=game.pk, actor=request.user)
+        elif request.POST.get("action") == "resolve":
+            resolve_form = ResolveForm(request.POST)
+            if not resolve_form.is_valid():
+                raise DomainError(_("Choose a ruling and give its reason."))
+            game_resolve(
+                game_id=game.pk,
+                actor=request.user,
+                decision=resolve_form.cleaned_data["decision"],
+                note=resolve_form.cleaned_data["note"],
+            )
+        else:
+            raise DomainError(_("Unknown action."))
+    except DomainError as exc:
+        return resolve_form, exc.message
+    return resolve_form, None
+
+
+def _error_text(current: Game | None) -> str:
+    """The engine's error on the current version in the reader's language (games.steps's
+    sentences), "" when it has none."""
+    if current is None or not isinstance(current.error, dict) or not current.error:
+        return ""
+    return entry_messages.stored_error_message(
+        current.error,
+        status=current.status,
+        record=current.record or {},
+        landlord=current.landlord,
+        winner=current.winner,
+        declared=current.declared,
+        score=current.score,
+    )
+
+
+def _next_board(game: Game) -> Board | None:
+    """The round's board after the game's, None after the last."""
+    return (
+        Board.objects.filter(round_id=game.table.round_id, number__gt=game.board.number)
+        .order_by("number")
+        .first()
+    )
+
+
 def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """One table's game of one board: every version, confirmation and ruling, its audit, the
     engine's error in the reader's language, and the way to the next board of the round."""
@@ -387,49 +434,20 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         return _refuse(request)
     error = None
     status = 200
-    resolve_form = ResolveForm()
     if request.method == "POST":
-        try:
-            if request.POST.get("action") == "confirm":
-                game_confirm(game_id=game.pk, actor=request.user)
-            elif request.POST.get("action") == "resolve":
-                resolve_form = ResolveForm(request.POST)
-                if not resolve_form.is_valid():
-                    raise DomainError(_("Choose a ruling and give its reason."))
-                game_resolve(
-                    game_id=game.pk,
-                    actor=request.user,
-                    decision=resolve_form.cleaned_data["decision"],
-                    note=resolve_form.cleaned_data["note"],
-                )
-            else:
-                raise DomainError(_("Unknown action."))
-        except DomainError as exc:
-            error, status = exc.message, 400
-        else:
+        resolve_form, error = _game_action(request, game)
+        if error is None:
             return redirect("referee:game", slug=slug, pk=game.pk)
+        status = 400
+    else:
+        resolve_form = ResolveForm()
     versions = list(selectors.game_versions(table=game.table, board=game.board))
     current = next((v for v in versions if v.replaced_at is None), None)
     # The record above the confirm button: the chief sees what he confirms.
     shown = results_pages.game_record(current, public=True) if current is not None else {}
     audit = selectors.audit_log(event=event, games=versions)
-    error_text = ""
-    if current is not None and isinstance(current.error, dict) and current.error:
-        # The engine's error in the reader's language (games.steps's sentences).
-        error_text = entry_messages.stored_error_message(
-            current.error,
-            status=current.status,
-            record=current.record or {},
-            landlord=current.landlord,
-            winner=current.winner,
-            declared=current.declared,
-            score=current.score,
-        )
-    following = (
-        Board.objects.filter(round_id=game.table.round_id, number__gt=game.board.number)
-        .order_by("number")
-        .first()
-    )
+    error_text = _error_text(current)
+    following = _next_board(game)
     context: dict[str, Any] = {
         "event": event,
         "game": game,
@@ -447,7 +465,7 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         and event.confirmation_required
         and may_confirm(current)
         and current.entered_by_id != request.user.pk,
-        "can_resolve": chief and current is not None and may_rule(current),
+        "can_resolve": chief and current is not None and takes_ruling(current),
         "can_accept": current is not None and may_accept(current),
         "state": selectors.entry_state(current, drafting=False) if current else "not_started",
         **{k: shown[k] for k in ("seats", "record", "bottom", "bidding", "tricks") if k in shown},

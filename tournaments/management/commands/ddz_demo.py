@@ -2,20 +2,18 @@
 
 The demo event is built like a real one, through the organizer's services
 (tournaments.events.rounds, tournaments.events.players_csv) acting as the demo organizer: nine
-players entered
-from a players file, one qualifying stage of four rounds seated by the movement of
-tournaments.seating (the Kirkman triple system on nine players: every pair of players meets at
-exactly one table), the deal seed committed, then round by round: three boards dealt from the
-seed, the round started, the built-in bot (games.bot) bidding and playing every board at every
-table through tournaments.tables.submission.game_submit (the referees' write path; Celery verifies
-each game,
-eagerly in the embedded default or in a worker), the round closed and published. A fifth round
-is left in play for a walkthrough: seated Swiss by the standings, three boards dealt, tables 2
-and 3 played by the bot, table 1 waiting for the demo referee; its boards stay under embargo
-until he has entered them. Then the organizer closes and publishes it and reveals the seed, and
-/deals/demo-duplicate/ recomputes every board. The demo accounts of
-tournaments.demo.accounts (organizer, chief referee, referee, player) are created or reset and
-their logins printed, then the private links of round 5's tables and Ann's player link
+players entered from a players file, one qualifying stage of four rounds seated by the movement
+of tournaments.seating (the Kirkman triple system on nine players: every pair of players meets
+at exactly one table), the deal seed committed, then round by round: three boards dealt from
+the seed, the round started, the built-in bot (games.bot) bidding and playing every board at
+every table through tournaments.tables.submission.game_submit (the referees' write path; Celery
+verifies each game, eagerly in the embedded default or in a worker), the round closed and
+published. A fifth round is left in play for a walkthrough: seated Swiss by the standings,
+three boards dealt, tables 2 and 3 played by the bot, table 1 waiting for the demo referee; its
+boards stay under embargo until he has entered them. Then the organizer closes and publishes
+it and reveals the seed, and /deals/demo-duplicate/ recomputes every board. The demo accounts
+of tournaments.demo.accounts (organizer, chief referee, referee, player) are created or reset
+and their logins printed, then the private links of round 5's tables and Ann's player link
 (tournaments.links; shown only here, as only their hashes are stored). Then the records of
 tests/data/*.jsonl are imported into an archive event.
 
@@ -79,6 +77,64 @@ def _wait_standings(event: Event, timeout: float) -> None:
         time.sleep(0.2)
 
 
+def _play(*, rules: Any, boards: Any, tables: Any, seed: str) -> int:
+    """The bot plays every board at every table; returns how many games it submitted."""
+    for board in boards:
+        for table in tables:
+            demo_play(rules=rules, table=table, board=board, seed=seed)
+    return len(boards) * len(tables)
+
+
+def _demo_event_create(seed: str) -> tuple[Event, Any, Any]:
+    """The demo event as its organizer builds it: players entered, the qualifying stage's
+    rounds created and seated, the deal seed committed. Returns the event, its organizer and
+    the stage."""
+    event = event_create(name=DEMO_EVENT, rules="classic")
+    td = demo_organizer_ensure(event=event)
+    roster = "name\n" + "".join(f"{name}\n" for name in PLAYERS)
+    players_csv.players_csv_import(event=event, text=roster, actor=td)
+    stage = stages.stage_create(event=event, actor=td, name="Qualifying")
+    for _r in range(ROUNDS):
+        rounds.round_create(event=event, stage=stage, actor=td)
+    stages.stage_seat(stage=stage, actor=td, seed=seed)
+    rounds.event_seed_commit(
+        event=event,
+        actor=td,
+        seed=hashlib.sha256(f"ddz-demo-deals:{seed}".encode()).hexdigest(),
+    )
+    return event, td, stage
+
+
+def _rounds_play(*, event: Event, td: Any, rules: Any, seed: str, timeout: float) -> int:
+    """Deal, start, play, close and publish each round of the stage; returns the games."""
+    games = 0
+    for round_ in event.rounds.order_by("number"):
+        boards = rounds.round_deal(round_=round_, boards=BOARDS_PER_ROUND, actor=td)
+        round_states.round_start(round_=round_, actor=td)
+        tables = list(Table.objects.filter(round=round_))
+        games += _play(rules=rules, boards=boards, tables=tables, seed=seed)
+        # A round closes once every game is settled: verified by the worker.
+        _wait_verified(event, timeout)
+        round_states.round_close(round_=round_, actor=td)
+        round_states.round_publish(round_=round_, actor=td)
+    return games
+
+
+def _open_round_play(
+    *, event: Event, stage: Any, td: Any, rules: Any, seed: str
+) -> tuple[Any, Any, list[Table], int]:
+    """The round left in play, seated Swiss and dealt: the bot plays every table but table 1,
+    which is the demo referee's to enter. Returns the round, its boards, its tables by number
+    and the games played."""
+    open_round = rounds.round_create(event=event, stage=stage, actor=td)
+    stages.round_seat_swiss(round_=open_round, actor=td)
+    open_boards = rounds.round_deal(round_=open_round, boards=BOARDS_PER_ROUND, actor=td)
+    round_states.round_start(round_=open_round, actor=td)
+    open_tables = list(Table.objects.filter(round=open_round).order_by("number"))
+    games = _play(rules=rules, boards=open_boards, tables=open_tables[1:], seed=seed)
+    return open_round, open_boards, open_tables, games
+
+
 class Command(BaseCommand):
     help = "Build and play the demo duplicate event, then import the sample of real records."
 
@@ -100,43 +156,13 @@ class Command(BaseCommand):
         Event.objects.filter(name__in=[DEMO_EVENT, ARCHIVE_EVENT]).delete()
         demo_league_clear()
 
-        event = event_create(name=DEMO_EVENT, rules="classic")
-        td = demo_organizer_ensure(event=event)
-        roster = "name\n" + "".join(f"{name}\n" for name in PLAYERS)
-        players_csv.players_csv_import(event=event, text=roster, actor=td)
-        stage = stages.stage_create(event=event, actor=td, name="Qualifying")
-        for _r in range(ROUNDS):
-            rounds.round_create(event=event, stage=stage, actor=td)
-        stages.stage_seat(stage=stage, actor=td, seed=seed)
-        rounds.event_seed_commit(
-            event=event,
-            actor=td,
-            seed=hashlib.sha256(f"ddz-demo-deals:{seed}".encode()).hexdigest(),
-        )
+        event, td, stage = _demo_event_create(seed)
         rules = rounds.rules_of(event)
-        games = 0
-
-        def play(round_: Any, boards: Any, tables: Any) -> int:
-            for board in boards:
-                for table in tables:
-                    demo_play(rules=rules, table=table, board=board, seed=seed)
-            return len(boards) * len(tables)
-
-        for round_ in event.rounds.order_by("number"):
-            boards = rounds.round_deal(round_=round_, boards=BOARDS_PER_ROUND, actor=td)
-            round_states.round_start(round_=round_, actor=td)
-            games += play(round_, boards, list(Table.objects.filter(round=round_)))
-            # A round closes once every game is settled: verified by the worker.
-            _wait_verified(event, timeout)
-            round_states.round_close(round_=round_, actor=td)
-            round_states.round_publish(round_=round_, actor=td)
-        # The round left in play: table 1 is the demo referee's to enter.
-        open_round = rounds.round_create(event=event, stage=stage, actor=td)
-        stages.round_seat_swiss(round_=open_round, actor=td)
-        open_boards = rounds.round_deal(round_=open_round, boards=BOARDS_PER_ROUND, actor=td)
-        round_states.round_start(round_=open_round, actor=td)
-        open_tables = list(Table.objects.filter(round=open_round).order_by("number"))
-        games += play(open_round, open_boards, open_tables[1:])
+        games = _rounds_play(event=event, td=td, rules=rules, seed=seed, timeout=timeout)
+        open_round, open_boards, open_tables, open_games = _open_round_play(
+            event=event, stage=stage, td=td, rules=rules, seed=seed
+        )
+        games += open_games
         board_count = event.boards.count()
         self.stdout.write(
             f"{event.name}: {len(PLAYERS)} players, {ROUNDS} rounds played and published, "
@@ -152,6 +178,17 @@ class Command(BaseCommand):
             table=open_tables[0],
             player=Player.objects.get(entries__event=event, name=PLAYERS[0]),
         )
+        self._standings_show(event, timeout)
+        self._league_show(td=td, seed=seed, timeout=timeout, site_=options["site"].rstrip("/"))
+        folder = options["records"]
+        if folder:
+            self._records_import(folder, timeout)
+        site = options["site"].rstrip("/")
+        self._logins_show(event=event, open_round=open_round, accounts=accounts, site=site)
+        self._links_show(event=event, open_round=open_round, td=td, site=site)
+
+    def _standings_show(self, event: Event, timeout: float) -> None:
+        """Once every game is verified and ranked: the verification counts and standings."""
         _wait_verified(event, timeout)
         _wait_standings(event, timeout)
         counts = {
@@ -166,7 +203,9 @@ class Command(BaseCommand):
                 f"{float(eval_fraction(row['percentage'])):6.2f}%"
             )
 
-        # The club's series of three events (tournaments.demo.league), then its standings.
+    def _league_show(self, *, td: Any, seed: str, timeout: float, site_: str) -> None:
+        """The club's series of three events (tournaments.demo.league), then its standings."""
+
         def settled(cup: Event) -> None:
             _wait_verified(cup, timeout)
             _wait_standings(cup, timeout)
@@ -184,29 +223,30 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"  {line.rank:>4}  {line.person.name:<6} {float(line.total):>5g}  ({points})"
             )
-        site_ = options["site"].rstrip("/")
         first = table.lines[0].person if table.lines else None
         self.stdout.write(f"  Series standings: {site_}{series.get_absolute_url()}")
         if first is not None:
             self.stdout.write(f"  {first.name}'s profile: {site_}/people/{first.pk}/")
 
-        folder = options["records"]
-        if folder:
-            archive = event_create(name=ARCHIVE_EVENT, rules=None)
-            stored = rejected = 0
-            for path in sorted(Path(folder).glob("*.jsonl")):
-                with path.open(encoding="utf-8") as fh:
-                    report = records_import(event=archive, lines=fh)
-                stored += report.stored
-                rejected += len(report.rejected)
-            _wait_verified(archive, timeout)
-            verified = Game.objects.filter(board__event=archive, status=Status.VERIFIED).count()
-            board_count = archive.boards.count()
-            self.stdout.write(
-                f"\n{archive.name}: {stored} records imported ({rejected} rejected) "
-                f"as {board_count} boards; {verified} of {stored} verified"
-            )
-        site = options["site"].rstrip("/")
+    def _records_import(self, folder: str, timeout: float) -> None:
+        """The real records of `folder` (*.jsonl) into the archive event, once verified."""
+        archive = event_create(name=ARCHIVE_EVENT, rules=None)
+        stored = rejected = 0
+        for path in sorted(Path(folder).glob("*.jsonl")):
+            with path.open(encoding="utf-8") as fh:
+                report = records_import(event=archive, lines=fh)
+            stored += report.stored
+            rejected += len(report.rejected)
+        _wait_verified(archive, timeout)
+        verified = Game.objects.filter(board__event=archive, status=Status.VERIFIED).count()
+        board_count = archive.boards.count()
+        self.stdout.write(
+            f"\n{archive.name}: {stored} records imported ({rejected} rejected) "
+            f"as {board_count} boards; {verified} of {stored} verified"
+        )
+
+    def _logins_show(self, *, event: Event, open_round: Any, accounts: Any, site: str) -> None:
+        """How the seed is revealed, and the demo accounts' logins."""
         self.stdout.write(
             f"\nDeals: commitment {event.deal_commitment}. Once round {open_round.number} is "
             f"entered, closed and published, the organizer reveals the seed on "
@@ -225,8 +265,11 @@ class Command(BaseCommand):
             f"  Sign in at {site}/organizer/login/ (any account); "
             f"{site}/admin/ takes demo-organizer (staff)."
         )
-        # Made last, so that they are the links in force (ddz_table_links makes new ones and
-        # revokes these); only their hashes are stored, so this is where they are seen.
+
+    def _links_show(self, *, event: Event, open_round: Any, td: Any, site: str) -> None:
+        """The private links of the open round's tables and Ann's player link. Made last, so
+        that they are the links in force (ddz_table_links makes new ones and revokes these);
+        only their hashes are stored, so this is where they are seen."""
         table_links = tokens.table_links_make(event=event, round_=open_round, actor=td)
         ann = Player.objects.get(entries__event=event, name=PLAYERS[0])
         player_link = tokens.player_links_make(event=event, players=[ann], actor=td)[0]

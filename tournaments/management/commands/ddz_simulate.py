@@ -2,15 +2,13 @@
 
 Builds on the configured database an event of ``--players`` players (one stage of ``--rounds``
 rounds seated by tournaments.seating, ``--boards`` boards a round dealt from a seed committed
-first), as an organizer would (tournaments.events.rounds), and plays every round but the last with
-the
-built-in bot (games.bot; VARIANTS games of each board) through
-tournaments.tables.submission.game_submit,
-verified and ranked in this process. The last round is then played: its records are made
-first, and ``--clients`` processes submit them through game_submit, as fast as they can with
-``--burst`` (else from one client), while ``--workers`` Celery worker processes (started here,
-one process each, on CELERY_TASK_DEFAULT_QUEUE; 0: workers already running) verify them and
-recompute the standings. Prints JSON:
+first), as an organizer would (tournaments.events.rounds), and plays every round but the last
+with the built-in bot (games.bot; VARIANTS games of each board) through
+tournaments.tables.submission.game_submit, verified and ranked in this process. The last round
+is then played: its records are made first, and ``--clients`` processes submit them through
+game_submit, as fast as they can with ``--burst`` (else from one client), while ``--workers``
+Celery worker processes (started here, one process each, on CELERY_TASK_DEFAULT_QUEUE; 0:
+workers already running) verify them and recompute the standings. Prints JSON:
 
     {"players", "rounds", "boards", "games": n, "workers", "clients",
      "submissions_per_s", "verification_games_per_s",
@@ -105,6 +103,83 @@ def _spread(values: list[float]) -> dict[str, float]:
         "p50": round(statistics.median(values), 3),
         "p95": round(values[int(0.95 * (len(values) - 1))], 3),
         "max": round(values[-1], 3),
+    }
+
+
+def _poll_standings(
+    event: Event, state_log: list[tuple[float, float]], stop: threading.Event
+) -> None:
+    """Log (read_at, stored_at) of each standings stored for `event`, until `stop` is set:
+    a game's lag ends at the first standings read after its verification."""
+    seen = None
+    while not stop.is_set():
+        row = StandingsState.objects.filter(pk=event.pk).values_list("read_at", "stored_at").first()
+        if row and row[0] is not None and row[1] is not None and row != seen:
+            seen = row
+            state_log.append((row[0].timestamp(), row[1].timestamp()))
+        time.sleep(0.02)
+    connections.close_all()
+
+
+def _submit(
+    event: Event,
+    work: list[Any],
+    options: dict[str, Any],
+    state_log: list[tuple[float, float]],
+    stop: threading.Event,
+) -> tuple[threading.Thread, int, list[tuple[int, float]], float]:
+    """Submit `work` from the client processes, all released at once, while a thread polls the
+    standings into `state_log` until `stop`. Returns that thread, the number of clients, each
+    game's (id, end of submission) and the time of the release."""
+    clients = max(1, options["clients"] if options["burst"] else 1)
+    shares = [work[i::clients] for i in range(clients)]
+    ctx = multiprocessing.get_context("fork")
+    queue, start = ctx.Queue(), ctx.Event()
+    # The forked clients must not share this process's database connections.
+    connections.close_all()
+    procs = [ctx.Process(target=_client, args=(s, queue, start)) for s in shares if s]
+    for p in procs:
+        p.start()
+    poller = threading.Thread(target=_poll_standings, args=(event, state_log, stop))
+    poller.start()
+    time.sleep(1.0)
+    began = time.time()
+    start.set()
+    submitted = [item for _ in procs for item in queue.get(timeout=options["timeout"])]
+    for p in procs:
+        p.join()
+    return poller, len(procs), submitted, began
+
+
+def _lags(
+    submitted: list[tuple[int, float]],
+    verified: dict[int, Any],
+    state_log: list[tuple[float, float]],
+) -> tuple[list[float], list[float]]:
+    """Sorted, for each game: from the end of its submission to the storing of the first
+    standings read after its verification (now, if none was), and to its verification."""
+    lags, waits = [], []
+    for game_id, at in submitted:
+        v = verified[game_id].timestamp()
+        stored = min((s for r, s in state_log if r >= v), default=None)
+        lags.append((stored if stored is not None else time.time()) - at)
+        waits.append(v - at)
+    lags.sort()
+    waits.sort()
+    return lags, waits
+
+
+def _drain_measures(
+    workers: int, times: list[float], state_log: list[tuple[float, float]], started: float
+) -> dict[str, Any]:
+    """The drain's measures. The workers were launched once every game was queued: the times
+    after `started` include their start; the rate runs from the first game verified to the
+    last."""
+    return {
+        "workers": workers,
+        "verified_after_s": round(times[-1] - started, 3),
+        "verification_games_per_s": round((len(times) - 1) / max(times[-1] - times[0], 1e-9), 1),
+        "ranked_after_s": round(max(s for _, s in state_log) - started, 3),
     }
 
 
@@ -211,38 +286,8 @@ class Command(BaseCommand):
         workers_started = 0.0
         state_log: list[tuple[float, float]] = []
         stop = threading.Event()
-
-        def poll() -> None:
-            seen = None
-            while not stop.is_set():
-                row = (
-                    StandingsState.objects.filter(pk=event.pk)
-                    .values_list("read_at", "stored_at")
-                    .first()
-                )
-                if row and row[0] is not None and row[1] is not None and row != seen:
-                    seen = row
-                    state_log.append((row[0].timestamp(), row[1].timestamp()))
-                time.sleep(0.02)
-            connections.close_all()
-
         try:
-            clients = max(1, options["clients"] if options["burst"] else 1)
-            shares = [work[i::clients] for i in range(clients)]
-            ctx = multiprocessing.get_context("fork")
-            queue, start = ctx.Queue(), ctx.Event()
-            connections.close_all()
-            procs = [ctx.Process(target=_client, args=(s, queue, start)) for s in shares if s]
-            for p in procs:
-                p.start()
-            poller = threading.Thread(target=poll)
-            poller.start()
-            time.sleep(1.0)
-            began = time.time()
-            start.set()
-            submitted = [item for _ in procs for item in queue.get(timeout=options["timeout"])]
-            for p in procs:
-                p.join()
+            poller, clients, submitted, began = _submit(event, work, options, state_log, stop)
             ended = max(t for _, t in submitted)
             games = Game.objects.filter(pk__in=[g for g, _ in submitted])
             if drain:
@@ -262,20 +307,13 @@ class Command(BaseCommand):
                 w.wait(30)
         poller.join()
         verified = {pk: at for pk, at in games.values_list("pk", "verified_at") if at is not None}
-        lags, waits = [], []
-        for game_id, at in submitted:
-            v = verified[game_id].timestamp()
-            stored = min((s for r, s in state_log if r >= v), default=None)
-            lags.append((stored if stored is not None else time.time()) - at)
-            waits.append(v - at)
-        lags.sort()
-        waits.sort()
+        lags, waits = _lags(submitted, verified, state_log)
         times = sorted(t.timestamp() for t in verified.values())
         state = StandingsState.objects.get(pk=event.pk)
         out: dict[str, Any] = {
             "games": len(submitted),
             "workers": options["workers"],
-            "clients": len(procs),
+            "clients": clients,
             "submissions_per_s": round(len(submitted) / max(ended - began, 1e-9), 1),
             "verification_games_per_s": round(len(times) / max(times[-1] - began, 1e-9), 1),
             "lag_s": _spread(lags),
@@ -288,24 +326,15 @@ class Command(BaseCommand):
             "recomputes": state.runs - runs_before,  # this run's (the counter is the event's)
         }
         if drain:
-            # The workers were launched once every game was queued: the times after include
-            # their start; the rate runs from the first game verified to the last.
-            out["drain"] = {
-                "workers": options["workers"],
-                "verified_after_s": round(times[-1] - workers_started, 3),
-                "verification_games_per_s": round(
-                    (len(times) - 1) / max(times[-1] - times[0], 1e-9), 1
-                ),
-                "ranked_after_s": round(max(s for _, s in state_log) - workers_started, 3),
-            }
+            out["drain"] = _drain_measures(options["workers"], times, state_log, workers_started)
         return out
 
     def _vacuum(self) -> None:
         """VACUUM ANALYZE the tables a burst reads and writes, before it (PostgreSQL): each run
         deletes the last round's games and plays it again, and the standings are rewritten
         at every recompute, so without autovacuum (PostgreSQL's default is on; some CI
-        configurations turn it off) dead rows pile up from run to run, and a run measures
-        them (the pending games' index scanned 100,000 dead entries: 80 ms a batch)."""
+        configurations turn it off) dead rows pile up from run to run, and a run would
+        measure them."""
         if connection.vendor != "postgresql":
             return
         tables = [Game, Standing, StandingsState, Board, Table]
@@ -325,7 +354,7 @@ class Command(BaseCommand):
         queue = settings.CELERY_TASK_DEFAULT_QUEUE
         env = dict(os.environ)
         # Workers keep their database connection between tasks, as the README has them run
-        # (with 0, Django opens one per task: a tenth of a drain's time went to connecting).
+        # (with 0, Django opens one per task, and a run would measure the connecting).
         env.setdefault("DATABASE_CONN_MAX_AGE", "600")
         procs = []
         for i in range(n):

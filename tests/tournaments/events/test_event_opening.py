@@ -1,0 +1,78 @@
+"""Opening an event: staff open one of any table size with its rule options, format and
+scoring method (audited, the opener its organizer); others may not; bad input is refused with
+a clear message and nothing stored, an event's name with control characters or too long
+among it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from tournaments.events.setup import EventRejected, event_create
+from tournaments.models import AuditEntry, EventRole, Role
+
+pytestmark = pytest.mark.django_db
+
+
+def _user(name: str, **flags):
+    return get_user_model().objects.create_user(name, password="pw", **flags)
+
+
+def test_staff_open_an_event_of_any_table_size(client) -> None:
+    from games.engine.rules import PRESETS
+
+    url = reverse("organizer:event_new")
+    referee = _user("ref")
+    client.force_login(referee)
+    assert client.get(url).status_code == 403
+    assert client.post(url, {"name": "Mine", "preset": "classic"}).status_code == 403
+    staff = _user("staff", is_staff=True)
+    client.force_login(staff)
+    form = client.get(url).content.decode()
+    for preset in PRESETS:  # two_player, four_player, five_player among them
+        assert f'value="{preset}"' in form
+    response = client.post(
+        url,
+        {
+            "name": "Four Winds",
+            "preset": "four_player",
+            "options": "space_shuttle=true\nmax_additions=3",
+            "format": "individual",
+            "scoring_method": "datum",
+        },
+    )
+    from tournaments.models import Event
+
+    event = Event.objects.get(name="Four Winds")
+    assert response["Location"] == reverse("organizer:dashboard", args=[event.slug])
+    assert event.rules == {
+        "preset": "four_player",
+        "options": {"max_additions": 3, "space_shuttle": True},
+    }
+    assert (event.format, event.scoring_method) == ("individual", "datum")
+    assert EventRole.objects.filter(event=event, user=staff, role=Role.ORGANIZER).exists()
+    audit = AuditEntry.objects.get(action="event.create")
+    assert audit.actor == staff and audit.changes["rules"] == event.rules
+    # Bad input: a clear message, the form kept, nothing stored.
+    for data, message in (
+        ({"name": "X", "preset": "classic", "options": "base=0"}, "base is at least 1"),
+        ({"name": "X", "preset": "classic", "options": "shuttle"}, "name=value"),
+        ({"name": "X", "preset": "classic", "options": "warp=1"}, "There is no rule option “warp”"),
+        ({"name": "X", "preset": "six_player"}, "Unknown rules preset six_player"),
+        ({"name": "X", "preset": "two_player", "format": "team_of_three"}, "tables of three"),
+        ({"name": "Four Winds", "preset": "classic"}, "already exists"),
+        ({"name": " ", "preset": "classic"}, "needs a name"),
+        ({"name": "X", "preset": "classic", "scoring_method": "imps"}, "Unknown scoring"),
+    ):
+        response = client.post(url, data)
+        assert response.status_code == 400, data
+        assert message in response.content.decode(), data
+    assert Event.objects.count() == 1 and AuditEntry.objects.count() == 1
+
+
+@pytest.mark.parametrize("name", ["\x00", "Cup\x00", "A\x07B", "x" * 201])
+def test_an_event_name_with_control_characters_is_refused(name: str) -> None:
+    with pytest.raises(EventRejected):
+        event_create(name=name, rules="classic")
