@@ -322,6 +322,16 @@ def _token(url: str) -> str:
 
 
 @pytest.fixture
+def table_token(world) -> str:
+    """The private link's token of table 1 of the test module's own `world` fixture (a world
+    of tests/entry_personas.py), made by its organizer."""
+    made = link_tokens.table_links_make(
+        event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
+    )
+    return _token(made[0].url)
+
+
+@pytest.fixture
 def linked():
     """The personas' world of tests/entry_personas.py with a link made for each table of its
     round: the world and the links' tokens."""

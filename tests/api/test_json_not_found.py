@@ -10,7 +10,6 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.entry_personas import build_world
-from tournaments.links import tokens
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -20,18 +19,6 @@ ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 @pytest.fixture
 def world():
     return build_world(seed="trial-errors")
-
-
-def _token(url: str) -> str:
-    return url.strip("/").split("/")[1]
-
-
-@pytest.fixture
-def table_token(world) -> str:
-    made = tokens.table_links_make(
-        event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
-    )
-    return _token(made[0].url)
 
 
 def _is_site_404(response) -> None:

@@ -11,7 +11,6 @@ from rest_framework.test import APIClient
 
 from games.models import Game
 from tests.entry_personas import build_world
-from tournaments.links import tokens
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -41,18 +40,6 @@ PYTHON_WORDS = ("codec", "decode", "Expecting", "sys.", "limit", "JSON compliant
 @pytest.fixture
 def world():
     return build_world(seed="trial-errors")
-
-
-def _token(url: str) -> str:
-    return url.strip("/").split("/")[1]
-
-
-@pytest.fixture
-def table_token(world) -> str:
-    made = tokens.table_links_make(
-        event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
-    )
-    return _token(made[0].url)
 
 
 @pytest.mark.parametrize("kind", sorted(BAD_BODIES))

@@ -12,7 +12,6 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.entry_personas import build_world
-from tournaments.links import tokens
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -22,18 +21,6 @@ ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 @pytest.fixture
 def world():
     return build_world(seed="trial-errors")
-
-
-def _token(url: str) -> str:
-    return url.strip("/").split("/")[1]
-
-
-@pytest.fixture
-def table_token(world) -> str:
-    made = tokens.table_links_make(
-        event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
-    )
-    return _token(made[0].url)
 
 
 def test_a_json_door_without_its_csrf_token_answers_json(table_token, world) -> None:

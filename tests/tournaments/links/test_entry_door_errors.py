@@ -13,7 +13,6 @@ from rest_framework.test import APIClient
 
 from games.models import Game
 from tests.entry_personas import build_world
-from tournaments.links import tokens
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -24,14 +23,6 @@ ERROR_KEYS = {"code", "message", "fields", "rule"}
 @pytest.fixture
 def world():
     return build_world(seed="trial-doors")
-
-
-@pytest.fixture
-def table_token(world) -> str:
-    made = tokens.table_links_make(
-        event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
-    )
-    return made[0].url.strip("/").split("/")[1]
 
 
 def _link_entry(token, world, body, headers=None):
