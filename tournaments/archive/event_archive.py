@@ -1,7 +1,20 @@
-"""An event's JSON archive and its restore: event_export writes the whole event (rules,
-players, stages, rounds, tables, seats, substitutions, boards, games, rulings, standings; never
-the unrevealed deal seed), event_import restores it exactly into a new event, or refuses it
-(ArchiveRejected) and stores nothing.
+"""An event's JSON archive and its restore: event_export writes the whole event,
+event_import restores it exactly into a new event, or refuses it (ArchiveRejected) and stores
+nothing.
+
+Vocabulary: an *archive* is one JSON object, `{"format": "ddz-event-archive", "version": 1,
+"event": {…}, "club": {…} or null, "series": {…} or null, "players": […], "stages": […],
+"teams": […], "entries": […], "rounds": […] (each table with its seats and, if any, its
+substitutions), "boards": […], "games": […], "adjustments": […], "penalties": […],
+"standings": […]}`, where
+objects refer to each other by natural keys (a player by name, a round, table, board or stage
+by number, a user by username), never by database id, so an archive loads into any database.
+Every stored field of each object is kept (timestamps, the engine's verification of each game,
+replaced versions of corrected games), so exporting a restored event gives the same archive.
+Roles, table assignments, entries in progress and the audit log belong to the people of one
+installation and are not archived. The event's secret deal seed is archived only once it is
+revealed (``Event.seed_revealed``): before that, whoever exports, the archive carries the
+public commitment alone, since the seed and the published dealing method give every board.
 """
 
 from __future__ import annotations

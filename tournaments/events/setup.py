@@ -1,7 +1,8 @@
-"""Writes of tournaments: events, rounds, tables and seats, players, stored standings.
+"""Setting an event up: its players (player_get_or_create), the event itself (event_create,
+with its rules checked by the engine), and a round's tables and seats (tables_write,
+round_seat).
 
-Every function here is a use case in one transaction with keyword-only arguments. Standings
-are written only by standings_recompute, which Celery runs after a game's verification.
+Every function here is a use case in one transaction with keyword-only arguments.
 """
 
 from __future__ import annotations

@@ -1,19 +1,7 @@
-"""Exports of an event: standings and scorecards as CSV, the whole event as a JSON archive, and
-the import that restores such an archive exactly.
-
-Vocabulary: an *archive* is one JSON object, `{"format": "ddz-event-archive", "version": 1,
-"event": {…}, "club": {…} or null, "series": {…} or null, "players": […], "stages": […],
-"teams": […], "entries": […], "rounds": […] (each table with its seats and, if any, its
-substitutions), "boards": […], "games": […], "adjustments": […], "penalties": […],
-"standings": […]}`, where
-objects refer to each other by natural keys (a player by name, a round, table, board or stage
-by number, a user by username), never by database id, so an archive loads into any database.
-Every stored field of each object is kept (timestamps, the engine's verification of each game,
-replaced versions of corrected games), so exporting a restored event gives the same archive.
-Roles, table assignments, entries in progress and the audit log belong to the people of one
-installation and are not archived. The event's secret deal seed is archived only once it is
-revealed (``Event.seed_revealed``): before that, whoever exports, the archive carries the
-public commitment alone, since the seed and the published dealing method give every board.
+"""The event's results as CSV files: the stored standings (standings_rows, standings_csv; the
+columns of ``manage.py ddz_standings``, the exact percentage and a decimal one for
+spreadsheets) and a player's scorecard (scorecard_csv). Every cell goes through
+ddz_site.kernel.spreadsheet, so that no spreadsheet runs a cell as a formula.
 """
 
 from __future__ import annotations

@@ -15,12 +15,8 @@ lot, so that the cut (tournaments.events.stages.stage_cut, which takes the top `
 stored rows, as the Swiss seating ranks by them) never chooses between players the published
 standings show as equal.
 
-Writes: `standings_recompute` (run by the Celery task recompute_standings after each verified
-or corrected game, and after each adjustment or penalty) replaces a scope's rows only when
-they differ from a fresh computation, under a lock on the event row, so two workers recompute
-one event in turn and a second run changes nothing. `adjustment_set`, `adjustment_remove`,
-`penalty_add` and `penalty_remove` are the organizers' and referees' rulings (one transaction
-each, audited, recompute enqueued after commit).
+The rows are stored by tournaments.standings.store (standings_recompute), only where they
+differ from this computation; the rulings that move them are tournaments.standings.rulings'.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 validate → store → enqueue `verify_game` after commit → the task replays the record through
 the engine (games.engine.replay, the source of truth for legality and scores), with the other
-pending games of a deep queue (games_verify: one batch), and stores the results of the games
+pending games of a deep queue (tournaments.tables.verification.games_verify: one batch), and stores
+the results of the games
 still pending under their row locks → the standings of their events are requested
 (tournaments.standings.requests.standings_request: one recomputation for a burst). Each step is
 idempotent: verifying a game twice, or recomputing standings twice, changes nothing the second
