@@ -4,7 +4,6 @@ them; GameRejected, the refusal of a record at the door, whatever the door."""
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -12,7 +11,6 @@ from django.utils.translation import gettext as _
 from ddz_site.kernel.errors import DomainError
 from games.engine import RuleSet
 
-logger = logging.getLogger(__name__)
 # How deep a record's JSON may nest: RECORDS.md §1 nests four levels (rules, options, a play).
 RECORD_MAX_DEPTH = 32
 

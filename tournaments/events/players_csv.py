@@ -39,7 +39,7 @@ from django.utils.translation import gettext as _
 from ddz_site.kernel.spreadsheet import spreadsheet_cell, spreadsheet_text
 from tournaments.core.access import Actor, AdministrationRefused, organizer_lock
 from tournaments.core.audit import audit_record
-from tournaments.events.rounds import rules_of
+from tournaments.core.rules import rules_of
 from tournaments.models import Entry, Event, EventFormat, Player, Team
 
 COLUMNS = ("name", "club", "external_id", "team")

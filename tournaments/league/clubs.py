@@ -28,13 +28,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from ddz_site.kernel.errors import DomainError
+from tournaments.core.access import AdministrationRefused, may_create_events
 from tournaments.core.audit import audit_record
 from tournaments.core.rating_requests import ratings_request
-from tournaments.events.rounds import (
-    AdministrationRefused,
-    _event_open_unchecked,
-    may_create_events,
-)
+from tournaments.events.rounds import _event_open_unchecked
 from tournaments.league import series as pure
 from tournaments.models import (
     AuditEntry,

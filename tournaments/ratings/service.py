@@ -27,7 +27,6 @@ import csv
 import hashlib
 import io
 import json
-import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
@@ -53,8 +52,6 @@ from tournaments.models import (
 )
 from tournaments.ratings import model as rating
 from tournaments.standings.results import event_results
-
-logger = logging.getLogger(__name__)
 
 SEAT_ORDER = [value for value, _label in SEAT_CHOICES]
 # The first key of the advisory lock of the rating's writers: "DDZR".

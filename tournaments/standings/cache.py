@@ -7,7 +7,6 @@ first out; off PostgreSQL nothing is kept and every board is read each time.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -21,9 +20,6 @@ from tournaments.models import (
     Standing,
 )
 from tournaments.scoring import methods
-
-logger = logging.getLogger(__name__)
-
 
 # The seat results of each board, kept per process (a recomputation reads again only the
 # boards that changed): found again while the board's counted games are the

@@ -6,7 +6,6 @@ verified, a worker verifies first and recomputes only when the stored standings 
 
 from __future__ import annotations
 
-import logging
 from datetime import timedelta
 from functools import partial
 
@@ -20,8 +19,6 @@ from tournaments.models import (
     StandingsState,
 )
 from tournaments.standings.store import GATHER_SECONDS, standings_recompute
-
-logger = logging.getLogger(__name__)
 
 
 def standings_request(*, event_id: int, inline: bool = False, more: bool = False) -> None:

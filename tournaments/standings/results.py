@@ -21,7 +21,6 @@ differ from this computation; the rulings that move them are tournaments.standin
 
 from __future__ import annotations
 
-import logging
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
@@ -56,8 +55,6 @@ from tournaments.standings.cache import (
     keep_results,
     kept_results,
 )
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass

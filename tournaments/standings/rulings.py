@@ -6,7 +6,6 @@ after commit. RulingRejected is the refusal of a ruling, in the reader's words.
 
 from __future__ import annotations
 
-import logging
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -27,8 +26,6 @@ from tournaments.models import (
     Table,
 )
 from tournaments.standings.requests import recompute_enqueue
-
-logger = logging.getLogger(__name__)
 
 
 class RulingRejected(DomainError):

@@ -22,7 +22,6 @@ error).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -44,8 +43,6 @@ from tournaments.core.audit import audit_record
 from tournaments.core.rules import round_refusal
 from tournaments.models import Event, Round, Table
 from tournaments.standings.requests import standings_request
-
-logger = logging.getLogger(__name__)
 
 
 class GameConflict(GameRejected):

@@ -15,6 +15,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from tests.factories import duplicate_round
 from tests.paths import ROOT_DIR
 from tournaments.core.access import NotAllowed
+from tournaments.core.access import NotAllowed as GameNotAllowed
 from tournaments.models import Adjustment, EventRole, Penalty, Role, TableAssignment
 from tournaments.standings.rulings import (
     adjustment_remove,
@@ -22,7 +23,6 @@ from tournaments.standings.rulings import (
     penalty_add,
     penalty_remove,
 )
-from tournaments.tables.review import NotAllowed as GameNotAllowed
 
 pytestmark = pytest.mark.django_db
 

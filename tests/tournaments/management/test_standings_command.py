@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 
 from tests.factories import bot_record, duplicate_round
-from tournaments.management.commands.ddz_standings import decimal_text
+from tournaments.results.exports import decimal_text
 from tournaments.standings.store import standings_recompute
 from tournaments.tables.submission import game_submit
 from tournaments.tables.verification import game_verify
