@@ -1,4 +1,10 @@
-"""ASGI entry point."""
+"""ASGI entry point: the site's pages (Django) and the live tables' WebSockets (Channels).
+
+Run it with an ASGI server: ``daphne ddz_site.asgi:application`` (or ``manage.py runserver``,
+which is Daphne's too). WebSocket connections are accepted only from the site's own hosts
+(ALLOWED_HOSTS, the Origin header), so another site's page cannot open a table's socket with a
+visitor's cookies.
+"""
 
 from __future__ import annotations
 
@@ -7,4 +13,17 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ddz_site.settings")
-application = get_asgi_application()
+# Django first: the consumers' imports need the app registry ready.
+django_application = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from tournaments.web.live_socket import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_application,
+        "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
+    }
+)

@@ -36,6 +36,9 @@ ALLOWED_HOSTS = env_list(
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
+    # Daphne first: `manage.py runserver` then serves the ASGI application (pages and the
+    # live tables' WebSockets) as the production ASGI server does.
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -48,6 +51,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "simple_history",
+    "channels",
     "games",
     "tournaments",
 ]
@@ -91,6 +95,29 @@ LOGIN_URL = "organizer:login"
 LOGIN_REDIRECT_URL = "organizer:home"
 LOGOUT_REDIRECT_URL = "public:events"
 WSGI_APPLICATION = "ddz_site.wsgi.application"
+ASGI_APPLICATION = "ddz_site.asgi.application"
+
+# The live tables (tournaments.web.live_socket): every device of a table listens on one
+# channel group. DDZ_CHANNEL_LAYER_URL (redis://…) shares the groups between the web
+# processes and machines of a site (channels-redis); without it the embedded default keeps
+# them in the one process's memory (the demo's single server).
+_channel_layer_url = env_url("DDZ_CHANNEL_LAYER_URL", ("redis", "rediss"))
+CHANNEL_LAYERS: dict[str, Any] = {
+    "default": (
+        {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [_channel_layer_url],
+                "prefix": env_str("DDZ_CHANNEL_LAYER_PREFIX", "ddz"),
+                # A device's socket holds a few messages at most: one per step of its table.
+                "capacity": 200,
+                "expiry": 30,
+            },
+        }
+        if _channel_layer_url
+        else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    )
+}
 
 TEMPLATES = [
     {

@@ -14,6 +14,9 @@ import os
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ddz")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
 os.environ.setdefault("CELERY_TASK_DEFAULT_QUEUE", f"ddz-test-{os.getpid()}")
+# The live tables' channel layer on the test Redis, its groups private to this run.
+os.environ.setdefault("DDZ_CHANNEL_LAYER_URL", "redis://127.0.0.1:6379/14")
+os.environ.setdefault("DDZ_CHANNEL_LAYER_PREFIX", f"ddz-test-{os.getpid()}")
 # Per run, so that two test runs on one machine (a developer's and CI's) never drop each
 # other's database.
 os.environ.setdefault("DDZ_TEST_DATABASE_NAME", f"test_ddz_{os.getpid()}")

@@ -210,6 +210,9 @@ class EntryDraft(models.Model):
     )
     board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="entry_drafts")
     steps = models.JSONField(_("steps"), default=list)
+    # An undo asked from a seat device and not yet agreed: {"at": steps before it, "by": seat}
+    # (tournaments.tables.live); empty when none is pending.
+    undo = models.JSONField(_("undo asked"), default=dict, blank=True)
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -36,6 +36,7 @@ from tournaments.models import (
     PlayerLink,
     Role,
     RoundState,
+    SeatLink,
     Table,
     TableAssignment,
     TableLink,
@@ -151,6 +152,14 @@ def table_refusal(link: TableLink, table: Table, *, now: datetime | None = None)
             "round": table.round.number
         }
     return None
+
+
+def seat_refusal(link: SeatLink, table: Table, *, now: datetime | None = None) -> str | None:
+    """Why the seat link `link` does not open its seat at `table` now; None when it does: not
+    revoked itself, and its table link opening `table` (`table_refusal`)."""
+    if link.revoked_at is not None:
+        return _("This link was revoked by the organizer.")
+    return table_refusal(link.table_link, table, now=now)
 
 
 def table_link_opens(link: TableLink, table: Table) -> bool:
@@ -271,9 +280,18 @@ def may_enter(actor: Actor, table: Table) -> bool:
     if actor is None or can_enter_table(actor, table):
         return True
     via = getattr(actor, "via", None)
-    if isinstance(via, Mapping) and via.get("link") == "table" and isinstance(via.get("id"), int):
+    if not isinstance(via, Mapping) or not isinstance(via.get("id"), int):
+        return False
+    if via.get("link") == "table":
         link = TableLink.objects.filter(pk=via["id"]).first()
         return link is not None and table_link_opens(link, table)
+    if via.get("link") == "seat":
+        seat_link = SeatLink.objects.select_related("table_link").filter(pk=via["id"]).first()
+        return seat_link is not None and seat_refusal(seat_link, table) is None
+    if via.get("link") == "player" and via.get("table_id") == table.pk:
+        # A player link acting at the seat she holds in this table's round (seat device).
+        player_link = PlayerLink.objects.filter(pk=via["id"]).first()
+        return player_link is not None and link_refusal(player_link) is None
     return False
 
 

@@ -7,8 +7,13 @@ Vocabulary:
   when it is made (on the dashboard's printed cards, or by ``manage.py ddz_table_links``), and a
   copy of the database opens nothing. A lookup hashes the token presented and finds the row by
   that hash (a unique index); a token that is not one gives nothing.
-- *table link* (TableLink, ``/t/TOKEN/``): opens the live entry and the quick result of one
-  table (its number in one round, or in each round of a stage) and nothing else; no sign-in.
+- *table link* (TableLink, ``/t/TOKEN/``): the table's referee device: opens the live entry
+  (every seat's cards) and the quick result of one table (its number in one round, or in each
+  round of a stage) and nothing else; no sign-in. Printed on the referee's sheet only.
+- *seat link* (SeatLink, ``/s/TOKEN/``): one seat of a table link's table, made with it: the
+  seat device (tournaments.tables.live), which shows that seat's hand and nobody else's
+  unplayed cards. Printed on the table card the players sit at, one QR code a seat. It stops
+  with its table link, or when revoked alone.
 - *player link* (PlayerLink, ``/p/TOKEN/``): one player's seat in each round, her scorecard,
   and her games, each of which she may confirm or on which she may signal a problem within the
   event's correction window (Event.correction_minutes after the game was stored).
@@ -47,13 +52,14 @@ from games.records import GameRejected
 from tournaments.core import access
 from tournaments.core.access import Actor, signed_in
 from tournaments.core.audit import audit_record
-from tournaments.core.rules import FINISHED
+from tournaments.core.rules import FINISHED, rules_of
 from tournaments.models import (
     Event,
     Player,
     PlayerLink,
     Round,
     Seat,
+    SeatLink,
     Stage,
     Table,
     TableLink,
@@ -96,6 +102,7 @@ class MadeLink:
     expires: datetime
     table: int | None = None
     player: Player | None = None
+    seats: tuple[tuple[str, str], ...] = ()  # a table link's seat links: (seat, url)
 
 
 def _issue(model: type[TableLink] | type[PlayerLink], url_name: str, **fields: Any) -> MadeLink:
@@ -104,6 +111,16 @@ def _issue(model: type[TableLink] | type[PlayerLink], url_name: str, **fields: A
     token, digest = _new_token()
     link = model.objects.create(token_hash=digest, **fields)
     return MadeLink(link=link, url=reverse(url_name, args=[token]), expires=link.expires_at)
+
+
+def _seat_links(link: TableLink, seats: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """One new seat link per seat of `link`'s table: ``(seat, url)``, the URL shown only now."""
+    made = []
+    for seat in seats:
+        token, digest = _new_token()
+        SeatLink.objects.create(table_link=link, seat=seat, token_hash=digest)
+        made.append((seat, reverse("links:seat", args=[token])))
+    return tuple(made)
 
 
 @dataclass(frozen=True)
@@ -120,9 +137,12 @@ class LinkBearer:
     pk: ClassVar[None] = None
 
     @classmethod
-    def of(cls, link: TableLink | PlayerLink, *, device: str) -> LinkBearer:
+    def of(cls, link: TableLink | PlayerLink | SeatLink, *, device: str) -> LinkBearer:
         via: dict[str, Any]
-        if isinstance(link, TableLink):
+        if isinstance(link, SeatLink):
+            table = link.table_link.table_number
+            via = {"link": "seat", "id": link.pk, "table": table, "seat": link.seat}
+        elif isinstance(link, TableLink):
             via = {"link": "table", "id": link.pk, "table": link.table_number}
         else:
             via = {"link": "player", "id": link.pk, "player": link.player.name}
@@ -173,10 +193,11 @@ def table_links_make(
     hours: int = DEFAULT_TABLE_HOURS,
 ) -> list[MadeLink]:
     """One new private link per table of `round_` (or per table number of the rounds of
-    `stage` not yet closed), valid for `hours`; the links in force before for the same round
-    (stage) are revoked. Audited (``link.table.make``) without the tokens.
+    `stage` not yet closed), valid for `hours`, each with one seat link per seat of the event's
+    rules (2 to 5); the links in force before for the same round (stage) are revoked, their seat
+    links with them. Audited (``link.table.make``) without the tokens.
 
-    Returns the links in table order, each with its URL (shown only now).
+    Returns the links in table order, each with its URL and its seats' URLs (shown only now).
 
     Raises:
         LinkRefused: `actor` is not an organizer of `event` (nor COMMAND_LINE); neither
@@ -213,22 +234,21 @@ def table_links_make(
         revoked = TableLink.objects.filter(
             round=round_, stage=stage, revoked_at__isnull=True
         ).update(revoked_at=now)
-        made = [
-            replace(
-                _issue(
-                    TableLink,
-                    "links:table",
-                    event=event,
-                    round=round_,
-                    stage=stage,
-                    table_number=number,
-                    created_by=user,
-                    expires_at=expires,
-                ),
-                table=number,
+        seats = rules_of(event).seats
+        made = []
+        for number in numbers:
+            one = _issue(
+                TableLink,
+                "links:table",
+                event=event,
+                round=round_,
+                stage=stage,
+                table_number=number,
+                created_by=user,
+                expires_at=expires,
             )
-            for number in numbers
-        ]
+            assert isinstance(one.link, TableLink)
+            made.append(replace(one, table=number, seats=_seat_links(one.link, seats)))
         audit_record(
             event=event,
             actor=user,
@@ -319,26 +339,29 @@ def player_links_make(
     return made
 
 
-def link_revoke(*, link: TableLink | PlayerLink, actor: Actor) -> bool:
+def link_revoke(*, link: TableLink | PlayerLink | SeatLink, actor: Actor) -> bool:
     """Revoke a link (a conditional UPDATE: True when this call revoked it, False when it was
-    revoked already). Audited (``link.revoke``).
+    revoked already); a table link's seat links stop with it. Audited (``link.revoke``).
 
     Raises:
         LinkRefused: `actor` is not an organizer of the link's event.
     """
-    user = _may_manage(actor, link.event)
+    event = link.table_link.event if isinstance(link, SeatLink) else link.event
+    user = _may_manage(actor, event)
     model = type(link)
     with transaction.atomic():
         done = model.objects.filter(pk=link.pk, revoked_at__isnull=True).update(
             revoked_at=timezone.now()
         )
         if done:
-            what: dict[str, Any] = (
-                {"link": "table", "table": link.table_number}
-                if isinstance(link, TableLink)
-                else {"link": "player", "player": link.player.name}
-            )
-            audit_record(event=link.event, actor=user, action="link.revoke", obj=link, changes=what)
+            what: dict[str, Any]
+            if isinstance(link, SeatLink):
+                what = {"link": "seat", "table": link.table_link.table_number, "seat": link.seat}
+            elif isinstance(link, TableLink):
+                what = {"link": "table", "table": link.table_number}
+            else:
+                what = {"link": "player", "player": link.player.name}
+            audit_record(event=event, actor=user, action="link.revoke", obj=link, changes=what)
     return bool(done)
 
 
@@ -386,6 +409,20 @@ def table_link_find(token: str) -> TableLink | None:
         return None
     return (
         TableLink.objects.select_related("event", "round", "stage")
+        .filter(token_hash=token_hash(token))
+        .first()
+    )
+
+
+def seat_link_find(token: str) -> SeatLink | None:
+    """The seat link of `token` (in force or not), with its table link; None when no link has
+    it."""
+    if not _usable(token):
+        return None
+    return (
+        SeatLink.objects.select_related(
+            "table_link", "table_link__event", "table_link__round", "table_link__stage"
+        )
         .filter(token_hash=token_hash(token))
         .first()
     )

@@ -53,6 +53,7 @@ from tournaments.models.links import (
     CheckKind,
     PlayerLink,
     ResultCheck,
+    SeatLink,
     TableLink,
 )
 from tournaments.models.ratings import (
@@ -123,6 +124,7 @@ __all__ = [
     "Substitution",
     "Table",
     "TableAssignment",
+    "SeatLink",
     "TableLink",
     "TableTime",
     "Team",

@@ -1,5 +1,6 @@
-"""Private links (TableLink: a table's device; PlayerLink: a player's own page), stored as
-hashes of their tokens, and a player's confirmation or report of a result (ResultCheck).
+"""Private links (TableLink: a table's referee device; SeatLink: one seat's device at that
+table; PlayerLink: a player's own page), stored as hashes of their tokens, and a player's
+confirmation or report of a result (ResultCheck).
 """
 
 from __future__ import annotations
@@ -60,6 +61,35 @@ class TableLink(models.Model):
     def __str__(self) -> str:
         scope = f"R{self.round_id}" if self.round_id else f"S{self.stage_id}"
         return f"{self.event} {scope} T{self.table_number}"
+
+
+class SeatLink(models.Model):
+    """A private link to one seat of a table (tournaments.links): the seat device, made with its
+    table's link and opening what that link covers (the table of a round, or of each round of a
+    stage), for that seat only: its own hand, never another seat's unplayed cards. It stops with
+    the table link (revoked, expired, round closed) or when revoked itself. Only the SHA-256 of
+    its token is stored."""
+
+    table_link = models.ForeignKey(TableLink, on_delete=models.CASCADE, related_name="seat_links")
+    seat = models.CharField(_("seat"), max_length=2, choices=SEAT_CHOICES)
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("made"), auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["table_link", "seat"]
+        verbose_name = _("seat link")
+        verbose_name_plural = _("seat links")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table_link", "seat"],
+                condition=models.Q(revoked_at__isnull=True),
+                name="seat_link_one_per_seat",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_link} {self.seat}"
 
 
 class PlayerLink(models.Model):

@@ -107,6 +107,11 @@ class AuditEntry(models.Model):
         via = (self.changes or {}).get("via") if isinstance(self.changes, dict) else None
         if isinstance(via, dict) and via.get("link") == "table":
             return _("table %(table)s link") % {"table": via.get("table")}
+        if isinstance(via, dict) and via.get("link") == "seat":
+            return _("table %(table)s, seat %(seat)s link") % {
+                "table": via.get("table"),
+                "seat": via.get("seat"),
+            }
         if isinstance(via, dict) and via.get("link") == "player":
             return _("player link: %(player)s") % {"player": via.get("player")}
         return ""

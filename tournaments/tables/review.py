@@ -54,6 +54,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ddz_site.kernel.broadcast import table_changed
 from ddz_site.kernel.errors import DomainError
 from games import steps as entry_steps
 from games.counting import ACCEPTABLE_STATUSES, FLAGGED_STATUSES, counted_q, counts
@@ -353,8 +354,11 @@ def draft_save(*, table: Table, board: Board, steps: Sequence[str], actor: Actor
         try:
             with transaction.atomic():
                 draft, _created = EntryDraft.objects.update_or_create(
-                    table=table, board=board, defaults={"steps": list(steps), "updated_by": user}
+                    table=table,
+                    board=board,
+                    defaults={"steps": list(steps), "updated_by": user, "undo": {}},
                 )
+                table_changed(table_id=table.pk, board_number=board.number, at=len(steps))
                 return draft
         except IntegrityError:
             # Two saves created it at once: the second now finds the row and updates it.

@@ -31,6 +31,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ddz_site.kernel.broadcast import table_changed
 from ddz_site.kernel.dispatch import VERIFY_GAME, enqueue
 from games import messages, quick_result
 from games import steps as entry_steps
@@ -370,6 +371,8 @@ def _store_submission(
         replaced=replaced,
     )
     EntryDraft.objects.filter(table=table, board=board).delete()
+    # The table's devices show the stored result (and move on to the next board).
+    table_changed(table_id=table.pk, board_number=board.number)
     game_id, event_id = game.pk, board.event_id
     # After commit, and never failing the request: a broker that is down leaves the game
     # pending, and games.tasks.sweep_pending_games sends it again.

@@ -66,8 +66,9 @@ def _whole(text: str) -> int | None:
 @login_required
 @require_POST
 def table_links(request: HttpRequest, slug: str) -> HttpResponse:
-    """Make the table links of round ``round`` (or stage ``stage``) and answer the table
-    cards to print, each with its link and QR code."""
+    """Make the table links of round ``round`` (or stage ``stage``) with their seat links, and
+    answer the sheets to print: a table card per table with a QR code per seat (the seat
+    devices), and the referees' sheet with each table's link (the referee device)."""
     event = _organizer_event(request, slug)
     round_ = stage = None
     if _whole(request.POST.get("stage", "")) is not None:
@@ -92,8 +93,23 @@ def table_links(request: HttpRequest, slug: str) -> HttpResponse:
     seated = {t.number: s for t, s in overview.round_tables(round_)} if round_ else {}
     for m in made:
         url = request.build_absolute_uri(m.url)
+        names = dict(seated.get(m.table or 0) or [])
+        seats = []
+        for seat, path in m.seats:
+            seat_url = request.build_absolute_uri(path)
+            seats.append(
+                {"seat": seat, "url": seat_url, "qr": qr_svg(seat_url), "player": names.get(seat)}
+            )
+        # The table link shows every hand: it goes on the referee's sheet, never on the card
+        # the players sit at, which carries one seat link per seat.
         cards.append(
-            {"number": m.table, "url": url, "qr": qr_svg(url), "seated": seated.get(m.table or 0)}
+            {
+                "number": m.table,
+                "url": url,
+                "qr": qr_svg(url),
+                "seated": seated.get(m.table or 0),
+                "seats": seats,
+            }
         )
     return render(
         request,

@@ -34,7 +34,8 @@ def test_submit_stores_and_enqueues_verification_after_commit(
     record = bot_record(board, tables[0])
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         game = game_submit(table=tables[0], board=board, record=record)
-    assert len(callbacks) == 1
+    # After commit: the verification, and the notice to the table's live devices.
+    assert len(callbacks) == 2
     game.refresh_from_db()
     assert game.status == Status.PENDING and game.record == record
     assert game.record_id == record["id"] and game.declared == record["declared"]

@@ -5,11 +5,20 @@ from __future__ import annotations
 
 from django.urls import path
 
+from tournaments.web import devices
 from tournaments.web import links as views
 
 app_name = "links"
 
 BOARD = "t/<str:token>/boards/<int:number>/"
+# The live table's devices (tournaments.web.devices): a seat link, the table link's referee
+# device, a player's own link at her seat. Each has the same four doors; the WebSocket of each
+# page is its address under /ws/ (tournaments.web.live_socket).
+DEVICES = {
+    "seat": "s/<str:token>/boards/<int:number>/",
+    "table": BOARD + "device/",
+    "player": "p/<str:token>/rounds/<int:round>/boards/<int:number>/",
+}
 
 urlpatterns = [
     path("t/<str:token>/", views.table_home, name="table"),
@@ -20,4 +29,12 @@ urlpatterns = [
     path("t/<str:token>/games/<int:pk>/", views.game, name="game"),
     path("p/<str:token>/", views.player_home, name="player"),
     path("p/<str:token>/games/<int:pk>/check/", views.player_check, name="check"),
+    path("s/<str:token>/", devices.seat_home, name="seat"),
 ]
+for _kind, _base in DEVICES.items():
+    urlpatterns += [
+        path(_base, devices.board_page, {"kind": _kind}, name=f"{_kind}_board"),
+        path(_base + "position/", devices.position, {"kind": _kind}, name=f"{_kind}_position"),
+        path(_base + "steps/", devices.step, {"kind": _kind}, name=f"{_kind}_steps"),
+        path(_base + "undo/", devices.undo, {"kind": _kind}, name=f"{_kind}_undo"),
+    ]

@@ -1,0 +1,192 @@
+"""What one device at a live table may see: a seat's view of the position (games.steps).
+
+Vocabulary:
+
+- *seat view*: the position as one seat sees it at the table: its own hand as dealt and what is
+  left of it, the auction, whose turn it is, the play to beat, every play made, how many cards
+  each other seat holds, the bottom once the landlord has taken it (R-BID: it is turned face up),
+  and, when it is this seat's turn, its *menu* (games.live.choices): the legal steps as buttons.
+  Never another seat's unplayed cards: they are not in the view at all, so no page, socket
+  message or API answer built from it can carry them.
+- *referee view*: the same for the table's referee device (`seat` None): it shows the hand and
+  the menu of the seat to act, whichever it is, so that one person can record the whole table
+  (the device is printed on the referee's sheet only, never on the players' table card).
+- *at*: the number of steps a view was built after. A device sends it with its step, and the
+  server refuses a step made on a position that has moved on (tournaments.tables.live).
+
+A claim (R-CLAIM) in a live view is searched within LIVE_CLAIM_BUDGET positions so that a
+device never waits on it (about a tenth of a second on this project's machine); a claim the
+search cannot decide in that bound is shown as undecided, and the workers' verification of the
+stored game decides it with the full budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.engine import replay
+from games.live import choices
+from games.messages import call_label, status_label, stored_error_message, type_label
+from games.steps import LOW_CARDS, Position, to_record
+
+# Positions the live claim search may expand: bounded so that a position request answers
+# within its 200 ms goal however hard the claim (the workers use games.engine's full budget).
+LIVE_CLAIM_BUDGET = 2_000
+
+# What of the engine's verdict a device may see: scores and contract, never the cards.
+RESULT_FIELDS = (
+    "status",
+    "landlord",
+    "winner",
+    "multiplier",
+    "score",
+    "bid",
+    "bombs",
+    "rockets",
+    "spring",
+    "anti_spring",
+)
+
+
+def record_steps(record: Mapping[str, Any]) -> list[str]:
+    """The live-entry steps of a stored RECORDS.md §1 record: its calls, then its plays (a
+    declared reading written ``cards@type``), then ``claim``/``concede`` when it ended so.
+
+    >>> record_steps({"bidding": [["S", "3"]], "plays": [["S", "33"], ["E", "pass"]],
+    ...               "end": {"claim": "S"}})
+    ['3', '33', 'pass', 'claim']
+    """
+    steps = [str(call[1]) for call in record.get("bidding") or []]
+    for play in record.get("plays") or []:
+        text = str(play[1])
+        steps.append(f"{text}@{play[2]}" if len(play) > 2 and play[2] else text)
+    end = record.get("end") or {}
+    steps.extend(word for word in ("claim", "concede") if word in end)
+    return steps
+
+
+def _open(position: Position) -> dict[str, str] | None:
+    game = position.game
+    if game is None or game.leading:
+        return None
+    for seat, text in reversed(game.plays):
+        if text != "pass":
+            return {"seat": seat, "cards": text}
+    return None
+
+
+def _labelled(menu: dict[str, Any]) -> dict[str, Any]:
+    """`menu` with a ``label`` on each call and group, in the reader's language."""
+    for choice in menu["primary"]:
+        if choice["kind"] == "call":
+            choice["label"] = call_label(choice["step"])
+    for group in menu["groups"]:
+        group["label"] = type_label(group["kind"])
+    return menu
+
+
+def _menu(position: Position, seat: str) -> dict[str, Any] | None:
+    """The legal steps of `seat` as buttons (games.live.choices), None when it is not its turn."""
+    return _labelled(_choices(position, seat)) if position.to_move == seat else None
+
+
+def _choices(position: Position, seat: str) -> dict[str, Any]:
+    bidding, game = position.bidding, position.game
+    if not bidding.done:
+        return choices.call_menu(bidding.legal_calls()).to_dict()
+    assert game is not None
+    open_play = _open(position)
+    menu = choices.play_menu(
+        game.hands[seat],
+        open_play["cards"] if open_play else None,
+        position.deal.rules,
+        open_readings=game.open,
+    )
+    out = menu.to_dict()
+    if not game.plays and seat == bidding.landlord:
+        # The landlord's optional calls before the first lead (show, surrender, reveal).
+        calls = choices.call_menu(bidding.optional_calls()).to_dict()["primary"]
+        out["primary"] = [*out["primary"], *calls]
+    return out
+
+
+def _result(position: Position) -> dict[str, Any] | None:
+    if not position.finished:
+        return None
+    record = to_record(position)
+    full = replay(record, claim_budget=LIVE_CLAIM_BUDGET).to_dict()
+    result = {key: full.get(key) for key in RESULT_FIELDS}
+    result["status_label"] = status_label(str(full.get("status")))
+    error = full.get("error")
+    undecided = bool(error and position.end is not None and "budget" in (error.get("params") or {}))
+    result["undecided"] = undecided
+    result["text"] = (
+        stored_error_message(
+            error,
+            status=str(full.get("status")),
+            record=record,
+            landlord=full.get("landlord"),
+            winner=full.get("winner"),
+            score=full.get("score"),
+        )
+        if error
+        else ""
+    )
+    return result
+
+
+def seat_view(
+    position: Position, seat: str | None, *, undo: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The position as `seat` sees it (None: the referee device, which sees the seat to act).
+
+    Shape: ``{"at", "phase", "to_move", "seats", "seat", "first_bidder", "landlord", "bid",
+    "calls": [[seat, call]], "plays": [[seat, cards]], "counts": {seat: n}, "low": [seat],
+    "open": {"seat", "cards"} | null, "bottom": cards | null, "end", "hand": {"seat",
+    "dealt", "left"} | null, "menu": games.live.choices.Menu.to_dict() | null, "undo": {"at",
+    "by"} | null, "result": {status, landlord, winner, score, multiplier, bid, bombs, rockets,
+    spring, anti_spring, status_label, undecided, text} | null}``. ``hand`` is the viewer's
+    seat (the seat to act for the referee device): ``dealt`` as dealt (suited when the board
+    is), ``left`` its unplayed cards in R-NOTE ranks.
+
+    Rules: R-BID (the bottom is shown once taken), R-CLAIM (the live claim bound above).
+    """
+    deal, bidding, game = position.deal, position.bidding, position.game
+    seats = list(deal.rules.seats)
+    hands = game.hands if game is not None else {s: deal.hands[s] for s in seats}
+    counts = {s: _count(hands[s]) for s in seats}
+    shown = seat if seat is not None else position.to_move
+    hand = None
+    if shown is not None:
+        hand = {
+            "seat": shown,
+            "dealt": deal.suited_hands.get(shown) or deal.hands[shown],
+            "left": hands[shown],
+        }
+    landlord = bidding.landlord if bidding.done and not bidding.passed_out else None
+    return {
+        "at": len(position.steps),
+        "phase": position.phase,
+        "to_move": position.to_move,
+        "seats": seats,
+        "seat": seat,
+        "first_bidder": deal.first_bidder,
+        "landlord": landlord,
+        "bid": bidding.bid,
+        "calls": [[s, c] for s, c in bidding.calls],
+        "plays": [[s, c] for s, c in game.plays] if game else [],
+        "counts": counts,
+        "low": [s for s in seats if game is not None and 0 < counts[s] <= LOW_CARDS],
+        "open": _open(position),
+        "bottom": deal.bottom if landlord else None,
+        "end": position.end,
+        "hand": hand,
+        "menu": _menu(position, shown) if shown is not None else None,
+        "undo": dict(undo) if undo else None,
+        "result": _result(position),
+    }
+
+
+def _count(cards: str) -> int:
+    return sum(1 for ch in cards if not ch.isspace())

@@ -1,0 +1,210 @@
+"""The live table (tournaments.tables.live): each seat records its own steps, the server judges.
+
+A step is taken only from the seat whose turn it is (or the referee device), only on the
+position the device saw, and only if the engine accepts it; the finishing step stores the game
+once through the one write path; an undo needs the seat that played and the next seat, or the
+referee.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import EntryDraft, Game
+from games.records import GameRejected
+from tests.conftest import race
+from tests.entry_personas import build_world
+from tests.factories import bot_record
+from tournaments.core.access import NotAllowed
+from tournaments.links import tokens
+from tournaments.links.devices import seat_device
+from tournaments.models import AuditEntry
+from tournaments.tables import live
+
+pytestmark = pytest.mark.django_db
+
+
+def _steps(record: dict) -> list[str]:
+    return [c for _s, c in record["bidding"]] + [c for _s, c in record["plays"]]
+
+
+def _seats(record: dict) -> list[str]:
+    return [s for s, _c in record["bidding"]] + [s for s, _c in record["plays"]]
+
+
+def _table():
+    world = build_world(seed="live-table")
+    made = tokens.table_links_make(
+        event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
+    )
+    table, board = world.tables[0], world.boards[0]
+    bearers = {}
+    for seat, url in made[0].seats:
+        device = seat_device(url.strip("/").split("/")[1], board.number, device="phone")
+        bearers[seat] = device.bearer
+    return world, table, board, bearers
+
+
+def test_every_seat_plays_its_own_steps_and_the_last_one_stores_the_game_once() -> None:
+    _world, table, board, bearers = _table()
+    record = bot_record(board, table)
+    for at, (seat, step) in enumerate(zip(_seats(record), _steps(record), strict=True)):
+        state, error = live.live_step(
+            table=table, board=board, seat=seat, step=step, at=at, actor=bearers[seat]
+        )
+        assert error is None, (at, seat, step, error)
+    games = Game.objects.filter(table=table, board=board)
+    assert games.count() == 1
+    game = games.get()
+    assert game.source == "seat" and game.record["plays"] == [list(p) for p in record["plays"]]
+    assert state.game == game and state.position.finished
+    assert not EntryDraft.objects.filter(table=table, board=board).exists()
+    # Audited as the seat links that played each step ("table 1, seat S link").
+    whos = {e.who for e in AuditEntry.objects.filter(action="entry.step")}
+    assert whos == {f"table {table.number}, seat {s} link" for s in set(_seats(record))}
+    # The finishing step sent again (a retry) stores nothing more.
+    with pytest.raises(live.LiveConflict):
+        live.live_step(
+            table=table,
+            board=board,
+            seat=_seats(record)[-1],
+            step=_steps(record)[-1],
+            at=len(_steps(record)) - 1,
+            actor=bearers[_seats(record)[-1]],
+        )
+    assert Game.objects.filter(table=table, board=board).count() == 1
+
+
+def test_only_the_seat_to_move_acts_and_only_on_the_position_it_saw() -> None:
+    _world, table, board, bearers = _table()
+    record = bot_record(board, table)
+    first_seat, first_step = _seats(record)[0], _steps(record)[0]
+    other = next(s for s in bearers if s != first_seat)
+    with pytest.raises(live.LiveConflict) as turn:
+        live.live_step(
+            table=table, board=board, seat=other, step=first_step, at=0, actor=bearers[other]
+        )
+    assert first_seat in turn.value.message and turn.value.view["at"] == 0
+    live.live_step(
+        table=table, board=board, seat=first_seat, step=first_step, at=0, actor=bearers[first_seat]
+    )
+    second_seat, second_step = _seats(record)[1], _steps(record)[1]
+    # A device that still shows the start acts on a position that moved on: refused, and
+    # shown the table now.
+    with pytest.raises(live.LiveConflict) as stale:
+        live.live_step(
+            table=table,
+            board=board,
+            seat=second_seat,
+            step=second_step,
+            at=0,
+            actor=bearers[second_seat],
+        )
+    assert stale.value.view["at"] == 1
+    assert EntryDraft.objects.get(table=table, board=board).steps == [first_step]
+
+
+def test_a_step_the_engine_refuses_stores_nothing_and_says_why() -> None:
+    _world, table, board, bearers = _table()
+    seat = board.first_bidder or "S"
+    state, error = live.live_step(
+        table=table, board=board, seat=seat, step="double", at=0, actor=bearers[seat]
+    )
+    assert error is not None and error["rule"].startswith("R-") and error["seat"] == seat
+    assert state.position.steps == ()
+    assert not EntryDraft.objects.filter(table=table, board=board, steps__len__gt=0).exists()
+
+
+def test_a_seat_of_another_table_may_not_act_here() -> None:
+    world, _table1, board, bearers = _table()
+    other_table = world.tables[1]
+    with pytest.raises(NotAllowed):
+        live.live_step(table=other_table, board=board, seat="S", step="p", at=0, actor=bearers["S"])
+
+
+def test_undo_needs_the_seat_that_played_and_the_next_one_or_the_referee() -> None:
+    _world, table, board, bearers = _table()
+    record = bot_record(board, table)
+    seats, steps = _seats(record), _steps(record)
+    for at in range(2):
+        live.live_step(
+            table=table,
+            board=board,
+            seat=seats[at],
+            step=steps[at],
+            at=at,
+            actor=bearers[seats[at]],
+        )
+    played, next_seat = seats[1], seats[2]
+    third = next(s for s in bearers if s not in (played, next_seat))
+    # The third seat may neither ask nor agree.
+    with pytest.raises(live.LiveConflict):
+        live.live_undo(table=table, board=board, seat=third, at=2, actor=bearers[third])
+    asked = live.live_undo(table=table, board=board, seat=played, at=2, actor=bearers[played])
+    assert asked.undo == {"at": 1, "by": played} and len(asked.position.steps) == 2
+    agreed = live.live_undo(
+        table=table, board=board, seat=next_seat, at=2, actor=bearers[next_seat]
+    )
+    assert list(agreed.position.steps) == steps[:1] and not agreed.undo
+    # The referee device takes back at once.
+    referee = tokens.LinkBearer.of(_referee_link(table), device="sheet")
+    done = live.live_undo(table=table, board=board, seat=None, at=1, actor=referee)
+    assert done.position.steps == ()
+
+
+def _referee_link(table):
+    from tournaments.models import TableLink
+
+    return TableLink.objects.get(round=table.round, table_number=table.number, revoked_at=None)
+
+
+def test_two_devices_acting_at_once_one_wins_the_other_sees_the_new_position(
+    transactional_db,
+) -> None:
+    _world, table, board, bearers = _table()
+    seat = board.first_bidder or "S"
+    referee = tokens.LinkBearer.of(_referee_link(table), device="sheet")
+    # The seat's phone and the referee device both record the first call at the same moment.
+    devices = iter([(seat, bearers[seat]), (None, referee)])
+
+    def act():
+        who, actor = next(devices)
+        return live.live_step(table=table, board=board, seat=who, step="p", at=0, actor=actor)
+
+    outcomes = race(2, act)
+    won = [o for o in outcomes if isinstance(o, tuple)]
+    lost = [o for o in outcomes if isinstance(o, live.LiveConflict)]
+    assert len(won) == 1 and len(lost) == 1
+    assert lost[0].view["at"] == 1
+    assert EntryDraft.objects.get(table=table, board=board).steps == ["p"]
+
+
+def test_a_finished_game_refused_by_the_write_path_leaves_the_draft_as_it_was(monkeypatch) -> None:
+    _world, table, board, bearers = _table()
+    record = bot_record(board, table)
+    seats, steps = _seats(record), _steps(record)
+    for at in range(len(steps) - 1):
+        live.live_step(
+            table=table,
+            board=board,
+            seat=seats[at],
+            step=steps[at],
+            at=at,
+            actor=bearers[seats[at]],
+        )
+
+    def refuse(**_kwargs):
+        raise GameRejected("refused for the test")
+
+    monkeypatch.setattr(live, "game_submit", refuse)
+    with pytest.raises(GameRejected):
+        live.live_step(
+            table=table,
+            board=board,
+            seat=seats[-1],
+            step=steps[-1],
+            at=len(steps) - 1,
+            actor=bearers[seats[-1]],
+        )
+    assert EntryDraft.objects.get(table=table, board=board).steps == steps[:-1]
+    assert not Game.objects.filter(table=table, board=board).exists()

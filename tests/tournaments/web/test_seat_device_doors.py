@@ -1,0 +1,125 @@
+"""The seat devices' HTTP doors (tournaments.web.devices): a whole game played by each seat on
+its own link, what every answer holds (never another seat's unplayed cards), and the refusals
+(unknown link, revoked link, wrong method, bad body) in the API's error shape."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Game
+from games.notation import rank_cards
+from tests.entry_personas import build_world
+from tests.factories import bot_record
+from tournaments.links import tokens
+from tournaments.models import PlayerLink, Seat, SeatLink
+
+pytestmark = pytest.mark.django_db
+
+
+def _token(url: str) -> str:
+    return url.strip("/").split("/")[1]
+
+
+def _world():
+    world = build_world(seed="seat-doors")
+    made = tokens.table_links_make(
+        event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
+    )
+    return world, {seat: _token(url) for seat, url in made[0].seats}, _token(made[0].url)
+
+
+def _post(client: Client, url: str, body: dict) -> tuple[int, dict]:
+    response = client.post(url, json.dumps(body), content_type="application/json")
+    return response.status_code, response.json()
+
+
+def _others_cards(board, seat: str, view: dict) -> list[str]:
+    """Another seat's cards not yet played that the answer shows (must be none): its dealt hand
+    or what is left of it, written anywhere in the answer."""
+    text = json.dumps(view)
+    found = []
+    for other, cards in board.hands.items():
+        if other != seat and (cards in text or f'"{rank_cards(cards)}"' in text):
+            found.append(other)
+    return found
+
+
+def test_each_seat_plays_its_own_steps_and_never_sees_another_hand() -> None:
+    world, seats, _referee = _world()
+    table, board = world.tables[0], world.boards[0]
+    record = bot_record(board, table)
+    steps = [(s, c) for s, c in record["bidding"]] + [(s, c) for s, c in record["plays"]]
+    clients = {seat: Client() for seat in seats}
+    for at, (seat, step) in enumerate(steps):
+        url = reverse("links:seat_steps", args=[seats[seat], board.number])
+        status, answer = _post(clients[seat], url, {"step": step, "at": at})
+        assert status == 200 and answer["ok"], answer
+        assert answer["view"]["seat"] == seat and not _others_cards(board, seat, answer["view"])
+        for other, token in seats.items():
+            seen = clients[other].get(reverse("links:seat_position", args=[token, board.number]))
+            view = seen.json()["view"]
+            assert view["at"] == at + 1
+            assert not _others_cards(board, other, view), (other, at)
+            # Only the seat to move gets buttons.
+            assert (view["menu"] is not None) == (view["to_move"] == other)
+    game = Game.objects.get(table=table, board=board)
+    assert game.source == "seat"
+    view = clients["S"].get(reverse("links:seat_position", args=[seats["S"], 1])).json()["view"]
+    assert view["game"]["id"] == game.pk and view["result"]["score"]
+    assert view["next"] == 2  # the table's next board
+
+
+def test_the_referee_device_sees_the_hand_of_the_seat_to_act_only() -> None:
+    world, _seats, referee = _world()
+    board = world.boards[0]
+    view = Client().get(reverse("links:table_position", args=[referee, 1])).json()["view"]
+    first = view["to_move"]
+    assert view["seat"] is None and view["hand"]["seat"] == first
+    assert view["menu"]["primary"] and not _others_cards(board, first, view)
+
+
+def test_the_refusals_speak_the_api_error_shape() -> None:
+    world, seats, _referee = _world()
+    client = Client()
+    unknown = client.get(reverse("links:seat_position", args=["x" * 43, 1]))
+    assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "not_found"
+    url = reverse("links:seat_steps", args=[seats["S"], 1])
+    wrong = client.get(url)
+    assert wrong.status_code == 405 and wrong["Allow"] == "POST"
+    status, answer = _post(client, url, {"step": "p"})
+    assert status == 400 and "at" in answer["error"]["message"]
+    status, answer = _post(client, url, {"step": "", "at": 0})
+    assert status == 400
+    bad = client.post(url, b"[1", content_type="application/json")
+    assert bad.status_code == 400
+    link = SeatLink.objects.get(token_hash=tokens.token_hash(seats["S"]))
+    tokens.link_revoke(link=link, actor=world.users["organizer"])
+    revoked = client.get(reverse("links:seat_position", args=[seats["S"], 1]))
+    assert revoked.status_code == 403 and "revoked" in revoked.json()["error"]["message"]
+    # The other seats' links still work.
+    assert client.get(reverse("links:seat_position", args=[seats["E"], 1])).status_code == 200
+
+
+def test_a_seat_link_opens_its_board_page_and_a_players_link_opens_her_seat() -> None:
+    world, seats, _referee = _world()
+    client = Client()
+    home = client.get(reverse("links:seat", args=[seats["E"]]))
+    assert home.status_code == 302 and home["Location"].endswith("/boards/1/")
+    page = client.get(home["Location"])
+    assert page.status_code == 200 and b"device.js" in page.content
+    assert page["Cache-Control"] == "no-store, private"
+    seat = Seat.objects.filter(table=world.tables[0]).select_related("player").first()
+    made = tokens.player_links_make(
+        event=world.event, actor=world.users["organizer"], players=[seat.player]
+    )
+    token = _token(made[0].url)
+    round_number = world.tables[0].round.number
+    view = client.get(
+        reverse("links:player_position", args=[token, round_number, 1])
+    ).json()["view"]
+    assert view["seat"] == seat.seat and view["hand"]["seat"] == seat.seat
+    assert PlayerLink.objects.filter(player=seat.player).exists()

@@ -1,0 +1,328 @@
+/* A live table's device: a seat's phone (or the table's referee device).
+ *
+ * The server is the judge: every tap sends one step with the number of steps this device saw
+ * (`at`); the answer, the WebSocket and the polling fallback all carry the position as this
+ * device may see it (games.seat), which replaces what is shown. A tap while a step is being
+ * checked is refused visibly; a step made while the network is down is kept on the device
+ * (localStorage) and sent again when it is back, where the server checks it anew.
+ */
+(function () {
+  "use strict";
+  var view = JSON.parse(document.getElementById("device-view").textContent);
+  var api = JSON.parse(document.getElementById("device-api").textContent);
+  var T = JSON.parse(document.getElementById("device-texts").textContent);
+  var csrf = document.querySelector("#csrf [name=csrfmiddlewaretoken]").value;
+  var $ = function (id) { return document.getElementById(id); };
+  var inFlight = false, picked = [], socket = null, pollTimer = null, retry = 500;
+  var queueKey = "ddz-device-queue:" + api.steps;
+  var SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  var RED = { H: true, D: true };
+
+  function fmt(text, params) {
+    return text.replace(/%\((\w+)\)s/g, function (_m, k) { return params[k] === undefined ? "" : params[k]; });
+  }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined) { e.textContent = text; }
+    return e;
+  }
+  function showError(text) { var box = $("error"); box.textContent = text || ""; box.hidden = !text; }
+  function status(text) { $("live").textContent = text; }
+
+  // --- Cards -------------------------------------------------------------------------------
+  // A dealt hand is either suited ("SA H3 BJ …") or ranks only ("33QBR"); either way a list of
+  // {rank, suit} in the deal's order, low to high.
+  var ORDER = "3456789TJQKA2BR";
+  function dealtCards(text) {
+    var out = [];
+    if (/\s/.test(text.trim()) || /^[SHDC]/.test(text)) {
+      text.trim().split(/\s+/).forEach(function (t) {
+        if (/^BJ/.test(t)) { out.push({ rank: "B", suit: "" }); }
+        else if (/^RJ/.test(t)) { out.push({ rank: "R", suit: "" }); }
+        else { out.push({ rank: t.slice(1).replace(/[ab]$/, "").replace("10", "T"), suit: t[0] }); }
+      });
+    } else {
+      text.split("").forEach(function (r) { out.push({ rank: r, suit: "" }); });
+    }
+    out.sort(function (a, b) { return ORDER.indexOf(a.rank) - ORDER.indexOf(b.rank); });
+    return out;
+  }
+  function rankName(r) { return r === "T" ? "10" : r === "B" ? "\u5c0f\u738b" : r === "R" ? "\u5927\u738b" : r; }
+  function cardsText(text) {
+    if (!text || text === "pass" || text === "p") { return T.pass; }
+    var cards = text.split("@")[0];
+    return cards.split("").map(rankName).join(" ");
+  }
+
+  // The hand still held: the dealt cards minus the ranks played (by count, from the left).
+  function handLeft() {
+    var h = view.hand;
+    if (!h) { return []; }
+    var left = {};
+    h.left.split("").forEach(function (r) { left[r] = (left[r] || 0) + 1; });
+    return dealtCards(h.dealt).filter(function (c) {
+      if (left[c.rank]) { left[c.rank] -= 1; return true; }
+      return false;
+    });
+  }
+
+  // --- Drawing -----------------------------------------------------------------------------
+  function draw() {
+    var me = view.seat, toMove = view.to_move;
+    var rows = document.querySelectorAll("#table-seats tbody tr");
+    var last = {};
+    (view.plays || []).forEach(function (p) { last[p[0]] = p[1]; });
+    if (!view.plays.length) { (view.calls || []).forEach(function (c) { last[c[0]] = c[1]; }); }
+    rows.forEach(function (tr) {
+      var s = tr.getAttribute("data-seat");
+      tr.classList.toggle("to-move", s === toMove);
+      tr.classList.toggle("me", s === me);
+      tr.classList.toggle("low", (view.low || []).indexOf(s) >= 0);
+      tr.querySelector(".role").textContent = s === view.landlord ? "(" + T.landlord + ")" : "";
+      tr.querySelector(".count").textContent = view.counts[s];
+      var l = last[s];
+      tr.querySelector(".last").textContent = l === undefined ? "" : (view.plays.length ? cardsText(l) : l);
+    });
+    var turn = "";
+    if (view.phase === "done") { turn = T.done; }
+    else if (me === null || me === undefined) { turn = fmt(T.actFor, { seat: toMove }); }
+    else { turn = toMove === me ? T.turnYou : fmt(T.turnOf, { seat: toMove }); }
+    if (view.phase === "play" && view.open) {
+      turn += " \u00b7 " + fmt(T.toBeat, { cards: cardsText(view.open.cards), seat: view.open.seat });
+    } else if (view.phase === "bidding") { turn += " \u00b7 " + T.bidding; }
+    $("turn").textContent = turn;
+    $("turn").classList.toggle("mine", view.phase !== "done" && (me === toMove || !me));
+    $("bottom-line").hidden = !view.bottom;
+    $("bottom").textContent = view.bottom ? cardsText(view.bottom) : "";
+    drawHand();
+    drawMenu();
+    drawLog();
+    drawResult();
+    drawUndo();
+  }
+
+  function drawHand() {
+    var box = $("hand");
+    box.textContent = "";
+    var h = view.hand;
+    $("hand-box").hidden = !h;
+    if (!h) { return; }
+    $("hand-title").textContent = view.seat ? T.yourHand : fmt(T.handOf, { seat: h.seat });
+    var mine = !!view.menu;
+    handLeft().forEach(function (c, i) {
+      var b = el("button", "card" + (RED[c.suit] || c.rank === "R" ? " red" : ""));
+      b.type = "button";
+      b.setAttribute("data-rank", c.rank);
+      b.innerHTML = "";
+      b.appendChild(el("span", "rank", rankName(c.rank)));
+      if (c.suit) { b.appendChild(el("span", "suit", SUITS[c.suit] || "")); }
+      b.disabled = !mine;
+      b.setAttribute("aria-pressed", picked.indexOf(i) >= 0 ? "true" : "false");
+      b.addEventListener("click", function () {
+        var at = picked.indexOf(i);
+        if (at >= 0) { picked.splice(at, 1); } else { picked.push(i); }
+        drawHand();
+      });
+      box.appendChild(b);
+    });
+    $("play-picked").disabled = !mine || !picked.length;
+    $("clear-picked").hidden = !picked.length;
+  }
+
+  function choiceButton(choice) {
+    var label = choice.label || (choice.kind === "pass" ? T.pass : cardsText(choice.cards || choice.step));
+    var b = el("button", "move" + (choice.kind === "pass" ? " pass" : ""), label);
+    b.type = "button";
+    b.setAttribute("data-step", choice.step);
+    b.addEventListener("click", function () { send(choice.step); });
+    return b;
+  }
+
+  function drawMenu() {
+    var primary = $("primary"), groups = $("groups");
+    primary.textContent = "";
+    groups.textContent = "";
+    var m = view.menu;
+    $("actions").hidden = !m;
+    if (!m) { return; }
+    m.primary.forEach(function (c) { primary.appendChild(choiceButton(c)); });
+    (m.groups || []).forEach(function (g) {
+      var d = el("details", "group");
+      var s = el("summary", "", (g.label || g.kind) + " (" + g.choices.length + ")");
+      d.appendChild(s);
+      var row = el("div", "moves");
+      g.choices.forEach(function (c) { row.appendChild(choiceButton(c)); });
+      d.appendChild(row);
+      groups.appendChild(d);
+    });
+  }
+
+  function drawLog() {
+    var ol = $("steps");
+    ol.textContent = "";
+    (view.calls || []).forEach(function (c) { ol.appendChild(el("li", "", c[0] + ": " + c[1])); });
+    (view.plays || []).forEach(function (p) { ol.appendChild(el("li", "", p[0] + ": " + cardsText(p[1]))); });
+  }
+
+  function drawResult() {
+    var r = view.result, box = $("result");
+    box.hidden = !r && !view.game;
+    if (box.hidden) { return; }
+    var line = r ? (r.status_label || r.status) : "";
+    if (r && r.undecided) { line += " \u00b7 " + T.undecided; }
+    else if (r && r.text) { line += " \u00b7 " + r.text; }
+    if (view.game) { line += " \u00b7 " + fmt(T.recorded, { id: view.game.id, status: view.game.status }); }
+    $("result-line").textContent = line;
+    var body = document.querySelector("#result-score tbody");
+    body.textContent = "";
+    if (r && r.score) {
+      Object.keys(r.score).forEach(function (s) {
+        var tr = el("tr");
+        tr.appendChild(el("th", "", s));
+        tr.appendChild(el("td", "num", String(r.score[s])));
+        body.appendChild(tr);
+      });
+    }
+    var next = $("next");
+    next.hidden = !view.next;
+    if (view.next) { next.href = api.board.replace("{n}", view.next); }
+  }
+
+  function drawUndo() {
+    var b = $("undo");
+    var u = view.undo;
+    b.hidden = view.phase === "done" || !view.at;
+    b.textContent = u && u.by !== view.seat ? T.agree : b.getAttribute("data-label") || b.textContent;
+    if (u && u.by !== view.seat) { status(fmt(T.undoAsked, { seat: u.by })); }
+  }
+
+  // --- Talking to the server ---------------------------------------------------------------
+  function accept(next) {
+    // A newer position replaces the older; an older one (a late socket message) is ignored
+    // unless the board was recorded meanwhile.
+    if (!next) { return; }
+    if (next.at < view.at && !next.game && !(next.at === 0 && view.phase === "done")) { return; }
+    var changed = next.at !== view.at || JSON.stringify(next.undo) !== JSON.stringify(view.undo) || !!next.game !== !!view.game;
+    view = next;
+    if (changed) { picked = []; }
+    draw();
+  }
+
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify(body)
+    }).then(function (r) { return r.json().then(function (data) { return { status: r.status, data: data }; }); });
+  }
+
+  function queued() { try { return JSON.parse(localStorage.getItem(queueKey) || "[]"); } catch (e) { return []; } }
+  function keep(list) { try { localStorage.setItem(queueKey, JSON.stringify(list)); } catch (e) { /* private mode */ } }
+
+  function send(step) {
+    if (inFlight) { showError(T.busy); return; }
+    showError("");
+    inFlight = true;
+    document.body.classList.add("sending");
+    status(T.sending);
+    var at = view.at;
+    post(api.steps, { step: step, at: at }).then(function (answer) {
+      var d = answer.data;
+      if (answer.status === 409) { showError((d.error && d.error.message) || T.moved); accept(d.view); }
+      else if (d.ok === false) { showError(d.error && d.error.message); accept(d.view); }
+      else if (d.view) { accept(d.view); }
+      else { showError((d.error && d.error.message) || ""); }
+    }).catch(function () {
+      // The network is down: keep the step and send it when it is back.
+      var list = queued();
+      list.push({ step: step, at: at });
+      keep(list);
+      status(fmt(T.offline, { n: list.length }));
+    }).then(function () {
+      inFlight = false;
+      document.body.classList.remove("sending");
+      if (!queued().length) { status(socket && socket.readyState === 1 ? T.live : T.polling); }
+    });
+  }
+
+  function flush() {
+    var list = queued();
+    if (!list.length || inFlight) { return; }
+    var first = list[0];
+    inFlight = true;
+    post(api.steps, first).then(function (answer) {
+      keep(list.slice(1));
+      var d = answer.data;
+      if (answer.status === 409 || d.ok === false) {
+        // Checked again on sync: what the table moved past (or the engine refuses) is dropped
+        // with its reason shown, and the rest of the queue is dropped with it.
+        keep([]);
+        showError((d.error && d.error.message) || T.moved);
+      }
+      accept(d.view);
+    }).catch(function () { /* still offline */ }).then(function () {
+      inFlight = false;
+      if (queued().length) { status(fmt(T.offline, { n: queued().length })); setTimeout(flush, 2000); }
+    });
+  }
+
+  function refresh() {
+    return fetch(api.position, { credentials: "same-origin" })
+      .then(function (r) { return r.json(); })
+      .then(function (d) { if (d.view) { accept(d.view); } })
+      .catch(function () { /* offline: try later */ });
+  }
+
+  function poll() {
+    if (pollTimer) { return; }
+    status(T.polling);
+    pollTimer = setInterval(refresh, 2000);
+  }
+
+  function connect() {
+    if (!window.WebSocket) { poll(); return; }
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    try { socket = new WebSocket(scheme + location.host + api.socket); } catch (e) { poll(); return; }
+    socket.onopen = function () {
+      retry = 500;
+      if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
+      status(T.live);
+      flush();
+    };
+    socket.onmessage = function (event) {
+      var msg = JSON.parse(event.data);
+      if (msg.type === "position") { accept(msg.view); }
+      else if (msg.type === "refused") { showError(T.refused + " " + msg.error.message); socket.onclose = null; }
+    };
+    socket.onclose = function () {
+      socket = null;
+      poll();
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 15000);
+    };
+  }
+
+  $("undo").setAttribute("data-label", $("undo").textContent);
+  $("undo").addEventListener("click", function () {
+    if (inFlight) { showError(T.busy); return; }
+    inFlight = true;
+    post(api.undo, { at: view.at }).then(function (answer) {
+      var d = answer.data;
+      if (answer.status !== 200) { showError((d.error && d.error.message) || ""); }
+      accept(d.view);
+    }).catch(function () { showError(T.offline.replace("%(n)s", "0")); })
+      .then(function () { inFlight = false; });
+  });
+  $("play-picked").addEventListener("click", function () {
+    var cards = handLeft();
+    var step = picked.map(function (i) { return cards[i].rank; }).join("");
+    if (step) { send(step); }
+  });
+  $("clear-picked").addEventListener("click", function () { picked = []; drawHand(); });
+  window.addEventListener("online", flush);
+  draw();
+  connect();
+  flush();
+})();

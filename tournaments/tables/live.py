@@ -1,0 +1,247 @@
+"""The live table: each seat records its own steps on its device, the server judges them.
+
+Vocabulary:
+
+- *device*: whatever shows a table's board live: a seat device (a seat link, or a player's own
+  link at the seat she holds), or the table's referee device (the table link on the referee's
+  sheet, the table's signed-in referee, the chief referee), which acts for the seat to move.
+- *live state*: the steps of the board at the table so far: the table's draft (games.models.
+  EntryDraft, shared with the typed live entry) while the game is played, then the stored game's
+  record once it is submitted.
+- *at*: the number of steps the device saw when it acted. The server takes a step only from
+  the seat to move (or the referee device), only on the position the device saw (the draft's
+  row is locked and ``at`` must equal its length: of two devices acting at once one wins and
+  the other is answered `LiveConflict` with the new position), and only if the engine accepts it
+  (games.steps).
+- *undo*: the last step is taken back when the seat that played it asks and the seat to move
+  now agrees, or at once by the referee device; any new step cancels an undo asked.
+
+When the last step finishes the game, the record goes through the one write path
+(tournaments.tables.submission.game_submit, source ``seat``) in the same transaction as that
+step, exactly once: the draft's lock orders the finishing steps and the idempotency key (table,
+board, version) answers a retry with the game stored first. Every change tells the table's
+devices after it commits (ddz_site.kernel.broadcast).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from ddz_site.kernel.broadcast import table_changed
+from ddz_site.kernel.errors import DomainError
+from games import steps as entry_steps
+from games.live import seat as seat_views
+from games.models import Board, EntryDraft, Game
+from tournaments.core.access import Actor, require_table_entry
+from tournaments.core.audit import audit_record
+from tournaments.core.rules import round_refusal
+from tournaments.models import Round, Table
+from tournaments.tables.review import StateConflict
+from tournaments.tables.submission import game_submit, steps_record
+
+SOURCE = "seat"
+
+
+class LiveConflict(DomainError):
+    """A step or undo made on a position that is no longer the table's (another device acted
+    first), or by a seat whose turn it is not: nothing was written. ``view`` is the position
+    now as the refused device sees it."""
+
+    code = "conflict"
+
+    def __init__(self, message: str, *, view: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.view = dict(view or {})
+
+
+@dataclass(frozen=True)
+class LiveState:
+    """A board at a table now: ``position`` (games.steps), the pending ``undo`` ({"at", "by"}
+    or {}), and the stored ``game`` once the play is recorded (None before)."""
+
+    position: entry_steps.Position
+    undo: Mapping[str, Any]
+    game: Game | None
+
+    def view(self, seat: str | None) -> dict[str, Any]:
+        """What the device of `seat` (None: the referee device) shows: games.live.seat.seat_view,
+        with ``game`` ({"id", "status", "version"} once stored, else null)."""
+        out = seat_views.seat_view(self.position, seat, undo=self.undo)
+        out["game"] = (
+            {"id": self.game.pk, "status": self.game.status, "version": self.game.version}
+            if self.game is not None
+            else None
+        )
+        return out
+
+
+def _current_game(table: Table, board: Board) -> Game | None:
+    return Game.objects.filter(table=table, board=board, replaced_at__isnull=True).first()
+
+
+def live_state(*, table: Table, board: Board) -> LiveState:
+    """The board at `table` now: the stored game's steps, else the draft's (none: the deal).
+
+    Raises:
+        games.steps.EntryError: a draft or record the engine refuses (a stored game entered
+            with a quick result has no steps: its position is the deal, with the game given).
+    """
+    deal = entry_steps.EntryDeal.from_board(board)
+    game = _current_game(table, board)
+    if game is not None:
+        steps = seat_views.record_steps(game.record) if game.record.get("bidding") else []
+        try:
+            return LiveState(entry_steps.rebuild(deal, steps), {}, game)
+        except entry_steps.EntryError:
+            return LiveState(entry_steps.start(deal), {}, game)
+    draft = EntryDraft.objects.filter(table=table, board=board).first()
+    steps = list(draft.steps) if draft is not None else []
+    undo = dict(draft.undo) if draft is not None and draft.undo else {}
+    return LiveState(entry_steps.rebuild(deal, steps), undo, None)
+
+
+def _locked_draft(table: Table, board: Board) -> EntryDraft:
+    """The table's draft for `board`, created if missing, locked until the transaction ends."""
+    for _attempt in range(2):
+        try:
+            with transaction.atomic():
+                draft, _created = EntryDraft.objects.select_for_update().get_or_create(
+                    table=table, board=board
+                )
+                return draft
+        except IntegrityError:
+            continue  # another device created it at the same moment: lock the row it made
+    raise StateConflict(_("The entry could not be saved; try again."))
+
+
+def _guard(table: Table, board: Board, actor: Actor) -> None:
+    require_table_entry(actor, table)
+    refusal = round_refusal(Round.objects.values_list("state", flat=True).get(pk=table.round_id))
+    if refusal:
+        raise StateConflict(refusal)
+
+
+def live_step(
+    *, table: Table, board: Board, seat: str | None, step: str, at: int, actor: Actor
+) -> tuple[LiveState, dict[str, Any] | None]:
+    """Take `step` from the device of `seat` (None: the referee device, acting for the seat to
+    move) on the position after `at` steps. An accepted step is saved and told to the table's
+    devices; the step that finishes the game stores it (module docstring).
+
+    Returns ``(state, error)``: the state after the step, and None or the engine's refusal
+    (games.steps.EntryError.to_dict, the seat's message with its rule): a refused step stores
+    nothing.
+
+    Raises:
+        LiveConflict: the board is recorded already, `at` is not the table's number of steps
+            now, or it is not `seat`'s turn (R-BID-ORDER, R-TURN: the engine says whose turn).
+        StateConflict: the table's round is not in play.
+        tournaments.core.access.NotAllowed: `actor` may not enter at `table`.
+        games.records.GameRejected: the finished game refused by the write path.
+    """
+    _guard(table, board, actor)
+    deal = entry_steps.EntryDeal.from_board(board)
+    with transaction.atomic():
+        draft = _locked_draft(table, board)
+        if _current_game(table, board) is not None:
+            state = live_state(table=table, board=board)
+            raise LiveConflict(_("This board is recorded already."), view=state.view(seat))
+        position = entry_steps.rebuild(deal, draft.steps)
+        undo = dict(draft.undo or {})
+        if at != len(position.steps):
+            raise LiveConflict(
+                _("Another device moved first: here is the table now."),
+                view=LiveState(position, undo, None).view(seat),
+            )
+        if seat is not None and position.to_move != seat:
+            raise LiveConflict(
+                _("It is %(seat)s's turn, not yours.") % {"seat": position.to_move or "—"},
+                view=LiveState(position, undo, None).view(seat),
+            )
+        try:
+            after = entry_steps.apply_step(position, step)
+        except entry_steps.EntryError as exc:
+            return LiveState(position, undo, None), exc.to_dict()
+        draft.steps = list(after.steps)
+        draft.undo = {}
+        draft.save(update_fields=["steps", "undo", "updated_at"])
+        audit_record(
+            event=board.event,
+            actor=actor,
+            action="entry.step",
+            obj=table,
+            changes={"board": board.number, "step": step, "seat": position.to_move, "at": at},
+        )
+        game = _finish(table, board, after, actor) if after.finished else None
+        table_changed(table_id=table.pk, board_number=board.number, at=len(after.steps))
+    return LiveState(after, {}, game), None
+
+
+def _finish(table: Table, board: Board, position: entry_steps.Position, actor: Actor) -> Game:
+    versions = Game.objects.filter(table=table, board=board).count()
+    return game_submit(
+        table=table,
+        board=board,
+        record=steps_record(table=table, board=board, steps=position.steps),
+        actor=actor,
+        idempotency_key=f"live:{table.pk}:{board.pk}:v{versions + 1}",
+        source=SOURCE,
+    )
+
+
+def live_undo(*, table: Table, board: Board, seat: str | None, at: int, actor: Actor) -> LiveState:
+    """Ask to take back the last step, or agree to it (module docstring): from the referee
+    device (`seat` None) it is taken back at once; from the seat that played it, it is asked;
+    from the seat to move now, an undo asked is agreed and the step taken back.
+
+    Raises:
+        LiveConflict: nothing to take back, the board recorded already, `at` stale, or `seat`
+            neither the one that played the last step nor the one to move after it.
+        StateConflict, NotAllowed: as `live_step`.
+    """
+    _guard(table, board, actor)
+    deal = entry_steps.EntryDeal.from_board(board)
+    with transaction.atomic():
+        draft = _locked_draft(table, board)
+        position = entry_steps.rebuild(deal, draft.steps)
+        undo = dict(draft.undo or {})
+        here = LiveState(position, undo, None)
+        if _current_game(table, board) is not None or not position.steps:
+            raise LiveConflict(_("There is no step to take back."), view=here.view(seat))
+        if at != len(position.steps):
+            raise LiveConflict(
+                _("Another device moved first: here is the table now."), view=here.view(seat)
+            )
+        before = entry_steps.rebuild(deal, position.steps[:-1])
+        player = before.to_move
+        if seat is None or (undo and seat == position.to_move and seat != undo.get("by")):
+            draft.steps, draft.undo = list(before.steps), {}
+            action = "entry.undo"
+        elif seat == player and seat != position.to_move:
+            draft.undo = {"at": len(before.steps), "by": seat}
+            action = "entry.undo_asked"
+        else:
+            raise LiveConflict(
+                _(
+                    "Only %(player)s, who played the last step, may ask to take it back, and "
+                    "%(next)s agree."
+                )
+                % {"player": player or "—", "next": position.to_move or "—"},
+                view=here.view(seat),
+            )
+        draft.save(update_fields=["steps", "undo", "updated_at"])
+        audit_record(
+            event=board.event,
+            actor=actor,
+            action=action,
+            obj=table,
+            changes={"board": board.number, "seat": seat, "at": at},
+        )
+        table_changed(table_id=table.pk, board_number=board.number, at=len(draft.steps))
+        state = LiveState(entry_steps.rebuild(deal, draft.steps), dict(draft.undo), None)
+    return state

@@ -1,0 +1,275 @@
+"""The live table's devices over HTTP: the page of a seat (or of the table's referee device), its
+position, its steps and its undo; the WebSocket consumer (tournaments.web.live_socket) pushes
+the same position on every change, and these doors are the fallback a device polls.
+
+Three kinds of link open a device (tournaments.links.devices): ``seat`` (``/s/TOKEN/``),
+``table`` (the referee device, ``/t/TOKEN/boards/N/device/``) and ``player`` (a player's own
+link at her seat, ``/p/TOKEN/rounds/R/boards/N/``). Every answer is private (never cached nor
+indexed) and a refusal is the link's refusal page, or the API's error shape for a JSON door.
+
+JSON doors:
+
+- ``GET …/position/``: ``{"view": …}`` (games.live.seat.seat_view with ``game`` and ``next``).
+- ``POST …/steps/`` ``{"step": "33", "at": 7}``: 200 ``{"ok": true, "view"}``; 200
+  ``{"ok": false, "error", "view"}`` when the engine refuses the step (nothing stored); 409
+  ``{"error", "view"}`` when another device moved first or it is not this seat's turn.
+- ``POST …/undo/`` ``{"at": 7}``: 200 ``{"view"}``, or 409 as above.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from ddz_site.api import request_json
+from ddz_site.kernel.errors import DomainError
+from ddz_site.web.middleware import api_error
+from games.models import Board, Game
+from tournaments.core.rules import rules_of
+from tournaments.events.overview import in_seat_order
+from tournaments.links import devices
+from tournaments.links.devices import Device, DeviceRefused
+from tournaments.models import Table
+from tournaments.tables import live
+
+MAX_STEP_CHARS = 60
+
+
+def _private(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    @functools.wraps(view)
+    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        response["Cache-Control"] = "no-store, private"
+        response["Referrer-Policy"] = "same-origin"
+        response["X-Robots-Tag"] = "noindex, nofollow"
+        return response
+
+    return answer
+
+
+def _open(request: HttpRequest, kind: str, kwargs: dict[str, Any]) -> Device:
+    ua = request.headers.get("User-Agent", "")
+    if kind == "seat":
+        return devices.seat_device(kwargs["token"], kwargs["number"], device=ua)
+    if kind == "table":
+        return devices.referee_device(kwargs["token"], kwargs["number"], device=ua)
+    return devices.player_device(kwargs["token"], kwargs["round"], kwargs["number"], device=ua)
+
+
+def _url(kind: str, what: str, kwargs: dict[str, Any], number: int | None = None) -> str:
+    args = {**kwargs, "number": number if number is not None else kwargs["number"]}
+    return reverse(f"links:{kind}_{what}", kwargs=args)
+
+
+def next_board(table: Table, board: Board) -> int | None:
+    """The number of the next board of `table`'s round without a stored game, after `board`
+    (then from the first); None when every board is recorded."""
+    numbers = list(
+        Board.objects.filter(round_id=table.round_id)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    done = set(
+        Game.objects.filter(table=table, replaced_at__isnull=True).values_list(
+            "board__number", flat=True
+        )
+    )
+    later = [n for n in numbers if n > board.number] + [n for n in numbers if n < board.number]
+    return next((n for n in later if n not in done), None)
+
+
+def device_view(device: Device, state: live.LiveState) -> dict[str, Any]:
+    """The JSON view of `state` for `device` (games.live.seat.seat_view, with ``game`` and, once the
+    board is recorded, ``next``: the next board to play or null)."""
+    view = state.view(device.seat)
+    view["board"] = device.board.number
+    view["table"] = device.table.number
+    view["next"] = next_board(device.table, device.board) if state.game is not None else None
+    return view
+
+
+def device_texts() -> dict[str, str]:
+    """The device page's sentences in the reader's language (its script has none of its own)."""
+    return {
+        "turnYou": _("Your turn"),
+        "turnOf": _("Waiting for %(seat)s"),
+        "actFor": _("Acting for %(seat)s"),
+        "toBeat": _("To beat: %(cards)s by %(seat)s"),
+        "lead": _("%(seat)s leads"),
+        "bidding": _("Bidding"),
+        "pass": _("pass"),
+        "landlord": _("landlord"),
+        "sending": _("Checking your step…"),
+        "busy": _("Wait: your last tap is still being checked."),
+        "offline": _("Offline: %(n)s step(s) kept on this device, sent when the network is back."),
+        "live": _("Live"),
+        "polling": _("Live by polling (no socket)"),
+        "moved": _("Another device moved first: here is the table now."),
+        "done": _("The game is over."),
+        "recorded": _("Recorded: game %(id)s, %(status)s."),
+        "undecided": _("The claim could not be decided here: the referees will check it."),
+        "undoAsked": _("%(seat)s asks to take back the last step."),
+        "agree": _("Agree to take it back"),
+        "yourHand": _("Your hand"),
+        "handOf": _("Hand of %(seat)s"),
+        "reading": _("Which play is it?"),
+        "refused": _("This device is closed:"),
+        "score": _("Score"),
+    }
+
+
+def _refused_json(exc: DeviceRefused) -> JsonResponse:
+    return JsonResponse(api_error(exc.code, exc.message), status=exc.status)
+
+
+def _refused_page(request: HttpRequest, exc: DeviceRefused) -> HttpResponse:
+    return render(
+        request,
+        "links/refused.html",
+        {"message": exc.message, "unknown": exc.status == 404, "heading": "", "back": ""},
+        status=exc.status,
+    )
+
+
+@_private
+def seat_home(request: HttpRequest, token: str) -> HttpResponse:
+    """A seat link's own address (its QR code): the board its table plays now."""
+    try:
+        table, first = devices.seat_start(token)
+    except DeviceRefused as exc:
+        return _refused_page(request, exc)
+    stored = Game.objects.filter(table=table, board=first, replaced_at__isnull=True).exists()
+    number = (next_board(table, first) if stored else None) or first.number
+    return redirect("links:seat_board", token=token, number=number)
+
+
+@_private
+def board_page(request: HttpRequest, kind: str, **kwargs: Any) -> HttpResponse:
+    """The device's page for one board: the seat's hand, the table, the buttons."""
+    try:
+        device = _open(request, kind, kwargs)
+        state = live.live_state(table=device.table, board=device.board)
+    except DeviceRefused as exc:
+        return _refused_page(request, exc)
+    names = rules_of(device.board.event).seats
+    seated = [
+        (s.seat, s.player)
+        for s in in_seat_order(device.table.seats.select_related("player"), names)
+    ]
+    socket = reverse(f"links:{kind}_board", kwargs=kwargs).lstrip("/")
+    return render(
+        request,
+        "links/device.html",
+        {
+            "device": device,
+            "kind": kind,
+            "event": device.board.event,
+            "seated": seated,
+            "view": device_view(device, state),
+            "texts": device_texts(),
+            "api": {
+                "position": _url(kind, "position", kwargs),
+                "steps": _url(kind, "steps", kwargs),
+                "undo": _url(kind, "undo", kwargs),
+                "socket": "/ws/" + socket,
+                "board": _url(kind, "board", kwargs, 0).replace("/0/", "/{n}/"),
+            },
+        },
+    )
+
+
+def _read(request: HttpRequest) -> dict[str, Any]:
+    body = request_json.read_json(request.body or b"{}")
+    if not isinstance(body, dict):
+        raise DomainError(_("The request must be a JSON object."))
+    return body
+
+
+def _at(body: dict[str, Any]) -> int:
+    at = body.get("at")
+    if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= 1000:
+        raise DomainError(_("Say after how many steps you acted (at: a whole number)."))
+    return at
+
+
+def _json_door(method: str) -> Callable[..., Any]:
+    def wrap(view: Callable[..., JsonResponse]) -> Callable[..., HttpResponse]:
+        @_private
+        @functools.wraps(view)
+        def answer(request: HttpRequest, kind: str, **kwargs: Any) -> HttpResponse:
+            if request.method != method and not (method == "GET" and request.method == "HEAD"):
+                message = _("This address does not take that method.")
+                response = JsonResponse(api_error("method_not_allowed", message), status=405)
+                response["Allow"] = "GET, HEAD" if method == "GET" else method
+                return response
+            try:
+                device = _open(request, kind, kwargs)
+            except DeviceRefused as exc:
+                return _refused_json(exc)
+            try:
+                return view(request, device)
+            except live.LiveConflict as exc:
+                error = api_error("conflict", exc.message)
+                return JsonResponse({**error, "view": _conflict_view(device, exc)}, status=409)
+            except DomainError as exc:
+                code = getattr(exc, "code", "invalid")
+                status = {"conflict": 409, "forbidden": 403}.get(code, 400)
+                return JsonResponse(api_error(code, exc.message), status=status)
+
+        return answer
+
+    return wrap
+
+
+def _conflict_view(device: Device, exc: live.LiveConflict) -> dict[str, Any]:
+    view = dict(exc.view)
+    view["board"], view["table"] = device.board.number, device.table.number
+    view.setdefault("game", None)
+    view["next"] = None
+    if view.get("game") is not None:
+        view["next"] = next_board(device.table, device.board)
+    return view
+
+
+@_json_door("GET")
+def position(request: HttpRequest, device: Device) -> JsonResponse:
+    """GET: the board at the table now, as this device sees it."""
+    state = live.live_state(table=device.table, board=device.board)
+    return JsonResponse({"view": device_view(device, state)})
+
+
+@_json_door("POST")
+def step(request: HttpRequest, device: Device) -> JsonResponse:
+    """POST ``{"step", "at"}``: one step of this device's seat (module docstring)."""
+    body = _read(request)
+    text = body.get("step")
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_STEP_CHARS:
+        raise DomainError(_("Choose a call or a play."))
+    state, error = live.live_step(
+        table=device.table,
+        board=device.board,
+        seat=device.seat,
+        step=text,
+        at=_at(body),
+        actor=device.bearer,
+    )
+    view = device_view(device, state)
+    if error is not None:
+        return JsonResponse({"ok": False, "error": error, "view": view})
+    return JsonResponse({"ok": True, "view": view})
+
+
+@_json_door("POST")
+def undo(request: HttpRequest, device: Device) -> JsonResponse:
+    """POST ``{"at"}``: ask to take back the last step, or agree to it (tables.live)."""
+    body = _read(request)
+    state = live.live_undo(
+        table=device.table, board=device.board, seat=device.seat, at=_at(body), actor=device.bearer
+    )
+    return JsonResponse({"view": device_view(device, state)})
