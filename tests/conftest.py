@@ -340,3 +340,61 @@ def linked():
         event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
     )
     return world, [_token(m.url) for m in made]
+
+
+@pytest.fixture(scope="session")
+def asgi_server(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A real ASGI server (Daphne, as in production) on the test database and the test run's
+    Redis channel layer: its base URL (``http://127.0.0.1:PORT``). What the test process writes
+    and tells the channel layer reaches the sockets this server holds, as between two web
+    machines of a site. Tests using it must be `django_db(transaction=True)`."""
+    import socket
+
+    from django.conf import settings
+
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    if "Redis" not in layer:
+        pytest.fail("the socket tests need DDZ_CHANNEL_LAYER_URL (Redis); memory is per process")
+    with django_db_blocker.unblock():
+        database_url = _database_url()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log_path = tmp_path_factory.mktemp("asgi") / "daphne.log"
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="ddz_site.settings_test",
+        DATABASE_URL=database_url,
+        PYTHONUNBUFFERED="1",
+    )
+    with log_path.open("ab") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+            + ["ddz_site.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail(f"Daphne did not start:\n{log_path.read_text(errors='replace')}")
+            time.sleep(0.1)
+    try:
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -84,8 +84,10 @@ def _current_game(table: Table, board: Board) -> Game | None:
     return Game.objects.filter(table=table, board=board, replaced_at__isnull=True).first()
 
 
-def live_state(*, table: Table, board: Board) -> LiveState:
-    """The board at `table` now: the stored game's steps, else the draft's (none: the deal).
+def live_state(*, table: Table, board: Board, at: int | None = None) -> LiveState:
+    """The board at `table` now: the stored game's steps, else the draft's (none: the deal);
+    with `at` smaller than their number, the board as it was after `at` steps (what a device is
+    told for each step in turn, however quickly the next ones came).
 
     Raises:
         games.steps.EntryError: a draft or record the engine refuses (a stored game entered
@@ -93,16 +95,21 @@ def live_state(*, table: Table, board: Board) -> LiveState:
     """
     deal = entry_steps.EntryDeal.from_board(board)
     game = _current_game(table, board)
+    undo: dict[str, Any] = {}
     if game is not None:
         steps = seat_views.record_steps(game.record) if game.record.get("bidding") else []
-        try:
-            return LiveState(entry_steps.rebuild(deal, steps), {}, game)
-        except entry_steps.EntryError:
-            return LiveState(entry_steps.start(deal), {}, game)
-    draft = EntryDraft.objects.filter(table=table, board=board).first()
-    steps = list(draft.steps) if draft is not None else []
-    undo = dict(draft.undo) if draft is not None and draft.undo else {}
-    return LiveState(entry_steps.rebuild(deal, steps), undo, None)
+    else:
+        draft = EntryDraft.objects.filter(table=table, board=board).first()
+        steps = list(draft.steps) if draft is not None else []
+        undo = dict(draft.undo) if draft is not None and draft.undo else {}
+    if at is not None and 0 <= at < len(steps):
+        steps, undo, game = steps[:at], {}, None
+    try:
+        return LiveState(entry_steps.rebuild(deal, steps), undo, game)
+    except entry_steps.EntryError:
+        # A stored game entered with a quick result (or by a JSON record the entry cannot
+        # read): its position is the deal, with the game given.
+        return LiveState(entry_steps.start(deal), {}, game)
 
 
 def _locked_draft(table: Table, board: Board) -> EntryDraft:

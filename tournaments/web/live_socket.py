@@ -45,9 +45,9 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
         return devices.player_device(kwargs["token"], kwargs["round"], kwargs["number"], device=ua)
 
     @database_sync_to_async
-    def _position(self) -> tuple[str, dict[str, Any]]:
+    def _position(self, at: int | None = None) -> tuple[str, dict[str, Any]]:
         device = self._open()
-        state = live.live_state(table=device.table, board=device.board)
+        state = live.live_state(table=device.table, board=device.board, at=at)
         return table_group(device.table.pk, device.board.number), device_view(device, state)
 
     async def connect(self) -> None:
@@ -57,11 +57,12 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
         assert self.group is not None
         await self.channel_layer.group_add(self.group, self.channel_name)
 
-    async def _send_position(self) -> bool:
+    async def _send_position(self, at: int | None = None) -> bool:
         try:
-            group, view = await self._position()
+            group, view = await self._position(at)
         except DeviceRefused as exc:
-            await self.send_json({"type": "refused", "error": api_error(exc.code, exc.message)})
+            error = api_error(exc.code, exc.message)["error"]
+            await self.send_json({"type": "refused", "error": error})
             await self.close(code=4404 if exc.status == 404 else 4403)
             return False
         self.group = group
@@ -77,8 +78,10 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
             await self._send_position()
 
     async def live_changed(self, message: dict[str, Any]) -> None:
-        """A change of the board told to the group: this device's view of it."""
-        await self._send_position()
+        """A change of the board told to the group: this device's view of the board after the
+        step it tells of (``at``), so that each step is shown in turn however fast they come."""
+        at = message.get("at")
+        await self._send_position(at if isinstance(at, int) else None)
 
 
 class SeatConsumer(LiveTableConsumer):

@@ -1,0 +1,131 @@
+"""The live tables' WebSockets under a real ASGI server (Daphne) with the Redis channel layer.
+
+Three seat sockets and the referee device's socket listen on one table's board while the steps
+of a whole game are posted (from this process, as from another web machine of the site): every
+socket hears every step in order, and seat E's socket, which records every message it gets,
+never holds another seat's unplayed cards. A revoked link's socket is closed with its reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+import websockets
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from games.notation import rank_cards
+from tests.entry_personas import build_world
+from tests.factories import bot_record
+from tournaments.links import tokens
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
+
+
+def _token(url: str) -> str:
+    return url.strip("/").split("/")[1]
+
+
+async def _listen(url: str, into: list[dict[str, Any]], until: int) -> None:
+    """Keep every message of the socket at `url` until one shows `until` steps (or a game)."""
+    async with websockets.connect(url, origin="http://127.0.0.1") as socket:
+        while True:
+            message = json.loads(await asyncio.wait_for(socket.recv(), timeout=30))
+            into.append(message)
+            view = message.get("view") or {}
+            if message.get("type") != "position" or view.get("at", 0) >= until or view.get("game"):
+                return
+
+
+def test_every_device_hears_every_step_and_a_seat_never_another_hand(asgi_server) -> None:
+    world = build_world(seed="live-socket")
+    made = tokens.table_links_make(
+        event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
+    )
+    table, board = world.tables[0], world.boards[0]
+    seats = {seat: _token(url) for seat, url in made[0].seats}
+    referee = _token(made[0].url)
+    record = bot_record(board, table)
+    steps = [(s, c) for s, c in record["bidding"]] + [(s, c) for s, c in record["plays"]]
+    ws = asgi_server.replace("http://", "ws://")
+    urls = {seat: f"{ws}/ws/s/{token}/boards/{board.number}/" for seat, token in seats.items()}
+    urls["referee"] = f"{ws}/ws/t/{referee}/boards/{board.number}/device/"
+    heard: dict[str, list[dict[str, Any]]] = {who: [] for who in urls}
+
+    async def play() -> None:
+        listeners = [
+            asyncio.create_task(_listen(url, heard[who], len(steps))) for who, url in urls.items()
+        ]
+        # Every socket has its first position before the first step.
+        while not all(heard.values()):
+            await asyncio.sleep(0.02)
+        await asyncio.to_thread(post_every_step)
+        await asyncio.wait_for(asyncio.gather(*listeners), timeout=60)
+
+    def post_every_step() -> None:
+        client = Client()
+        try:
+            for at, (seat, step) in enumerate(steps):
+                url = reverse("links:seat_steps", args=[seats[seat], board.number])
+                body = json.dumps({"step": step, "at": at})
+                answer = client.post(url, body, content_type="application/json")
+                assert answer.status_code == 200 and answer.json()["ok"], answer.content
+        finally:
+            connection.close()  # this thread's own connection, before the database is flushed
+
+    asyncio.run(play())
+    for who, messages in heard.items():
+        ats = [m["view"]["at"] for m in messages if m["type"] == "position"]
+        # In order, none lost: every step count from 0 to the end was heard.
+        assert ats == sorted(ats) and set(range(len(steps) + 1)) <= set(ats), (who, ats)
+    final = heard["E"][-1]["view"]
+    assert final["game"] is not None and final["result"]["score"]
+    for message in heard["E"]:
+        text = json.dumps(message)
+        for other in ("S", "W"):
+            assert board.hands[other] not in text
+            assert f'"{rank_cards(board.hands[other])}"' not in text
+    # The referee device saw the hand of each seat to act, the seat E socket only E's.
+    assert {m["view"]["hand"]["seat"] for m in heard["E"] if m["view"].get("hand")} == {"E"}
+
+
+def test_a_revoked_links_socket_is_refused_with_its_reason(asgi_server) -> None:
+    world = build_world(seed="live-socket-revoked")
+    made = tokens.table_links_make(
+        event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
+    )
+    seat, url = made[0].seats[0]
+    tokens.link_revoke(link=made[0].link, actor=world.users["organizer"])
+    ws = asgi_server.replace("http://", "ws://")
+
+    async def open_it() -> tuple[dict[str, Any], int | None]:
+        async with websockets.connect(
+            f"{ws}/ws/s/{_token(url)}/boards/1/", origin="http://127.0.0.1"
+        ) as socket:
+            message = json.loads(await asyncio.wait_for(socket.recv(), timeout=10))
+            try:
+                await asyncio.wait_for(socket.recv(), timeout=10)
+            except websockets.ConnectionClosed as closed:
+                return message, closed.rcvd.code if closed.rcvd else None
+        return message, None
+
+    message, code = asyncio.run(open_it())
+    assert message["type"] == "refused" and "revoked" in message["error"]["message"]
+    assert code == 4403 and seat
+
+
+def test_a_socket_from_another_sites_page_is_refused(asgi_server) -> None:
+    ws = asgi_server.replace("http://", "ws://")
+
+    async def open_it() -> None:
+        async with websockets.connect(
+            f"{ws}/ws/s/{'x' * 43}/boards/1/", origin="https://evil.example"
+        ) as socket:
+            await socket.recv()
+
+    with pytest.raises(websockets.InvalidStatus):
+        asyncio.run(open_it())
