@@ -57,6 +57,10 @@ from games.messages import (
 from games.notation import rank_cards
 
 LOW_CARDS = 2  # seed 002: a player with two or fewer cards left must say so; the page marks it
+# A live view answers at once whatever was claimed (R-CLAIM): its claim search gives up after
+# this long and the claim shows as undecided; the workers' verification of the stored game
+# decides it with the engine's full budget, whatever the machine's speed.
+LIVE_CLAIM_SECONDS = 0.08
 MAX_STEPS = 400
 
 # Chinese words referees say at the table, mapped to the record's calls (RECORDS.md §1).
@@ -360,7 +364,7 @@ def view(position: Position, *, leads: bool = False) -> dict[str, Any]:
         open_play = {"seat": owner, "cards": last}
     result = None
     if position.finished:
-        result = replay(to_record(position)).to_dict()
+        result = replay(to_record(position), claim_seconds=LIVE_CLAIM_SECONDS).to_dict()
         result.pop("id", None)
         result["status_label"] = status_label(str(result.get("status")))
         if result.get("error"):

@@ -277,13 +277,20 @@ def _fail(rec_id: Any, exc: EngineError, status: str = "illegal", **kw: Any) -> 
 
 
 def replay(
-    record: Mapping[str, Any] | Record, *, claim_budget: int = 50_000, fast: bool = True
+    record: Mapping[str, Any] | Record,
+    *,
+    claim_budget: int = 50_000,
+    fast: bool = True,
+    claim_seconds: float | None = None,
 ) -> Outcome:
     """Replay a record through the engine and verify it (R-VERIFY).
 
     Args:
         record: a JSON record (RECORDS.md §1) or a ``Record``.
         claim_budget: positions the claim search may visit before giving up (R-CLAIM).
+        claim_seconds: also give up the claim search after this many seconds (a live view
+            that must answer at once; verification leaves it None so that its verdict never
+            depends on the machine).
         fast: try the private fast path first for a JSON record (a ``dict``): a whole
             three-player game in the common case, decided with tables; at the first doubt the
             checked path replays it from the start and judges every fault. The outcome is the
@@ -502,7 +509,7 @@ def replay(
         if kind == "concede":
             winner = "farmers" if side == "landlord" else "landlord"
         else:
-            verdict = prove_claim(state, side, budget=claim_budget)
+            verdict = prove_claim(state, side, budget=claim_budget, seconds=claim_seconds)
             if verdict is not ClaimVerdict.PROVEN:
                 why = (
                     "a defence beats it"

@@ -6,7 +6,9 @@ hands known. This module decides that by an AND-OR search over the remaining pla
 claiming side's turns some legal play must win, on the defenders' turns every legal play
 (pass included) must still lose. The search is bounded by a number of positions; past it the
 verdict is ``UNKNOWN`` (flagged for the referee), never a hang. A verdict depends only on the
-position and the budget, never on the machine's speed.
+position and the budget, never on the machine's speed, unless a caller also bounds it in
+seconds (``seconds``: a live view that must answer at once; its UNKNOWN then depends on the
+machine, which is why verification never sets it).
 
 Vocabulary:
 
@@ -47,6 +49,7 @@ whatever else the hand holds).
 from __future__ import annotations
 
 import enum
+import time
 from typing import Any, NamedTuple
 
 from .cards import Counts, parse_cards
@@ -97,7 +100,9 @@ class ClaimSearch(NamedTuple):
     positions: int
 
 
-def prove_claim(state: GameState, side: str, *, budget: int = 200_000) -> ClaimVerdict:
+def prove_claim(
+    state: GameState, side: str, *, budget: int = 200_000, seconds: float | None = None
+) -> ClaimVerdict:
     """Whether ``side`` (``"landlord"`` or ``"farmers"``) wins from ``state`` against every
     defence.
 
@@ -105,16 +110,20 @@ def prove_claim(state: GameState, side: str, *, budget: int = 200_000) -> ClaimV
         state: the play state when the claim was made.
         side: the claiming side.
         budget: positions expanded at most before answering ``UNKNOWN``.
+        seconds: also answer ``UNKNOWN`` once this much time has passed (None: no time bound;
+            with one, the verdict may depend on the machine's speed).
 
     Returns:
         ``PROVEN``, ``REFUTED`` (a defence wins for the other side) or ``UNKNOWN``.
 
     Rules: R-CLAIM (the search), R-LEAD, R-TRICK, R-CMP, R-AMBIG, R-END (the moves).
     """
-    return search_claim(state, side, budget=budget).verdict
+    return search_claim(state, side, budget=budget, seconds=seconds).verdict
 
 
-def search_claim(state: GameState, side: str, *, budget: int = 200_000) -> ClaimSearch:
+def search_claim(
+    state: GameState, side: str, *, budget: int = 200_000, seconds: float | None = None
+) -> ClaimSearch:
     """``prove_claim``, with the number of positions the search expanded (``ClaimSearch``).
 
     Rules: R-CLAIM.
@@ -123,6 +132,8 @@ def search_claim(state: GameState, side: str, *, budget: int = 200_000) -> Claim
         won = state.winner == side
         return ClaimSearch(ClaimVerdict.PROVEN if won else ClaimVerdict.REFUTED, 0)
     search = _Search(state, side, budget)
+    if seconds is not None:
+        search.deadline = time.monotonic() + seconds
     start = search.settle(
         (
             tuple(_code(h) for h in state.hands_counts),
@@ -160,6 +171,7 @@ class _Search:
         )
         self.start = state.hands_counts
         self.budget = budget
+        self.deadline: float | None = None  # time.monotonic() past which it gives up
         self.expanded = 0
         self.numbers: dict[Any, tuple[int, int]] = {}  # the transposition table
         self.children: dict[Any, list[tuple[Any, Position]]] = {}
@@ -462,7 +474,9 @@ class _Search:
         kids = self.children.get(key)
         if kids is None:
             self.expanded += 1
-            if self.expanded > self.budget:
+            if self.expanded > self.budget or (
+                self.deadline is not None and time.monotonic() > self.deadline
+            ):
                 raise _OutOfBudget
             found = self.expand(pos)
             if found is None or found is _LOST:

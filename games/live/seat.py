@@ -14,10 +14,9 @@ Vocabulary:
 - *at*: the number of steps a view was built after. A device sends it with its step, and the
   server refuses a step made on a position that has moved on (tournaments.tables.live).
 
-A claim (R-CLAIM) in a live view is searched within LIVE_CLAIM_BUDGET positions so that a
-device never waits on it (about a tenth of a second on this project's machine); a claim the
-search cannot decide in that bound is shown as undecided, and the workers' verification of the
-stored game decides it with the full budget.
+A claim (R-CLAIM) in a live view is searched for games.steps.LIVE_CLAIM_SECONDS at most, so
+that a device never waits on it; a claim the search cannot decide in that bound is shown as
+undecided, and the workers' verification of the stored game decides it with the full budget.
 """
 
 from __future__ import annotations
@@ -28,11 +27,7 @@ from typing import Any
 from games.engine import replay
 from games.live import choices
 from games.messages import call_label, status_label, stored_error_message, type_label
-from games.steps import LOW_CARDS, Position, to_record
-
-# Positions the live claim search may expand: bounded so that a position request answers
-# within its 200 ms goal however hard the claim (the workers use games.engine's full budget).
-LIVE_CLAIM_BUDGET = 2_000
+from games.steps import LIVE_CLAIM_SECONDS, LOW_CARDS, Position, to_record
 
 # What of the engine's verdict a device may see: scores and contract, never the cards.
 RESULT_FIELDS = (
@@ -115,7 +110,7 @@ def _result(position: Position) -> dict[str, Any] | None:
     if not position.finished:
         return None
     record = to_record(position)
-    full = replay(record, claim_budget=LIVE_CLAIM_BUDGET).to_dict()
+    full = replay(record, claim_seconds=LIVE_CLAIM_SECONDS).to_dict()
     result = {key: full.get(key) for key in RESULT_FIELDS}
     result["status_label"] = status_label(str(full.get("status")))
     error = full.get("error")

@@ -1,10 +1,13 @@
-"""`manage.py ddz_table_links EVENT (--round N | --stage N) [--hours H] [--site URL]`: make one
-private link per table (tournaments.links) and print them as JSON:
+"""`manage.py ddz_table_links EVENT (--round N | --stage N) [--seats] [--hours H] [--site URL]`:
+make one private link per table (tournaments.links: the table's referee device) with one seat
+link per seat, and print them as JSON:
 ``{"round": N, "links": [{"table": 1, "url": "/t/…/", "expires": "2025-05-01T18:00:00+00:00"}, …]}``
-(``"stage": N`` instead of ``"round"`` for a stage's links). ``url`` is a path unless ``--site``
-gives the site's address. The links made before for the same round or stage are revoked: only
-the hashes of the tokens are stored, so this output is the only place the links are seen.
-Bad input exits 2 with a one-line message on stderr.
+(``"stage": N`` instead of ``"round"`` for a stage's links); with ``--seats``, the seat links
+instead, one line per seat: ``{"round": N, "links": [{"table": 1, "seat": "S", "url": "/s/…/",
+"expires": "…"}, …]}``. ``url`` is a path unless ``--site`` gives the site's address. The links
+made before for the same round or stage are revoked (seat links with their table's): only the
+hashes of the tokens are stored, so this output is the only place the links are seen. Bad
+input exits 2 with a one-line message on stderr.
 """
 
 from __future__ import annotations
@@ -34,6 +37,11 @@ class Command(BaseCommand):
             help="hours the links last at most (they end earlier when their round closes)",
         )
         parser.add_argument("--site", default="", help="the site's address, for full URLs")
+        parser.add_argument(
+            "--seats",
+            action="store_true",
+            help="print the seat links (one per seat of each table) instead of the table links",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         name = options["event"]
@@ -67,7 +75,20 @@ class Command(BaseCommand):
             if round_ is not None
             else {"stage": stage.number if stage is not None else None}
         )
-        out["links"] = [
-            {"table": m.table, "url": site + m.url, "expires": m.expires.isoformat()} for m in made
-        ]
+        if options["seats"]:
+            out["links"] = [
+                {
+                    "table": m.table,
+                    "seat": seat,
+                    "url": site + url,
+                    "expires": m.expires.isoformat(),
+                }
+                for m in made
+                for seat, url in m.seats
+            ]
+        else:
+            out["links"] = [
+                {"table": m.table, "url": site + m.url, "expires": m.expires.isoformat()}
+                for m in made
+            ]
         self.stdout.write(json.dumps(out, ensure_ascii=False))
