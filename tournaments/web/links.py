@@ -38,9 +38,10 @@ from tournaments.core.rules import rules_of
 from tournaments.events.overview import in_seat_order
 from tournaments.links import checks, entry, tokens
 from tournaments.links.player import player_view
-from tournaments.models import PlayerLink, Table, TableLink
+from tournaments.models import PlayerLink, RoundState, Table, TableLink
 from tournaments.results import pages
 from tournaments.tables import selectors
+from tournaments.web.officials import qr_svg
 from tournaments.web.referee import live_entry_context, quick_entry_page
 from tournaments.web.screen import table_clock_context
 
@@ -377,6 +378,14 @@ def _player_page(
     event, player = link.event, link.player
     view = player_view(link)
     rows = pages.player_scorecard(event=event, player=player, visible=embargo.open_board_ids(event))
+    # Her seat device in each round in play: its address and QR code (to open it on a phone).
+    devices = {}
+    for round_, table, seat, _mates in view.seats:
+        first = Board.objects.filter(round_id=round_.pk).order_by("number").first()
+        if round_.state == RoundState.IN_PLAY and first is not None and seat:
+            url = reverse("links:player_board", args=[token, round_.number, first.number])
+            full = request.build_absolute_uri(url)
+            devices[round_.number] = {"url": url, "qr": qr_svg(full), "table": table.number}
     return render(
         request,
         "links/player.html",
@@ -388,6 +397,7 @@ def _player_page(
             "rows": rows,
             "standing": event.standings.filter(player=player, stage__isnull=True).first(),
             "refused": refused,
+            "devices": devices,
         },
         status=status,
     )

@@ -123,3 +123,18 @@ def test_a_seat_link_opens_its_board_page_and_a_players_link_opens_her_seat() ->
     ).json()["view"]
     assert view["seat"] == seat.seat and view["hand"]["seat"] == seat.seat
     assert PlayerLink.objects.filter(player=seat.player).exists()
+
+
+def test_the_players_own_link_leads_to_her_seat_device_in_the_round_in_play() -> None:
+    world, _seats, _referee = _world()
+    seat = Seat.objects.filter(table=world.tables[0]).select_related("player").first()
+    made = tokens.player_links_make(
+        event=world.event, actor=world.users["organizer"], players=[seat.player]
+    )
+    token = _token(made[0].url)
+    page = Client().get(reverse("links:player", args=[token])).content.decode()
+    round_number = world.tables[0].round.number
+    device = reverse("links:player_board", args=[token, round_number, 1])
+    assert f'href="{device}"' in page and "<svg" in page
+    opened = Client().get(device)
+    assert opened.status_code == 200 and b'id="device-view"' in opened.content
