@@ -107,7 +107,10 @@ CHANNEL_LAYERS: dict[str, Any] = {
         {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [_channel_layer_url],
+                # No client-side read timeout: a device's socket waits on a blocking read
+                # of Redis while its table thinks (redis-py 8 times out after 5 s by
+                # default, which closed every quiet socket).
+                "hosts": [{"address": _channel_layer_url, "socket_timeout": None}],
                 "prefix": env_str("DDZ_CHANNEL_LAYER_PREFIX", "ddz"),
                 # A device's socket holds a few messages at most: one per step of its table.
                 "capacity": 200,

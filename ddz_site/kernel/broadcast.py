@@ -2,16 +2,18 @@
 
 A write that changes what a table's devices show (a step, an undo, a stored game) calls
 `table_changed` inside its transaction; the message leaves only once the transaction commits,
-so no device is told of a change that was rolled back. The message names the table and board
-only: each device's consumer reads the position and builds its own view (games.live.seat), so what
-travels through the channel layer (Redis in production, memory in the embedded default) holds
-no cards at all. A channel layer that cannot be reached loses the message, never the write:
-devices poll as their fallback and reconnecting devices read the position anew.
+so no device is told of a change that was rolled back. The message carries what the whole
+table may see, the calls and plays made (never a hand): each device's consumer builds its own
+view from them and the deal it keeps (games.live.seat), so what travels through the channel
+layer (Redis in production, memory in the embedded default) holds no unplayed card. A channel
+layer that cannot be reached loses the message, never the write: devices poll as their fallback
+and reconnecting devices read the position anew.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -37,9 +39,19 @@ def _send(group: str, message: dict[str, object]) -> None:
         log.warning("live notice to %s lost", group, exc_info=True)
 
 
-def table_changed(*, table_id: int, board_number: int, at: int | None = None) -> None:
+def table_changed(
+    *,
+    table_id: int,
+    board_number: int,
+    steps: Sequence[str] | None = None,
+    undo: Mapping[str, object] | None = None,
+) -> None:
     """After the current transaction commits, tell the devices of the table's board that its
-    position changed (``at``: its number of steps, when known)."""
+    position changed: with `steps` (the board's calls and plays so far, public at the table)
+    and `undo` (an undo asked), each device builds its view without reading the database;
+    without them (a stored game, a correction) each reads it."""
     group = table_group(table_id, board_number)
-    message: dict[str, object] = {"type": MESSAGE_TYPE, "at": at}
+    message: dict[str, object] = {"type": MESSAGE_TYPE}
+    if steps is not None:
+        message.update(at=len(steps), steps=list(steps), undo=dict(undo or {}))
     transaction.on_commit(lambda: _send(group, message))

@@ -72,10 +72,18 @@ def _open(position: Position) -> dict[str, str] | None:
 
 
 def _labelled(menu: dict[str, Any]) -> dict[str, Any]:
-    """`menu` with a ``label`` on each call and group, in the reader's language."""
-    for choice in menu["primary"]:
-        if choice["kind"] == "call":
-            choice["label"] = call_label(choice["step"])
+    """`menu` with a ``label`` on each choice and group in the reader's language: a call's
+    words, a play's type (what the seat is asked when a play reads in several, R-AMBIG)."""
+    choices_ = [*menu["primary"], *(c for g in menu["groups"] for c in g["choices"])]
+    for choice in choices_:
+        kind = choice["kind"]
+        choice["label"] = (
+            call_label(choice["step"])
+            if kind == "call"
+            else call_label("pass")
+            if kind == "pass"
+            else type_label(kind)
+        )
     for group in menu["groups"]:
         group["label"] = type_label(group["kind"])
     return menu

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,11 +33,16 @@ pytestmark = [
 
 REFEREE = {"width": 1280, "height": 800}
 MIDGAME = 10  # steps shown when the screenshots are taken
+# Outside the repository, where a person looks at them (only with DDZ_SCREENSHOTS set).
+SHOTS = Path(tempfile.gettempdir())
 # True once the page lists `n` steps of the board.
 SHOWN = "n => document.querySelectorAll('#steps li').length === n"
 # True once the page has no tap being checked (a seat acting twice in a row must not be refused
 # as busy: the bidding's last caller may lead).
 IDLE = "() => !document.body.classList.contains('sending')"
+# True once the page's socket is open: its status line says "Live" (in the page's language).
+LIVE = """() => document.getElementById('live').textContent
+  === JSON.parse(document.getElementById('device-texts').textContent).live"""
 # Every shown move button's size, in CSS px.
 SIZES = """() => [...document.querySelectorAll('#actions button.move')]
   .filter(b => b.offsetParent !== null)
@@ -61,7 +68,6 @@ def _tap(page: Page, step: str) -> None:
     if not button.is_visible():
         group = page.locator("#groups details.group", has=button)
         group.locator("summary").click()
-        print('GROUP', step)
     button.click()
 
 
@@ -98,7 +104,6 @@ def test_three_seat_phones_play_a_whole_game_every_device_showing_every_step(
     )
     seat_urls = dict(made[0].seats)
     steps = _steps(bot_record(board, table))
-    print('STEPS', len(steps), steps)
     # The hands E must never receive: as dealt (stored) and rank-only, as a JSON string.
     secrets = [board.hands[s] for s in ("S", "W")]
     secrets += [json.dumps(rank_cards(board.hands[s])) for s in ("S", "W")]
@@ -126,10 +131,10 @@ def test_three_seat_phones_play_a_whole_game_every_device_showing_every_step(
             pages[seat].goto(asgi_server + seat_urls[seat])
             pages[seat].wait_for_url(f"**/boards/{board.number}/")
         pages["referee"].goto(referee_url)
-        # Every socket is open (the script says "Live") before the first tap, so that no
-        # device falls back to polling and every step arrives by the socket.
+        # Every socket is open before the first tap, so that every step reaches every device
+        # by its socket (a device left polling would pass the count checks more slowly).
         for page in pages.values():
-            page.wait_for_function("() => document.getElementById('live').textContent !== ''")
+            page.wait_for_function(LIVE)
 
         for i, (seat, step) in enumerate(steps):
             page = pages[seat]
@@ -141,8 +146,10 @@ def test_three_seat_phones_play_a_whole_game_every_device_showing_every_step(
                 other.wait_for_function(SHOWN, arg=i + 1)
             if i + 1 == MIDGAME and os.environ.get("DDZ_SCREENSHOTS"):
                 e_url = pages["E"].url
-                pages["E"].screenshot(path="/tmp/seat-phone-en.png")
-                _screenshot(browser, asgi_server, e_url, "zh-hans", "/tmp/seat-phone-zh.png")
+                pages["E"].screenshot(path=str(SHOTS / "seat-phone-en.png"))
+                _screenshot(
+                    browser, asgi_server, e_url, "zh-hans", str(SHOTS / "seat-phone-zh.png")
+                )
 
         for who, page in pages.items():
             page.locator("#result").wait_for(state="visible")

@@ -129,3 +129,41 @@ def test_a_socket_from_another_sites_page_is_refused(asgi_server) -> None:
 
     with pytest.raises(websockets.InvalidStatus):
         asyncio.run(open_it())
+
+
+def test_a_socket_left_idle_still_hears_the_next_step(asgi_server) -> None:
+    """A table may think for a while: a quiet socket stays open (the channel layer's blocking
+    read must not time out on the client side, as redis-py 8's default read timeout of 5 s
+    did), and hears the next step."""
+    world = build_world(seed="live-socket-idle")
+    made = tokens.table_links_make(
+        event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
+    )
+    seats = {seat: _token(url) for seat, url in made[0].seats}
+    board = world.boards[0]
+    first = bot_record(board, world.tables[0])["bidding"][0]
+    ws = asgi_server.replace("http://", "ws://")
+    heard: list[dict[str, Any]] = []
+
+    async def wait_then_step() -> None:
+        async with websockets.connect(
+            f"{ws}/ws/s/{seats['E']}/boards/{board.number}/", origin="http://127.0.0.1"
+        ) as socket:
+            heard.append(json.loads(await asyncio.wait_for(socket.recv(), timeout=10)))
+            await asyncio.sleep(7)
+            await asyncio.to_thread(post_first)
+            heard.append(json.loads(await asyncio.wait_for(socket.recv(), timeout=10)))
+
+    def post_first() -> None:
+        try:
+            answer = Client().post(
+                reverse("links:seat_steps", args=[seats[first[0]], board.number]),
+                json.dumps({"step": first[1], "at": 0}),
+                content_type="application/json",
+            )
+            assert answer.status_code == 200 and answer.json()["ok"]
+        finally:
+            connection.close()
+
+    asyncio.run(wait_then_step())
+    assert [m["view"]["at"] for m in heard] == [0, 1]

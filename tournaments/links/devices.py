@@ -7,6 +7,9 @@ Vocabulary:
   that seat only; the *referee device* (the table link ``/t/TOKEN/``, printed on the referee's
   sheet) acts for the seat to move and shows that seat's hand. The same resolution serves the
   HTTP doors and the WebSocket consumer (tournaments.web.live_socket), so both refuse alike.
+- *signed-in device*: the same referee device opened by a signed-in user who enters at the
+  table (its referee, a chief referee, an organizer: tournaments.core.access.can_enter_table);
+  it acts as him.
 - *refusal* (DeviceRefused): an unknown token (404) or a link that opens nothing now (403: revoked,
   expired, its round closed, another table's board), with the reason for the person holding it.
 """
@@ -20,6 +23,7 @@ from django.utils.translation import gettext as _
 from ddz_site.kernel.errors import DomainError
 from games.models import Board
 from tournaments.core import access
+from tournaments.core.access import Actor
 from tournaments.core.rules import FINISHED
 from tournaments.links import entry, tokens
 from tournaments.links.tokens import LinkBearer
@@ -41,14 +45,15 @@ class DeviceRefused(DomainError):
 
 @dataclass(frozen=True)
 class Device:
-    """A link opened on a board: its ``table`` and ``board``, the ``seat`` it plays (None: the
-    referee device), the ``bearer`` its steps are audited as, and the ``link`` itself."""
+    """A link (or a signed-in referee) on a board: its ``table`` and ``board``, the ``seat``
+    it plays (None: the referee device), the ``bearer`` its steps are audited as (the link's
+    bearer, or the user), and the ``link`` itself (None for a signed-in user)."""
 
-    link: SeatLink | TableLink | PlayerLink
+    link: SeatLink | TableLink | PlayerLink | None
     table: Table
     board: Board
     seat: str | None
-    bearer: LinkBearer
+    bearer: Actor
 
 
 def _unknown() -> DeviceRefused:
@@ -174,3 +179,33 @@ def player_device(token: str, round_number: int, number: int, *, device: str = "
         via={**base.via, "table_id": seat.table_id, "seat": seat.seat}, device=base.device
     )
     return Device(link, seat.table, board, seat.seat, bearer)
+
+
+def signed_in_device(user: Actor, slug: str, table_id: int, number: int) -> Device:
+    """The referee device of table `table_id` of event `slug` on board `number`, for a
+    signed-in `user` who enters at that table.
+
+    Raises:
+        DeviceRefused: no such table or board (404); `user` may not enter there, or the round
+            is closed (403).
+    """
+    table = (
+        Table.objects.select_related("round__event")
+        .filter(pk=table_id, round__event__slug=slug)
+        .first()
+    )
+    if table is None:
+        raise DeviceRefused(_("There is no such table."), status=404)
+    board = _board(table.round.event_id, number)
+    if board.round_id != table.round_id:
+        raise DeviceRefused(
+            _("This link does not open board %(board)s.") % {"board": number}, status=404
+        )
+    if not access.can_enter_table(user, table):
+        raise DeviceRefused(_("You are not a referee of this table."))
+    if table.round.state in FINISHED:
+        raise DeviceRefused(
+            _("Round %(round)s is closed: its tables take no more entries.")
+            % {"round": table.round.number}
+        )
+    return Device(None, table, board, None, user)

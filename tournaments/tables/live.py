@@ -84,10 +84,8 @@ def _current_game(table: Table, board: Board) -> Game | None:
     return Game.objects.filter(table=table, board=board, replaced_at__isnull=True).first()
 
 
-def live_state(*, table: Table, board: Board, at: int | None = None) -> LiveState:
-    """The board at `table` now: the stored game's steps, else the draft's (none: the deal);
-    with `at` smaller than their number, the board as it was after `at` steps (what a device is
-    told for each step in turn, however quickly the next ones came).
+def live_state(*, table: Table, board: Board) -> LiveState:
+    """The board at `table` now: the stored game's steps, else the draft's (none: the deal).
 
     Raises:
         games.steps.EntryError: a draft or record the engine refuses (a stored game entered
@@ -102,8 +100,6 @@ def live_state(*, table: Table, board: Board, at: int | None = None) -> LiveStat
         draft = EntryDraft.objects.filter(table=table, board=board).first()
         steps = list(draft.steps) if draft is not None else []
         undo = dict(draft.undo) if draft is not None and draft.undo else {}
-    if at is not None and 0 <= at < len(steps):
-        steps, undo, game = steps[:at], {}, None
     try:
         return LiveState(entry_steps.rebuild(deal, steps), undo, game)
     except entry_steps.EntryError:
@@ -184,8 +180,12 @@ def live_step(
             obj=table,
             changes={"board": board.number, "step": step, "seat": position.to_move, "at": at},
         )
-        game = _finish(table, board, after, actor) if after.finished else None
-        table_changed(table_id=table.pk, board_number=board.number, at=len(after.steps))
+        game = None
+        if after.finished:
+            # The write path tells the devices of the stored game.
+            game = _finish(table, board, after, actor)
+        else:
+            table_changed(table_id=table.pk, board_number=board.number, steps=after.steps)
     return LiveState(after, {}, game), None
 
 
@@ -249,6 +249,8 @@ def live_undo(*, table: Table, board: Board, seat: str | None, at: int, actor: A
             obj=table,
             changes={"board": board.number, "seat": seat, "at": at},
         )
-        table_changed(table_id=table.pk, board_number=board.number, at=len(draft.steps))
+        table_changed(
+            table_id=table.pk, board_number=board.number, steps=draft.steps, undo=draft.undo
+        )
         state = LiveState(entry_steps.rebuild(deal, draft.steps), dict(draft.undo), None)
     return state

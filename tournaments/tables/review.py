@@ -358,7 +358,7 @@ def draft_save(*, table: Table, board: Board, steps: Sequence[str], actor: Actor
                     board=board,
                     defaults={"steps": list(steps), "updated_by": user, "undo": {}},
                 )
-                table_changed(table_id=table.pk, board_number=board.number, at=len(steps))
+                table_changed(table_id=table.pk, board_number=board.number, steps=list(steps))
                 return draft
         except IntegrityError:
             # Two saves created it at once: the second now finds the row and updates it.

@@ -2,10 +2,12 @@
 position, its steps and its undo; the WebSocket consumer (tournaments.web.live_socket) pushes
 the same position on every change, and these doors are the fallback a device polls.
 
-Three kinds of link open a device (tournaments.links.devices): ``seat`` (``/s/TOKEN/``),
-``table`` (the referee device, ``/t/TOKEN/boards/N/device/``) and ``player`` (a player's own
-link at her seat, ``/p/TOKEN/rounds/R/boards/N/``). Every answer is private (never cached nor
-indexed) and a refusal is the link's refusal page, or the API's error shape for a JSON door.
+Four doors open a device (tournaments.links.devices): ``seat`` (``/s/TOKEN/``), ``table``
+(the referee device, ``/t/TOKEN/boards/N/device/``), ``player`` (a player's own link at her
+seat, ``/p/TOKEN/rounds/R/boards/N/``) and ``referee`` (the referee device of a signed-in
+referee, ``/referee/events/SLUG/tables/ID/boards/N/device/``). Every answer is private (never
+cached nor indexed) and a refusal is the link's refusal page, or the API's error shape for a
+JSON door.
 
 JSON doors:
 
@@ -22,6 +24,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -53,8 +56,15 @@ def _private(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     return answer
 
 
-def _open(request: HttpRequest, kind: str, kwargs: dict[str, Any]) -> Device:
-    ua = request.headers.get("User-Agent", "")
+def open_device(kind: str, kwargs: dict[str, Any], *, user: Any, ua: str) -> Device:
+    """The device of `kind` (``seat``, ``table``, ``player``, ``referee``) that the address's
+    `kwargs` open, for `user` (the signed-in referee device) from the device `ua`.
+
+    Raises:
+        DeviceRefused: tournaments.links.devices's refusals.
+    """
+    if kind == "referee":
+        return devices.signed_in_device(user, kwargs["slug"], kwargs["table_id"], kwargs["number"])
     if kind == "seat":
         return devices.seat_device(kwargs["token"], kwargs["number"], device=ua)
     if kind == "table":
@@ -62,9 +72,23 @@ def _open(request: HttpRequest, kind: str, kwargs: dict[str, Any]) -> Device:
     return devices.player_device(kwargs["token"], kwargs["round"], kwargs["number"], device=ua)
 
 
+def _open(request: HttpRequest, kind: str, kwargs: dict[str, Any]) -> Device:
+    ua = request.headers.get("User-Agent", "")
+    return open_device(kind, kwargs, user=request.user, ua=ua)
+
+
+# The URL names of each kind's doors: "<prefix>_board", "<prefix>_position", … .
+URL_PREFIX = {
+    "seat": "links:seat",
+    "table": "links:table",
+    "player": "links:player",
+    "referee": "referee:device",
+}
+
+
 def _url(kind: str, what: str, kwargs: dict[str, Any], number: int | None = None) -> str:
     args = {**kwargs, "number": number if number is not None else kwargs["number"]}
-    return reverse(f"links:{kind}_{what}", kwargs=args)
+    return reverse(f"{URL_PREFIX[kind]}_{what}", kwargs=args)
 
 
 def next_board(table: Table, board: Board) -> int | None:
@@ -152,6 +176,8 @@ def seat_home(request: HttpRequest, token: str) -> HttpResponse:
 @_private
 def board_page(request: HttpRequest, kind: str, **kwargs: Any) -> HttpResponse:
     """The device's page for one board: the seat's hand, the table, the buttons."""
+    if kind == "referee" and not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     try:
         device = _open(request, kind, kwargs)
         state = live.live_state(table=device.table, board=device.board)
@@ -162,7 +188,7 @@ def board_page(request: HttpRequest, kind: str, **kwargs: Any) -> HttpResponse:
         (s.seat, s.player)
         for s in in_seat_order(device.table.seats.select_related("player"), names)
     ]
-    socket = reverse(f"links:{kind}_board", kwargs=kwargs).lstrip("/")
+    socket = _url(kind, "board", kwargs).lstrip("/")
     return render(
         request,
         "links/device.html",

@@ -1,31 +1,41 @@
 """The live table's WebSocket: every device of a table hears each change of its board at once.
 
 A device's page (tournaments.web.devices) opens ``/ws/`` + its own address. The consumer
-resolves the link exactly as the HTTP doors do (tournaments.links.devices), joins the table's
-channel group (ddz_site.kernel.broadcast.table_group) and sends ``{"type": "position",
-"view": …}``: on connecting (so a device that reconnects or reloads has the position), on every
-change told to the group, and when the device asks (``{"type": "position"}``). Each message is
-built for this device alone (games.live.seat), so a socket never carries another seat's unplayed
-cards. The link is checked again at every change: a link revoked or a round closed mid-game
-ends the socket with ``{"type": "refused", "error": …}`` and close code 4403 (4404: no such
-link or board). Steps travel over HTTP (tournaments.web.devices), whose answers carry the new
-position too; the socket only listens.
+resolves it exactly as the HTTP doors do (tournaments.web.devices.open_device), joins the
+table's channel group (ddz_site.kernel.broadcast.table_group) and sends ``{"type":
+"position", "view": …}``: on connecting (so a device that reconnects or reloads has the
+position), for every change told to the group, and when the device asks (``{"type":
+"position"}``). Each message is built for this device alone (games.live.seat), so a socket never
+carries another seat's unplayed cards.
+
+A notice of a step carries the board's public steps (ddz_site.kernel.broadcast): the consumer
+keeps the deal and its last position and applies the new step itself, without reading the
+database, so a step costs each device one engine step and one view. It reads the database on
+connecting, for a notice that carries no steps (a stored game, a typed entry), and at least every
+RECHECK_SECONDS to see that its link still opens the board: a link revoked or a round closed
+mid-game ends the socket with ``{"type": "refused", "error": …}`` and close code 4403 (4404: no
+such link or board). Steps travel over HTTP (tournaments.web.devices), whose answers carry the
+new position too; the socket only listens.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import connections
 from django.urls import path
 
 from ddz_site.kernel.broadcast import table_group
 from ddz_site.web.middleware import api_error
-from tournaments.links import devices
+from games import steps as entry_steps
 from tournaments.links.devices import Device, DeviceRefused
 from tournaments.tables import live
-from tournaments.web.devices import device_view
+from tournaments.web.devices import device_view, open_device
+
+RECHECK_SECONDS = 15.0
 
 
 class LiveTableConsumer(AsyncJsonWebsocketConsumer):
@@ -33,39 +43,68 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
 
     kind = "seat"
     group: str | None = None
+    device: Device | None = None
+    deal: entry_steps.EntryDeal | None = None
+    position: entry_steps.Position | None = None
+    checked_at = 0.0
 
     def _open(self) -> Device:
         kwargs: dict[str, Any] = dict(self.scope["url_route"]["kwargs"])
         headers = dict(self.scope.get("headers") or [])
         ua = headers.get(b"user-agent", b"").decode("latin-1")
-        if self.kind == "seat":
-            return devices.seat_device(kwargs["token"], kwargs["number"], device=ua)
-        if self.kind == "table":
-            return devices.referee_device(kwargs["token"], kwargs["number"], device=ua)
-        return devices.player_device(kwargs["token"], kwargs["round"], kwargs["number"], device=ua)
+        return open_device(self.kind, kwargs, user=self.scope.get("user"), ua=ua)
 
     @database_sync_to_async
-    def _position(self, at: int | None = None) -> tuple[str, dict[str, Any]]:
-        device = self._open()
-        state = live.live_state(table=device.table, board=device.board, at=at)
-        return table_group(device.table.pk, device.board.number), device_view(device, state)
+    def _read(self) -> dict[str, Any]:
+        """The device resolved anew and its view of the board now, from the database."""
+        try:
+            device = self._open()
+            state = live.live_state(table=device.table, board=device.board)
+            self.device, self.checked_at = device, time.monotonic()
+            self.deal = state.position.deal
+            self.position = state.position if state.game is None else None
+            self.group = table_group(device.table.pk, device.board.number)
+            return device_view(device, state)
+        finally:
+            # One socket is one thread of the server: it gives its connection back at once
+            # instead of holding one per open socket.
+            connections.close_all()
+
+    def _view_of(self, steps: list[str], undo: dict[str, Any]) -> dict[str, Any] | None:
+        """The view after the public `steps`, from the last position kept (no database), or
+        None when it cannot be built here (the consumer then reads the database)."""
+        if self.device is None or self.deal is None:
+            return None
+        try:
+            known = self.position
+            if known is not None and list(known.steps) == steps[:-1] and steps:
+                position = entry_steps.apply_step(known, steps[-1])
+            elif known is not None and list(known.steps) == steps:
+                position = known
+            else:
+                position = entry_steps.rebuild(self.deal, steps)
+        except entry_steps.EntryError:
+            return None
+        self.position = position
+        state = live.LiveState(position, undo, None)
+        view = state.view(self.device.seat)
+        view.update(board=self.device.board.number, table=self.device.table.number, next=None)
+        return view
 
     async def connect(self) -> None:
         await self.accept()
-        if not await self._send_position():
-            return
-        assert self.group is not None
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        if await self._send_read():
+            assert self.group is not None
+            await self.channel_layer.group_add(self.group, self.channel_name)
 
-    async def _send_position(self, at: int | None = None) -> bool:
+    async def _send_read(self) -> bool:
         try:
-            group, view = await self._position(at)
+            view = await self._read()
         except DeviceRefused as exc:
             error = api_error(exc.code, exc.message)["error"]
             await self.send_json({"type": "refused", "error": error})
             await self.close(code=4404 if exc.status == 404 else 4403)
             return False
-        self.group = group
         await self.send_json({"type": "position", "view": view})
         return True
 
@@ -75,13 +114,19 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if isinstance(content, dict) and content.get("type") == "position":
-            await self._send_position()
+            await self._send_read()
 
     async def live_changed(self, message: dict[str, Any]) -> None:
-        """A change of the board told to the group: this device's view of the board after the
-        step it tells of (``at``), so that each step is shown in turn however fast they come."""
-        at = message.get("at")
-        await self._send_position(at if isinstance(at, int) else None)
+        """A change of the board told to the group: this device's view after it."""
+        steps, undo = message.get("steps"), message.get("undo") or {}
+        fresh = time.monotonic() - self.checked_at < RECHECK_SECONDS
+        view = None
+        if fresh and isinstance(steps, list) and message.get("game") is None:
+            view = self._view_of([str(s) for s in steps], dict(undo))
+        if view is None:
+            await self._send_read()
+        else:
+            await self.send_json({"type": "position", "view": view})
 
 
 class SeatConsumer(LiveTableConsumer):
@@ -96,8 +141,16 @@ class PlayerSeatConsumer(LiveTableConsumer):
     kind = "player"
 
 
+class SignedInRefereeConsumer(LiveTableConsumer):
+    kind = "referee"
+
+
 websocket_urlpatterns = [
     path("ws/s/<str:token>/boards/<int:number>/", SeatConsumer.as_asgi()),
     path("ws/t/<str:token>/boards/<int:number>/device/", RefereeDeviceConsumer.as_asgi()),
     path("ws/p/<str:token>/rounds/<int:round>/boards/<int:number>/", PlayerSeatConsumer.as_asgi()),
+    path(
+        "ws/referee/events/<str:slug>/tables/<int:table_id>/boards/<int:number>/device/",
+        SignedInRefereeConsumer.as_asgi(),
+    ),
 ]

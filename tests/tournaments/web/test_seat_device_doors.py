@@ -118,9 +118,9 @@ def test_a_seat_link_opens_its_board_page_and_a_players_link_opens_her_seat() ->
     )
     token = _token(made[0].url)
     round_number = world.tables[0].round.number
-    view = client.get(
-        reverse("links:player_position", args=[token, round_number, 1])
-    ).json()["view"]
+    view = client.get(reverse("links:player_position", args=[token, round_number, 1])).json()[
+        "view"
+    ]
     assert view["seat"] == seat.seat and view["hand"]["seat"] == seat.seat
     assert PlayerLink.objects.filter(player=seat.player).exists()
 
@@ -138,3 +138,29 @@ def test_the_players_own_link_leads_to_her_seat_device_in_the_round_in_play() ->
     assert f'href="{device}"' in page and "<svg" in page
     opened = Client().get(device)
     assert opened.status_code == 200 and b'id="device-view"' in opened.content
+
+
+def test_the_signed_in_referee_device_opens_for_the_tables_referee_and_the_chief_only() -> None:
+    world, _seats, _referee = _world()
+    table, board = world.tables[0], world.boards[0]
+    args = [world.event.slug, table.pk, board.number]
+    page = reverse("referee:device_board", args=args)
+    anonymous = Client().get(page)
+    assert anonymous.status_code == 302 and "/login/" in anonymous["Location"]
+    for persona in ("referee1", "chief", "organizer"):
+        client = Client()
+        client.force_login(world.users[persona])
+        view = client.get(reverse("referee:device_position", args=args)).json()["view"]
+        assert view["seat"] is None and view["hand"]["seat"] == view["to_move"]
+    other = Client()
+    other.force_login(world.users["referee2"])  # the referee of table 2
+    refused = other.get(reverse("referee:device_position", args=args))
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "forbidden"
+    # The table's referee records the step of the seat to move for it.
+    client = Client()
+    client.force_login(world.users["referee1"])
+    first = bot_record(board, table)["bidding"][0][1]
+    status, answer = _post(
+        client, reverse("referee:device_steps", args=args), {"step": first, "at": 0}
+    )
+    assert status == 200 and answer["ok"] and answer["view"]["at"] == 1

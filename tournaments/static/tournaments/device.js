@@ -131,7 +131,8 @@
   }
 
   function choiceButton(choice) {
-    var label = choice.label || (choice.kind === "pass" ? T.pass : cardsText(choice.cards || choice.step));
+    var label = choice.kind === "call" ? choice.label
+      : choice.kind === "pass" ? T.pass : cardsText(choice.cards || choice.step);
     var b = el("button", "move" + (choice.kind === "pass" ? " pass" : ""), label);
     b.type = "button";
     b.setAttribute("data-step", choice.step);
@@ -315,10 +316,40 @@
     }).catch(function () { showError(T.offline.replace("%(n)s", "0")); })
       .then(function () { inFlight = false; });
   });
+  // The menu's choices holding exactly these cards: more than one when the play reads in
+  // several types (R-AMBIG), and the seat says which.
+  function readingsOf(cards) {
+    var m = view.menu, out = [];
+    if (!m) { return out; }
+    var all = m.primary.slice();
+    (m.groups || []).forEach(function (g) { all = all.concat(g.choices); });
+    all.forEach(function (c) {
+      if (c.cards === cards && out.every(function (o) { return o.step !== c.step; })) { out.push(c); }
+    });
+    return out;
+  }
+  function askReading(choices) {
+    var box = $("primary");
+    box.textContent = "";
+    box.appendChild(el("p", "ask", T.reading));
+    choices.forEach(function (c) {
+      var label = c.label + ": " + cardsText(c.cards);
+      var b = el("button", "move", label);
+      b.type = "button";
+      b.setAttribute("data-step", c.step);
+      b.addEventListener("click", function () { send(c.step); });
+      box.appendChild(b);
+    });
+  }
   $("play-picked").addEventListener("click", function () {
     var cards = handLeft();
-    var step = picked.map(function (i) { return cards[i].rank; }).join("");
-    if (step) { send(step); }
+    var ranks = picked.map(function (i) { return cards[i].rank; });
+    ranks.sort(function (a, b) { return ORDER.indexOf(a) - ORDER.indexOf(b); });
+    var text = ranks.join("");
+    if (!text) { return; }
+    var readings = readingsOf(text);
+    if (readings.length > 1) { askReading(readings); return; }
+    send(readings.length ? readings[0].step : text);
   });
   $("clear-picked").addEventListener("click", function () { picked = []; drawHand(); });
   window.addEventListener("online", flush);

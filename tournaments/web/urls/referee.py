@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from django.urls import path
 
+from tournaments.web import devices, screen
 from tournaments.web import referee as views_referee
-from tournaments.web import screen
 
 app_name = "referee"
 
@@ -27,4 +27,9 @@ urlpatterns = [
     path(TABLE, views_referee.live_entry, name="live"),
     path(TABLE + "quick/", views_referee.quick_entry, name="quick"),
     path(TABLE + "record/", views_referee.game_enter, name="enter"),
+    # The table's referee device, signed in (tournaments.web.devices).
+    path(TABLE + "device/", devices.board_page, {"kind": "referee"}, name="device_board"),
+    path(TABLE + "device/position/", devices.position, {"kind": "referee"}, name="device_position"),
+    path(TABLE + "device/steps/", devices.step, {"kind": "referee"}, name="device_steps"),
+    path(TABLE + "device/undo/", devices.undo, {"kind": "referee"}, name="device_undo"),
 ]
