@@ -169,6 +169,21 @@ else:
             conn_health_checks=True,
         )
     }
+    # A pool of connections shared by the process's threads (psycopg's, through Django):
+    # under an ASGI server every request and socket runs in a thread of its own, and a
+    # connection kept per thread would soon exceed PostgreSQL's max_connections, while a new
+    # connection per request costs more than the request. Its size is per process.
+    _pool_size = env_int("DATABASE_POOL_SIZE", 0, minimum=0)
+    if _pool_size:
+        if DATABASES["default"].get("CONN_MAX_AGE"):
+            raise ImproperlyConfigured(
+                "DATABASE_POOL_SIZE and DATABASE_CONN_MAX_AGE exclude each other"
+            )
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": _pool_size,
+            "timeout": 10,
+        }
     # Behind PgBouncer in transaction pooling (many worker machines, README "Beyond one
     # machine"): each transaction may get another server session, so nothing may outlive one:
     # no server-side cursors (Django) and no prepared statements (psycopg). The advisory

@@ -283,14 +283,16 @@ def may_enter(actor: Actor, table: Table) -> bool:
     if not isinstance(via, Mapping) or not isinstance(via.get("id"), int):
         return False
     if via.get("link") == "table":
-        link = TableLink.objects.filter(pk=via["id"]).first()
+        link = TableLink.objects.filter(pk=via["id"]).order_by().first()
         return link is not None and table_link_opens(link, table)
     if via.get("link") == "seat":
-        seat_link = SeatLink.objects.select_related("table_link").filter(pk=via["id"]).first()
+        seat_link = (
+            SeatLink.objects.select_related("table_link").filter(pk=via["id"]).order_by().first()
+        )
         return seat_link is not None and seat_refusal(seat_link, table) is None
     if via.get("link") == "player" and via.get("table_id") == table.pk:
         # A player link acting at the seat she holds in this table's round (seat device).
-        player_link = PlayerLink.objects.filter(pk=via["id"]).first()
+        player_link = PlayerLink.objects.filter(pk=via["id"]).order_by().first()
         return player_link is not None and link_refusal(player_link) is None
     return False
 

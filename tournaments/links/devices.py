@@ -67,7 +67,12 @@ def _unknown() -> DeviceRefused:
 
 
 def _board(event_id: int, number: int) -> Board:
-    board = Board.objects.select_related("event").filter(event_id=event_id, number=number).first()
+    board = (
+        Board.objects.select_related("event")
+        .filter(event_id=event_id, number=number)
+        .order_by()
+        .first()
+    )
     if board is None:
         raise DeviceRefused(
             _("This link does not open board %(board)s.") % {"board": number}, status=404

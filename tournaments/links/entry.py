@@ -124,6 +124,7 @@ def link_table_of(link: TableLink, board: Board) -> Table | None:
     table = (
         Table.objects.select_related("round__event")
         .filter(round_id=board.round_id, number=link.table_number)
+        .order_by()
         .first()
     )
     return table if table is not None and access.table_link_covers(link, table) else None

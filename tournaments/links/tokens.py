@@ -424,6 +424,7 @@ def seat_link_find(token: str) -> SeatLink | None:
             "table_link", "table_link__event", "table_link__round", "table_link__stage"
         )
         .filter(token_hash=token_hash(token))
+        .order_by()  # unique: no ordering (the model's joins four tables)
         .first()
     )
 

@@ -81,7 +81,10 @@ class LiveState:
 
 
 def _current_game(table: Table, board: Board) -> Game | None:
-    return Game.objects.filter(table=table, board=board, replaced_at__isnull=True).first()
+    # One current game at most (a unique constraint): no ordering to compute.
+    return (
+        Game.objects.filter(table=table, board=board, replaced_at__isnull=True).order_by().first()
+    )
 
 
 def live_state(*, table: Table, board: Board) -> LiveState:
@@ -97,7 +100,7 @@ def live_state(*, table: Table, board: Board) -> LiveState:
     if game is not None:
         steps = seat_views.record_steps(game.record) if game.record.get("bidding") else []
     else:
-        draft = EntryDraft.objects.filter(table=table, board=board).first()
+        draft = EntryDraft.objects.filter(table=table, board=board).order_by().first()
         steps = list(draft.steps) if draft is not None else []
         undo = dict(draft.undo) if draft is not None and draft.undo else {}
     try:
@@ -110,6 +113,9 @@ def live_state(*, table: Table, board: Board) -> LiveState:
 
 def _locked_draft(table: Table, board: Board) -> EntryDraft:
     """The table's draft for `board`, created if missing, locked until the transaction ends."""
+    found = EntryDraft.objects.select_for_update().filter(table=table, board=board).first()
+    if found is not None:
+        return found
     for _attempt in range(2):
         try:
             with transaction.atomic():

@@ -46,6 +46,7 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
     device: Device | None = None
     deal: entry_steps.EntryDeal | None = None
     position: entry_steps.Position | None = None
+    recorded = False  # the board's game is stored: later notices of steps are late ones
     checked_at = 0.0
 
     def _open(self) -> Device:
@@ -63,6 +64,7 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
             self.device, self.checked_at = device, time.monotonic()
             self.deal = state.position.deal
             self.position = state.position if state.game is None else None
+            self.recorded = state.game is not None
             self.group = table_group(device.table.pk, device.board.number)
             return device_view(device, state)
         finally:
@@ -117,11 +119,20 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
             await self._send_read()
 
     async def live_changed(self, message: dict[str, Any]) -> None:
-        """A change of the board told to the group: this device's view after it."""
+        """A change of the board told to the group: this device's view after it. A notice of
+        a position the device was already shown (a read of the database overtook it) is
+        skipped, so that a device never goes back to an older position."""
         steps, undo = message.get("steps"), message.get("undo") or {}
+        if isinstance(steps, list) and self.recorded:
+            return
+        if isinstance(steps, list):
+            shown = self.position
+            if shown is not None and not undo and len(steps) < len(shown.steps):
+                if list(shown.steps[: len(steps)]) == steps:
+                    return
         fresh = time.monotonic() - self.checked_at < RECHECK_SECONDS
         view = None
-        if fresh and isinstance(steps, list) and message.get("game") is None:
+        if fresh and isinstance(steps, list):
             view = self._view_of([str(s) for s in steps], dict(undo))
         if view is None:
             await self._send_read()
