@@ -125,11 +125,15 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
         steps, undo = message.get("steps"), message.get("undo") or {}
         if isinstance(steps, list) and self.recorded:
             return
-        if isinstance(steps, list):
-            shown = self.position
-            if shown is not None and not undo and len(steps) < len(shown.steps):
-                if list(shown.steps[: len(steps)]) == steps:
-                    return
+        shown = self.position
+        if (
+            isinstance(steps, list)
+            and shown is not None
+            and not undo
+            and len(steps) < len(shown.steps)
+            and list(shown.steps[: len(steps)]) == steps
+        ):
+            return
         fresh = time.monotonic() - self.checked_at < RECHECK_SECONDS
         view = None
         if fresh and isinstance(steps, list):
