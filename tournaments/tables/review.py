@@ -323,10 +323,19 @@ def step_check(
 
     Raises:
         games.steps.EntryError: `steps` the engine refuses.
-        StateConflict: the table's round is not in play.
+        StateConflict: the table's round is not in play; `step` typed after `steps` that do
+            not hold the steps recorded at the table meanwhile (its seat devices moved on).
         NotAllowed: `actor` may not enter at `table`.
     """
     position = entry_steps.rebuild(entry_steps.EntryDeal.from_board(board), steps)
+    draft = EntryDraft.objects.filter(table=table, board=board).order_by().first()
+    if step and draft is not None and list(draft.steps) != [*steps, step][: len(draft.steps)]:
+        # The table's devices recorded steps this page has not seen (tournaments.tables.live):
+        # a step typed on the old position would erase them.
+        raise StateConflict(
+            _("The table moved on: %(n)s steps are recorded now. Reload to see them.")
+            % {"n": len(draft.steps)}
+        )
     error = None
     if step:
         try:

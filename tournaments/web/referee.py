@@ -210,6 +210,7 @@ def live_entry_context(
             "your_turn": _("to move"),
             "low": _("two or fewer cards"),
             "nothing_to_undo": _("Nothing to undo."),
+            "busy": _("Wait: your last tap is still being checked."),
             "landlord": _("landlord"),
             "farmers": _("farmers"),
             "to_move_for": _("Call or cards for %(seat)s"),

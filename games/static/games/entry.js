@@ -148,12 +148,17 @@
     if (offline) { offline.rendered(pos); }
   }
 
+  // Steps tapped while one is being checked wait here, in order, and are checked after it
+  // on the position it leaves; if it is refused they are dropped with the refusal shown (they
+  // were made on a position that did not happen). No tap is ever lost without a word.
+  var waiting = [];
+
   function check(body, typed) {
-    if (busy) { return; }
     busy = true;
     (offline ? offline.check(body) : post(config.api.entry, body)).then(function (res) {
       busy = false;
       if (res.status !== 200) {
+        waiting = [];
         showError(res.data.error || { message: words.network });
         return;
       }
@@ -162,21 +167,25 @@
         showError(null);
         input.value = "";
       } else {
+        waiting = [];
         showError(res.data.error);
         input.value = typed || "";
         input.select();
       }
       if (position.phase === "done") { $("submit").focus(); } else { input.focus(); }
-    }).catch(function () { busy = false; showError({ message: words.network }); });
+      if (waiting.length) { enter(waiting.shift()); }
+    }).catch(function () { busy = false; waiting = []; showError({ message: words.network }); });
   }
 
   function enter(text) {
     text = (text || "").trim();
     if (!text) { return; }
+    if (busy) { waiting.push(text); return; }
     check({ steps: steps, step: text }, text);
   }
 
   function undo() {
+    if (busy) { showError({ message: words.busy }); return; }
     if (!steps.length) { showError({ message: words.nothing_to_undo }); return; }
     check({ steps: steps.slice(0, -1) }, "");
   }

@@ -208,3 +208,31 @@ def test_a_finished_game_refused_by_the_write_path_leaves_the_draft_as_it_was(mo
         )
     assert EntryDraft.objects.get(table=table, board=board).steps == steps[:-1]
     assert not Game.objects.filter(table=table, board=board).exists()
+
+
+def test_the_typed_entry_cannot_erase_steps_the_seat_devices_recorded() -> None:
+    from tournaments.tables.review import StateConflict, step_check
+
+    _world, table, board, bearers = _table()
+    record = bot_record(board, table)
+    seats, steps = _seats(record), _steps(record)
+    for at in range(3):
+        live.live_step(
+            table=table,
+            board=board,
+            seat=seats[at],
+            step=steps[at],
+            at=at,
+            actor=bearers[seats[at]],
+        )
+    referee = tokens.LinkBearer.of(_referee_link(table), device="old page")
+    # The referee's typed entry still shows the start and types the first call again.
+    with pytest.raises(StateConflict):
+        step_check(table=table, board=board, steps=[], step=steps[0], actor=referee)
+    assert EntryDraft.objects.get(table=table, board=board).steps == steps[:3]
+    # On the table's position it goes on as before.
+    _position, error = step_check(
+        table=table, board=board, steps=steps[:3], step=steps[3], actor=referee
+    )
+    assert error is None
+    assert EntryDraft.objects.get(table=table, board=board).steps == steps[:4]
