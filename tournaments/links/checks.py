@@ -16,7 +16,7 @@ from games.models import Game
 from tournaments.core import access
 from tournaments.core.access import Actor
 from tournaments.core.audit import audit_record
-from tournaments.core.lineups import seat_played
+from tournaments.core.lineups import seat_played, table_players
 from tournaments.links.tokens import LinkBearer, LinkRefused
 from tournaments.models import (
     CheckKind,
@@ -110,6 +110,64 @@ def result_check_record(
             # Two answers created it at once: the second now finds the row and updates it.
             continue
     raise CheckRefused(_("The answer could not be saved; try again."))
+
+
+CLAIM_ANSWERS = {"accept": CheckKind.CONFIRM, "dispute": CheckKind.PROBLEM}
+
+
+def claim_answer_record(*, game: Game, seat: str, answer: str, bearer: Actor) -> ResultCheck:
+    """A seat device's answer to a claim its table's game ended with (R-CLAIM) that the live
+    view could not decide: ``accept`` (the player's confirmation of the result) or ``dispute``
+    (a problem signalled, which waits in the chief referee's queue with the others). The
+    player is whoever played that board at that seat; a second answer replaces the first.
+    Audited as the device (``game.check``).
+
+    Raises:
+        AnswerInvalid: `answer` neither ``accept`` nor ``dispute``.
+        CheckRefused: the game did not end with a claim, `seat` is the claimant's, the game is
+            a replaced version, or nobody is seated there.
+    """
+    if answer not in CLAIM_ANSWERS:
+        raise AnswerInvalid(_("Accept the claim or dispute it."), field="answer")
+    claimant = (game.record.get("end") or {}).get("claim")
+    if not claimant or game.replaced_at is not None:
+        raise CheckRefused(_("This game did not end with a claim to answer."))
+    if seat == claimant:
+        raise CheckRefused(_("The claim is yours: the other seats answer it."))
+    player = table_players(game.table, game.board.number).get(seat)
+    if player is None:
+        raise CheckRefused(_("Nobody is seated there."))
+    kind = CLAIM_ANSWERS[answer]
+    note = (
+        _("%(seat)s disputes the claim of %(claimant)s at the table.")
+        % {"seat": seat, "claimant": claimant}
+        if kind == CheckKind.PROBLEM
+        else ""
+    )
+    with transaction.atomic():
+        check, _created = ResultCheck.objects.update_or_create(
+            game=game,
+            player=player,
+            defaults={
+                "seat": seat,
+                "kind": kind,
+                "note": note,
+                "link": None,
+                "device": getattr(bearer, "device", ""),
+                "at": timezone.now(),
+                "handled_at": None,
+                "handled_by": None,
+                "handled_note": "",
+            },
+        )
+        audit_record(
+            event=game.board.event,
+            actor=bearer,
+            action="game.check",
+            obj=game,
+            changes={"kind": kind, "note": note, "seat": seat, "claim": claimant},
+        )
+    return check
 
 
 def result_check_handle(*, check_id: int, actor: Actor, note: str = "") -> ResultCheck:

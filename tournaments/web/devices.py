@@ -36,9 +36,9 @@ from ddz_site.web.middleware import api_error
 from games.models import Board, Game
 from tournaments.core.rules import rules_of
 from tournaments.events.overview import in_seat_order
-from tournaments.links import devices
+from tournaments.links import checks, devices
 from tournaments.links.devices import Device, DeviceRefused
-from tournaments.models import Table
+from tournaments.models import ResultCheck, Table
 from tournaments.tables import live
 
 MAX_STEP_CHARS = 60
@@ -115,7 +115,26 @@ def device_view(device: Device, state: live.LiveState) -> dict[str, Any]:
     view["board"] = device.board.number
     view["table"] = device.table.number
     view["next"] = next_board(device.table, device.board) if state.game is not None else None
+    view["claim"] = _claim(device, state.game)
     return view
+
+
+def _claim(device: Device, game: Game | None) -> dict[str, Any] | None:
+    """A stored game's claim as this seat may answer it (R-CLAIM): ``{"by", "open", "answer"}``
+    (``open``: this seat may accept or dispute it; ``answer``: its answer so far, or null);
+    null when the game did not end with a claim."""
+    claimant = (game.record.get("end") or {}).get("claim") if game is not None else None
+    if game is None or not claimant:
+        return None
+    mine = None
+    if device.seat is not None and device.seat != claimant:
+        found = ResultCheck.objects.filter(game=game, seat=device.seat).order_by().first()
+        mine = ({"confirm": "accept", "problem": "dispute"}).get(found.kind) if found else None
+    return {
+        "by": claimant,
+        "open": device.seat is not None and device.seat != claimant,
+        "answer": mine,
+    }
 
 
 def device_texts() -> dict[str, str]:
@@ -145,6 +164,11 @@ def device_texts() -> dict[str, str]:
         "reading": _("Which play is it?"),
         "refused": _("This device is closed:"),
         "score": _("Score"),
+        "claimBy": _("%(seat)s claimed the rest."),
+        "accept": _("Accept the claim"),
+        "dispute": _("Dispute it"),
+        "accepted": _("You accepted the claim."),
+        "disputed": _("You disputed the claim: the chief referee will rule."),
     }
 
 
@@ -203,6 +227,7 @@ def board_page(request: HttpRequest, kind: str, **kwargs: Any) -> HttpResponse:
                 "position": _url(kind, "position", kwargs),
                 "steps": _url(kind, "steps", kwargs),
                 "undo": _url(kind, "undo", kwargs),
+                "claim": _url(kind, "claim", kwargs) if kind in ("seat", "player") else "",
                 "socket": "/ws/" + socket,
                 "board": _url(kind, "board", kwargs, 0).replace("/0/", "/{n}/"),
             },
@@ -289,6 +314,20 @@ def step(request: HttpRequest, device: Device) -> JsonResponse:
     if error is not None:
         return JsonResponse({"ok": False, "error": error, "view": view})
     return JsonResponse({"ok": True, "view": view})
+
+
+@_json_door("POST")
+def claim(request: HttpRequest, device: Device) -> JsonResponse:
+    """POST ``{"answer": "accept" | "dispute"}``: this seat's answer to the claim its table's
+    game ended with (tournaments.links.checks.claim_answer_record); 200 ``{"view"}``."""
+    body = _read(request)
+    state = live.live_state(table=device.table, board=device.board)
+    if state.game is None or device.seat is None:
+        raise checks.CheckRefused(_("This game did not end with a claim to answer."))
+    checks.claim_answer_record(
+        game=state.game, seat=device.seat, answer=str(body.get("answer")), bearer=device.bearer
+    )
+    return JsonResponse({"view": device_view(device, state)})
 
 
 @_json_door("POST")

@@ -164,3 +164,42 @@ def test_the_signed_in_referee_device_opens_for_the_tables_referee_and_the_chief
         client, reverse("referee:device_steps", args=args), {"step": first, "at": 0}
     )
     assert status == 200 and answer["ok"] and answer["view"]["at"] == 1
+
+
+def test_an_undecided_claim_goes_to_the_other_seats_and_a_dispute_to_the_chief(
+    monkeypatch,
+) -> None:
+    from games.live import seat as seat_views
+    from tournaments.links.checks import open_signals
+
+    # The live search gets no time at all: every claim is undecided on the devices (the
+    # workers' verification decides it with the full budget).
+    monkeypatch.setattr(seat_views, "LIVE_CLAIM_SECONDS", 0.0)
+    world, seats, _referee = _world()
+    table, board = world.tables[0], world.boards[0]
+    record = bot_record(board, table)
+    bids = [(s, c) for s, c in record["bidding"]]
+    landlord = record["plays"][0][0]
+    clients = {seat: Client() for seat in seats}
+    for at, (seat, step) in enumerate(bids):
+        url = reverse("links:seat_steps", args=[seats[seat], board.number])
+        assert _post(clients[seat], url, {"step": step, "at": at})[1]["ok"]
+    url = reverse("links:seat_steps", args=[seats[landlord], board.number])
+    status, answer = _post(clients[landlord], url, {"step": "claim", "at": len(bids)})
+    assert status == 200 and answer["view"]["game"] is not None
+    assert answer["view"]["result"]["undecided"] is True
+    assert answer["view"]["claim"] == {"by": landlord, "open": False, "answer": None}
+    farmer = next(s for s in seats if s != landlord)
+    view = clients[farmer].get(
+        reverse("links:seat_position", args=[seats[farmer], board.number])
+    ).json()["view"]
+    assert view["claim"] == {"by": landlord, "open": True, "answer": None}
+    claim_url = reverse("links:seat_claim", args=[seats[farmer], board.number])
+    status, answer = _post(clients[farmer], claim_url, {"answer": "dispute"})
+    assert status == 200 and answer["view"]["claim"]["answer"] == "dispute"
+    (signal,) = open_signals(event=world.event)
+    assert signal.seat == farmer and signal.kind == "problem" and landlord in signal.note
+    # The claimant does not answer his own claim; a word that is no answer is refused.
+    own = reverse("links:seat_claim", args=[seats[landlord], board.number])
+    assert _post(clients[landlord], own, {"answer": "accept"})[0] == 403
+    assert _post(clients[farmer], claim_url, {"answer": "maybe"})[0] == 400

@@ -185,10 +185,34 @@
         body.appendChild(tr);
       });
     }
+    drawClaim();
     var next = $("next");
     next.hidden = !view.next;
     if (view.next) { next.href = api.board.replace("{n}", view.next); }
   }
+
+  // A claim the live view could not decide: the other seats accept or dispute it.
+  function drawClaim() {
+    var c = view.claim, box = $("claim");
+    box.hidden = !(c && c.open && view.result && view.result.undecided);
+    if (box.hidden) { return; }
+    $("claim-line").textContent = fmt(T.claimBy, { seat: c.by }) + (
+      c.answer === "accept" ? " " + T.accepted : c.answer === "dispute" ? " " + T.disputed : "");
+    $("claim-accept").textContent = T.accept;
+    $("claim-dispute").textContent = T.dispute;
+  }
+  function answerClaim(answer) {
+    if (inFlight) { showError(T.busy); return; }
+    inFlight = true;
+    post(api.claim, { answer: answer }).then(function (reply) {
+      var d = reply.data;
+      if (reply.status !== 200) { showError((d.error && d.error.message) || ""); }
+      if (d.view) { accept(d.view); }
+    }).catch(function () { showError(T.offline.replace("%(n)s", "0")); })
+      .then(function () { inFlight = false; });
+  }
+  $("claim-accept").addEventListener("click", function () { answerClaim("accept"); });
+  $("claim-dispute").addEventListener("click", function () { answerClaim("dispute"); });
 
   function drawUndo() {
     var b = $("undo");

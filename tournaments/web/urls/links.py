@@ -38,3 +38,7 @@ for _kind, _base in DEVICES.items():
         path(_base + "steps/", devices.step, {"kind": _kind}, name=f"{_kind}_steps"),
         path(_base + "undo/", devices.undo, {"kind": _kind}, name=f"{_kind}_undo"),
     ]
+for _kind in ("seat", "player"):
+    urlpatterns.append(
+        path(DEVICES[_kind] + "claim/", devices.claim, {"kind": _kind}, name=f"{_kind}_claim")
+    )
