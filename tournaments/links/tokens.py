@@ -42,7 +42,7 @@ from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -442,8 +442,8 @@ def player_link_find(token: str) -> PlayerLink | None:
 
 def links_in_force(*, event: Event) -> tuple[list[TableLink], int]:
     """The dashboard's view of the links: the table links in force and not expired, their
-    round not closed (never their tokens: only hashes are stored), and how many player links
-    are."""
+    round not closed, each with its seat links in force (``seats_in_force``; never their
+    tokens: only hashes are stored), and how many player links are."""
     now = timezone.now()
     tables = list(
         TableLink.objects.filter(event=event, revoked_at__isnull=True, expires_at__gt=now)
@@ -458,6 +458,13 @@ def links_in_force(*, event: Event) -> tuple[list[TableLink], int]:
             )
         )
         .select_related("round", "stage")
+        .prefetch_related(
+            Prefetch(
+                "seat_links",
+                queryset=SeatLink.objects.filter(revoked_at__isnull=True).order_by("pk"),
+                to_attr="seats_in_force",
+            )
+        )
         .order_by("round__number", "stage__number", "table_number")
     )
     players = PlayerLink.objects.filter(

@@ -29,7 +29,16 @@ from ddz_site.kernel.errors import DomainError
 from tournaments.core import access
 from tournaments.events import officials, overview
 from tournaments.links import checks, tokens
-from tournaments.models import Event, PlayerLink, ResultCheck, Role, Round, Stage, TableLink
+from tournaments.models import (
+    Event,
+    PlayerLink,
+    ResultCheck,
+    Role,
+    Round,
+    SeatLink,
+    Stage,
+    TableLink,
+)
 
 login_required = partial(_login_required, login_url="organizer:login")
 
@@ -151,10 +160,17 @@ def player_links(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def link_revoke(request: HttpRequest, slug: str, kind: str, pk: int) -> HttpResponse:
     event = _organizer_event(request, slug)
-    model: Any = {"table": TableLink, "player": PlayerLink}.get(kind)
-    if model is None:
-        raise Http404("no such kind of link")
-    link = get_object_or_404(model.objects.select_related("event"), pk=pk, event=event)
+    link: TableLink | PlayerLink | SeatLink
+    if kind == "seat":
+        # One seat's device alone (a lost phone): the table's other seats keep theirs.
+        link = get_object_or_404(
+            SeatLink.objects.select_related("table_link__event"), pk=pk, table_link__event=event
+        )
+    else:
+        model: Any = {"table": TableLink, "player": PlayerLink}.get(kind)
+        if model is None:
+            raise Http404("no such kind of link")
+        link = get_object_or_404(model.objects.select_related("event"), pk=pk, event=event)
     if tokens.link_revoke(link=link, actor=request.user):
         messages.success(request, _("The link is revoked: it opens nothing any more."))
     else:

@@ -72,3 +72,23 @@ def test_each_seat_link_on_the_card_shows_its_own_hand_and_no_other() -> None:
             if other != seat:
                 assert cards not in html and f'"{hands[other]}"' not in html
         assert "hands" not in view
+
+
+def test_the_organizer_revokes_one_seats_link_and_the_others_keep_theirs() -> None:
+    from tournaments.links import tokens
+    from tournaments.models import SeatLink
+
+    world, page = _cards_page()
+    client = Client()
+    client.force_login(world.users["organizer"])
+    dashboard = client.get(reverse("organizer:dashboard", args=[world.event.slug])).content
+    first = SeatLink.objects.filter(revoked_at=None).order_by("pk").first()
+    revoke = reverse("officials:revoke", args=[world.event.slug, "seat", first.pk])
+    assert revoke.encode() in dashboard
+    assert client.post(revoke).status_code == 302
+    first.refresh_from_db()
+    assert first.revoked_at is not None
+    others = SeatLink.objects.filter(table_link=first.table_link).exclude(pk=first.pk)
+    assert others.count() == 2 and not others.exclude(revoked_at=None).exists()
+    # A second revoke of the same link changes nothing and says so.
+    assert tokens.link_revoke(link=first, actor=world.users["organizer"]) is False

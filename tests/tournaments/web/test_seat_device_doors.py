@@ -190,9 +190,11 @@ def test_an_undecided_claim_goes_to_the_other_seats_and_a_dispute_to_the_chief(
     assert answer["view"]["result"]["undecided"] is True
     assert answer["view"]["claim"] == {"by": landlord, "open": False, "answer": None}
     farmer = next(s for s in seats if s != landlord)
-    view = clients[farmer].get(
-        reverse("links:seat_position", args=[seats[farmer], board.number])
-    ).json()["view"]
+    view = (
+        clients[farmer]
+        .get(reverse("links:seat_position", args=[seats[farmer], board.number]))
+        .json()["view"]
+    )
     assert view["claim"] == {"by": landlord, "open": True, "answer": None}
     claim_url = reverse("links:seat_claim", args=[seats[farmer], board.number])
     status, answer = _post(clients[farmer], claim_url, {"answer": "dispute"})
