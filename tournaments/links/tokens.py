@@ -445,7 +445,7 @@ def links_in_force(*, event: Event) -> tuple[list[TableLink], int]:
     round not closed, each with its seat links in force (``seats_in_force``; never their
     tokens: only hashes are stored), and how many player links are."""
     now = timezone.now()
-    tables = list(
+    tables: list[TableLink] = list(
         TableLink.objects.filter(event=event, revoked_at__isnull=True, expires_at__gt=now)
         # A link expires with its round (tournaments.core.access.table_refusal); a stage link
         # when its stage has no round left that is not closed.

@@ -29,6 +29,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from ddz_site.api import request_json
 from ddz_site.kernel.errors import DomainError
@@ -164,6 +165,9 @@ def device_texts() -> dict[str, str]:
         "reading": _("Which play is it?"),
         "refused": _("This device is closed:"),
         "score": _("Score"),
+        # The jokers as the site writes them (BJ, RJ), in Chinese 小王 and 大王.
+        "smallJoker": pgettext("the small (black) joker", "BJ"),
+        "bigJoker": pgettext("the big (red) joker", "RJ"),
         "claimBy": _("%(seat)s claimed the rest."),
         "accept": _("Accept the claim"),
         "dispute": _("Dispute it"),

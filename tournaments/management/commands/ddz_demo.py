@@ -274,12 +274,16 @@ class Command(BaseCommand):
         ann = Player.objects.get(entries__event=event, name=PLAYERS[0])
         player_link = tokens.player_links_make(event=event, players=[ann], actor=td)[0]
         self.stdout.write(
-            f"\nPrivate links of round {open_round.number} (no sign-in; each opens one table's "
-            f"live entry and quick result until the round closes, at the latest "
-            f"{table_links[0].expires:%Y-%m-%d %H:%M} UTC):"
+            f"\nPrivate links of round {open_round.number} (no sign-in; until the round closes, "
+            f"at the latest {table_links[0].expires:%Y-%m-%d %H:%M} UTC). Each table's link is "
+            f"its referee device (it shows the hand of the seat to act); each seat's link "
+            f"opens that seat's phone, its own hand only: open table 1's three seats in three "
+            f"browser windows and play board 13 a tap a step:"
         )
         for made in table_links:
             self.stdout.write(f"  table {made.table}  {site}{made.url}")
+            for seat, url in made.seats:
+                self.stdout.write(f"    seat {seat}  {site}{url}")
         self.stdout.write(f"  {ann.name}'s player link  {site}{player_link.url}")
 
 

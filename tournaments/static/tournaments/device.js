@@ -48,7 +48,7 @@
     out.sort(function (a, b) { return ORDER.indexOf(a.rank) - ORDER.indexOf(b.rank); });
     return out;
   }
-  function rankName(r) { return r === "T" ? "10" : r === "B" ? "\u5c0f\u738b" : r === "R" ? "\u5927\u738b" : r; }
+  function rankName(r) { return r === "T" ? "10" : r === "B" ? T.smallJoker : r === "R" ? T.bigJoker : r; }
   function cardsText(text) {
     if (!text || text === "pass" || text === "p") { return T.pass; }
     var cards = text.split("@")[0];
