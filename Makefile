@@ -91,6 +91,8 @@ bench: $(STAMP)
 	@status=0; \
 	$(PY) scripts/bench_standings.py || status=1; \
 	$(PY) scripts/bench_pipeline.py || status=1; \
+	$(PY) scripts/taps.py || status=1; \
+	$(PY) scripts/bench_live_tables.py --tables 300 --servers 2 || status=1; \
 	exit $$status
 
 clean:

@@ -4,22 +4,28 @@ On its own PostgreSQL database (DDZ_BENCH_LIVE_DATABASE_URL, default the local s
 `ddz_bench_live`, created at the start and dropped at the end, Ctrl-C included) and a Redis
 channel layer (DDZ_BENCH_CHANNEL_LAYER_URL, default the local service's db 13, a prefix of its
 own), it builds an event of --tables tables of three (classic rules, --boards boards), makes the
-table links, serves the site with one Daphne process (DEBUG off, as in production), and then
+table links, serves the site with --servers Daphne processes (DEBUG off, as in production; one
+port each, the same database and the same channel layer prefix, so they share the tables'
+groups as the web machines of a site do), and then
 
-  - opens one WebSocket per seat (3 x --tables) on the board its table plays;
+  - opens one WebSocket per seat (3 x --tables) on the board its table plays, seat i of table t
+    on server (t + i) mod --servers: from 2 servers on, a table's seats are not all on one
+    server (from 3 on, each on another), so every step reaches some seat only by crossing
+    from the server that took its POST to another through Redis;
   - plays every table with bots at a steady pace: each table makes one step every --pace
     seconds (the tables staggered over the first period); the seat to move takes its first
     play, else its first call that is not a pass, else its first button, and posts it over
-    HTTP as the seat's device does (CSRF cookie and header, ``at``);
+    HTTP as the seat's device does (CSRF cookie and header, ``at``), to its own server;
   - measures, for --seconds, the latency from sending a step's POST to each OTHER seat's
     socket receiving the position with that ``at``, the steps lost (a socket that never got
     an ``at``) and reordered (an ``at`` after a higher one), the steps served per second and
-    the CPU seconds of the Daphne process per step.
+    the CPU seconds of the Daphne processes (summed) per step.
 
 A Markdown table of figures and goals goes to stdout, progress to stderr. Exit 1 when a goal is
 missed, 2 for a usage error.
 
-    python scripts/bench_live_tables.py                      # 300 tables, 60 s, a step/1.5 s
+    python scripts/bench_live_tables.py                      # 300 tables, 60 s, a step/5 s
+    python scripts/bench_live_tables.py --tables 300 --servers 2
     python scripts/bench_live_tables.py --tables 100 --pace 1
 """
 
@@ -137,6 +143,10 @@ def build_event(tables: int, boards: int) -> list[list[tuple[str, str]]]:
 # --- Daphne ----------------------------------------------------------------------------------
 
 
+TASKS_BROKER = "redis://127.0.0.1:6379/12"
+TASKS_QUEUE = f"ddz-bench-live-tasks-{os.getpid()}"
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -151,10 +161,12 @@ def server_env(database_url: str, layer_url: str) -> dict[str, str]:
         DJANGO_DEBUG="false",
         DJANGO_SECRET_KEY=SECRET_KEY,
         DJANGO_ALLOWED_HOSTS="127.0.0.1",
-        # No persistent connections: under ASGI Django runs each request in a thread of its
-        # own, and a connection kept per thread soon exceeds PostgreSQL's max_connections
-        # (every view then answers 503).
+        # A pool shared by the server's threads (README "Live tables"): under ASGI each
+        # request runs in a thread of its own, and a connection per thread (kept, or opened
+        # anew each time) either exceeds PostgreSQL's max_connections or costs more than the
+        # request.
         DATABASE_CONN_MAX_AGE="0",
+        DATABASE_POOL_SIZE="8",
         # Plain HTTP on the loopback, as behind a TLS-terminating proxy: no redirect, and a
         # CSRF cookie the bots' plain-HTTP client is sent.
         DJANGO_SECURE_SSL_REDIRECT="false",
@@ -165,45 +177,70 @@ def server_env(database_url: str, layer_url: str) -> dict[str, str]:
         # With DEBUG off the page names its static files by collectstatic's manifest.
         DJANGO_STATIC_ROOT=str(ROOT / "var" / "bench-static"),
     )
-    # Eager tasks: the few finished games are verified in the server, no worker needed.
-    env.pop("CELERY_BROKER_URL", None)
+    # Verification is the workers' work, not the web server's: the finished games' tasks go
+    # to a queue of the bench's own that no worker reads (emptied at the end), so that what is
+    # measured is the live table alone, as on a site whose workers run on other machines.
+    env.update(CELERY_BROKER_URL=TASKS_BROKER, CELERY_TASK_DEFAULT_QUEUE=TASKS_QUEUE)
     return env
 
 
-def start_daphne(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+def drop_task_queue() -> None:
+    import redis
+
+    client = redis.Redis.from_url(TASKS_BROKER)
+    client.delete(TASKS_QUEUE)
+    client.close()
+
+
+def collect_static(env: dict[str, str]) -> None:
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
         cwd=ROOT,
         env=env,
         check=True,
     )
-    server = subprocess.Popen(
+
+
+def spawn_daphne(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    # A session of its own: the terminal's Ctrl-C reaches the bench only, which then stops
+    # every server itself (and its children, by process group).
+    return subprocess.Popen(
         [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port)]
         + ["ddz_site.asgi:application"],
         cwd=ROOT,
         env=env,
         start_new_session=True,
     )
+
+
+def wait_listening(server: subprocess.Popen[bytes], port: int) -> None:
+    """Wait for `server` to accept connections on `port` (the caller stops it on failure)."""
     deadline = time.monotonic() + 60
     while True:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return server
+                return
         except OSError:
             if time.monotonic() > deadline or server.poll() is not None:
-                stop_daphne(server)
-                raise SystemExit("bench_live_tables: Daphne did not start") from None
+                raise SystemExit(
+                    f"bench_live_tables: Daphne on port {port} did not start"
+                ) from None
             time.sleep(0.2)
 
 
-def stop_daphne(server: subprocess.Popen[bytes]) -> None:
-    if server.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(server.pid, signal.SIGTERM)
+def stop_daphnes(servers: list[subprocess.Popen[bytes]]) -> None:
+    """Stop every server: all told at once, so K servers take one grace period, not K."""
+    for server in servers:
+        if server.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(server.pid, signal.SIGTERM)
+    deadline = time.monotonic() + 20
+    for server in servers:
         try:
-            server.wait(timeout=20)
+            server.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(server.pid, signal.SIGKILL)
             server.wait()
 
 
@@ -266,6 +303,8 @@ class Seat:
     table: int
     seat: str
     token: str
+    # The server this seat's device talks to: its socket and its own steps' POSTs.
+    port: int = 0
     board: int = 1
     # (board, at) -> when this socket heard it; and the order of the ats heard, per board.
     heard: dict[tuple[int, int], float] = field(default_factory=dict)
@@ -288,9 +327,11 @@ class Stats:
     dropped: int = 0
 
 
-async def listen(port: int, seat: Seat, board: int, ready: asyncio.Event) -> None:
-    """Hold seat `seat`'s socket on `board` and note every position it hears."""
+async def listen(seat: Seat, board: int, ready: asyncio.Event) -> None:
+    """Hold seat `seat`'s socket on `board` (on its server) and note every position it hears."""
     from websockets.asyncio.client import connect
+
+    port = seat.port
 
     url = f"ws://127.0.0.1:{port}/ws/s/{seat.token}/boards/{board}/"
     async with connect(
@@ -328,13 +369,13 @@ class Table:
     done: bool = False
 
 
-async def open_board(port: int, table: Table, board: int, tasks: list[asyncio.Task[None]]) -> None:
+async def open_board(table: Table, board: int, tasks: list[asyncio.Task[None]]) -> None:
     """Open the three seats' sockets on `board` and wait for their first positions."""
     waits = []
     for seat in table.seats.values():
         seat.board, seat.latest = board, None
         ready = asyncio.Event()
-        tasks.append(asyncio.create_task(listen(port, seat, board, ready)))
+        tasks.append(asyncio.create_task(listen(seat, board, ready)))
         waits.append(ready.wait())
     # Bounded: a socket refused or dropped before its first position must not hang the run.
     await asyncio.wait_for(asyncio.gather(*waits), 30)
@@ -343,7 +384,7 @@ async def open_board(port: int, table: Table, board: int, tasks: list[asyncio.Ta
     table.board, table.at, table.to_move = board, int(view["at"]), view["to_move"]
 
 
-async def position_of(port: int, table: Table, seat: Seat) -> dict[str, Any] | None:
+async def position_of(table: Table, seat: Seat) -> dict[str, Any] | None:
     """The seat's view at the table's step now: its socket's, else (not heard yet) over HTTP."""
     deadline = time.perf_counter() + 0.5
     while seat.latest is None or int(seat.latest["at"]) < table.at:
@@ -356,7 +397,7 @@ async def position_of(port: int, table: Table, seat: Seat) -> dict[str, Any] | N
     if seat.latest is not None and int(seat.latest["at"]) == table.at:
         return seat.latest
     status, _h, body = await http(
-        port, "GET", f"/s/{seat.token}/boards/{table.board}/position/", {}
+        seat.port, "GET", f"/s/{seat.token}/boards/{table.board}/position/", {}
     )
     if status != 200:
         return None
@@ -365,7 +406,6 @@ async def position_of(port: int, table: Table, seat: Seat) -> dict[str, Any] | N
 
 
 async def play(
-    port: int,
     table: Table,
     stats: Stats,
     pace: float,
@@ -385,7 +425,7 @@ async def play(
             stats.errors.append(f"table {table.number}: nobody to move at {table.at}")
             return
         seat = table.seats[table.to_move]
-        view = await position_of(port, table, seat)
+        view = await position_of(table, seat)
         if view is None:
             stats.errors.append(f"table {table.number}: its position answered an error")
             return
@@ -403,8 +443,9 @@ async def play(
         }
         key = (table.number, table.board, table.at + 1)
         stats.sent[key] = (time.perf_counter(), seat.seat)
+        # The posting seat's own server: the other seats hear the step from theirs.
         status, _h, raw = await http(
-            port, "POST", f"/s/{seat.token}/boards/{table.board}/steps/", headers, body
+            seat.port, "POST", f"/s/{seat.token}/boards/{table.board}/steps/", headers, body
         )
         answer = json.loads(raw) if raw.startswith(b"{") else {}
         if status == 409:
@@ -426,7 +467,7 @@ async def play(
                 return
             # The next board: new sockets (the old ones stay open, quiet, to the end).
             try:
-                await open_board(port, table, table.board + 1, tasks)
+                await open_board(table, table.board + 1, tasks)
             except TimeoutError:
                 stats.errors.append(f"table {table.number}: board {table.board + 1} sockets")
                 return
@@ -445,11 +486,20 @@ async def csrf_cookie(port: int, token: str) -> str:
 
 
 async def run_bench(
-    port: int, links: list[list[tuple[str, str]]], args: argparse.Namespace, pid: int
+    ports: list[int], links: list[list[tuple[str, str]]], args: argparse.Namespace, pids: list[int]
 ) -> dict[str, Any]:
+    # Seat i of table t on server (t + i) mod K: the three seats of a table on three servers
+    # (two at K = 2), so no table lives in one process and the channel layer must carry it.
+    k = len(ports)
     tables = [
-        Table(i + 1, {seat: Seat(i + 1, seat, token) for seat, token in seats})
-        for i, seats in enumerate(links)
+        Table(
+            t + 1,
+            {
+                seat: Seat(t + 1, seat, token, port=ports[(t + i) % k])
+                for i, (seat, token) in enumerate(seats)
+            },
+        )
+        for t, seats in enumerate(links)
     ]
     tasks: list[asyncio.Task[None]] = []
     started = time.perf_counter()
@@ -457,28 +507,29 @@ async def run_bench(
 
     async def prepare(table: Table) -> None:
         async with gate:
-            table.cookie = await csrf_cookie(port, next(iter(table.seats.values())).token)
-            await open_board(port, table, 1, tasks)
+            # One cookie for the table's three devices: Django's CSRF check needs the same
+            # SECRET_KEY only, which all the servers share, not the server that set it.
+            first = next(iter(table.seats.values()))
+            table.cookie = await csrf_cookie(first.port, first.token)
+            await open_board(table, 1, tasks)
 
     try:
         await asyncio.gather(*(prepare(t) for t in tables))
         sockets = 3 * len(tables)
         log(f"{sockets} sockets open in {time.perf_counter() - started:.1f} s; playing …")
         stats = Stats()
-        cpu0, wall0 = cpu_seconds(pid), time.perf_counter()
+        cpu0, wall0 = [cpu_seconds(p) for p in pids], time.perf_counter()
         client0 = sum(os.times()[:2])
         until = wall0 + args.seconds
         rng = random.Random(7)
         await asyncio.gather(
             *(
-                play(
-                    port, t, stats, args.pace, rng.uniform(0, args.pace), until, args.boards, tasks
-                )
+                play(t, stats, args.pace, rng.uniform(0, args.pace), until, args.boards, tasks)
                 for t in tables
             )
         )
         wall = time.perf_counter() - wall0
-        cpu = cpu_seconds(pid) - cpu0
+        cpus = [cpu_seconds(p) - c0 for p, c0 in zip(pids, cpu0, strict=True)]
         client_cpu = sum(os.times()[:2]) - client0
         await asyncio.sleep(GRACE_S)
         # A socket the server closed is counted, not fatal: its missing ats count as lost.
@@ -487,12 +538,20 @@ async def run_bench(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    return judge(tables, stats, wall, cpu, client_cpu, sockets)
+    return judge(tables, stats, wall, cpus, client_cpu, sockets)
 
 
 def judge(
-    tables: list[Table], stats: Stats, wall: float, cpu: float, client_cpu: float, sockets: int
+    tables: list[Table],
+    stats: Stats,
+    wall: float,
+    cpus: list[float],
+    client_cpu: float,
+    sockets: int,
 ) -> dict[str, Any]:
+    # CPU per step is the whole site's: every server takes its share of the POSTs and of the
+    # sockets' pushes.
+    cpu = sum(cpus)
     latencies: list[float] = []
     lost = reordered = 0
     for table in tables:
@@ -515,6 +574,7 @@ def judge(
 
     return {
         "tables": len(tables),
+        "servers": len(cpus),
         "sockets": sockets,
         "seconds": round(wall, 1),
         "steps": stats.ok,
@@ -531,6 +591,7 @@ def judge(
         "games_finished": stats.finished,
         "sockets_dropped": stats.dropped,
         "server_cpu_s": round(cpu, 1),
+        "server_cpu_s_each": [round(c, 1) for c in cpus],
         "server_cpu_ms_per_step": round(1000 * cpu / stats.ok, 1) if stats.ok else 0.0,
         "client_cpu_s": round(client_cpu, 1),
         "errors": stats.errors[:5],
@@ -549,12 +610,23 @@ def report(r: dict[str, Any], args: argparse.Namespace) -> bool:
     p95_ok = r["p95_ms"] <= GOAL_P95_MS and r["deliveries"] > 0
     lost_ok, order_ok = r["lost"] == 0, r["reordered"] == 0
     clean = not r["errors"] and r["refused"] == 0
+    servers = r["servers"]
+    spread = (
+        "each table's seats on different servers (seat i of table t on server (t + i) mod "
+        f"{servers}), sharing the Redis channel layer"
+        if servers > 1
+        else "all seats on it"
+    )
     print(
         f"Live tables: {r['tables']} tables x 3 seats ({r['sockets']} sockets), a step per "
-        f"table every {args.pace:g} s, {r['seconds']} s, one Daphne process, "
-        f"{os.cpu_count()} cores shared with the bots and PostgreSQL:\n"
+        f"table every {args.pace:g} s (the default 5 s is a live table's pace: a board of "
+        f"~50 steps in ~4 minutes), {r['seconds']} s, "
+        f"{servers} Daphne process{'es' if servers > 1 else ''}, {spread}; "
+        f"{os.cpu_count()} cores shared with the bots, PostgreSQL and Redis:\n"
     )
+    each = " + ".join(f"{c:g}" for c in r["server_cpu_s_each"])
     rows = [
+        ("Daphne servers", str(servers), ""),
         ("steps served", f"{r['steps']:,}", ""),
         ("steps per second", f"{r['steps_per_s']:g} (asked {asked:.0f})", ""),
         ("positions pushed to the other seats", f"{r['deliveries']:,}", ""),
@@ -572,8 +644,10 @@ def report(r: dict[str, Any], args: argparse.Namespace) -> bool:
         ("games finished", str(r["games_finished"]), ""),
         ("sockets closed by the server", str(r["sockets_dropped"]), ""),
         (
-            "Daphne CPU",
-            f"{r['server_cpu_s']:g} s, {r['server_cpu_ms_per_step']:g} ms per step",
+            "Daphne CPU (all servers)",
+            f"{r['server_cpu_s']:g} s"
+            + (f" ({each})" if servers > 1 else "")
+            + f", {r['server_cpu_ms_per_step']:g} ms per step",
             "",
         ),
         ("bots' CPU (this process)", f"{r['client_cpu_s']:g} s", ""),
@@ -591,18 +665,28 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--pace", type=float, default=1.5, help="seconds between a table's steps")
+    # A live table plays a step every few seconds (a board of ~50 steps in ~4 minutes).
+    parser.add_argument("--pace", type=float, default=5.0, help="seconds between a table's steps")
     parser.add_argument("--boards", type=int, default=2)
+    parser.add_argument(
+        "--servers", type=int, default=1, help="Daphne processes sharing the channel layer"
+    )
     parser.add_argument("--json", action="store_true", help="the figures as JSON too (stderr)")
     args = parser.parse_args(argv)
-    if args.tables < 1 or args.seconds <= 0 or args.pace <= 0 or args.boards < 1:
-        parser.error("--tables, --seconds, --pace and --boards must be positive")
+    if (
+        args.tables < 1
+        or args.seconds <= 0
+        or args.pace <= 0
+        or args.boards < 1
+        or args.servers < 1
+    ):
+        parser.error("--tables, --seconds, --pace, --boards and --servers must be positive")
     database_url = os.environ.get("DDZ_BENCH_LIVE_DATABASE_URL", DEFAULT_DB)
     layer_url = os.environ.get("DDZ_BENCH_CHANNEL_LAYER_URL", DEFAULT_LAYER)
     # Ctrl-C and a plain kill both unwind through the finally below.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     create_database(database_url)
-    server = None
+    servers: list[subprocess.Popen[bytes]] = []
     try:
         env = server_env(database_url, layer_url)
         os.environ.update({k: env[k] for k in ("DATABASE_URL", "DJANGO_SECRET_KEY")})
@@ -615,9 +699,19 @@ def main(argv: list[str] | None = None) -> int:
         from django.db import connections
 
         connections.close_all()
-        port = _free_port()
-        server = start_daphne(env, port)
-        result = asyncio.run(run_bench(port, links, args, server.pid))
+        collect_static(env)
+        ports: list[int] = []
+        while len(ports) < args.servers:
+            # Distinct: two probes may be handed the same free port.
+            if (port := _free_port()) not in ports:
+                ports.append(port)
+        # Spawned together (they import Django at once), each noted before the next, so the
+        # finally stops all that were started even if one fails or Ctrl-C comes meanwhile.
+        for port in ports:
+            servers.append(spawn_daphne(env, port))
+        for server, port in zip(servers, ports, strict=True):
+            wait_listening(server, port)
+        result = asyncio.run(run_bench(ports, links, args, [s.pid for s in servers]))
         if args.json:
             log(json.dumps(result))
         ok = report(result, args)
@@ -625,13 +719,18 @@ def main(argv: list[str] | None = None) -> int:
         log("interrupted")
         return 130
     finally:
-        if server is not None:
-            stop_daphne(server)
+        # A second Ctrl-C (or kill) must not cut the cleanup short and leave servers running
+        # or the database behind: each step below is bounded.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        stop_daphnes(servers)
         with contextlib.suppress(Exception):
             from django.db import connections
 
             connections.close_all()
         drop_database(database_url)
+        with contextlib.suppress(Exception):
+            drop_task_queue()
     return 0 if ok else 1
 
 

@@ -23,6 +23,10 @@ _VARS = (
     "DDZ_TEST_DATABASE_NAME",
     "CELERY_TASK_DEFAULT_QUEUE",
     "DATABASE_POOLER",
+    "DATABASE_POOL_SIZE",
+    "DATABASE_CONN_MAX_AGE",
+    "DDZ_CHANNEL_LAYER_URL",
+    "DDZ_CHANNEL_LAYER_PREFIX",
 )
 
 
@@ -154,3 +158,27 @@ def test_postgresql_sessions_run_without_jit() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SHOW jit")
         assert cursor.fetchone()[0] == "off"
+
+
+def test_the_live_tables_channel_layer_is_memory_embedded_and_redis_when_given() -> None:
+    """One process needs no Redis (the demo's server); several share the groups in Redis,
+    whose client must not time out a quiet socket's blocking read (redis-py 8: 5 s)."""
+    code = "print(settings.CHANNEL_LAYERS['default'])"
+    embedded = _settings({}, code)
+    assert embedded.returncode == 0, embedded.stderr
+    assert "InMemoryChannelLayer" in embedded.stdout
+    shared = _settings({"DDZ_CHANNEL_LAYER_URL": "redis://redis.internal:6379/3"}, code)
+    assert "RedisChannelLayer" in shared.stdout and "'socket_timeout': None" in shared.stdout
+    wrong = _settings({"DDZ_CHANNEL_LAYER_URL": "amqp://x"}, code)
+    assert wrong.returncode != 0 and "DDZ_CHANNEL_LAYER_URL" in wrong.stderr
+
+
+def test_a_pool_of_connections_for_the_asgi_servers_threads() -> None:
+    url = {"DATABASE_URL": "postgres://u@db.internal:5432/ddz"}
+    code = "print(settings.DATABASES['default']['OPTIONS'].get('pool'))"
+    pooled = _settings({**url, "DATABASE_POOL_SIZE": "8"}, code)
+    assert pooled.returncode == 0, pooled.stderr
+    assert "'max_size': 8" in pooled.stdout
+    assert _settings(url, code).stdout.strip() == "None"
+    both = _settings({**url, "DATABASE_POOL_SIZE": "8", "DATABASE_CONN_MAX_AGE": "60"}, code)
+    assert both.returncode != 0 and "DATABASE_POOL_SIZE" in both.stderr
