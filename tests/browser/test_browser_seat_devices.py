@@ -156,7 +156,8 @@ def test_three_seat_phones_play_a_whole_game_every_device_showing_every_step(
             assert page.locator("#error").is_hidden(), (who, page.inner_text("#error"))
         bodies = [r.text() for r in responses]
 
-    assert len(bodies) >= 2, "E's page and its steps were read over HTTP"
+    # Its page over HTTP; its steps went over its socket (their answers are frames too).
+    assert bodies, "E's page was recorded"
     assert len(frames) >= len(steps), "E's socket carried every step"
     # The recording holds what E may see (its own hand), so the search below is not vacuous.
     own = (board.hands["E"], json.dumps(rank_cards(board.hands["E"])))

@@ -167,3 +167,59 @@ def test_a_socket_left_idle_still_hears_the_next_step(asgi_server) -> None:
 
     asyncio.run(wait_then_step())
     assert [m["view"]["at"] for m in heard] == [0, 1]
+
+
+def test_a_seat_sends_its_steps_over_its_socket_and_is_judged_as_over_http(asgi_server) -> None:
+    world = build_world(seed="live-socket-steps")
+    made = tokens.table_links_make(
+        event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
+    )
+    seats = {seat: _token(url) for seat, url in made[0].seats}
+    board = world.boards[0]
+    bids = bot_record(board, world.tables[0])["bidding"]
+    (first_seat, first), (second_seat, _second) = bids[0], bids[1]
+    ws = asgi_server.replace("http://", "ws://")
+
+    async def talk() -> dict[str, list[dict[str, Any]]]:
+        heard: dict[str, list[dict[str, Any]]] = {}
+        sockets = {}
+        for seat, token in seats.items():
+            sockets[seat] = await websockets.connect(
+                f"{ws}/ws/s/{token}/boards/{board.number}/", origin="http://127.0.0.1"
+            )
+            heard[seat] = [json.loads(await asyncio.wait_for(sockets[seat].recv(), timeout=10))]
+
+        async def answer_of(seat: str) -> dict[str, Any]:
+            while True:
+                message = json.loads(await asyncio.wait_for(sockets[seat].recv(), timeout=10))
+                heard[seat].append(message)
+                if message["type"] == "step":
+                    return message
+
+        # Not its turn: refused as a conflict, with the table as it is.
+        await sockets[second_seat].send(
+            json.dumps({"type": "step", "id": 1, "step": first, "at": 0})
+        )
+        refused = await answer_of(second_seat)
+        assert refused["id"] == 1 and refused["ok"] is False and refused["conflict"] is True
+        # Its turn: taken, answered with the new position; the other seats hear it.
+        await sockets[first_seat].send(
+            json.dumps({"type": "step", "id": 2, "step": first, "at": 0})
+        )
+        taken = await answer_of(first_seat)
+        assert taken["ok"] is True and taken["view"]["at"] == 1
+        for seat in seats:
+            if seat != first_seat:
+                message = json.loads(await asyncio.wait_for(sockets[seat].recv(), timeout=10))
+                heard[seat].append(message)
+                assert message["type"] == "position" and message["view"]["at"] == 1
+        # Bad input: a step that is no text.
+        await sockets[second_seat].send(json.dumps({"type": "step", "id": 3, "step": 7, "at": 1}))
+        bad = await answer_of(second_seat)
+        assert bad["ok"] is False and bad["error"]["code"] == "invalid" and "view" not in bad
+        for socket in sockets.values():
+            await socket.close()
+        return heard
+
+    heard = asyncio.run(talk())
+    assert heard[first_seat][0]["type"] == "position"

@@ -299,25 +299,53 @@ def position(request: HttpRequest, device: Device) -> JsonResponse:
     return JsonResponse({"view": device_view(device, state)})
 
 
+def take_step(device: Device, body: dict[str, Any]) -> dict[str, Any]:
+    """One step of `device`'s seat from `body` (``{"step", "at"}``), as the HTTP door and the
+    socket both take it: ``{"ok": true, "view"}``; ``{"ok": false, "error", "view"}`` when the
+    engine refuses it (nothing stored); ``{"ok": false, "conflict": true, "error", "view"}``
+    when another device moved first or it is not this seat's turn; ``{"ok": false, "error"}``
+    for bad input or a refusal (the API's error shape).
+    """
+    try:
+        text = body.get("step")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_STEP_CHARS:
+            raise DomainError(_("Choose a call or a play."))
+        state, error = live.live_step(
+            table=device.table,
+            board=device.board,
+            seat=device.seat,
+            step=text,
+            at=_at(body),
+            actor=device.bearer,
+        )
+    except live.LiveConflict as exc:
+        error_shape = api_error("conflict", exc.message)["error"]
+        return {
+            "ok": False,
+            "conflict": True,
+            "error": error_shape,
+            "view": _conflict_view(device, exc),
+        }
+    except DomainError as exc:
+        code = getattr(exc, "code", "invalid")
+        return {"ok": False, "error": api_error(code, exc.message)["error"]}
+    view = device_view(device, state)
+    if error is not None:
+        return {"ok": False, "error": error, "view": view}
+    return {"ok": True, "view": view}
+
+
 @_json_door("POST")
 def step(request: HttpRequest, device: Device) -> JsonResponse:
     """POST ``{"step", "at"}``: one step of this device's seat (module docstring)."""
-    body = _read(request)
-    text = body.get("step")
-    if not isinstance(text, str) or not text.strip() or len(text) > MAX_STEP_CHARS:
-        raise DomainError(_("Choose a call or a play."))
-    state, error = live.live_step(
-        table=device.table,
-        board=device.board,
-        seat=device.seat,
-        step=text,
-        at=_at(body),
-        actor=device.bearer,
-    )
-    view = device_view(device, state)
-    if error is not None:
-        return JsonResponse({"ok": False, "error": error, "view": view})
-    return JsonResponse({"ok": True, "view": view})
+    answer = take_step(device, _read(request))
+    if answer.get("conflict"):
+        return JsonResponse({"error": answer["error"], "view": answer["view"]}, status=409)
+    if "view" not in answer:
+        code = answer["error"]["code"]
+        status = {"conflict": 409, "forbidden": 403}.get(code, 400)
+        return JsonResponse({"error": answer["error"]}, status=status)
+    return JsonResponse({k: v for k, v in answer.items() if k != "conflict"})
 
 
 @_json_door("POST")

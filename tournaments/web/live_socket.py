@@ -14,8 +14,9 @@ database, so a step costs each device one engine step and one view. It reads the
 connecting, for a notice that carries no steps (a stored game, a typed entry), and at least every
 RECHECK_SECONDS to see that its link still opens the board: a link revoked or a round closed
 mid-game ends the socket with ``{"type": "refused", "error": …}`` and close code 4403 (4404: no
-such link or board). Steps travel over HTTP (tournaments.web.devices), whose answers carry the
-new position too; the socket only listens.
+such link or board). A device sends its steps over the socket (``{"type": "step", "id", "step",
+"at"}``, answered ``{"type": "step", "id", "ok", "error", "view"}``, judged exactly as by the
+HTTP door, tournaments.web.devices.take_step), or over HTTP when the socket is down.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from ddz_site.web.middleware import api_error
 from games import steps as entry_steps
 from tournaments.links.devices import Device, DeviceRefused
 from tournaments.tables import live
-from tournaments.web.devices import device_view, open_device
+from tournaments.web.devices import device_view, open_device, take_step
 
 RECHECK_SECONDS = 15.0
 
@@ -115,8 +116,28 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if isinstance(content, dict) and content.get("type") == "position":
+        if not isinstance(content, dict):
+            return
+        if content.get("type") == "position":
             await self._send_read()
+        elif content.get("type") == "step":
+            await self.send_json(
+                {"type": "step", "id": content.get("id"), **await self._step(content)}
+            )
+
+    @database_sync_to_async
+    def _step(self, content: dict[str, Any]) -> dict[str, Any]:
+        """One step sent over the socket: the same judgement as the HTTP door's
+        (tournaments.web.devices.take_step), answered ``{"ok", "error", "view"}`` (``conflict``
+        true when another device moved first)."""
+        try:
+            if self.device is None or time.monotonic() - self.checked_at >= RECHECK_SECONDS:
+                self.device, self.checked_at = self._open(), time.monotonic()
+            return take_step(self.device, content)
+        except DeviceRefused as exc:
+            return {"ok": False, "error": api_error(exc.code, exc.message)["error"]}
+        finally:
+            connections.close_all()
 
     async def live_changed(self, message: dict[str, Any]) -> None:
         """A change of the board told to the group: this device's view after it. A notice of

@@ -246,6 +246,38 @@
   function queued() { try { return JSON.parse(localStorage.getItem(queueKey) || "[]"); } catch (e) { return []; } }
   function keep(list) { try { localStorage.setItem(queueKey, JSON.stringify(list)); } catch (e) { /* private mode */ } }
 
+  // The answer to a step, over the socket or HTTP: the view it leaves, or why not.
+  function answered(d, conflict) {
+    if (conflict) { showError((d.error && d.error.message) || T.moved); accept(d.view); }
+    else if (d.ok === false) { showError(d.error && d.error.message); accept(d.view); }
+    else if (d.view) { accept(d.view); }
+    else { showError((d.error && d.error.message) || ""); }
+  }
+  function settled() {
+    inFlight = false;
+    document.body.classList.remove("sending");
+    if (!queued().length) { status(socket && socket.readyState === 1 ? T.live : T.polling); }
+  }
+
+  // Over the open socket: the same judgement as over HTTP, without a request of its own.
+  var stepId = 0, waitingFor = null;
+  function sendOverSocket(step, at) {
+    stepId += 1;
+    var id = stepId;
+    waitingFor = { id: id, timer: setTimeout(function () {
+      // No answer: the socket is stuck; ask the table as it is and let the seat tap again.
+      if (waitingFor && waitingFor.id === id) { waitingFor = null; settled(); refresh(); }
+    }, 8000) };
+    socket.send(JSON.stringify({ type: "step", id: id, step: step, at: at }));
+  }
+  function stepAnswered(msg) {
+    if (!waitingFor || msg.id !== waitingFor.id) { return; }
+    clearTimeout(waitingFor.timer);
+    waitingFor = null;
+    answered(msg, !!msg.conflict);
+    settled();
+  }
+
   function send(step) {
     if (inFlight) { showError(T.busy); return; }
     showError("");
@@ -253,23 +285,16 @@
     document.body.classList.add("sending");
     status(T.sending);
     var at = view.at;
+    if (socket && socket.readyState === 1 && !queued().length) { sendOverSocket(step, at); return; }
     post(api.steps, { step: step, at: at }).then(function (answer) {
-      var d = answer.data;
-      if (answer.status === 409) { showError((d.error && d.error.message) || T.moved); accept(d.view); }
-      else if (d.ok === false) { showError(d.error && d.error.message); accept(d.view); }
-      else if (d.view) { accept(d.view); }
-      else { showError((d.error && d.error.message) || ""); }
+      answered(answer.data, answer.status === 409);
     }).catch(function () {
       // The network is down: keep the step and send it when it is back.
       var list = queued();
       list.push({ step: step, at: at });
       keep(list);
       status(fmt(T.offline, { n: list.length }));
-    }).then(function () {
-      inFlight = false;
-      document.body.classList.remove("sending");
-      if (!queued().length) { status(socket && socket.readyState === 1 ? T.live : T.polling); }
-    });
+    }).then(settled);
   }
 
   function flush() {
@@ -319,10 +344,12 @@
     socket.onmessage = function (event) {
       var msg = JSON.parse(event.data);
       if (msg.type === "position") { accept(msg.view); }
+      else if (msg.type === "step") { stepAnswered(msg); }
       else if (msg.type === "refused") { showError(T.refused + " " + msg.error.message); socket.onclose = null; }
     };
     socket.onclose = function () {
       socket = null;
+      if (waitingFor) { clearTimeout(waitingFor.timer); waitingFor = null; settled(); refresh(); }
       poll();
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 15000);
