@@ -1,6 +1,7 @@
 """A live table's seat devices in headless Chromium against a real ASGI server (Daphne, Redis
 channel layer): three seat phones (S, E, W) and the referee device follow one board while the
-phones play a whole legal game, each seat tapping only its own moves. Every device shows every
+phones play a whole real game (recorded by RLCard's rule agents), each seat tapping only its own
+moves. Every device shows every
 step, the board is stored once, seat E's phone never receives another seat's dealt cards, and
 every move button is a thumb's size. With DDZ_SCREENSHOTS set, seat E's phone is photographed
 mid-game in English and Simplified Chinese for a person to look at."""
@@ -21,7 +22,8 @@ from games.models import Game
 from games.notation import rank_cards
 from tests.browser.chromium import CHROMIUM, PHONE, chromium, on_server
 from tests.entry_personas import build_world
-from tests.factories import bot_record
+from tests.paths import DATA_DIR
+from tournaments.core.rules import rules_of
 from tournaments.links import tokens
 
 pytestmark = [
@@ -66,7 +68,8 @@ def _tap(page: Page, step: str) -> None:
     button = page.locator(f'#actions button.move[data-step="{step}"]')
     assert button.count() == 1, f"no single button for {step!r} in the menu"
     if not button.is_visible():
-        group = page.locator("#groups details.group", has=button)
+        inner = page.locator(f'button.move[data-step="{step}"]')
+        group = page.locator("#groups details.group", has=inner)
         group.locator("summary").click()
     button.click()
 
@@ -103,7 +106,18 @@ def test_three_seat_phones_play_a_whole_game_every_device_showing_every_step(
         event=world.event, round_=table.round, actor=world.users["organizer"]
     )
     seat_urls = dict(made[0].seats)
-    steps = _steps(bot_record(board, table))
+    # A real game (RLCard's rule agents, tests/data): its deal becomes board 1, its landlord
+    # the first bidder, who bids 1 as the record says (it has no auction), then its plays.
+    real = json.loads((DATA_DIR / "rlcard_rule_agents.jsonl").read_text().splitlines()[0])
+    board.hands, board.bottom = real["hands"], real["bottom"]
+    board.first_bidder = real["landlord"]
+    board.save()
+    seats = list(rules_of(world.event).seats)
+    first = seats.index(real["landlord"])
+    bidding = [
+        [seats[(first + k) % len(seats)], call] for k, call in enumerate(["1", "pass", "pass"])
+    ]
+    steps = _steps({"bidding": bidding, "plays": real["plays"]})
     # The hands E must never receive: as dealt (stored) and rank-only, as a JSON string.
     secrets = [board.hands[s] for s in ("S", "W")]
     secrets += [json.dumps(rank_cards(board.hands[s])) for s in ("S", "W")]
