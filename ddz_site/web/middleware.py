@@ -99,7 +99,7 @@ class DatabaseUnavailableMiddleware:
         if not isinstance(exception, (OperationalError, InterfaceError)):
             return None
         headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
-        if _is_api(request):
+        if _is_api(request) or _is_json_door(request.path):
             return JsonResponse(unavailable_error(), status=503, headers=headers)
         # Rendered without the request's context processors: they would ask the database for
         # the signed-in user, which is what failed.
@@ -107,9 +107,19 @@ class DatabaseUnavailableMiddleware:
         return HttpResponse(html, status=503, headers=headers)
 
 
-# The JSON doors of a table's private link (tournaments.web.urls.links), whatever the board
-# number holds: ``boards/-1/entry/`` matches no URL and still answers JSON.
-_LINK_JSON_DOOR = re.compile(r"/t/[^/]+/boards/[^/]+/(?:entry|games)/")
+# The JSON doors outside /api/ (tournaments.web.urls.links and the referee's device), whatever
+# the numbers hold: ``boards/-1/entry/`` matches no URL and still answers JSON. Their clients
+# (the live entry's script, the seat devices) read JSON whatever happens.
+_LINK_JSON_DOOR = re.compile(
+    r"/t/[^/]+/boards/[^/]+/(?:entry|games|device/(?:position|steps|undo))/"
+    r"|/s/[^/]+/boards/[^/]+/(?:position|steps|undo|claim)/"
+    r"|/p/[^/]+/rounds/[^/]+/boards/[^/]+/(?:position|steps|undo|claim)/"
+    r"|/referee/events/[^/]+/tables/[^/]+/boards/[^/]+/device/(?:position|steps|undo)/"
+)
+
+
+def _is_json_door(path: str) -> bool:
+    return _LINK_JSON_DOOR.fullmatch(path) is not None
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -120,7 +130,7 @@ def _wants_json(request: HttpRequest) -> bool:
         _is_api(request)
         or "json" in content_type
         or accept.startswith("application/json")
-        or _LINK_JSON_DOOR.fullmatch(request.path) is not None
+        or _is_json_door(request.path)
     )
 
 
