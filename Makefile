@@ -18,6 +18,9 @@ venv: $(STAMP)
 # The embedded default (no DATABASE_URL, no CELERY_BROKER_URL): SQLite file, eager Celery.
 EMBEDDED := env -u DATABASE_URL -u CELERY_BROKER_URL -u DJANGO_SETTINGS_MODULE
 DEMO_ADDRESS ?= 127.0.0.1:8000
+# The host names the demo answers to: add the machine's address on the network to open the
+# seat devices from phones (README "The two commands").
+DEMO_HOSTS ?= 127.0.0.1,localhost
 SITE := http://$(DEMO_ADDRESS)
 
 # The demo's server runs as a site does, DEBUG off (the site's own error pages, never Django's
@@ -28,7 +31,7 @@ DEMO_VAR ?= var
 DEMO_KEY := $(DEMO_VAR)/demo-secret-key
 DEMO_STATIC := $(DEMO_VAR)/static
 DEMO_SERVER := $(EMBEDDED) DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat $(DEMO_KEY))" \
-	DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost DJANGO_SECURE_SSL_REDIRECT=false \
+	DJANGO_ALLOWED_HOSTS=$(DEMO_HOSTS) DJANGO_SECURE_SSL_REDIRECT=false \
 	DJANGO_SECURE_HSTS_SECONDS=0 DJANGO_SECURE_HSTS_PRELOAD=false DJANGO_SECURE_COOKIES=false \
 	DJANGO_STATIC_ROOT=$(DEMO_STATIC)
 STATIC_SOURCES := $(shell find games tournaments -path '*/static/*' -type f 2>/dev/null)

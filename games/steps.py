@@ -163,6 +163,7 @@ class EntryDeal:
     suited_hands: Mapping[str, str] = field(default_factory=dict)
     marked: str = ""
     aside: str = ""
+    suited_bottom: str = ""  # the bottom as the board holds it (suited when the board is)
 
     @classmethod
     def from_board(cls, board: Any) -> EntryDeal:
@@ -183,6 +184,7 @@ class EntryDeal:
             suited_hands=dict(board.hands),
             marked=getattr(board, "marked", "") or "",
             aside=rank_cards(getattr(board, "aside", "") or ""),
+            suited_bottom=board.bottom or "",
         )
 
     def partner(self) -> str | None:

@@ -27,6 +27,7 @@ from typing import Any
 from games.engine import replay
 from games.live import choices
 from games.messages import call_label, status_label, stored_error_message, type_label
+from games.notation import is_suited, rank_cards
 from games.steps import LIVE_CLAIM_SECONDS, LOW_CARDS, Position, to_record
 
 # What of the engine's verdict a device may see: scores and contract, never the cards.
@@ -160,14 +161,10 @@ def seat_view(
     hands = game.hands if game is not None else {s: deal.hands[s] for s in seats}
     counts = {s: _count(hands[s]) for s in seats}
     shown = seat if seat is not None else position.to_move
+    landlord = bidding.landlord if bidding.done and not bidding.passed_out else None
     hand = None
     if shown is not None:
-        hand = {
-            "seat": shown,
-            "dealt": deal.suited_hands.get(shown) or deal.hands[shown],
-            "left": hands[shown],
-        }
-    landlord = bidding.landlord if bidding.done and not bidding.passed_out else None
+        hand = {"seat": shown, "dealt": _dealt(position, shown, landlord), "left": hands[shown]}
     return {
         "at": len(position.steps),
         "phase": position.phase,
@@ -189,6 +186,19 @@ def seat_view(
         "undo": dict(undo) if undo else None,
         "result": _result(position),
     }
+
+
+def _dealt(position: Position, seat: str, landlord: str | None) -> str:
+    """`seat`'s cards as dealt, suited when the board is; the landlord's with the bottom he
+    took (R-BID)."""
+    deal = position.deal
+    suited = deal.suited_hands.get(seat, "")
+    if seat != landlord or position.game is None:
+        return suited or deal.hands[seat]
+    if suited and is_suited(suited) and is_suited(deal.suited_bottom):
+        return f"{suited} {deal.suited_bottom}"
+    # A board without suits (or a bottom without them): ranks only, as the engine writes them.
+    return rank_cards(deal.hands[seat] + deal.bottom)
 
 
 def _count(cards: str) -> int:

@@ -223,3 +223,40 @@ def test_a_seat_sends_its_steps_over_its_socket_and_is_judged_as_over_http(asgi_
 
     heard = asyncio.run(talk())
     assert heard[first_seat][0]["type"] == "position"
+
+
+def test_junk_on_a_socket_or_an_unknown_socket_address_is_refused_never_a_server_error(
+    asgi_server,
+) -> None:
+    world = build_world(seed="live-socket-junk")
+    made = tokens.table_links_make(
+        event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
+    )
+    _seat, url = made[0].seats[0]
+    ws = asgi_server.replace("http://", "ws://")
+
+    async def junk() -> list[dict[str, Any]]:
+        answers = []
+        async with websockets.connect(
+            f"{ws}/ws/s/{_token(url)}/boards/1/", origin="http://127.0.0.1"
+        ) as socket:
+            assert json.loads(await socket.recv())["type"] == "position"
+            for frame in ("not json", "x" * 200_000, b"\x00\x01", "[1, 2]"):
+                await socket.send(frame)
+                answers.append(json.loads(await asyncio.wait_for(socket.recv(), timeout=10)))
+            # Still open: it answers a request for the position.
+            await socket.send(json.dumps({"type": "position"}))
+            answers.append(json.loads(await asyncio.wait_for(socket.recv(), timeout=10)))
+        return answers
+
+    answers = asyncio.run(junk())
+    assert [a["type"] for a in answers] == ["error"] * 4 + ["position"]
+    assert all(a["error"]["code"] == "invalid" for a in answers[:4])
+
+    async def nowhere() -> None:
+        async with websockets.connect(f"{ws}/ws/x/", origin="http://127.0.0.1") as socket:
+            await socket.recv()
+
+    with pytest.raises(websockets.InvalidStatus) as refused:
+        asyncio.run(nowhere())
+    assert refused.value.response.status_code == 403

@@ -36,9 +36,11 @@ class DeviceRefused(DomainError):
 
     code = "forbidden"
 
-    def __init__(self, message: str, *, status: int = 403) -> None:
+    def __init__(self, message: str, *, status: int = 403, heading: str = "") -> None:
         super().__init__(message)
         self.status = status
+        # The refusal page's heading: "No such link" only for a token that is no link.
+        self.heading = heading
         if status == 404:
             self.code = "not_found"
 
@@ -63,6 +65,7 @@ def _unknown() -> DeviceRefused:
             "for a new one."
         ),
         status=404,
+        heading=_("No such link"),
     )
 
 

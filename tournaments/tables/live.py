@@ -135,6 +135,13 @@ def _guard(table: Table, board: Board, actor: Actor) -> None:
         raise StateConflict(refusal)
 
 
+def _stale(at: int, steps: int) -> str:
+    """Why a step made after `at` steps is refused when the table has `steps`."""
+    if at > steps:
+        return _("This device shows steps the table does not have: here is the table now.")
+    return _("Another device moved first: here is the table now.")
+
+
 def live_step(
     *, table: Table, board: Board, seat: str | None, step: str, at: int, actor: Actor
 ) -> tuple[LiveState, dict[str, Any] | None]:
@@ -164,8 +171,7 @@ def live_step(
         undo = dict(draft.undo or {})
         if at != len(position.steps):
             raise LiveConflict(
-                _("Another device moved first: here is the table now."),
-                view=LiveState(position, undo, None).view(seat),
+                _stale(at, len(position.steps)), view=LiveState(position, undo, None).view(seat)
             )
         if seat is not None and position.to_move != seat:
             raise LiveConflict(
@@ -220,16 +226,18 @@ def live_undo(*, table: Table, board: Board, seat: str | None, at: int, actor: A
     _guard(table, board, actor)
     deal = entry_steps.EntryDeal.from_board(board)
     with transaction.atomic():
+        if _current_game(table, board) is not None:
+            # The game is stored: a correction is the referee's (a new version), not an undo.
+            state = live_state(table=table, board=board)
+            raise LiveConflict(_("This board is recorded already."), view=state.view(seat))
         draft = _locked_draft(table, board)
         position = entry_steps.rebuild(deal, draft.steps)
         undo = dict(draft.undo or {})
         here = LiveState(position, undo, None)
-        if _current_game(table, board) is not None or not position.steps:
+        if not position.steps:
             raise LiveConflict(_("There is no step to take back."), view=here.view(seat))
         if at != len(position.steps):
-            raise LiveConflict(
-                _("Another device moved first: here is the table now."), view=here.view(seat)
-            )
+            raise LiveConflict(_stale(at, len(position.steps)), view=here.view(seat))
         before = entry_steps.rebuild(deal, position.steps[:-1])
         player = before.to_move
         if seat is None or (undo and seat == position.to_move and seat != undo.get("by")):

@@ -33,6 +33,7 @@ from django.utils.translation import pgettext
 
 from ddz_site.api import request_json
 from ddz_site.kernel.errors import DomainError
+from ddz_site.kernel.text import text_refusal
 from ddz_site.web.middleware import api_error
 from games.models import Board, Game
 from tournaments.core.rules import rules_of
@@ -165,6 +166,7 @@ def device_texts() -> dict[str, str]:
         "reading": _("Which play is it?"),
         "refused": _("This device is closed:"),
         "score": _("Score"),
+        "bid": _("bid %(n)s"),
         # The jokers as the site writes them (BJ, RJ), in Chinese 小王 and 大王.
         "smallJoker": pgettext("the small (black) joker", "BJ"),
         "bigJoker": pgettext("the big (red) joker", "RJ"),
@@ -184,7 +186,12 @@ def _refused_page(request: HttpRequest, exc: DeviceRefused) -> HttpResponse:
     return render(
         request,
         "links/refused.html",
-        {"message": exc.message, "unknown": exc.status == 404, "heading": "", "back": ""},
+        {
+            "message": exc.message,
+            "unknown": False,
+            "heading": exc.heading or _("Not at this table"),
+            "back": "",
+        },
         status=exc.status,
     )
 
@@ -308,8 +315,12 @@ def take_step(device: Device, body: dict[str, Any]) -> dict[str, Any]:
     """
     try:
         text = body.get("step")
-        if not isinstance(text, str) or not text.strip() or len(text) > MAX_STEP_CHARS:
+        if not isinstance(text, str) or not text.strip():
             raise DomainError(_("Choose a call or a play."))
+        # The site's one rule for text (no NUL or other control character, a bounded length).
+        unfit = text_refusal(text, max_length=MAX_STEP_CHARS)
+        if unfit is not None:
+            raise DomainError(unfit[1])
         state, error = live.live_step(
             table=device.table,
             board=device.board,

@@ -21,13 +21,15 @@ HTTP door, tournaments.web.devices.take_step), or over HTTP when the socket is d
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import connections
-from django.urls import path
+from django.urls import path, re_path
+from django.utils.translation import gettext as _
 
 from ddz_site.kernel.broadcast import table_group
 from ddz_site.web.middleware import api_error
@@ -37,6 +39,7 @@ from tournaments.tables import live
 from tournaments.web.devices import device_view, open_device, take_step
 
 RECHECK_SECONDS = 15.0
+MAX_MESSAGE = 2_000  # characters: a step or a request for the position is a few dozen
 
 
 class LiveTableConsumer(AsyncJsonWebsocketConsumer):
@@ -115,6 +118,19 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """A device's message: JSON text (``{"type": "position"}`` or a step); anything else is
+        answered with a refusal and the socket stays open (never a server error)."""
+        try:
+            content = json.loads(text_data) if text_data and len(text_data) <= MAX_MESSAGE else None
+        except ValueError:
+            content = None
+        if not isinstance(content, dict):
+            message = _("A device sends JSON messages: a step or a request for the position.")
+            await self.send_json({"type": "error", "error": api_error("invalid", message)["error"]})
+            return
+        await self.receive_json(content)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
             return
@@ -165,6 +181,13 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "position", "view": view})
 
 
+class NoSuchSocket(AsyncJsonWebsocketConsumer):
+    """Any other address under /ws/: the handshake is refused (403), never a server error."""
+
+    async def connect(self) -> None:
+        await self.close()
+
+
 class SeatConsumer(LiveTableConsumer):
     kind = "seat"
 
@@ -189,4 +212,5 @@ websocket_urlpatterns = [
         "ws/referee/events/<str:slug>/tables/<int:table_id>/boards/<int:number>/device/",
         SignedInRefereeConsumer.as_asgi(),
     ),
+    re_path(r"", NoSuchSocket.as_asgi()),
 ]

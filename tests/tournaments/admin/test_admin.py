@@ -56,7 +56,8 @@ def test_a_game_added_in_the_admin_goes_through_the_service(
         )
     assert response.status_code == 302
     game = Game.objects.get(table=tables[1])
-    assert game.status == Status.PENDING and len(callbacks) == 1
+    # After commit: the verification, and the notice to the table's live devices.
+    assert game.status == Status.PENDING and len(callbacks) == 2
     bad = admin_client.post(
         url, {"table": tables[2].pk, "board": boards[0].pk, "record": '{"x": 1}'}
     )

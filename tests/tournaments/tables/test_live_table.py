@@ -236,3 +236,24 @@ def test_the_typed_entry_cannot_erase_steps_the_seat_devices_recorded() -> None:
     )
     assert error is None
     assert EntryDraft.objects.get(table=table, board=board).steps == steps[:4]
+
+
+def test_an_undo_after_the_game_is_stored_shows_the_stored_game() -> None:
+    _world, table, board, bearers = _table()
+    record = bot_record(board, table)
+    seats, steps = _seats(record), _steps(record)
+    for at, (seat, step) in enumerate(zip(seats, steps, strict=True)):
+        live.live_step(table=table, board=board, seat=seat, step=step, at=at, actor=bearers[seat])
+    with pytest.raises(live.LiveConflict) as stored:
+        live.live_undo(
+            table=table, board=board, seat=seats[-1], at=len(steps), actor=bearers[seats[-1]]
+        )
+    assert stored.value.view["game"] is not None and stored.value.view["at"] == len(steps)
+
+
+def test_a_device_ahead_of_the_table_is_told_so() -> None:
+    _world, table, board, bearers = _table()
+    seat = board.first_bidder or "S"
+    with pytest.raises(live.LiveConflict) as ahead:
+        live.live_step(table=table, board=board, seat=seat, step="pass", at=5, actor=bearers[seat])
+    assert "does not have" in ahead.value.message and ahead.value.view["at"] == 0

@@ -205,3 +205,37 @@ def test_an_undecided_claim_goes_to_the_other_seats_and_a_dispute_to_the_chief(
     own = reverse("links:seat_claim", args=[seats[landlord], board.number])
     assert _post(clients[landlord], own, {"answer": "accept"})[0] == 403
     assert _post(clients[farmer], claim_url, {"answer": "maybe"})[0] == 400
+
+
+def test_the_landlords_hand_holds_the_bottom_he_took() -> None:
+    world, seats, _referee = _world()
+    table, board = world.tables[0], world.boards[0]
+    record = bot_record(board, table)
+    client = Client()
+    for at, (seat, step) in enumerate(record["bidding"]):
+        url = reverse("links:seat_steps", args=[seats[seat], board.number])
+        assert _post(client, url, {"step": step, "at": at})[1]["ok"]
+    landlord = record["plays"][0][0]
+    view = client.get(reverse("links:seat_position", args=[seats[landlord], board.number])).json()[
+        "view"
+    ]
+    # R-BID: 17 dealt and the 3 of the bottom, each as the board holds it (with its suit).
+    assert view["counts"][landlord] == 20
+    assert rank_cards(view["hand"]["dealt"]) == rank_cards(
+        board.hands[landlord] + " " + board.bottom
+    )
+    assert view["hand"]["dealt"].split()[-3:] == board.bottom.split()
+    farmer = next(s for s in seats if s != landlord)
+    other = client.get(reverse("links:seat_position", args=[seats[farmer], 1])).json()["view"]
+    assert rank_cards(other["hand"]["dealt"]) == rank_cards(board.hands[farmer])
+
+
+def test_a_step_with_a_control_character_or_too_long_is_refused_by_the_sites_text_rule() -> None:
+    _built, seats, _referee = _world()
+    url = reverse("links:seat_steps", args=[seats["S"], 1])
+    status, answer = _post(Client(), url, {"step": "33\u0000", "at": 0})
+    assert status == 400 and "NUL" in answer["error"]["message"]
+    status, answer = _post(Client(), url, {"step": "3" * 61, "at": 0})
+    assert status == 400 and "61" in answer["error"]["message"]
+    wrong_board = Client().get(reverse("links:seat_board", args=[seats["S"], 99]))
+    assert wrong_board.status_code == 404 and b"No such link" not in wrong_board.content

@@ -49,6 +49,11 @@
     return out;
   }
   function rankName(r) { return r === "T" ? "10" : r === "B" ? T.smallJoker : r === "R" ? T.bigJoker : r; }
+  // A call as the seats say it: a bid by its number ("bid 3", never "3" read as a card).
+  function callText(call) {
+    if (/^\d+$/.test(call)) { return fmt(T.bid, { n: call }); }
+    return call === "p" || call === "pass" ? T.pass : call;
+  }
   function cardsText(text) {
     if (!text || text === "pass" || text === "p") { return T.pass; }
     var cards = text.split("@")[0];
@@ -82,7 +87,7 @@
       tr.querySelector(".role").textContent = s === view.landlord ? "(" + T.landlord + ")" : "";
       tr.querySelector(".count").textContent = view.counts[s];
       var l = last[s];
-      tr.querySelector(".last").textContent = l === undefined ? "" : (view.plays.length ? cardsText(l) : l);
+      tr.querySelector(".last").textContent = l === undefined ? "" : (view.plays.length ? cardsText(l) : callText(l));
     });
     var turn = "";
     if (view.phase === "done") { turn = T.done; }
@@ -162,7 +167,7 @@
   function drawLog() {
     var ol = $("steps");
     ol.textContent = "";
-    (view.calls || []).forEach(function (c) { ol.appendChild(el("li", "", c[0] + ": " + c[1])); });
+    (view.calls || []).forEach(function (c) { ol.appendChild(el("li", "", c[0] + ": " + callText(c[1]))); });
     (view.plays || []).forEach(function (p) { ol.appendChild(el("li", "", p[0] + ": " + cardsText(p[1]))); });
   }
 
