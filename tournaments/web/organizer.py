@@ -51,6 +51,7 @@ from tournaments.models import (
     Stage,
     StageKind,
 )
+from tournaments.tables import selectors as table_selectors
 from tournaments.web import substitutions as views_substitutions
 from tournaments.web.officials import dashboard_context
 
@@ -140,6 +141,8 @@ def home(request: HttpRequest) -> HttpResponse:
             "can_create": access.may_create_events(request.user) or bool(own_clubs),
             "clubs": own_clubs,
             "organizer": Role.ORGANIZER,
+            # A referee's tables in play, at their next board: where he goes first.
+            "tables_now": table_selectors.tables_now(request.user),
         },
     )
 
