@@ -46,7 +46,10 @@ def test_referee_enters_a_whole_game_by_keyboard(
         page = context.new_page()
         page.goto(url)
         page.wait_for_selector("#seats tr.to-move")
+        assert page.inner_text("#step-label").startswith("Call for ")
         enter_all(page, calls)
+        # In the play the box asks for cards, not for a call.
+        assert page.inner_text("#step-label").startswith("Cards for ")
         # R-LEAD: the landlord leads and may not pass; the step is refused with its rule.
         page.keyboard.type("p")
         page.keyboard.press("Enter")

@@ -98,7 +98,9 @@
     // The game over is said once, on the turn line; the box takes no step until Undo.
     var over = pos.phase === "done";
     $("phase-line").textContent = pos.phase === "bidding" ? words.bidding : pos.phase === "play" ? words.play : "";
-    $("step-label").textContent = pos.to_move ? words.to_move_for.replace("%(seat)s", pos.to_move) : stepLabel;
+    // The box asks for what the seat to move may give now: a call while bidding, cards in the play.
+    var asked = pos.phase === "bidding" ? words.call_for : words.cards_for;
+    $("step-label").textContent = pos.to_move ? asked.replace("%(seat)s", pos.to_move) : stepLabel;
     input.disabled = over;
     $("enter").disabled = over;
     turnLine(pos);
