@@ -32,12 +32,15 @@ Seats are whatever the rules deal (S E W for three players; S N, S E N W, P1…P
 five): results are grouped by the seat string, so every function works for any table size.
 
 Command line: `python -m tournaments.scoring FILE [--method matchpoints|datum] [--unit U]
-[--tables N] [--tiebreak NAME …] [--seed SEED]`
+[--tables N] [--boards] [--tiebreak NAME …] [--seed SEED]`
 reads JSON lines `{"board", "table", "seat", "player", "score"[, "adjusted"]}` and prints
 `{"rows": [{"rank": "2=", "player": …, "total": "37/2", "percentage": "185/4", …}]}`, every
-exact value a reduced fraction in a string. In matchpoints every board is expected at N
-tables, N being the most tables that met any board of the file (`--tables N` sets it): a board
-met by fewer is Neuberg-scaled (expected_tables). Bad input exits 2 with one line on stderr: a
+exact value a reduced fraction in a string; `--boards` adds each board's traveller
+(`{"boards": [{"board", "results": [{"table", "seat", "player", "score", "matchpoints",
+"percentage"}]}]}`). In matchpoints every board is expected at N tables, N being the most
+tables that met any board of the file (`--tables N` sets it), or at the tables a line
+`{"board": 7, "tables": 12}` names for that board: a board met by fewer is Neuberg-scaled
+(expected_tables). Bad input exits 2 with one line on stderr: a
 line that is not a seat result, a seat not of R-SEAT, a seat or a player twice at one table of
 a board, `--unit` not a number, negative, or given with matchpoints, `--tables` not a whole
 number above 0, fewer than the tables that met a board, or given with datum, an adjusted result

@@ -153,8 +153,10 @@ def test_public_deals_page_and_verify_command(client, setup) -> None:
     call_command("ddz_verify_deals", event.slug, "--seed", seed, stdout=out)
     assert json.loads(out.getvalue()) == {"boards": 2, "commitment": commitment, "match": True}
     out = io.StringIO()
-    call_command("ddz_verify_deals", event.name, "--seed", "11" * 32, stdout=out)
-    assert json.loads(out.getvalue())["match"] is False
+    # A seed that does not match: its JSON still printed, and exit 1.
+    with pytest.raises(CommandError) as mismatch:
+        call_command("ddz_verify_deals", event.name, "--seed", "11" * 32, stdout=out)
+    assert mismatch.value.returncode == 1 and json.loads(out.getvalue())["match"] is False
     with pytest.raises(CommandError) as caught:
         call_command("ddz_verify_deals", event.slug, "--seed", "xyz")
     assert caught.value.returncode == 2

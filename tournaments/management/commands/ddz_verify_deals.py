@@ -1,8 +1,9 @@
 """`manage.py ddz_verify_deals EVENT --seed HEX`: re-derive every board of an event from the
 revealed seed (games.dealing) and compare: ``{"boards": n, "commitment": HEX, "match":
 true}``; ``match`` is true when the seed's SHA-256 is the event's published commitment and
-every stored board is the one the seed gives. Exit 0 when the comparison ran (whatever it
-found: a mismatch is also listed in ``"mismatched"``), 2 for bad input."""
+every stored board is the one the seed gives. Exit 0 when it matches, 1 when it does not (the
+JSON is printed all the same, boards that differ listed in ``"mismatched"``, so that a script
+can tell the outcome by the status alone), 2 for bad input."""
 
 from __future__ import annotations
 
@@ -40,3 +41,6 @@ class Command(BaseCommand):
         if not report.seed_matches:
             out["seed_matches_commitment"] = False
         self.stdout.write(json.dumps(out))
+        if not report.match:
+            # manage.py exits with the returncode, after the report above was written.
+            raise CommandError("the seed does not match the event's deals", returncode=1)
