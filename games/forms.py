@@ -11,7 +11,8 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.quick_result import QuickResult
+from games.quick_result import QuickResult, quick_problems
+from games.steps import EntryDeal
 
 
 class GameRecordForm(forms.Form):
@@ -45,7 +46,10 @@ class QuickResultForm(forms.Form):
     plays; checked against the deal and scored by the engine."""
 
     landlord = forms.ChoiceField(label=_("Landlord"))
-    bid = forms.IntegerField(label=_("Bid (contract value)"), min_value=0, max_value=10_000)
+    # The bounds of the rules (the bids of the bidding system, the rockets the deck holds) are
+    # the quick result's checks against the deal (`clean`), which name every field at fault;
+    # the form's own bounds only keep numbers to a sane size.
+    bid = forms.IntegerField(label=_("Bid (contract value)"), max_value=10_000)
     doubles = forms.MultipleChoiceField(
         label=_("Farmers who doubled"), required=False, widget=forms.CheckboxSelectMultiple
     )
@@ -55,7 +59,9 @@ class QuickResultForm(forms.Form):
         max_length=60,
         widget=forms.TextInput(attrs={"autocapitalize": "off", "spellcheck": "false"}),
     )
-    rockets = forms.IntegerField(label=_("Rockets played"), min_value=0, max_value=4, initial=0)
+    rockets = forms.IntegerField(
+        label=_("Rockets played"), min_value=0, max_value=10_000, initial=0
+    )
     spring = forms.ChoiceField(
         label=_("Spring"),
         choices=[
@@ -85,12 +91,56 @@ class QuickResultForm(forms.Form):
                     "stored; check the result and send the form again."
                 ),
             )
-        return super().clean()
+        cleaned = super().clean()
+        if self.deal is not None:
+            self._check_claims()
+        return cleaned
+
+    def _check_claims(self) -> None:
+        """The claims checked against the deal (games.quick_result.quick_problems), each
+        refusal under its field, next to the fields the form itself refused: one answer names
+        every field at fault. For a field the form refused, only the form's error is shown."""
+        data = self.cleaned_data
+        refused = set(self.errors)
+
+        def given(name: str, value: Any) -> Any:
+            # A refused field is absent from cleaned_data: None stands in, which the checks
+            # refuse as well (that refusal is not shown: the form's own is).
+            return None if name in refused else value
+
+        claims: dict[str, Any] = {
+            "landlord": given("landlord", data.get("landlord")),
+            "bid": given("bid", data.get("bid")),
+            "winner": given("winner", data.get("winner")),
+            "bombs": given("bombs", self._bombs(data.get("bombs") or "")),
+            "rockets": given("rockets", data.get("rockets") or 0),
+            "doubles": given("doubles", tuple(data.get("doubles") or ())),
+            "spring": data.get("spring") == "spring",
+            "anti_spring": data.get("spring") == "anti_spring",
+        }
+        quick = QuickResult(**claims)
+        assert self.deal is not None
+        for problem in quick_problems(self.deal, quick):
+            where = problem.field if problem.field in self.fields else None
+            if where not in refused:
+                self.add_error(where, problem.message)
+
+    @staticmethod
+    def _bombs(text: str) -> tuple[str, ...]:
+        return tuple(t for t in text.replace(",", " ").split() if t)
 
     def __init__(
-        self, *args: Any, seats: tuple[str, ...], has_doubles: bool = True, **kwargs: Any
+        self,
+        *args: Any,
+        seats: tuple[str, ...],
+        has_doubles: bool = True,
+        deal: EntryDeal | None = None,
+        **kwargs: Any,
     ) -> None:
+        """`deal`: the board's, to check the claims against it in `clean` (without it, only
+        the form's own checks are made)."""
         super().__init__(*args, **kwargs)
+        self.deal = deal
         choices = [(s, s) for s in seats]
         for name in ("landlord", "doubles"):
             cast(forms.ChoiceField, self.fields[name]).choices = choices
@@ -99,7 +149,7 @@ class QuickResultForm(forms.Form):
 
     def quick(self) -> Any:
         data = self.cleaned_data
-        bombs = tuple(t for t in data["bombs"].replace(",", " ").split() if t)
+        bombs = self._bombs(data["bombs"])
         return QuickResult(
             landlord=data["landlord"],
             bid=data["bid"],

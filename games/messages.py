@@ -537,6 +537,7 @@ QUICK_SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "quick.bid": lambda p: (
         _("A bid of %(bid)s is impossible under these rules.") % {"bid": p["bid"]}
     ),
+    "quick.range": lambda p: _("Impossible under these rules: %(low)s to %(high)s only.") % p,
     "quick.winner": lambda p: _("The winner is the landlord or the farmers."),
     "quick.doubles_list": lambda p: _("The doubles are a list of seats."),
     "quick.no_double": lambda p: _("These rules have no double: no seat can double."),

@@ -132,38 +132,38 @@ def bidding_calls(rules: RuleSet) -> frozenset[str]:
 
 
 def quick_problems(deal: EntryDeal, quick: QuickResult) -> list[EntryError]:
-    """Every implausible claim of a quick result (see `check_quick`), in the fields' order,
-    one per field at most: the checks that need a valid landlord (doubles, bombs, rockets) or
-    winner (spring) are skipped when that field is refused. Empty when all are plausible."""
+    """Every implausible claim of a quick result (see `check_quick`), in the fields' order:
+    one per field, except the bombs, where each refused claim is its own problem (a rank that
+    is none, a rank claimed more often than the deck or the hands allow). Checks that need a
+    valid landlord (the doubling seats, the bombs and rockets in hands) or winner (spring) are
+    skipped when that field is refused; those against the rules and the deck alone are not, so
+    that one answer names every field at fault. Empty when all are plausible."""
     rules = deal.rules
     seats = rules.seats
     problems: list[EntryError] = []
     landlord_ok = isinstance(quick.landlord, str) and quick.landlord in seats
     if not landlord_ok:
         problems.append(_quick_fail("quick.landlord", "R-SEAT", "landlord", seats=list(seats)))
-    if (
-        isinstance(quick.bid, bool)
-        or not isinstance(quick.bid, int)
-        or not _plausible_bid(rules, quick.bid)
-    ):
-        problems.append(
-            _quick_fail("quick.bid", BID_RULE[rules.bidding], "bid", bid=str(quick.bid))
-        )
+    bid_problem = _bid_problem(rules, quick.bid)
+    if bid_problem is not None:
+        problems.append(bid_problem)
     winner_ok = quick.winner in ("landlord", "farmers")
     if not winner_ok:
         problems.append(_quick_fail("quick.winner", "R-END", "winner"))
+    holdings: dict[str, Any] | None = None
     if landlord_ok:
-        problem = _doubles_problem(deal, quick)
-        if problem is not None:
-            problems.append(problem)
         holdings = {s: parse_cards(deal.hands[s]) for s in seats}
         bottom = parse_cards(deal.bottom)
         holdings[quick.landlord] = tuple(
             a + b for a, b in zip(holdings[quick.landlord], bottom, strict=True)
         )
-        for problem in (_bombs_problem(quick, holdings), _rockets_problem(deal, quick, holdings)):
-            if problem is not None:
-                problems.append(problem)
+    problem = _doubles_problem(deal, quick, landlord_ok=landlord_ok)
+    if problem is not None:
+        problems.append(problem)
+    problems.extend(_bombs_problems(rules, quick, holdings))
+    problem = _rockets_problem(rules, quick, holdings)
+    if problem is not None:
+        problems.append(problem)
     if not isinstance(quick.spring, bool) or not isinstance(quick.anti_spring, bool):
         problems.append(_quick_fail("quick.spring_bool", "R-SPRING", "spring"))
     elif quick.spring and quick.anti_spring:
@@ -177,14 +177,35 @@ def quick_problems(deal: EntryDeal, quick: QuickResult) -> list[EntryError]:
     return problems
 
 
-def _doubles_problem(deal: EntryDeal, quick: QuickResult) -> EntryError | None:
-    """R-DOUBLE-ORDER: doubles a list of farmers' seats, each once, under rules that double."""
+def _bid_problem(rules: RuleSet, bid: Any) -> EntryError | None:
+    """R-BID-*: the bid a contract value of the bidding system; refused with the range the
+    system allows where it is one (1 to 3 by auction or once around, 1 where the first call
+    makes the landlord)."""
+    rule = BID_RULE[rules.bidding]
+    if isinstance(bid, bool) or not isinstance(bid, int):
+        return _quick_fail("quick.bid", rule, "bid", bid=str(bid))
+    if _plausible_bid(rules, bid):
+        return None
+    high = {"auction": 3, "once": 3, "call": 1, "marked": 1}.get(rules.bidding)
+    if high is not None:
+        return _quick_fail("quick.range", rule, "bid", bid=str(bid), low=1, high=high)
+    # Robbing (3 doubled by each rob) and competition (at least 1) have no range to name.
+    return _quick_fail("quick.bid", rule, "bid", bid=str(bid))
+
+
+def _doubles_problem(
+    deal: EntryDeal, quick: QuickResult, *, landlord_ok: bool = True
+) -> EntryError | None:
+    """R-DOUBLE-ORDER: doubles a list of farmers' seats, each once, under rules that double;
+    the seats are checked only against a valid landlord (the farmers are the others)."""
     if not isinstance(quick.doubles, (tuple, list)) or not all(
         isinstance(d, str) for d in quick.doubles
     ):
         return _quick_fail("quick.doubles_list", "R-DOUBLE-ORDER", "doubles")
     if quick.doubles and "double" not in bidding_calls(deal.rules):
         return _quick_fail("quick.no_double", "R-DOUBLE-ORDER", "doubles")
+    if not landlord_ok:
+        return None
     side = {quick.landlord, deal.partner()} - {None}
     for seat in quick.doubles:
         if seat not in deal.rules.seats or seat in side or list(quick.doubles).count(seat) > 1:
@@ -195,48 +216,72 @@ def _doubles_problem(deal: EntryDeal, quick: QuickResult) -> EntryError | None:
 RANKS = "3456789TJQKA2BR"
 
 
-def _bombs_problem(quick: QuickResult, holdings: Mapping[str, Any]) -> EntryError | None:
-    """R-T11: each claimed bomb a rank held four times in one hand (the landlord's with the
-    bottom), no rank claimed more often than such hands hold it."""
+def _bombs_problems(
+    rules: RuleSet, quick: QuickResult, holdings: Mapping[str, Any] | None
+) -> list[EntryError]:
+    """R-T11: each claimed bomb a rank (R-NOTE), no rank claimed more often than the hands
+    hold it four times (the landlord's with the bottom); without `holdings` (no landlord), no
+    more often than the deck holds four of it (R-DECK: once with one deck, twice with two)."""
     if not isinstance(quick.bombs, (tuple, list)) or not all(
         isinstance(b, str) for b in quick.bombs
     ):
-        return _quick_fail("quick.bombs_list", "R-T11", "bombs")
-    available: dict[str, int] = {}
-    for rank in RANKS[:13]:
-        i = RANKS.index(rank)
-        available[rank] = sum(1 for hand in holdings.values() if hand[i] >= 4)
+        return [_quick_fail("quick.bombs_list", "R-T11", "bombs")]
+    problems: list[EntryError] = []
     claimed: list[str] = []
     for rank in quick.bombs:
         try:
             normal = rank_cards(rank)
         except EngineError:
             normal = ""
-        if len(normal) != 1 or normal not in RANKS[:13]:
-            return _quick_fail("quick.bomb_rank", "R-T11", "bombs", rank=rank)
-        claimed.append(normal)
+        if len(normal) == 1 and normal in RANKS[:13]:
+            claimed.append(normal)
+        elif all(p.params.get("rank") != rank for p in problems):  # each text said once
+            problems.append(_quick_fail("quick.bomb_rank", "R-T11", "bombs", rank=rank))
     for normal in sorted(set(claimed), key=RANKS.index):
-        if claimed.count(normal) > available[normal]:
-            if not available[normal]:
-                return _quick_fail("quick.no_bomb", "R-T11", "bombs", rank=normal)
-            return _quick_fail(
-                "quick.bombs_count", "R-T11", "bombs", n=available[normal], rank=normal
-            )
-    return None
+        count = claimed.count(normal)
+        if holdings is None:
+            # No landlord, so no hands to look in: the deck's bound, four of each rank 3..2
+            # in each deck (R-DECK), one bomb of a rank per deck at most.
+            available = rules.decks
+        else:
+            i = RANKS.index(normal)
+            available = sum(1 for hand in holdings.values() if hand[i] >= 4)
+        if count > available:
+            if not available:
+                problems.append(_quick_fail("quick.no_bomb", "R-T11", "bombs", rank=normal))
+            else:
+                problems.append(
+                    _quick_fail("quick.bombs_count", "R-T11", "bombs", n=available, rank=normal)
+                )
+    return problems
+
+
+def _deck_rockets(rules: RuleSet) -> int:
+    """R-DECK, R-T12: one small and one big joker per deck, a rocket being both; R-4P: the
+    rocket is all four jokers, so two decks hold one."""
+    if rules.family in ("four", "five"):
+        return (2 * rules.decks) // 4
+    return rules.decks
 
 
 def _rockets_problem(
-    deal: EntryDeal, quick: QuickResult, holdings: Mapping[str, Any]
+    rules: RuleSet, quick: QuickResult, holdings: Mapping[str, Any] | None
 ) -> EntryError | None:
-    """R-T12: rockets a whole number, at most the hands holding both jokers (R-4P: all four)."""
+    """R-T12: rockets a whole number, at most the rockets the deck holds, and at most the hands
+    holding both jokers (R-4P: all four; checked only when `holdings` are known)."""
+    if isinstance(quick.rockets, bool) or not isinstance(quick.rockets, int) or quick.rockets < 0:
+        return _quick_fail("quick.rockets_number", "R-T12", "rockets")
+    deck = _deck_rockets(rules)
+    if quick.rockets > deck:
+        return _quick_fail("quick.range", "R-T12", "rockets", low=0, high=deck)
+    if holdings is None:
+        return None
     jokers_b, jokers_r = RANKS.index("B"), RANKS.index("R")
     rockets = sum(min(hand[jokers_b], hand[jokers_r]) for hand in holdings.values())
-    if deal.rules.family in ("four", "five"):
+    if rules.family in ("four", "five"):
         rockets = sum(
             1 for hand in holdings.values() if hand[jokers_b] + hand[jokers_r] >= 4
         )  # R-4P: the rocket is all four jokers
-    if isinstance(quick.rockets, bool) or not isinstance(quick.rockets, int) or quick.rockets < 0:
-        return _quick_fail("quick.rockets_number", "R-T12", "rockets")
     if quick.rockets > rockets:
         return _quick_fail("quick.no_rocket", "R-T12", "rockets")
     return None
@@ -258,7 +303,7 @@ def check_quick(deal: EntryDeal, quick: QuickResult) -> Settlement:
 
     Raises:
         EntryError: the first implausible claim, with its rule and its ``field``; its
-            ``others`` the other claims refused (`quick_problems`), one per field at most.
+            ``others`` the other claims refused (`quick_problems`): every field at fault.
     """
     problems = quick_problems(deal, quick)
     if problems:

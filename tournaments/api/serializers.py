@@ -128,13 +128,16 @@ class JsonBooleanField(serializers.BooleanField):
 
 
 class QuickSerializer(serializers.Serializer):
+    # The bounds of the rules (the bids of the bidding system, the rockets the deck holds) are
+    # the quick result's own checks against the deal (games.quick_result.quick_problems), which
+    # report every field at fault at once; the bounds here only keep numbers to a sane size.
     landlord = serializers.CharField(max_length=2)
-    bid = serializers.IntegerField(min_value=0, max_value=10_000)
+    bid = serializers.IntegerField(max_value=10_000)
     winner = serializers.ChoiceField(choices=["landlord", "farmers"])
     bombs = serializers.ListField(
         child=serializers.CharField(max_length=4), max_length=30, default=list
     )
-    rockets = serializers.IntegerField(min_value=0, max_value=4, default=0)
+    rockets = serializers.IntegerField(min_value=0, max_value=10_000, default=0)
     doubles = serializers.ListField(
         child=serializers.CharField(max_length=2), max_length=5, default=list
     )

@@ -498,8 +498,11 @@ def submission_record(
                 record_id=entry_steps.table_record_id(table, board),
             )
         except entry_steps.EntryError as exc:
-            if exc.field:
-                exc.field = f"quick.{exc.field}"
+            # Every refused claim, not only the first, is named as the API names the
+            # serializer's fields (``quick.bombs``), so that one answer speaks one way.
+            for error in [exc, *exc.others]:
+                if error.field and not error.field.startswith("quick."):
+                    error.field = f"quick.{error.field}"
             raise
         return record, "quick"
     return submission["record"], "record"

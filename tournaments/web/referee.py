@@ -284,6 +284,7 @@ def quick_entry_page(
             request.POST,
             seats=deal.rules.seats,
             has_doubles="double" in quick_result.bidding_calls(deal.rules),
+            deal=deal,  # the claims are checked with the form: every field at fault at once
         )
         if form.is_valid():
             try:
