@@ -33,6 +33,12 @@ if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
 ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else []
 )
+# Without its host names a production site would start and answer 400 to every request.
+if not ALLOWED_HOSTS and not DEBUG:
+    raise ImproperlyConfigured(
+        "DJANGO_ALLOWED_HOSTS must be set when DJANGO_DEBUG is false "
+        "(the site's host names, comma-separated: ddz.example.org)"
+    )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -63,6 +69,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # A method no page takes answers 405 in the reader's language, before the CSRF check
+    # would call it an expired page (ddz_site.web.middleware); the API keeps DRF's answers.
+    "ddz_site.web.middleware.page_methods_only",
     # A body too large answers 413 in the reader's language before anything reads it.
     "ddz_site.web.middleware.refuse_too_big",
     # A form's bytes that are not UTF-8 read as U+FFFD, never as Latin-1 text.

@@ -14,11 +14,17 @@
   site recovers by itself once the database is back. The API answers the same in its own
   error shape (ddz_site.api.errors).
 - `refuse_too_big`: a request body larger than DATA_UPLOAD_MAX_MEMORY_SIZE (by its
-  Content-Length) answers 413 before anything reads it: the API's error shape (code
-  ``too_large``) to the API and the JSON doors, an error page to a form. `bad_request`, the
-  site's handler400, answers the same to what Django finds too large only while reading
-  (a multipart form's fields, too many fields or files) and is Django's 400 otherwise.
+  Content-Length), of any content type (a multipart upload too), answers 413 before anything
+  reads it: the API's error shape (code ``too_large``) to the API and the JSON doors, an
+  error page to a form. `bad_request`, the site's handler400, answers the same to what Django
+  finds too large only while reading (a body sent without its length, too many fields or
+  files) and is Django's 400 otherwise.
   Nothing is stored in either case.
+- `page_methods_only`: outside /api/, a method other than GET, HEAD and POST (PUT, PATCH,
+  DELETE, OPTIONS, TRACE, CONNECT…) answers 405 with ``Allow: GET, HEAD, POST`` before the
+  CSRF check (which refused them as an expired page) and before any view (which answered
+  OPTIONS and TRACE with the page itself): the API's error shape (``method_not_allowed``) at
+  the JSON doors, the site's own page otherwise. The API keeps DRF's answers.
 - `not_found`, the site's handler404, and `csrf_failure`, its CSRF_FAILURE_VIEW: the API and
   the JSON doors of the private links answer in the API's error shape (a path no URL matches,
   ``boards/-1/``, included), every other address the site's own 404 or 403 page, translated;
@@ -150,9 +156,12 @@ def too_large_response(request: HttpRequest, *, fields: bool = False) -> HttpRes
 
 
 def _too_big(request: HttpRequest) -> bool:
+    # Every content type, a multipart upload too: Django counts only a multipart form's
+    # fields as it reads, so its files would be read and spooled whole before any view could
+    # refuse them. The largest upload the site takes (the players file, 1 MB) fits well
+    # under this limit, with its form around it.
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    if limit is None or request.META.get("CONTENT_TYPE", "").startswith("multipart/"):
-        # A multipart form's files go to disk; Django counts only its fields, as it reads.
+    if limit is None:
         return False
     try:
         return int(request.META.get("CONTENT_LENGTH") or 0) > limit
@@ -169,6 +178,31 @@ def refuse_too_big(
         if _too_big(request):
             return too_large_response(request)
         return get_response(request)
+
+    return middleware
+
+
+# The methods a page or JSON door outside /api/ takes (no view there takes any other).
+PAGE_METHODS = ("GET", "HEAD", "POST")
+METHOD_NOT_ALLOWED_MESSAGE = _("This address does not take that method.")
+
+
+def page_methods_only(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """A method no page takes, outside /api/: 405 with ``Allow`` (see the module)."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        if request.method in PAGE_METHODS or _is_api(request):
+            return get_response(request)
+        if _wants_json(request):
+            error = api_error("method_not_allowed", METHOD_NOT_ALLOWED_MESSAGE)
+            response: HttpResponse = JsonResponse(error, status=405)
+        else:
+            context = {"exception": METHOD_NOT_ALLOWED_MESSAGE, "heading": _("Not allowed")}
+            response = render(request, "403.html", context, status=405)
+        response["Allow"] = ", ".join(PAGE_METHODS)
+        return response
 
     return middleware
 

@@ -1,0 +1,62 @@
+"""A method no page takes (PUT, PATCH, DELETE, OPTIONS, TRACE, CONNECT) answers 405 with an
+Allow header, the site's own page in the reader's language (the API's error shape at the
+private links' JSON doors), instead of a CSRF refusal or the page itself. The API keeps
+DRF's own answers (its OPTIONS describes the endpoint).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
+
+WRONG = ("PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT")
+
+
+@pytest.mark.parametrize("method", WRONG)
+@pytest.mark.parametrize("url", ["/", "/organizer/", "/admin/login/"])
+def test_a_method_no_page_takes_answers_405_with_allow(method: str, url: str) -> None:
+    answer = Client(enforce_csrf_checks=True).generic(method, url)
+    assert answer.status_code == 405
+    allowed = {m.strip() for m in answer["Allow"].split(",")}
+    assert {"GET", "HEAD", "POST"} <= allowed and method not in allowed
+    text = answer.content.decode()
+    assert "<html" in text and "does not take that method" in text
+
+
+def test_the_405_page_speaks_the_readers_language() -> None:
+    answer = Client(HTTP_ACCEPT_LANGUAGE="zh-hans").put("/")
+    assert answer.status_code == 405
+    assert "不接受该请求方法" in answer.content.decode()
+
+
+def test_a_json_door_answers_405_in_the_apis_shape(table_token, world) -> None:
+    url = f"/t/{table_token}/boards/{world.boards[0].number}/entry/"
+    answer = Client(enforce_csrf_checks=True).delete(url)
+    assert answer.status_code == 405 and "Allow" in answer
+    assert answer.json()["error"]["code"] == "method_not_allowed"
+
+
+def test_pages_still_answer_get_head_and_post() -> None:
+    client = Client()
+    assert client.get("/").status_code == 200
+    assert client.head("/").status_code == 200
+    assert client.post(reverse("organizer:login"), {}).status_code == 200
+
+
+def test_the_api_keeps_drfs_answers() -> None:
+    client = Client()
+    options = client.options(reverse("api:token"))
+    assert options.status_code == 200
+    put = client.put(reverse("api:token"), "{}", content_type="application/json")
+    assert put.status_code == 405
+    assert put.json()["error"]["code"] == "method_not_allowed"
+
+
+@pytest.fixture
+def world():
+    from tests.entry_personas import build_world
+
+    return build_world(seed="trial-methods")
