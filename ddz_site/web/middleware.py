@@ -128,6 +128,16 @@ def _is_json_door(path: str) -> bool:
     return _LINK_JSON_DOOR.fullmatch(path) is not None
 
 
+def _json_door_allow(path: str) -> str:
+    """The methods a JSON door outside /api/ takes (its views answer the same), "" for a page:
+    the entry door reads and checks, a position is read, the others only take a POST."""
+    if not _is_json_door(path):
+        return ""
+    if path.endswith("/entry/"):
+        return "GET, HEAD, POST"
+    return "GET, HEAD" if path.endswith("/position/") else "POST"
+
+
 def _wants_json(request: HttpRequest) -> bool:
     """The API, and a JSON door of a private link (its client posts JSON)."""
     content_type = request.META.get("CONTENT_TYPE", "")
@@ -201,7 +211,7 @@ def page_methods_only(
         else:
             context = {"exception": METHOD_NOT_ALLOWED_MESSAGE, "heading": _("Not allowed")}
             response = render(request, "403.html", context, status=405)
-        response["Allow"] = ", ".join(PAGE_METHODS)
+        response["Allow"] = _json_door_allow(request.path) or ", ".join(PAGE_METHODS)
         return response
 
     return middleware

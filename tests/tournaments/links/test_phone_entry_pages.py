@@ -218,7 +218,15 @@ def test_a_stored_error_reads_in_chinese_on_the_game_page() -> None:
 
 @pytest.mark.parametrize("code", sorted(messages.QUICK_SENTENCES))
 def test_every_quick_result_refusal_has_a_sentence_in_english_and_in_chinese(code: str) -> None:
-    params = {"seats": ["S", "E", "W"], "bid": "7", "seat": "S", "rank": "9", "n": 1}
+    params = {
+        "seats": ["S", "E", "W"],
+        "bid": "7",
+        "seat": "S",
+        "rank": "9",
+        "n": 1,
+        "low": 1,
+        "high": 3,
+    }
     with translation.override("en"):
         english = messages.error_message(code, params)
     with translation.override("zh-hans"):
