@@ -37,7 +37,7 @@ from games.engine import RuleSet
 from games.engine.rules import OPTION_NAMES, PRESETS
 from games.models import Board
 from tournaments.core import access, labels, lineups
-from tournaments.core.access import is_organizer
+from tournaments.core.access import NotAllowed, NotOrganizer, is_organizer
 from tournaments.events import overview, players_csv, round_states, rounds, selectors, stages
 from tournaments.league import clubs
 from tournaments.models import (
@@ -99,9 +99,12 @@ def _event_for_organizer(request: HttpRequest, slug: str) -> Event:
 
 def _done(request: HttpRequest, event: Event, call: Any, success: str) -> HttpResponse:
     """Run one service call; show its refusal or ``success`` as a message; back to the
-    dashboard."""
+    dashboard. Someone who is not an organizer of `event` is answered 403 with the reason at
+    once (the dashboard would only refuse him in turn)."""
     try:
         call()
+    except (NotAllowed, NotOrganizer) as exc:
+        raise PermissionDenied(exc.message) from None
     except DomainError as exc:
         messages.error(request, exc.message)
     else:
