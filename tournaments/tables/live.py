@@ -47,18 +47,6 @@ from tournaments.tables.submission import game_submit, steps_record
 SOURCE = "seat"
 
 
-class LiveConflict(DomainError):
-    """A step or undo made on a position that is no longer the table's (another device acted
-    first), or by a seat whose turn it is not: nothing was written. ``view`` is the position
-    now as the refused device sees it."""
-
-    code = "conflict"
-
-    def __init__(self, message: str, *, view: Mapping[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.view = dict(view or {})
-
-
 @dataclass(frozen=True)
 class LiveState:
     """A board at a table now: ``position`` (games.steps), the pending ``undo`` ({"at", "by"}
@@ -78,6 +66,19 @@ class LiveState:
             else None
         )
         return out
+
+
+class LiveConflict(DomainError):
+    """A step or undo made on a position that is no longer the table's (another device acted
+    first), or by a seat whose turn it is not: nothing was written. ``state`` is the board at
+    the table now, ``view`` as the refused device (``seat``) sees it."""
+
+    code = "conflict"
+
+    def __init__(self, message: str, *, state: LiveState, seat: str | None) -> None:
+        super().__init__(message)
+        self.state = state
+        self.view = state.view(seat)
 
 
 def _current_game(table: Table, board: Board) -> Game | None:
@@ -166,22 +167,22 @@ def live_step(
         draft = _locked_draft(table, board)
         if _current_game(table, board) is not None:
             state = live_state(table=table, board=board)
-            raise LiveConflict(_("This board is recorded already."), view=state.view(seat))
+            raise LiveConflict(_("This board is recorded already."), state=state, seat=seat)
         position = entry_steps.rebuild(deal, draft.steps)
         undo = dict(draft.undo or {})
+        here = LiveState(position, undo, None)
         if at != len(position.steps):
-            raise LiveConflict(
-                _stale(at, len(position.steps)), view=LiveState(position, undo, None).view(seat)
-            )
+            raise LiveConflict(_stale(at, len(position.steps)), state=here, seat=seat)
         if seat is not None and position.to_move != seat:
             raise LiveConflict(
                 _("It is %(seat)s's turn, not yours.") % {"seat": position.to_move or "—"},
-                view=LiveState(position, undo, None).view(seat),
+                state=here,
+                seat=seat,
             )
         try:
             after = entry_steps.apply_step(position, step)
         except entry_steps.EntryError as exc:
-            return LiveState(position, undo, None), exc.to_dict()
+            return here, exc.to_dict()
         draft.steps = list(after.steps)
         draft.undo = {}
         draft.save(update_fields=["steps", "undo", "updated_at"])
@@ -229,15 +230,15 @@ def live_undo(*, table: Table, board: Board, seat: str | None, at: int, actor: A
         if _current_game(table, board) is not None:
             # The game is stored: a correction is the referee's (a new version), not an undo.
             state = live_state(table=table, board=board)
-            raise LiveConflict(_("This board is recorded already."), view=state.view(seat))
+            raise LiveConflict(_("This board is recorded already."), state=state, seat=seat)
         draft = _locked_draft(table, board)
         position = entry_steps.rebuild(deal, draft.steps)
         undo = dict(draft.undo or {})
         here = LiveState(position, undo, None)
         if not position.steps:
-            raise LiveConflict(_("There is no step to take back."), view=here.view(seat))
+            raise LiveConflict(_("There is no step to take back."), state=here, seat=seat)
         if at != len(position.steps):
-            raise LiveConflict(_stale(at, len(position.steps)), view=here.view(seat))
+            raise LiveConflict(_stale(at, len(position.steps)), state=here, seat=seat)
         before = entry_steps.rebuild(deal, position.steps[:-1])
         player = before.to_move
         if seat is None or (undo and seat == position.to_move and seat != undo.get("by")):
@@ -253,7 +254,8 @@ def live_undo(*, table: Table, board: Board, seat: str | None, at: int, actor: A
                     "%(next)s agree."
                 )
                 % {"player": player or "—", "next": position.to_move or "—"},
-                view=here.view(seat),
+                state=here,
+                seat=seat,
             )
         draft.save(update_fields=["steps", "undo", "updated_at"])
         audit_record(

@@ -278,7 +278,7 @@ def _json_door(method: str) -> Callable[..., Any]:
                 return view(request, device)
             except live.LiveConflict as exc:
                 error = api_error("conflict", exc.message)
-                return JsonResponse({**error, "view": _conflict_view(device, exc)}, status=409)
+                return JsonResponse({**error, "view": device_view(device, exc.state)}, status=409)
             except DomainError as exc:
                 code = getattr(exc, "code", "invalid")
                 status = {"conflict": 409, "forbidden": 403}.get(code, 400)
@@ -287,16 +287,6 @@ def _json_door(method: str) -> Callable[..., Any]:
         return answer
 
     return wrap
-
-
-def _conflict_view(device: Device, exc: live.LiveConflict) -> dict[str, Any]:
-    view = dict(exc.view)
-    view["board"], view["table"] = device.board.number, device.table.number
-    view.setdefault("game", None)
-    view["next"] = None
-    if view.get("game") is not None:
-        view["next"] = next_board(device.table, device.board)
-    return view
 
 
 @_json_door("GET")
@@ -335,7 +325,7 @@ def take_step(device: Device, body: dict[str, Any]) -> dict[str, Any]:
             "ok": False,
             "conflict": True,
             "error": error_shape,
-            "view": _conflict_view(device, exc),
+            "view": device_view(device, exc.state),
         }
     except DomainError as exc:
         code = getattr(exc, "code", "invalid")

@@ -92,10 +92,8 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
         except entry_steps.EntryError:
             return None
         self.position = position
-        state = live.LiveState(position, undo, None)
-        view = state.view(self.device.seat)
-        view.update(board=self.device.board.number, table=self.device.table.number, next=None)
-        return view
+        # A board still in play: the view needs no database (no game, no next board, no claim).
+        return device_view(self.device, live.LiveState(position, undo, None))
 
     async def connect(self) -> None:
         await self.accept()
