@@ -37,11 +37,10 @@ from ddz_site.kernel.errors import DomainError
 from games import steps as entry_steps
 from games.live import seat as seat_views
 from games.models import Board, EntryDraft, Game
-from tournaments.core.access import Actor, require_table_entry
+from tournaments.core.access import Actor
 from tournaments.core.audit import audit_record
-from tournaments.core.rules import round_refusal
-from tournaments.models import Round, Table
-from tournaments.tables.review import StateConflict
+from tournaments.models import Table
+from tournaments.tables.review import StateConflict, entry_open_check
 from tournaments.tables.submission import game_submit, steps_record
 
 SOURCE = "seat"
@@ -129,13 +128,6 @@ def _locked_draft(table: Table, board: Board) -> EntryDraft:
     raise StateConflict(_("The entry could not be saved; try again."))
 
 
-def _guard(table: Table, board: Board, actor: Actor) -> None:
-    require_table_entry(actor, table)
-    refusal = round_refusal(Round.objects.values_list("state", flat=True).get(pk=table.round_id))
-    if refusal:
-        raise StateConflict(refusal)
-
-
 def _stale(at: int, steps: int) -> str:
     """Why a step made after `at` steps is refused when the table has `steps`."""
     if at > steps:
@@ -161,7 +153,7 @@ def live_step(
         tournaments.core.access.NotAllowed: `actor` may not enter at `table`.
         games.records.GameRejected: the finished game refused by the write path.
     """
-    _guard(table, board, actor)
+    entry_open_check(table=table, actor=actor)
     deal = entry_steps.EntryDeal.from_board(board)
     with transaction.atomic():
         draft = _locked_draft(table, board)
@@ -224,7 +216,7 @@ def live_undo(*, table: Table, board: Board, seat: str | None, at: int, actor: A
             neither the one that played the last step nor the one to move after it.
         StateConflict, NotAllowed: as `live_step`.
     """
-    _guard(table, board, actor)
+    entry_open_check(table=table, actor=actor)
     deal = entry_steps.EntryDeal.from_board(board)
     with transaction.atomic():
         if _current_game(table, board) is not None:

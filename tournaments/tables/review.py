@@ -347,6 +347,20 @@ def step_check(
     return position, error
 
 
+def entry_open_check(*, table: Table, actor: Actor) -> None:
+    """Refuse a step at `table` to anyone who may not enter there, or while its round is not
+    in play (the round's state read now, not as the table was loaded).
+
+    Raises:
+        StateConflict: the table's round is not in play.
+        NotAllowed: `actor` may not enter at `table` (tournaments.core.access.may_enter).
+    """
+    require_table_entry(actor, table)
+    refusal = round_refusal(Round.objects.values_list("state", flat=True).get(pk=table.round_id))
+    if refusal:
+        raise StateConflict(refusal)
+
+
 def draft_save(*, table: Table, board: Board, steps: Sequence[str], actor: Actor) -> EntryDraft:
     """Store the checked steps of a live entry (one draft per table and board, upserted).
 
@@ -354,10 +368,7 @@ def draft_save(*, table: Table, board: Board, steps: Sequence[str], actor: Actor
         StateConflict: the table's round is not in play (nothing may be entered there).
         NotAllowed: `actor` may not enter at `table` (tournaments.core.access.may_enter).
     """
-    require_table_entry(actor, table)
-    refusal = round_refusal(Round.objects.values_list("state", flat=True).get(pk=table.round_id))
-    if refusal:
-        raise StateConflict(refusal)
+    entry_open_check(table=table, actor=actor)
     user = signed_in(actor)
     for _attempt in range(2):
         try:
