@@ -197,6 +197,14 @@ PAGE_METHODS = ("GET", "HEAD", "POST")
 METHOD_NOT_ALLOWED_MESSAGE = _("This address does not take that method.")
 
 
+def method_not_allowed(allowed: str) -> JsonResponse:
+    """405 in the API's error shape (``method_not_allowed``) with ``Allow: allowed``: a JSON
+    door's answer to a method it does not take."""
+    response = JsonResponse(api_error("method_not_allowed", METHOD_NOT_ALLOWED_MESSAGE), status=405)
+    response["Allow"] = allowed
+    return response
+
+
 def page_methods_only(
     get_response: Callable[[HttpRequest], HttpResponse],
 ) -> Callable[..., HttpResponse]:
@@ -205,13 +213,12 @@ def page_methods_only(
     def middleware(request: HttpRequest) -> HttpResponse:
         if request.method in PAGE_METHODS or _is_api(request):
             return get_response(request)
+        allowed = _json_door_allow(request.path) or ", ".join(PAGE_METHODS)
         if _wants_json(request):
-            error = api_error("method_not_allowed", METHOD_NOT_ALLOWED_MESSAGE)
-            response: HttpResponse = JsonResponse(error, status=405)
-        else:
-            context = {"exception": METHOD_NOT_ALLOWED_MESSAGE, "heading": _("Not allowed")}
-            response = render(request, "403.html", context, status=405)
-        response["Allow"] = _json_door_allow(request.path) or ", ".join(PAGE_METHODS)
+            return method_not_allowed(allowed)
+        context = {"exception": METHOD_NOT_ALLOWED_MESSAGE, "heading": _("Not allowed")}
+        response = render(request, "403.html", context, status=405)
+        response["Allow"] = allowed
         return response
 
     return middleware

@@ -59,14 +59,7 @@ class Device:
 
 
 def _unknown() -> DeviceRefused:
-    return DeviceRefused(
-        _(
-            "There is no such link. Check that it was copied whole, or ask the organizer "
-            "for a new one."
-        ),
-        status=404,
-        heading=_("No such link"),
-    )
+    return DeviceRefused(str(tokens.UNKNOWN_LINK), status=404, heading=_("No such link"))
 
 
 def _board(event_id: int, number: int) -> Board:

@@ -46,6 +46,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ddz_site.kernel.errors import DomainError
 from games.records import GameRejected
@@ -68,6 +69,10 @@ from tournaments.models import (
 __all__ = ["GameRejected"]  # raised by link_game_submit, as by game_submit
 
 TOKEN_BYTES = 32  # 256 bits
+# What a token that is no link is told, whatever the door (page, JSON, socket).
+UNKNOWN_LINK = gettext_lazy(
+    "There is no such link. Check that it was copied whole, or ask the organizer for a new one."
+)
 DEVICE_CHARS = 200
 DEFAULT_TABLE_HOURS = 48
 DEFAULT_PLAYER_HOURS = 14 * 24

@@ -34,7 +34,7 @@ from django.utils.translation import pgettext
 from ddz_site.api import request_json
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import text_refusal
-from ddz_site.web.middleware import api_error
+from ddz_site.web.middleware import api_error, method_not_allowed
 from games.models import Board, Game
 from tournaments.core.rules import rules_of
 from tournaments.events.overview import in_seat_order
@@ -42,6 +42,7 @@ from tournaments.links import checks, devices
 from tournaments.links.devices import Device, DeviceRefused
 from tournaments.models import ResultCheck, Table
 from tournaments.tables import live
+from tournaments.web.links import keep_private
 
 MAX_STEP_CHARS = 60
 
@@ -49,11 +50,7 @@ MAX_STEP_CHARS = 60
 def _private(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     @functools.wraps(view)
     def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        response = view(request, *args, **kwargs)
-        response["Cache-Control"] = "no-store, private"
-        response["Referrer-Policy"] = "same-origin"
-        response["X-Robots-Tag"] = "noindex, nofollow"
-        return response
+        return keep_private(view(request, *args, **kwargs))
 
     return answer
 
@@ -266,10 +263,7 @@ def _json_door(method: str) -> Callable[..., Any]:
         @functools.wraps(view)
         def answer(request: HttpRequest, kind: str, **kwargs: Any) -> HttpResponse:
             if request.method != method and not (method == "GET" and request.method == "HEAD"):
-                message = _("This address does not take that method.")
-                response = JsonResponse(api_error("method_not_allowed", message), status=405)
-                response["Allow"] = "GET, HEAD" if method == "GET" else method
-                return response
+                return method_not_allowed("GET, HEAD" if method == "GET" else method)
             try:
                 device = _open(request, kind, kwargs)
             except DeviceRefused as exc:

@@ -29,7 +29,7 @@ from django.views.decorators.http import require_POST
 from ddz_site.api import request_json
 from ddz_site.api.errors import fields_of
 from ddz_site.kernel.errors import DomainError
-from ddz_site.web.middleware import api_error
+from ddz_site.web.middleware import api_error, method_not_allowed
 from games import steps as entry_steps
 from games.models import Board, EntryDraft, Game
 from tournaments.api.serializers import EntryCheckSerializer, GameSubmitSerializer
@@ -59,6 +59,17 @@ class _Refused(Exception):
         self.back = back
 
 
+def keep_private(response: HttpResponse) -> HttpResponse:
+    """`response` of a private link (a table's, a seat's, a player's): never cached, indexed
+    nor sent to another site as a referrer."""
+    response["Cache-Control"] = "no-store, private"
+    # Never a referrer to another site; same-origin keeps the Origin header that CSRF checks
+    # on the link's own forms ("no-referrer" makes it null).
+    response["Referrer-Policy"] = "same-origin"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
 def _private(*, json_door: bool = False) -> Callable[..., Any]:
     """The link's answer, never cached, indexed nor sent to another site as a referrer; a
     refusal as the refusal page (or, for a JSON door, the API's error shape)."""
@@ -84,12 +95,7 @@ def _private(*, json_door: bool = False) -> Callable[..., Any]:
                         },
                         status=exc.status,
                     )
-            response["Cache-Control"] = "no-store, private"
-            # Never a referrer to another site; same-origin keeps the Origin header that
-            # CSRF checks on the link's own forms ("no-referrer" makes it null).
-            response["Referrer-Policy"] = "same-origin"
-            response["X-Robots-Tag"] = "noindex, nofollow"
-            return response
+            return keep_private(response)
 
         return answer
 
@@ -97,13 +103,7 @@ def _private(*, json_door: bool = False) -> Callable[..., Any]:
 
 
 def _unknown() -> _Refused:
-    return _Refused(
-        404,
-        _(
-            "There is no such link. Check that it was copied whole, or ask the organizer "
-            "for a new one."
-        ),
-    )
+    return _Refused(404, str(tokens.UNKNOWN_LINK))
 
 
 def _in_force(link: TableLink | PlayerLink | None) -> Any:
@@ -220,14 +220,6 @@ def _json_object(request: HttpRequest) -> dict[str, Any]:
     return body
 
 
-def _method_not_allowed(allowed: list[str]) -> JsonResponse:
-    """405 in the API's error shape, with the Allow header."""
-    message = _("This address does not take that method.")
-    response = JsonResponse(api_error("method_not_allowed", message), status=405)
-    response["Allow"] = ", ".join(allowed)
-    return response
-
-
 def _json_error(exc: DomainError) -> JsonResponse:
     status = 409 if getattr(exc, "code", "") == "conflict" else 400
     # The API's error shape (ddz_site.api.errors): code, message, fields, rule; an engine's
@@ -249,7 +241,7 @@ def step_check(request: HttpRequest, token: str, number: int) -> HttpResponse:
     the API's entry endpoint, through tournaments.links.entry.link_step_check; any other method:
     405 in the API's error shape (a DELETE answered the position, as if a draft were gone)."""
     if request.method not in ("GET", "HEAD", "POST"):
-        return _method_not_allowed(["GET", "HEAD", "POST"])
+        return method_not_allowed("GET, HEAD, POST")
     link = _table_link(token)
     table, board = _table_and_board(link, number)
     deal = entry_steps.EntryDeal.from_board(board)
@@ -286,7 +278,7 @@ def game_submit(request: HttpRequest, token: str, number: int) -> HttpResponse:
     answered with the game stored first. Bad fields: 400 with ``fields`` as the API names
     them (``quick.spring``)."""
     if request.method != "POST":
-        return _method_not_allowed(["POST"])
+        return method_not_allowed("POST")
     link = _table_link(token)
     table, board = _table_and_board(link, number)
     try:
