@@ -115,6 +115,14 @@ def result_check_record(
 CLAIM_ANSWERS = {"accept": CheckKind.CONFIRM, "dispute": CheckKind.PROBLEM}
 
 
+def claim_answer_of(*, game: Game, seat: str) -> str | None:
+    """The answer (``accept`` or ``dispute``) `seat` gave to `game`'s claim, None if none."""
+    kind = (
+        ResultCheck.objects.filter(game=game, seat=seat).order_by().values_list("kind", flat=True)
+    ).first()
+    return next((a for a, k in CLAIM_ANSWERS.items() if k == kind), None)
+
+
 def claim_answer_record(*, game: Game, seat: str, answer: str, bearer: Actor) -> ResultCheck:
     """A seat device's answer to a claim its table's game ended with (R-CLAIM) that the live
     view could not decide: ``accept`` (the player's confirmation of the result) or ``dispute``

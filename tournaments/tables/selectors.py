@@ -18,7 +18,7 @@ from statistics import median
 from typing import cast
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import Min, QuerySet
 from django.shortcuts import get_object_or_404
 
 from games.counting import FLAGGED_STATUSES, counted_q, counts
@@ -96,9 +96,42 @@ def tables_now(user: Actor) -> list[tuple[Table, int | None]]:
         )
     )
     return [
-        (t, next((n for n in boards.get(t.round_id, []) if (t.pk, n) not in entered), None))
+        (t, _next_open(boards.get(t.round_id, []), {n for i, n in entered if i == t.pk}))
         for t in tables
     ]
+
+
+def _next_open(numbers: Sequence[int], done: set[int], after: int = 0) -> int | None:
+    """The first of `numbers` (in order) after `after`, then from the start, not in `done`."""
+    later = [n for n in numbers if n > after] + [n for n in numbers if n < after]
+    return next((n for n in later if n not in done), None)
+
+
+def next_board_to_enter(table: Table, after: int = 0) -> int | None:
+    """The number of the next board of `table`'s round without a current game, after board
+    `after` and then from the first (0: the first such board); None when every board of the
+    round is entered (two queries)."""
+    numbers = list(
+        Board.objects.filter(round_id=table.round_id)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    done = set(
+        Game.objects.filter(table=table, replaced_at__isnull=True).values_list(
+            "board__number", flat=True
+        )
+    )
+    return _next_open(numbers, done, after)
+
+
+def first_boards(round_ids: Sequence[int]) -> dict[int, int]:
+    """Round id → the number of its first board, for the rounds that have one (one query)."""
+    return dict(
+        Board.objects.filter(round_id__in=round_ids)
+        .values("round_id")
+        .annotate(first=Min("number"))
+        .values_list("round_id", "first")
+    )
 
 
 def table_and_board(*, slug: str, table_id: int, number: int) -> tuple[Table, Board]:

@@ -35,13 +35,12 @@ from ddz_site.api import request_json
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import text_refusal
 from ddz_site.web.middleware import api_error, method_not_allowed
-from games.models import Board, Game
+from games.models import Game
 from tournaments.core.rules import rules_of
 from tournaments.events.overview import in_seat_order
 from tournaments.links import checks, devices
 from tournaments.links.devices import Device, DeviceRefused
-from tournaments.models import ResultCheck, Table
-from tournaments.tables import live
+from tournaments.tables import live, selectors
 from tournaments.web.links import keep_private
 
 MAX_STEP_CHARS = 60
@@ -90,30 +89,17 @@ def _url(kind: str, what: str, kwargs: dict[str, Any], number: int | None = None
     return reverse(f"{URL_PREFIX[kind]}_{what}", kwargs=args)
 
 
-def next_board(table: Table, board: Board) -> int | None:
-    """The number of the next board of `table`'s round without a stored game, after `board`
-    (then from the first); None when every board is recorded."""
-    numbers = list(
-        Board.objects.filter(round_id=table.round_id)
-        .order_by("number")
-        .values_list("number", flat=True)
-    )
-    done = set(
-        Game.objects.filter(table=table, replaced_at__isnull=True).values_list(
-            "board__number", flat=True
-        )
-    )
-    later = [n for n in numbers if n > board.number] + [n for n in numbers if n < board.number]
-    return next((n for n in later if n not in done), None)
-
-
 def device_view(device: Device, state: live.LiveState) -> dict[str, Any]:
     """The JSON view of `state` for `device` (games.live.seat.seat_view, with ``game`` and, once the
     board is recorded, ``next``: the next board to play or null)."""
     view = state.view(device.seat)
     view["board"] = device.board.number
     view["table"] = device.table.number
-    view["next"] = next_board(device.table, device.board) if state.game is not None else None
+    view["next"] = (
+        selectors.next_board_to_enter(device.table, device.board.number)
+        if state.game is not None
+        else None
+    )
     view["claim"] = _claim(device, state.game)
     return view
 
@@ -125,15 +111,9 @@ def _claim(device: Device, game: Game | None) -> dict[str, Any] | None:
     claimant = (game.record.get("end") or {}).get("claim") if game is not None else None
     if game is None or not claimant:
         return None
-    mine = None
-    if device.seat is not None and device.seat != claimant:
-        found = ResultCheck.objects.filter(game=game, seat=device.seat).order_by().first()
-        mine = ({"confirm": "accept", "problem": "dispute"}).get(found.kind) if found else None
-    return {
-        "by": claimant,
-        "open": device.seat is not None and device.seat != claimant,
-        "answer": mine,
-    }
+    answers = device.seat is not None and device.seat != claimant
+    mine = checks.claim_answer_of(game=game, seat=device.seat) if device.seat and answers else None
+    return {"by": claimant, "open": answers, "answer": mine}
 
 
 def device_texts() -> dict[str, str]:
@@ -200,8 +180,7 @@ def seat_home(request: HttpRequest, token: str) -> HttpResponse:
         table, first = devices.seat_start(token)
     except DeviceRefused as exc:
         return _refused_page(request, exc)
-    stored = Game.objects.filter(table=table, board=first, replaced_at__isnull=True).exists()
-    number = (next_board(table, first) if stored else None) or first.number
+    number = selectors.next_board_to_enter(table) or first.number
     return redirect("links:seat_board", token=token, number=number)
 
 

@@ -372,10 +372,11 @@ def _player_page(
     rows = pages.player_scorecard(event=event, player=player, visible=embargo.open_board_ids(event))
     # Her seat device in each round in play: its address and QR code (to open it on a phone).
     devices = {}
+    firsts = selectors.first_boards([r.pk for r, _t, _s, _m in view.seats])
     for round_, table, seat, _mates in view.seats:
-        first = Board.objects.filter(round_id=round_.pk).order_by("number").first()
+        first = firsts.get(round_.pk)
         if round_.state == RoundState.IN_PLAY and first is not None and seat:
-            url = reverse("links:player_board", args=[token, round_.number, first.number])
+            url = reverse("links:player_board", args=[token, round_.number, first])
             full = request.build_absolute_uri(url)
             devices[round_.number] = {"url": url, "qr": qr_svg(full), "table": table.number}
     return render(
