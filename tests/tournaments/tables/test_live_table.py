@@ -45,6 +45,12 @@ def _table():
     return world, table, board, bearers
 
 
+def _play(table, board, bearers, record: dict, n: int) -> None:
+    """The first `n` steps of `record`, each from the device of the seat that made it."""
+    for at, (seat, step) in enumerate(zip(_seats(record)[:n], _steps(record)[:n], strict=True)):
+        live.live_step(table=table, board=board, seat=seat, step=step, at=at, actor=bearers[seat])
+
+
 def test_every_seat_plays_its_own_steps_and_the_last_one_stores_the_game_once() -> None:
     _world, table, board, bearers = _table()
     record = bot_record(board, table)
@@ -126,15 +132,7 @@ def test_undo_needs_the_seat_that_played_and_the_next_one_or_the_referee() -> No
     _world, table, board, bearers = _table()
     record = bot_record(board, table)
     seats, steps = _seats(record), _steps(record)
-    for at in range(2):
-        live.live_step(
-            table=table,
-            board=board,
-            seat=seats[at],
-            step=steps[at],
-            at=at,
-            actor=bearers[seats[at]],
-        )
+    _play(table, board, bearers, record, 2)
     played, next_seat = seats[1], seats[2]
     third = next(s for s in bearers if s not in (played, next_seat))
     # The third seat may neither ask nor agree.
@@ -183,15 +181,7 @@ def test_a_finished_game_refused_by_the_write_path_leaves_the_draft_as_it_was(mo
     _world, table, board, bearers = _table()
     record = bot_record(board, table)
     seats, steps = _seats(record), _steps(record)
-    for at in range(len(steps) - 1):
-        live.live_step(
-            table=table,
-            board=board,
-            seat=seats[at],
-            step=steps[at],
-            at=at,
-            actor=bearers[seats[at]],
-        )
+    _play(table, board, bearers, record, len(steps) - 1)
 
     def refuse(**_kwargs):
         raise GameRejected("refused for the test")
@@ -215,16 +205,8 @@ def test_the_typed_entry_cannot_erase_steps_the_seat_devices_recorded() -> None:
 
     _world, table, board, bearers = _table()
     record = bot_record(board, table)
-    seats, steps = _seats(record), _steps(record)
-    for at in range(3):
-        live.live_step(
-            table=table,
-            board=board,
-            seat=seats[at],
-            step=steps[at],
-            at=at,
-            actor=bearers[seats[at]],
-        )
+    steps = _steps(record)
+    _play(table, board, bearers, record, 3)
     referee = tokens.LinkBearer.of(_referee_link(table), device="old page")
     # The referee's typed entry still shows the start and types the first call again.
     with pytest.raises(StateConflict):
@@ -242,8 +224,7 @@ def test_an_undo_after_the_game_is_stored_shows_the_stored_game() -> None:
     _world, table, board, bearers = _table()
     record = bot_record(board, table)
     seats, steps = _seats(record), _steps(record)
-    for at, (seat, step) in enumerate(zip(seats, steps, strict=True)):
-        live.live_step(table=table, board=board, seat=seat, step=step, at=at, actor=bearers[seat])
+    _play(table, board, bearers, record, len(steps))
     with pytest.raises(live.LiveConflict) as stored:
         live.live_undo(
             table=table, board=board, seat=seats[-1], at=len(steps), actor=bearers[seats[-1]]
