@@ -313,6 +313,15 @@ def _open_play(position: Position) -> tuple[str, str]:
     return "", ""
 
 
+def open_play(position: Position) -> dict[str, str] | None:
+    """The play to beat: ``{"seat", "cards"}`` of the trick's last play while a trick is open,
+    None while a seat leads (or before the play)."""
+    owner, last = _open_play(position)
+    if position.game is None or position.game.leading or not last:
+        return None
+    return {"seat": owner, "cards": last}
+
+
 def table_record_id(table: Any, board: Any) -> str:
     """The id of the game entered at a games Table for a Board (live entry, quick result):
     ``R<round>-B<board>-T<table>``."""
@@ -360,10 +369,6 @@ def view(position: Position, *, leads: bool = False) -> dict[str, Any]:
         allowed = bidding.legal_calls()
     elif position.phase == "play" and game is not None and not game.plays:
         allowed = bidding.optional_calls()
-    owner, last = _open_play(position)
-    open_play = None
-    if game is not None and not game.leading and last:
-        open_play = {"seat": owner, "cards": last}
     result = None
     if position.finished:
         result = replay(to_record(position), claim_seconds=LIVE_CLAIM_SECONDS).to_dict()
@@ -394,7 +399,7 @@ def view(position: Position, *, leads: bool = False) -> dict[str, Any]:
         "counts": counts,
         "low": [s for s in seats if game is not None and 0 < counts[s] <= LOW_CARDS],
         "bottom": deal.bottom,
-        "open": open_play,
+        "open": open_play(position),
         "end": position.end,
         "result": result,
         # What the page needs to check steps while the network is down (games.offline).

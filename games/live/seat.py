@@ -28,7 +28,7 @@ from games.engine import replay
 from games.live import choices
 from games.messages import call_label, status_label, stored_error_message, type_label
 from games.notation import is_suited, rank_cards
-from games.steps import LIVE_CLAIM_SECONDS, LOW_CARDS, Position, to_record
+from games.steps import LIVE_CLAIM_SECONDS, LOW_CARDS, Position, open_play, to_record
 
 # What of the engine's verdict a device may see: scores and contract, never the cards.
 RESULT_FIELDS = (
@@ -62,16 +62,6 @@ def record_steps(record: Mapping[str, Any]) -> list[str]:
     return steps
 
 
-def _open(position: Position) -> dict[str, str] | None:
-    game = position.game
-    if game is None or game.leading:
-        return None
-    for seat, text in reversed(game.plays):
-        if text != "pass":
-            return {"seat": seat, "cards": text}
-    return None
-
-
 def _labelled(menu: dict[str, Any]) -> dict[str, Any]:
     """`menu` with a ``label`` on each choice and group in the reader's language: a call's
     words, a play's type (what the seat is asked when a play reads in several, R-AMBIG)."""
@@ -100,10 +90,10 @@ def _choices(position: Position, seat: str) -> dict[str, Any]:
     if not bidding.done:
         return choices.call_menu(bidding.legal_calls()).to_dict()
     assert game is not None
-    open_play = _open(position)
+    beat = open_play(position)
     menu = choices.play_menu(
         game.hands[seat],
-        open_play["cards"] if open_play else None,
+        beat["cards"] if beat else None,
         position.deal.rules,
         open_readings=game.open,
     )
@@ -178,7 +168,7 @@ def seat_view(
         "plays": [[s, c] for s, c in game.plays] if game else [],
         "counts": counts,
         "low": [s for s in seats if game is not None and 0 < counts[s] <= LOW_CARDS],
-        "open": _open(position),
+        "open": open_play(position),
         "bottom": deal.bottom if landlord else None,
         "end": position.end,
         "hand": hand,
