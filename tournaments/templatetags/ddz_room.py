@@ -2,7 +2,7 @@
 
 A *hand by suit* is how a hand record is read at a dealing table: one line per suit (♠ ♥ ♦
 ♣, hearts and diamonds drawn in red by the page's CSS), its ranks from the highest down in the
-game's order (2 A K … 3, R-RANK), then the jokers (big, small); ten is written 10. With two
+game's order (2 A K … 3, R-RANK), then the jokers (big, small); ten is written T as everywhere on the site (R-NOTE). With two
 decks each card keeps its deck letter (``3a``).
 """
 
@@ -37,7 +37,7 @@ def signed(value: object) -> str:
 @dataclass(frozen=True)
 class SuitLine:
     """One suit of a hand: its letter (S H D C, or J for the jokers), symbol, CSS class and
-    ranks as shown ('A K 10 3'; '—' for a void)."""
+    ranks as shown ('A K T 3'; '—' for a void)."""
 
     suit: str
     symbol: str
@@ -47,7 +47,7 @@ class SuitLine:
 
 @register.filter
 def hand_suits(hand: object) -> list[SuitLine]:
-    """'S3 HA H10 BJ' → five lines: ♠ '3', ♥ 'A 10', ♦ '—', ♣ '—', jokers 'small' (in the
+    """'S3 HA HT BJ' → five lines: ♠ '3', ♥ 'A T', ♦ '—', ♣ '—', jokers 'small' (in the
     reader's language: 小王).
 
     A hand without suits (ranks only, an imported record) gives one line of its text as it is,
@@ -65,7 +65,7 @@ def hand_suits(hand: object) -> list[SuitLine]:
             return [SuitLine("", "", "", text)]
         suit, rank, deck = match.groups()
         rank = "T" if rank == "10" else rank
-        by_suit[suit].append((_ORDER.index(rank), ("10" if rank == "T" else rank) + deck))
+        by_suit[suit].append((_ORDER.index(rank), rank + deck))
     lines = [
         SuitLine(s, symbol, css, " ".join(r for _i, r in sorted(by_suit[s])) or "—")
         for s, symbol, css in _SUITS

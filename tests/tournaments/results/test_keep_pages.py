@@ -264,6 +264,29 @@ def test_print_hand_records_draw_suits_in_colour_several_boards_a_page(client) -
     assert cards == 3 * 17 + 3  # the three hands and the bottom cards
 
 
+def test_hand_records_write_the_ten_as_the_site_writes_it(client) -> None:
+    # R-NOTE writes the ten T (plays "TJQKA", hands "33445TJ"); a hand record that wrote 10
+    # would be the only page where a dealer reads a different card name.
+    event, round_, _tables, _boards = duplicate_round(tables=1, boards=2, seed="tens")
+    organizer = User.objects.create_user("tens-organizer", password="x")
+    EventRole.objects.create(event=event, user=organizer, role=Role.ORGANIZER)
+    client.force_login(organizer)
+    html = client.get(
+        reverse(
+            "organizer:print",
+            kwargs={"slug": event.slug, "number": round_.number, "what": "hand-records"},
+        )
+    ).content.decode()
+    for record in html.split('class="hand-record"')[1:]:
+        tokens = [
+            t
+            for ranks in re.findall(r'<span class="ranks">([^<]*)</span>', record)
+            for t in ranks.split()
+        ]
+        # One deck holds four tens, one a suit, in the hands or the bottom.
+        assert tokens.count("T") == 4 and "10" not in tokens
+
+
 def test_public_hand_records_use_the_same_coloured_suits(client) -> None:
     event, round_, tables, boards = duplicate_round(tables=1, boards=2, seed="public-print")
     for board in boards:
