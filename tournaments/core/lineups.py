@@ -136,19 +136,26 @@ def round_substitutions(round_: Round) -> list[Substitution]:
     )
 
 
+# R-SEAT's turn order for every table size at once: each size's seats are a subsequence of it
+# (S N; S E W; S E N W; P1…P5), so one key orders any table's seats as its rules name them.
+_TURN_ORDER = {seat: i for i, seat in enumerate(("S", "E", "N", "W", "P1", "P2", "P3", "P4", "P5"))}
+
+
 def table_players(table: Table, number: int) -> dict[str, Player]:
     """Seat → who plays board `number` at `table` (the seated player, or her substitute on
-    the boards of a substitution); two queries."""
+    the boards of a substitution), in turn order (R-SEAT); two queries."""
     return tables_players([(table.pk, number)])[(table.pk, number)]
 
 
 def tables_players(pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], dict[str, Player]]:
     """(table id, board number) → seat → who plays that board at that table, as
-    `table_players` for each pair, in two queries whatever their number (lists of games)."""
+    `table_players` for each pair (seats in turn order, R-SEAT), in two queries whatever their
+    number (lists of games)."""
     pairs = list(pairs)
     table_ids = {t for t, _n in pairs}
     seated: dict[int, dict[str, Player]] = defaultdict(dict)
-    for s in Seat.objects.filter(table_id__in=table_ids).select_related("player"):
+    seats = Seat.objects.filter(table_id__in=table_ids).select_related("player")
+    for s in sorted(seats, key=lambda s: _TURN_ORDER.get(s.seat, len(_TURN_ORDER))):
         seated[s.table_id][s.seat] = s.player
     lineup = lineup_of(table_ids=table_ids)
     return {(t, n): {s: lineup.player(t, s, n, p) for s, p in seated[t].items()} for t, n in pairs}
