@@ -238,6 +238,8 @@ def live_entry_context(
         "board": board,
         "table": table,
         "current": current,
+        # Where the stored game is shown (`review` ends in the id 0/).
+        "current_url": f"{review[:-2]}{current.pk}/" if current else None,
         "config": config,
         "seats": deal.rules.seats,
         "closed": entry_refusal(table, current, actor=actor, event=board.event),
