@@ -311,17 +311,19 @@ class RunningPoint:
 
 def running_score(event: Event, rows: list[ScorecardRow]) -> list[RunningPoint]:
     """A player's score after each round, from his scorecard rows (hidden boards left out):
-    the percentage of the tops so far in matchpoints, the running sum in datum difference."""
+    the percentage of the tops so far in matchpoints, the running sum in datum difference. A
+    round comes in once one of its boards counts for him (a round in play with nothing
+    counted yet would repeat the last value as if it were a result)."""
     per_round: dict[int, list[ScorecardRow]] = defaultdict(list)
     for row in rows:
-        per_round[row.round.number].append(row)
+        if row.points is not None:
+            per_round[row.round.number].append(row)
     total, tops = Fraction(0), Fraction(0)
     out = []
     for number in sorted(per_round):
         for row in per_round[number]:
-            if row.points is not None:
-                total += row.points
-                tops += row.top or 0
+            total += row.points or 0
+            tops += row.top or 0
         if method_of(event) == "matchpoints":
             value = 100 * total / tops if tops else Fraction(0)
         else:
@@ -351,7 +353,8 @@ def chart(series: list[RunningPoint], *, width: int = 320, height: int = 160) ->
     pad = 28
     low = min(min(p.value for p in series), Fraction(0))
     high = max(max(p.value for p in series), Fraction(0))
-    if high == low:
+    flat = high == low
+    if flat:  # a range to draw in; the axis names only the one value
         high = low + 1
     span_x = max(len(series) - 1, 1)
 
@@ -367,7 +370,7 @@ def chart(series: list[RunningPoint], *, width: int = 320, height: int = 160) ->
         height=height,
         points=" ".join(f"{dx},{dy}" for dx, dy, _r, _v in dots),
         dots=dots,
-        y_labels=[(y(low), _short(low)), (y(high), _short(high))],
+        y_labels=[(y(low), _short(low))] + ([] if flat else [(y(high), _short(high))]),
     )
 
 
