@@ -1,5 +1,5 @@
-"""Admin of clubs (with their members) and series; a series' settings are checked as
-tournaments.league.clubs.series_create checks them."""
+"""Admin of clubs (with their members), series and the ladder of master-point titles; a series'
+settings are checked as tournaments.league.clubs.series_create checks them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.league import series as pure
-from tournaments.models import Club, ClubMember, Series
+from tournaments.models import Club, ClubMember, MasterTitle, Series
 
 
 class ClubMemberInline(admin.TabularInline):
@@ -37,6 +37,15 @@ class SeriesForm(forms.ModelForm):
         except pure.SeriesError as exc:
             raise forms.ValidationError(str(exc)) from None
 
+    def clean_master_scale(self) -> str:
+        text = self.cleaned_data["master_scale"]
+        if not text.strip():
+            return ""
+        try:
+            return pure.format_scale(pure.parse_scale(text))
+        except pure.SeriesError as exc:
+            raise forms.ValidationError(str(exc)) from None
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         try:
@@ -55,4 +64,13 @@ class SeriesAdmin(admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ["club", "name", "slug", "season", "finished"]}),
         (_("Standings"), {"fields": ["scale", "best_of", "tiebreaks", "lot_seed"]}),
+        (_("Master points"), {"fields": ["master_scale"]}),
     ]
+
+
+@admin.register(MasterTitle)
+class MasterTitleAdmin(admin.ModelAdmin):
+    """The site's ladder of titles by master points (tournaments.league.series.title_of)."""
+
+    list_display = ["name", "threshold"]
+    ordering = ["threshold"]

@@ -55,6 +55,11 @@ class SeriesRowSerializer(serializers.Serializer):
     counted = serializers.ListField(child=serializers.BooleanField())
     played = serializers.IntegerField()
     decided_by = serializers.CharField()
+    master_points = serializers.CharField(
+        allow_null=True,
+        help_text="exact, a reduced fraction; null until the series is finished or when it "
+        "awards none",
+    )
 
 
 class SeriesStandingsSerializer(serializers.Serializer):
@@ -62,6 +67,9 @@ class SeriesStandingsSerializer(serializers.Serializer):
     club = serializers.CharField()
     scale = serializers.ListField(child=serializers.CharField())
     best_of = serializers.IntegerField(allow_null=True)
+    master_scale = serializers.ListField(
+        child=serializers.CharField(), help_text="master points by final place; [] for none"
+    )
     events = EventBriefSerializer(many=True)
     rows = SeriesRowSerializer(many=True)
 
@@ -130,6 +138,7 @@ class SeriesStandingsView(APIView):
             "club": found.club.slug,
             "scale": [format_fraction(v) for v in table.scale],
             "best_of": found.best_of,
+            "master_scale": [format_fraction(v) for v in table.master_scale],
             "events": table.events,
             "rows": [
                 {
@@ -142,6 +151,9 @@ class SeriesStandingsView(APIView):
                     "counted": [c for _p, c in line.points],
                     "played": line.played,
                     "decided_by": line.decided_by,
+                    "master_points": (
+                        None if line.master_points is None else format_fraction(line.master_points)
+                    ),
                 }
                 for line in table.lines
             ],

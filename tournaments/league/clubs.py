@@ -187,6 +187,11 @@ def series_scale(series: Series) -> tuple[Fraction, ...]:
     return pure.parse_scale(series.scale) if series.scale.strip() else pure.DEFAULT_SCALE
 
 
+def series_master_scale(series: Series) -> tuple[Fraction, ...]:
+    """The master points by final place of a series (() when it awards none)."""
+    return pure.parse_scale(series.master_scale) if series.master_scale.strip() else ()
+
+
 def series_create(
     *,
     club: Club,
@@ -197,10 +202,12 @@ def series_create(
     best_of: int | None = None,
     tiebreaks: Sequence[str] = (),
     lot_seed: str = "",
+    master_scale: str = "",
 ) -> Series:
     """A new series of ``club``: points by place ``scale`` (text such as "25, 18, 15" or
     values; DEFAULT_SCALE when None), each player's ``best_of`` events counting (None: all),
-    ``tiebreaks`` (tournaments.league.series.SERIES_TIEBREAKS) and the ``lot_seed``. Audited.
+    ``tiebreaks`` (tournaments.league.series.SERIES_TIEBREAKS), the ``lot_seed`` and the
+    master points by final place ``master_scale`` (text as ``scale``; "" awards none). Audited.
 
     Raises:
         NotClubOrganizer: the actor is not an organizer of the club; ClubRefused: an empty or
@@ -218,6 +225,7 @@ def series_create(
             if isinstance(scale, str)
             else tuple(Fraction(v) for v in scale)
         )
+        master = pure.parse_scale(master_scale) if master_scale.strip() else ()
         pure.check_tiebreaks(list(tiebreaks), lot_seed)
     except (pure.SeriesError, ValueError, TypeError) as exc:
         raise ClubRefused(
@@ -236,13 +244,19 @@ def series_create(
                 best_of=best_of,
                 tiebreaks=list(tiebreaks),
                 lot_seed=lot_seed,
+                master_scale=pure.format_scale(master) if master else "",
             )
             audit_record(
                 event=None,
                 actor=actor,
                 action="series.create",
                 obj=made,
-                changes={"club": club.pk, "scale": made.scale, "best_of": best_of},
+                changes={
+                    "club": club.pk,
+                    "scale": made.scale,
+                    "best_of": best_of,
+                    "master_scale": made.master_scale,
+                },
             )
     except IntegrityError:
         raise ClubRefused(

@@ -30,9 +30,10 @@ from tournaments.league.clubs import (
     person_of,
     person_players,
     profile_is_hidden,
+    series_master_scale,
     series_scale,
 )
-from tournaments.models import Club, Event, Player, Series, Standing
+from tournaments.models import Club, Event, MasterTitle, Player, Series, Standing
 from tournaments.ratings import service as ratings
 from tournaments.results import pages as results_pages
 from tournaments.results.pages import Chart, ScorecardRow
@@ -79,6 +80,7 @@ class SeriesLine:
     played: int
     decided_by: str
     hidden: bool
+    master_points: Fraction | None = None
 
 
 @dataclass
@@ -87,6 +89,10 @@ class SeriesTable:
     events: list[Event]
     lines: list[SeriesLine]
     scale: tuple[Fraction, ...]
+    # The master points the series awards by final place: its table, and whether they are
+    # awarded (the series is finished); () when it awards none.
+    master_scale: tuple[Fraction, ...] = ()
+    awarded: bool = False
 
 
 def series_table(series: Series) -> SeriesTable:
@@ -125,6 +131,8 @@ def series_table(series: Series) -> SeriesTable:
             Q(pk__in=list(people)) | Q(same_as_id__in=list(people)), profile_hidden=True
         ).values_list("pk", "same_as_id")
     }
+    master_scale = series_master_scale(series)
+    awarded = pure.master_points(ranked, master_scale) if series.finished else {}
     lines = [
         SeriesLine(
             rank=r.rank,
@@ -135,10 +143,64 @@ def series_table(series: Series) -> SeriesTable:
             played=r.played,
             decided_by=r.decided_by,
             hidden=cast(int, r.player) in hidden,
+            master_points=awarded.get(r.player),
         )
         for r in ranked
     ]
-    return SeriesTable(series=series, events=events, lines=lines, scale=scale)
+    return SeriesTable(
+        series=series,
+        events=events,
+        lines=lines,
+        scale=scale,
+        master_scale=master_scale,
+        awarded=series.finished and bool(master_scale),
+    )
+
+
+@dataclass(frozen=True)
+class MasterAward:
+    """What one finished series awarded a person: her final rank and master points."""
+
+    series: Series
+    rank: str
+    points: Fraction
+
+
+@dataclass(frozen=True)
+class MasterPoints:
+    """A person's master points: the awards of every finished series, oldest first, their
+    `total`, and the `title` it reaches on the site's ladder (None below every rung)."""
+
+    awards: list[MasterAward]
+    total: Fraction
+    title: str | None
+
+
+def person_master_points(person: Player, records: list[Player] | None = None) -> MasterPoints:
+    """The master points of ``person`` (a kept record; ``records``: her records when the caller
+    has them): the finished series with a table of master points in which she has a final
+    place (tournaments.league.series.master_points), and her title
+    (tournaments.league.series.title_of over the MasterTitle ladder). One query when no series
+    awards her any."""
+    ids = [p.pk for p in (person_players(person) if records is None else records)]
+    awarding = (
+        Series.objects.filter(
+            finished=True, events__standings__player_id__in=ids, events__standings__stage=None
+        )
+        .exclude(master_scale="")
+        .distinct()
+        .order_by("created_at", "pk")
+    )
+    awards = []
+    for found in awarding:
+        line = next((li for li in series_table(found).lines if li.person.pk == person.pk), None)
+        if line is not None and line.master_points is not None:
+            awards.append(MasterAward(found, line.rank, line.master_points))
+    if not awards:
+        return MasterPoints([], Fraction(0), None)
+    total = sum((a.points for a in awards), Fraction(0))
+    ladder = [(Fraction(t.threshold), t.name) for t in MasterTitle.objects.all()]
+    return MasterPoints(awards, total, pure.title_of(total, ladder))
 
 
 # --- Profiles ------------------------------------------------------------------------------

@@ -11,6 +11,10 @@ Vocabulary (README, "Clubs, series and player profiles"):
   p … p + k − 1 and share their points equally: (scale[p] + … + scale[p + k − 1]) / k;
 - *best k of n*: a player's series total is the sum of her k best event points (every event
   when k is None); the events dropped are marked not counted;
+- *master points* are awarded by a finished series on the organizer's table for the places of
+  its final standings, players tied sharing the places they cover as above (master_points);
+  a person's master points add up over the series, and her *title* is the highest threshold
+  of the site's ladder she reaches (title_of);
 - *tie-breaks* (SERIES_TIEBREAKS, in the organizer's order, the same machinery as an event's
   tie-breaks in tournaments.scoring): `best_event` (the most points in one event),
   `head_to_head` (among the tied players only: for each event two of them played, 2 to the
@@ -40,9 +44,11 @@ __all__ = [
     "check_tiebreaks",
     "format_scale",
     "lot_value",
+    "master_points",
     "parse_scale",
     "place_points",
     "series_standings",
+    "title_of",
 ]
 
 # Points for places 1…10 when the organizer sets none.
@@ -252,3 +258,25 @@ def _tiebreak_values(
                         wins[a] = int(wins[a]) + (2 if pa < pb else 1 if pa == pb else 0)
         return wins
     return {pl: lot_value(seed, pl) for pl in group}
+
+
+def master_points(rows: Sequence[SeriesRow], scale: Sequence[Fraction]) -> dict[Hashable, Fraction]:
+    """Each player's master points for her place in a series' final standings `rows`, on the
+    table `scale` (places 1, 2, …): tied players share the places they cover (place_points).
+
+    >>> rows = series_standings([EventPlaces("e", {"a": 1, "b": 2, "c": 2})])
+    >>> master_points(rows, (Fraction(5), Fraction(3), Fraction(1)))
+    {'a': Fraction(5, 1), 'b': Fraction(2, 1), 'c': Fraction(2, 1)}
+    """
+    return place_points({r.player: int(r.rank.rstrip("=")) for r in rows}, scale)
+
+
+def title_of(points: Fraction, ladder: Sequence[tuple[Fraction, str]]) -> str | None:
+    """The title of `points` master points: the name of the highest threshold of `ladder`
+    ((threshold, name) pairs, in any order) they reach; None below every threshold.
+
+    >>> title_of(Fraction(12), [(Fraction(10), "Five-Star Player"), (Fraction(50), "Master")])
+    'Five-Star Player'
+    """
+    reached = [(threshold, name) for threshold, name in ladder if points >= threshold]
+    return max(reached, key=lambda item: item[0])[1] if reached else None

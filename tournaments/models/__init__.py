@@ -35,6 +35,7 @@ from tournaments.models.clubs import (
     Club,
     ClubMember,
     ClubRole,
+    MasterTitle,
     Series,
 )
 from tournaments.models.events import (
@@ -115,6 +116,7 @@ __all__ = [
     "STARTED",
     "ScoringMethod",
     "Seat",
+    "MasterTitle",
     "Series",
     "Stage",
     "StageEntry",

@@ -7,12 +7,15 @@ players over them (tournaments.league.series): points per event by finishing pla
 organizer's *scale* (places 1, 2, 3, …; ties share the points of the places they cover), the
 best `best_of` events counting (every event when empty), the organizer's tie-breaks and the
 seed of their lot. A series is *current* until its organizer marks it finished; the home page
-lists every club with its current series.
+lists every club with its current series. A finished series awards *master points* by final
+place on its own table (`master_scale`); a person's master points over every series give her
+*title*, the highest MasterTitle threshold she reaches (the site's ladder, kept in the admin).
 """
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -77,6 +80,15 @@ class Series(models.Model):
         max_length=500,
         help_text=_("Points for places 1, 2, 3, … separated by commas; later places score 0."),
     )
+    master_scale = models.CharField(
+        _("master points by place"),
+        max_length=500,
+        blank=True,
+        help_text=_(
+            "Master points for places 1, 2, 3, … of the final series standings, separated by "
+            "commas, awarded when the series is finished; empty: none."
+        ),
+    )
     best_of = models.PositiveIntegerField(
         _("best events counted"),
         null=True,
@@ -111,3 +123,31 @@ class Series(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("league:series", kwargs={"slug": self.slug})
+
+
+class MasterTitle(models.Model):
+    """One rung of the site's ladder of titles: a person whose master points reach
+    `threshold` holds `name` (the highest rung reached; tournaments.league.series.title_of)."""
+
+    name = models.CharField(_("title"), max_length=120, unique=True)
+    threshold = models.DecimalField(
+        _("master points needed"),
+        max_digits=12,
+        decimal_places=2,
+        unique=True,
+        validators=[MinValueValidator(0)],
+    )
+
+    class Meta:
+        app_label = "tournaments"
+        ordering = ["threshold"]
+        verbose_name = _("master-point title")
+        verbose_name_plural = _("master-point titles")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(threshold__gte=0), name="master_title_threshold_not_negative"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.threshold})"

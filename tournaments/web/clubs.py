@@ -35,7 +35,14 @@ def _club(request: HttpRequest, slug: str) -> Club:
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's series and the form of a new one (POST makes it)."""
     club = _club(request, slug)
-    values = {"name": "", "season": "", "scale": "", "best_of": "", "lot_seed": ""}
+    values = {
+        "name": "",
+        "season": "",
+        "scale": "",
+        "best_of": "",
+        "lot_seed": "",
+        "master_scale": "",
+    }
     chosen: list[str] = []
     error, status = "", 200
     if request.method == "POST":
@@ -54,6 +61,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
                 best_of=int(best) if best else None,
                 tiebreaks=chosen,
                 lot_seed=values["lot_seed"],
+                master_scale=values["master_scale"],
             )
         except DomainError as exc:
             error, status = exc.message, 400

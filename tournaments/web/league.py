@@ -66,6 +66,7 @@ def person(request: HttpRequest, pk: int) -> HttpResponse:
         "league/person.html",
         {
             "profile": profile,
+            "master": profiles.person_master_points(player, profile.records),
             "person": player,
             "may_manage": clubs.may_manage_people(request.user, ids),
             "herself": clubs.is_the_person(request.user, ids),
