@@ -4,7 +4,9 @@ players in seat order and entry progress, and what keeps a round in play from cl
 Vocabulary: *seat order* is the order of the event's rules (R-SEAT: S E W for three players);
 a table's *progress* is its current games entered and verified out of the round's boards;
 *unsettled* (tournaments.events.round_states.rounds_unsettled) lists the (table, board, reason) not
-settled yet.
+settled yet. A *stop* is where a player sits in one round (round, table, seat): her *guide
+card* lists her stops in every round seated so far, and a table card says where each of its
+seats goes next round.
 """
 
 from __future__ import annotations
@@ -104,3 +106,45 @@ def event_overview(*, event: Event) -> list[RoundOverview]:
         RoundOverview(r, r.n_boards, by_round.get(r.pk, []), unsettled.get(r.pk, []))
         for r in rounds
     ]
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Where a player sits in one round: its number, the table's number and the seat."""
+
+    round: int
+    table: int
+    seat: str
+
+
+@dataclass
+class GuideCard:
+    """A player's guide card: her stops, round by round."""
+
+    player: Player
+    stops: list[Stop]
+
+
+def guide_cards(event: Event) -> list[GuideCard]:
+    """Every seated player's guide card (her stops in every round of `event` seated so far,
+    by round), players by name; one query."""
+    by_player: dict[int, GuideCard] = {}
+    for seat in (
+        Seat.objects.filter(table__round__event=event)
+        .select_related("player", "table__round")
+        .order_by("table__round__number", "table__number")
+    ):
+        card = by_player.setdefault(seat.player_id, GuideCard(seat.player, []))
+        card.stops.append(Stop(seat.table.round.number, seat.table.number, seat.seat))
+    return sorted(by_player.values(), key=lambda c: (c.player.name.casefold(), c.player.pk))
+
+
+def next_stops(round_: Round) -> dict[int, Stop]:
+    """Player id → her stop in the round after `round_`, for the players seated there ({}
+    while that round is not seated, or for the last round); one query."""
+    return {
+        player_id: Stop(round_.number + 1, table, seat)
+        for player_id, table, seat in Seat.objects.filter(
+            table__round__event_id=round_.event_id, table__round__number=round_.number + 1
+        ).values_list("player_id", "table__number", "seat")
+    }

@@ -462,7 +462,17 @@ def print_round(request: HttpRequest, slug: str, number: int, what: str) -> Http
             "boards": [(b, [(s, b.hands.get(s, "")) for s in seats]) for b in boards],
             "by_name": by_name,
             "substitutions": lineups.by_table(t.pk for t, _seated in tables),
+            "next": overview.next_stops(round_),
         },
+    )
+
+
+@login_required
+def guide_cards(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every player's guide card: her table and seat in each round seated so far."""
+    event = _event_for_organizer(request, slug)
+    return render(
+        request, "print/guide_cards.html", {"event": event, "cards": overview.guide_cards(event)}
     )
 
 

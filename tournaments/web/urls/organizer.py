@@ -35,6 +35,7 @@ urlpatterns = [
         views_substitutions.substitution_remove,
         name="substitution_remove",
     ),
+    path("events/<str:slug>/print/guide-cards/", views.guide_cards, name="guide_cards"),
     path(
         "events/<str:slug>/rounds/<int:number>/print/<str:what>/",
         views.print_round,
