@@ -83,6 +83,9 @@ MIDDLEWARE = [
     # An address holding NUL never reaches a view (ddz_site.web.middleware); after the language
     # and the user, so its 404 is the site's own page in the reader's language.
     "ddz_site.web.middleware.refuse_nul",
+    # An address too long answers 414 before any view, in the reader's language and with his
+    # name in the header (ddz_site.web.middleware).
+    "ddz_site.web.middleware.refuse_too_long",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # The user of each row history (simple_history): the admin and every other door.
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -129,6 +132,29 @@ CHANNEL_LAYERS: dict[str, Any] = {
         if _channel_layer_url
         else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
     )
+}
+
+# Two caches. "default" is each process's own memory: the pages kept whole
+# (tournaments.web.public) are keyed by the standings' version, so a process never serves a
+# page older than another's. "shared" is the cache every web process of the site shares,
+# DDZ_CACHE_URL (redis://…, Django's own Redis backend): the API's throttles count there
+# (ddz_site.api.throttling), so a limit holds whichever process a balancer chose. Without it
+# the process's memory (the embedded default's one server: each process would count alone).
+# A Redis that does not answer is given up on within a second (the throttles then let the
+# request through: the sign-in lockouts are counted in the database).
+_cache_url = env_url("DDZ_CACHE_URL", ("redis", "rediss"))
+CACHES: dict[str, Any] = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
+    "shared": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _cache_url,
+            "KEY_PREFIX": env_str("DDZ_CACHE_PREFIX", "ddz"),
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+        if _cache_url
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "shared"}
+    ),
 }
 
 TEMPLATES = [
@@ -237,7 +263,8 @@ _trusted_proxies = env_int("DDZ_TRUSTED_PROXIES", 0)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    # Django's own rule, said in the site's catalogue (ddz_site.web.security).
+    {"NAME": "ddz_site.web.security.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
@@ -333,13 +360,26 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis gives it to another worker once the visibility timeout has passed. Kombu's default is
 # an hour; ours must still exceed the longest task and the longest retry countdown
 # (ddz_site.kernel.dispatch.DB_TASK_OPTIONS: 60 s), which a worker also holds unacknowledged.
+# A broker that cannot be reached is tried once, not for broker_connection_timeout (4 s) of
+# retries, and one that does not answer (a lost machine, a firewall dropping packets) is given
+# up on within a second of connecting and 5 s of a command, where the system's TCP timeouts
+# held it for minutes: a request that sends a task then answers at once and leaves the task to
+# the sweep (ddz_site.kernel.dispatch). Every process has a retry of its own: the sweep, beat's
+# next beat, the worker's reconnection (broker_connection_max_retries). The workers' reads
+# wait 1 s at a time (kombu's BRPOP), well within the 5 s.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300, minimum=90)
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300, minimum=90),
+    "max_retries": 0,
+    "socket_connect_timeout": 1,
+    "socket_timeout": 5,
 }
 # `celery -A ddz_site beat` (one process per site) sends the sweep every DDZ_SWEEP_SECONDS: it
 # sends again the verification of every game pending for two sweeps or more, whose message a
-# broker outage or a dead worker lost (games.tasks.sweep_pending_games).
-DDZ_SWEEP_SECONDS = env_int("DDZ_SWEEP_SECONDS", 60, minimum=1)
+# broker outage or a dead worker lost, and the standings whose recomputation was lost
+# (games.tasks.sweep_pending_games): a lost game is sent within three sweeps of the broker's
+# return (15 s), lost standings within about two. A sweep costs a few indexed queries and a
+# message a chunk of 100 lost games.
+DDZ_SWEEP_SECONDS = env_int("DDZ_SWEEP_SECONDS", 5, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "sweep-pending-games": {
         "task": "games.tasks.sweep_pending_games",
@@ -367,7 +407,8 @@ REST_FRAMEWORK = {
     # accounts: a flood of guesses answers 429 before django-axes' per-account count.
     "DEFAULT_THROTTLE_RATES": {"token": f"{_token_requests_per_minute}/minute"},
     "NUM_PROXIES": _trusted_proxies,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, documenting the refusals every door answers (ddz_site.api.schema).
+    "DEFAULT_SCHEMA_CLASS": "ddz_site.api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "ddz_site.api.errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # The site's one reader of a JSON body (ddz_site.api.request_json): plain, translated refusals.

@@ -9,19 +9,43 @@ import uuid
 from typing import Any, cast
 
 from django import forms
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from ddz_site.kernel.text import TypedTextField
 from games.quick_result import QuickResult, quick_problems
 from games.steps import EntryDeal
 
+# What Python's JSON reader says is wrong (json.JSONDecodeError.msg, its C reader's and its
+# Python reader's words, a detail such as the character may follow), in the reader's language.
+JSON_PROBLEMS: tuple[tuple[str, Promise], ...] = (
+    ("Expecting value", _("a value was expected")),
+    ("Expecting property name", _("a field name in double quotes was expected")),
+    ("Expecting ':'", _("a colon (:) was expected")),
+    ("Expecting ','", _("a comma (,) was expected")),
+    ("Unterminated string", _("a text in quotes is not closed")),
+    ("Invalid control character", _("a text in quotes holds a control character")),
+    ("Invalid \\uXXXX", _("a backslash escape of a character needs four hex digits")),
+    ("Invalid \\escape", _("a backslash is followed by no escape JSON knows")),
+    ("Extra data", _("more follows the end of the JSON value")),
+    ("Illegal trailing comma", _("a comma before the end of an object or a list")),
+)
+
+
+def json_problem(msg: str) -> str | None:
+    """`msg` of a json.JSONDecodeError in the reader's language; None for words this site does
+    not know (a newer Python's), which are then left out rather than shown in English."""
+    for start, said in JSON_PROBLEMS:
+        if msg.startswith(start):
+            return str(said)
+    return None
+
 
 class GameRecordForm(forms.Form):
-    record = forms.CharField(
+    record = TypedTextField(
+        lines=True,
         label=_("Game record (JSON)"),
         widget=forms.Textarea(attrs={"rows": 14, "spellcheck": "false", "autocapitalize": "off"}),
-    )
-    replace = forms.BooleanField(
-        label=_("This corrects the game already entered for this table"), required=False
     )
 
     def clean_record(self) -> Any:
@@ -29,9 +53,15 @@ class GameRecordForm(forms.Form):
         try:
             return json.loads(text)
         except json.JSONDecodeError as exc:
+            where = {"line": exc.lineno, "column": exc.colno}
+            problem = json_problem(exc.msg)
+            if problem is None:
+                raise forms.ValidationError(
+                    _("This is not JSON (line %(line)s, column %(column)s)."), params=where
+                ) from None
             raise forms.ValidationError(
                 _("This is not JSON (line %(line)s, column %(column)s: %(error)s)."),
-                params={"line": exc.lineno, "column": exc.colno, "error": exc.msg},
+                params={**where, "error": problem},
             ) from None
         except (RecursionError, ValueError):
             # JSON nested deeper than the recursion limit, or a number of more digits than
@@ -53,7 +83,7 @@ class QuickResultForm(forms.Form):
     doubles = forms.MultipleChoiceField(
         label=_("Farmers who doubled"), required=False, widget=forms.CheckboxSelectMultiple
     )
-    bombs = forms.CharField(
+    bombs = TypedTextField(
         label=_("Bombs played (their ranks, e.g. 7 2)"),
         required=False,
         max_length=60,
@@ -169,6 +199,9 @@ class ResolveForm(forms.Form):
         label=_("Ruling"),
         choices=[("accept", _("result stands")), ("reject", _("to be entered again"))],
     )
-    note = forms.CharField(
-        label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    note = TypedTextField(
+        lines=True,
+        label=_("Reason"),
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
     )

@@ -13,12 +13,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
+from django.core.cache import cache, caches
 
 from tests.entry_personas import build_world
 from tests.factories import EventFactory, PlayerFactory
@@ -200,9 +201,11 @@ def _worker_idle_after_each_test(request: pytest.FixtureRequest) -> Iterator[Non
 
 @pytest.fixture
 def fresh_cache() -> None:
-    """An empty cache for the test: pages are cached by event slug and standings version (and
-    factories reuse slugs per run); the DRF throttle counts requests in the cache."""
+    """Empty caches for the test: pages are cached by event slug and standings version (and
+    factories reuse slugs per run); the API's throttles count requests in the shared cache
+    (the process's memory in the tests, unless DDZ_CACHE_URL says otherwise)."""
     cache.clear()
+    caches["shared"].clear()
 
 
 @pytest.fixture
@@ -216,13 +219,17 @@ def celery_worker(celery_worker_process: Worker) -> Iterator[Worker]:
 
 
 @pytest.fixture
-def celery_beat(celery_worker: Worker, tmp_path: Path) -> Iterator[Callable[[], None]]:
-    """A function that starts `celery -A ddz_site beat` with the site's schedule every second
-    (DDZ_SWEEP_SECONDS=1) on the worker's queue; stopped after the test."""
+def celery_beat(celery_worker: Worker, tmp_path: Path) -> Iterator[Callable[..., None]]:
+    """A function that starts `celery -A ddz_site beat` on the worker's queue with the site's
+    schedule every second (DDZ_SWEEP_SECONDS=1), or every `sweep_seconds` (None: the site's
+    default); stopped after the test."""
     started: list[subprocess.Popen[bytes]] = []
 
-    def start() -> None:
-        env = dict(celery_worker.env, DDZ_SWEEP_SECONDS="1")
+    def start(sweep_seconds: int | None = 1) -> None:
+        env = dict(celery_worker.env)
+        env.pop("DDZ_SWEEP_SECONDS", None)
+        if sweep_seconds is not None:
+            env["DDZ_SWEEP_SECONDS"] = str(sweep_seconds)
         with (tmp_path / "beat.log").open("ab") as log:
             started.append(
                 subprocess.Popen(
@@ -342,32 +349,40 @@ def linked():
     return world, [_token(m.url) for m in made]
 
 
-@pytest.fixture(scope="session")
-def asgi_server(
-    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """A real ASGI server (Daphne, as in production) on the test database and the test run's
-    Redis channel layer: its base URL (``http://127.0.0.1:PORT``). What the test process writes
-    and tells the channel layer reaches the sockets this server holds, as between two web
-    machines of a site. Tests using it must be `django_db(transaction=True)`."""
+def wait_listening(
+    process: subprocess.Popen[bytes], host: str, port: int, log_path: Path, *, timeout: float = 60
+) -> None:
+    """Wait until the server `process` accepts connections on `host`:`port`; fail the test
+    with its log (`log_path`) if it exits or does not listen within `timeout` seconds."""
     import socket
 
-    from django.conf import settings
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.create_connection((host, port), timeout=0.5):
+                return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the server did not start:\n{log_path.read_text(errors='replace')}")
+            time.sleep(0.2)
 
-    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
-    if "Redis" not in layer:
-        pytest.fail("the socket tests need DDZ_CHANNEL_LAYER_URL (Redis); memory is per process")
-    with django_db_blocker.unblock():
-        database_url = _database_url()
+
+@contextmanager
+def daphne_serving(database_url: str, log_path: Path, **env_extra: str) -> Iterator[str]:
+    """A Daphne process of the site (as in production) on `database_url` with the test
+    settings and `env_extra`, its output in `log_path`: its base URL (``http://127.0.0.1:PORT``)
+    once it accepts connections; stopped on leaving the block."""
+    import socket
+
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    log_path = tmp_path_factory.mktemp("asgi") / "daphne.log"
     env = dict(os.environ)
     env.update(
         DJANGO_SETTINGS_MODULE="ddz_site.settings_test",
         DATABASE_URL=database_url,
         PYTHONUNBUFFERED="1",
+        **env_extra,
     )
     with log_path.open("ab") as log:
         process = subprocess.Popen(
@@ -378,19 +393,9 @@ def asgi_server(
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                pytest.fail(f"Daphne did not start:\n{log_path.read_text(errors='replace')}")
-            time.sleep(0.1)
     try:
-        yield base
+        wait_listening(process, "127.0.0.1", port, log_path)
+        yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()
         try:
@@ -398,3 +403,23 @@ def asgi_server(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@pytest.fixture(scope="session")
+def asgi_server(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A real ASGI server (Daphne, as in production) on the test database and the test run's
+    Redis channel layer: its base URL (``http://127.0.0.1:PORT``). What the test process writes
+    and tells the channel layer reaches the sockets this server holds, as between two web
+    machines of a site. Tests using it must be `django_db(transaction=True)`."""
+    from django.conf import settings
+
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    if "Redis" not in layer:
+        pytest.fail("the socket tests need DDZ_CHANNEL_LAYER_URL (Redis); memory is per process")
+    with django_db_blocker.unblock():
+        database_url = _database_url()
+    log_path = tmp_path_factory.mktemp("asgi") / "daphne.log"
+    with daphne_serving(database_url, log_path) as base:
+        yield base

@@ -7,7 +7,8 @@ task lived in the games app (`name=` pins them): messages already in a broker, t
 schedule (settings.CELERY_BEAT_SCHEDULE) and ddz_site.kernel.dispatch use those names. A stored game
 is pending until its verification ran: the pending games are the outbox of verification, and
 `sweep_pending_games`, sent by beat every DDZ_SWEEP_SECONDS, sends again the verification of
-games pending too long, whose message a broker outage or a dead worker lost.
+games pending too long, whose message a broker outage or a dead worker lost, and the standings
+whose recomputation was lost.
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ def verify_game(game_id: int) -> bool:
 
 @shared_task(name="games.tasks.sweep_pending_games", **DB_TASK_OPTIONS)
 def sweep_pending_games(older_than: float = 120) -> int:
-    """Send again the verification of games pending for more than `older_than` seconds, and
-    the standings of events whose games were verified meanwhile; the number of games sent."""
+    """Send again the verification of games pending for more than `older_than` seconds (a
+    message a chunk), the overdue standings and the rating wanted
+    (tournaments.tables.verification.verification_sweep); the number of games sent."""
     return verification_sweep(older_than=older_than)

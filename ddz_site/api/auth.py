@@ -7,8 +7,9 @@ Tokens are django-rest-knox's: only a hash is stored, each sign-in makes a new o
 Wrong passwords are counted per account and client address by django-axes (the same count as
 the sign-in page's); at the limit the door answers 429 ``throttled``, even to the right
 password, for that account at that address. More than DDZ_TOKEN_REQUESTS_PER_MINUTE requests
-from one address answer 429 too (a DRF throttle), whatever the accounts. A wrong password
-below the limit answers 400 ``invalid``.
+from one address in a minute answer 429 too, whatever the accounts, until that minute is over
+(counted by every web process together: ddz_site.api.throttling). A wrong password below the
+limit answers 400 ``invalid``.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 
 from ddz_site.api.serializers import ErrorSerializer
+from ddz_site.api.throttling import SharedRateThrottle
 
 
 class TokenSerializer(serializers.Serializer):
@@ -39,7 +40,7 @@ class TokenView(LoginView):
 
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [SharedRateThrottle]
     throttle_scope = "token"
 
     @extend_schema(

@@ -6,9 +6,10 @@ a quick-result claim refused by the engine by its field (``quick.bombs``). HTTP 
 for bad input and refused requests (DomainError, ValidationError; JSON that cannot be parsed,
 nested too deeply included: ``parse_error``), 401 unauthenticated, 403 forbidden, 404 absent,
 405, 409 for a conflict with the stored state (a game already entered, the loser of two
-submissions at once, a confirmation refused by state), 422 for an idempotency key sent again
-with another submission (``idempotency_key_reused``), 503 with ``Retry-After`` while the
-database cannot be reached (``unavailable``: nothing was stored, try again;
+submissions at once, a confirmation refused by state; a refusal's ``details`` add their keys,
+a submission's 409 the version it would replace under ``current``), 422 for an idempotency
+key sent again with another submission (``idempotency_key_reused``), 503 with ``Retry-After``
+while the database cannot be reached (``unavailable``: nothing was stored, try again;
 ddz_site.web.middleware.DatabaseUnavailableMiddleware).
 """
 
@@ -74,10 +75,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         }.get(code, status.HTTP_400_BAD_REQUEST)
         rule = getattr(exc, "rule", None)
         fields = getattr(exc, "fields", None)
-        return Response(
-            {"error": {"code": code, "message": exc.message, "fields": fields, "rule": rule}},
-            status=http,
-        )
+        error = {"code": code, "message": exc.message, "fields": fields, "rule": rule}
+        # What the refusal names besides (a submission's conflict: the version it would replace).
+        error.update(getattr(exc, "details", None) or {})
+        return Response({"error": error}, status=http)
     if isinstance(exc, (OperationalError, InterfaceError)):
         # The database went away (restarted, unreachable) or a lock timed out: the request's
         # transaction was rolled back, so nothing of it was stored and it may be sent again.

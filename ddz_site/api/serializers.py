@@ -4,14 +4,22 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 
 class ErrorBodySerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
-    fields = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
-    rule = serializers.CharField(allow_null=True)
+    fields = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        allow_null=True,
+        help_text=_(
+            "Each field at fault (a nested one named with dots) with its messages; null when "
+            "the refusal is not about the fields."
+        ),
+    )
+    rule = serializers.CharField(allow_null=True, help_text=_("The rule refused (R-…), or null."))
 
 
 class ErrorSerializer(serializers.Serializer):

@@ -7,11 +7,17 @@ finds it in the Celery app's registry. The task modules are imported when the ap
 (games.apps, tournaments.apps), so the registry holds them in the web process, the worker and
 every management command alike. `DB_TASK_OPTIONS` is the retry policy of every task that writes
 the database.
+
+A broker that cannot be reached costs a request nothing: `enqueue` publishes without retrying,
+and after one failure the process sends nothing for PAUSE_SECONDS (the broker is *paused*),
+so the requests meanwhile do not try it. What was not sent is in an outbox the sweep reads
+(a pending game; standings or a rating wanted and not stored).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 from celery import Task
@@ -45,18 +51,36 @@ def task(name: str) -> Task:
     return found
 
 
+# How long a process sends nothing after a message could not be sent (seconds): a burst of
+# submissions meets a broker that is down once, and messages flow again within seconds of its
+# return. Kept per process (a web process's threads share it).
+PAUSE_SECONDS = 5.0
+_paused_until = 0.0  # time.monotonic() until which this process sends nothing
+
+
 def enqueue(name: str, *args: Any, countdown: float | None = None) -> bool:
     """Send the task called `name` with `args` (to run `countdown` seconds from now, default
-    at once); False, logged, when the broker cannot be reached.
+    at once); False, logged, when the broker cannot be reached or is paused.
 
-    Celery retries the publication a few times (task_publish_retry_policy, about a second)
-    before it raises; what is lost then is found again by games.tasks.sweep_pending_games.
+    The publication is not retried (Celery's retries made every request wait about a second
+    while the broker was down); the first failure pauses the broker for PAUSE_SECONDS in this
+    process, during which nothing tries it. What is not sent is found again by the sweep
+    (games.tasks.sweep_pending_games).
     """
+    global _paused_until
+    if time.monotonic() < _paused_until:
+        logger.info("broker paused, %s%r not sent (the sweep sends it)", name, args)
+        return False
     try:
-        task(name).apply_async(args, countdown=countdown)
+        task(name).apply_async(args, countdown=countdown, retry=False)
     except BrokerUnavailable as exc:
+        _paused_until = time.monotonic() + PAUSE_SECONDS
         logger.warning(
-            "broker unavailable, %s%r not sent (the sweep sends it): %s", name, args, exc
+            "broker unavailable, %s%r not sent (the sweep sends it); nothing is sent for %ss: %s",
+            name,
+            args,
+            PAUSE_SECONDS,
+            exc,
         )
         return False
     return True

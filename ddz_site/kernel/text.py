@@ -7,12 +7,15 @@ tab, line feed and carriage return) and, with `max_length`, at most that many ch
 never cut silently. `text_refusal` says what is wrong (translated), or None. A name that must
 name something is also not `blank`: only spaces and invisible characters (format characters,
 category Cf: U+200B zero width space, U+202E right-to-left override, U+FEFF...) name nothing.
+A form's text field is a `TypedTextField`: the same rule, said before Django's own checks.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
+from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -68,3 +71,26 @@ def text_refusal(
             % {"max": max_length, "count": len(text)},
         )
     return None
+
+
+class TypedTextField(forms.CharField):
+    """A form's text under the site's one rule (`text_refusal`; `lines`: a text of lines), each
+    refusal with its code (``unreadable``, ``control``, ``max_length``) and the site's message.
+
+    The rule is checked before the field's validators run, so that a NUL is refused as a
+    control character in the reader's language and never by Django's ProhibitNullCharacters
+    (whose Chinese says "empty strings"), and a text too long says how long it is allowed to be.
+    """
+
+    def __init__(self, *, lines: bool = False, **kwargs: Any) -> None:
+        self.lines = lines
+        super().__init__(**kwargs)
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        if value in self.empty_values:
+            return
+        unfit = text_refusal(str(value), lines=self.lines, max_length=self.max_length)
+        if unfit is not None:
+            code, message = unfit
+            raise forms.ValidationError(message, code=code)

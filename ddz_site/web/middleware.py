@@ -29,6 +29,12 @@
   the JSON doors of the private links answer in the API's error shape (a path no URL matches,
   ``boards/-1/``, included), every other address the site's own 404 or 403 page, translated;
   a form or JSON door posted without its CSRF token says the page expired and to reload it.
+- `refuse_too_long`: an address (path and query string, percent-encoded) longer than
+  ADDRESS_MAX_LENGTH answers 414 before any view: the API's error shape (code ``too_long``)
+  at the JSON doors, the site's page otherwise, whose links (signing in, the language) lead to
+  the front page instead of repeating the address. Nothing is stored. No address of the site
+  comes near the limit; a server refuses longer request lines still, with its own bare answer
+  (gunicorn above --limit-request-line, Daphne above 16 KB), so the site's limit is below both.
 - `utf8_forms`: a form body (``application/x-www-form-urlencoded``) holding raw bytes that are
   not UTF-8 is read with each such byte as U+FFFD, as Django reads percent-encoded ones,
   instead of Django's fallback that reads the whole body as Latin-1 (``\\xff`` became
@@ -188,6 +194,39 @@ def refuse_too_big(
         if _too_big(request):
             return too_large_response(request)
         return get_response(request)
+
+    return middleware
+
+
+# The longest address the site takes (characters of the percent-encoded path and query
+# string): the longest any browser or proxy keeps, and below what the servers take in a
+# request line (gunicorn 4094 bytes by default, Daphne 16 KB).
+ADDRESS_MAX_LENGTH = 2048
+ADDRESS_TOO_LONG_MESSAGE = _(
+    "This address is too long: the site takes addresses of at most %(length)s characters."
+)
+
+
+def refuse_too_long(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """An address longer than ADDRESS_MAX_LENGTH: 414 before any view (see the module)."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        if len(request.get_full_path()) <= ADDRESS_MAX_LENGTH:
+            return get_response(request)
+        message = str(ADDRESS_TOO_LONG_MESSAGE) % {"length": ADDRESS_MAX_LENGTH}
+        if _wants_json(request):
+            return JsonResponse(api_error("too_long", message), status=414)
+        # The page's links (signing in, the language) carry the address they were shown on:
+        # the front page's while it is rendered, so that none of them is too long in turn.
+        address = request.path, request.path_info, request.META.get("QUERY_STRING", "")
+        request.path = request.path_info = "/"
+        request.META["QUERY_STRING"] = ""
+        try:
+            return render(request, "414.html", {"message": message}, status=414)
+        finally:
+            request.path, request.path_info, request.META["QUERY_STRING"] = address
 
     return middleware
 

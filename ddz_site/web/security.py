@@ -1,5 +1,6 @@
 """Who is asking: the client address that sign-in lockouts (django-axes) and the API's
-throttles (DRF) count alike, and the user name an attempt named (django-axes).
+throttles (DRF) count alike, and the user name an attempt named (django-axes); and the
+passwords an account may have (AUTH_PASSWORD_VALIDATORS), refused in the reader's language.
 
 Behind DDZ_TRUSTED_PROXIES reverse proxies, each appending to X-Forwarded-For, the client is
 the address the outermost of them saw (DRF's NUM_PROXIES rule); with none, REMOTE_ADDR. A
@@ -11,7 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import password_validation
 from django.http import HttpRequest
+from django.utils.translation import ngettext
 from rest_framework.throttling import BaseThrottle
 
 
@@ -41,3 +44,17 @@ def attempted_username(
     else:
         name = getattr(request, "data", request.POST).get("username")
     return None if name is None else str(name)[:USERNAME_MAX]
+
+
+class MinimumLengthValidator(password_validation.MinimumLengthValidator):
+    """Django's rule of a password's least length (``min_length`` characters, 8 by default),
+    with a sentence of the site's own catalogue: Django's refusal is a sentence its Chinese
+    catalogue has not caught up with, so an official made with a short password was told in
+    English beside the other validators' Chinese."""
+
+    def get_error_message(self) -> str:
+        return ngettext(
+            "This password is too short: it must have at least %(min_length)d character.",
+            "This password is too short: it must have at least %(min_length)d characters.",
+            self.min_length,
+        ) % {"min_length": self.min_length}

@@ -105,7 +105,9 @@ def test_versions_are_kept_and_an_edit_is_audited(world) -> None:
     refused = ref.post(urls(world)["games"], {"record": record}, format="json")
     assert refused.status_code == 409 and "already has a game" in refused.json()["error"]["message"]
     quick = {"landlord": "S", "bid": 1, "winner": "farmers"}
-    second = ref.post(urls(world)["games"], {"quick": quick, "replace": True}, format="json")
+    second = ref.post(
+        urls(world)["games"], {"quick": quick, "replace": True, "replaces": 1}, format="json"
+    )
     assert second.status_code == 201 and second.json()["version"] == 2
     versions = ref.get(urls(world)["games"]).json()
     assert [v["version"] for v in versions] == [2, 1]

@@ -14,7 +14,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -22,6 +21,7 @@ import urllib.request
 import pytest
 
 from tests.browser.chromium import CHROMIUM, chromium
+from tests.conftest import wait_listening
 from tests.paths import ROOT_DIR
 
 ROOT = ROOT_DIR
@@ -80,15 +80,7 @@ def demo_server(tmp_path_factory):
         start_new_session=True,
     )
     try:
-        deadline = time.monotonic() + 180
-        while True:
-            try:
-                with socket.create_connection((HOST, port), timeout=0.5):
-                    break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail((tmp / "server.log").read_text(errors="replace"))
-                time.sleep(0.3)
+        wait_listening(server, HOST, port, tmp / "server.log", timeout=180)
         yield f"http://{HOST}:{port}", tmp
     finally:
         if server.poll() is None:

@@ -9,7 +9,7 @@ import pytest
 import games.notation
 import tournaments.league.series
 from tournaments.scoring import cli, methods, outliers, ranking
-from tournaments.seating import designs, schedule, swiss
+from tournaments.seating import designs, exact, schedule, swiss
 
 PURE_WITH_EXAMPLES = [
     methods,
@@ -17,6 +17,7 @@ PURE_WITH_EXAMPLES = [
     outliers,
     cli,
     designs,
+    exact,
     schedule,
     swiss,
     tournaments.league.series,

@@ -236,8 +236,11 @@ def test_database_lost_after_the_commit_still_answers_the_stored_game(monkeypatc
 
 @contextmanager
 def broker_down() -> Any:
-    """Publishing fails as with Redis stopped: the app's connections go to a closed port."""
+    """Publishing fails as with Redis stopped: the app's connections go to a closed port. The
+    broker is back on exit, and this process's pause (ddz_site.kernel.dispatch) is lifted, so
+    that the tests after it send their tasks at once."""
     from ddz_site.celery import app
+    from ddz_site.kernel import dispatch
 
     saved = (app.conf.broker_url, app.conf.broker_write_url, app._pool, app.amqp._producer_pool)
     app.conf.broker_url = app.conf.broker_write_url = "redis://127.0.0.1:9/15"
@@ -248,6 +251,7 @@ def broker_down() -> Any:
     finally:
         app.conf.broker_url, app.conf.broker_write_url = saved[0], saved[1]
         app._pool, app.amqp._producer_pool = saved[2], saved[3]
+        dispatch._paused_until = 0.0
 
 
 def test_broker_down_at_commit_stores_answers_and_beat_has_it_verified(

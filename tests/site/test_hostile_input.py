@@ -106,7 +106,7 @@ def test_a_nul_in_a_slug_is_not_found(name: str, kwargs: dict[str, Any]) -> None
             assert response.status_code in (302, 400, 403, 404, 405)
 
 
-@pytest.mark.parametrize("stage", ["²", "١", "0x1", "-1", "1\x00", "9" * 5_000])
+@pytest.mark.parametrize("stage", ["²", "١", "0x1", "-1", "1\x00", "9" * 1_000])
 @pytest.mark.parametrize("route", ["public:standings", "public:standings_csv"])
 def test_a_stage_that_is_not_a_whole_number_is_not_found(stage: str, route: str) -> None:
     event = EventFactory()

@@ -17,7 +17,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -26,6 +25,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from tests.conftest import wait_listening
 from tests.paths import ROOT_DIR
 
 ROOT = ROOT_DIR
@@ -105,15 +105,7 @@ def gunicorn_site(tmp_path_factory):
         stderr=subprocess.STDOUT,
     )
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with socket.create_connection((HOST, port), timeout=0.5):
-                    break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail((tmp_path / "gunicorn.log").read_text(errors="replace"))
-                time.sleep(0.2)
+        wait_listening(server, HOST, port, tmp_path / "gunicorn.log", timeout=60)
         yield f"http://{HOST}:{port}", tmp_path / "static"
     finally:
         server.terminate()

@@ -210,9 +210,11 @@ def test_the_api_takes_booleans_only_as_json_true_or_false(body_of, field) -> No
     assert Game.objects.filter(table=table, board=board).count() == 1
     first.refresh_from_db()
     assert first.replaced_at is None
-    # JSON true is taken.
+    # JSON true is taken, naming the version it replaces.
     taken = client.post(
-        url, {"record": bot_record(board, table, seed="other"), "replace": True}, format="json"
+        url,
+        {"record": bot_record(board, table, seed="other"), "replace": True, "replaces": 1},
+        format="json",
     )
     assert taken.status_code == 201, taken.json()
 

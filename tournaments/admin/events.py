@@ -17,12 +17,13 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from ddz_site.kernel.text import TypedTextField
 from tournaments.core.access import NotAllowed
 from tournaments.core.audit import admin_record
 from tournaments.league import clubs
@@ -52,8 +53,15 @@ from tournaments.standings.rulings import (
     adjustment_remove,
     adjustment_set,
     penalty_add,
+    penalty_points,
     penalty_remove,
 )
+
+# A ruling's reason is typed text: the site's one rule (ddz_site.kernel.text), said in the
+# reader's language before Django's own checks.
+REASON_TEXT: dict[type[models.Field[Any, Any]], dict[str, Any]] = {
+    models.TextField: {"form_class": TypedTextField, "lines": True}
+}
 
 
 @contextmanager
@@ -275,16 +283,24 @@ class SubstitutionAdmin(ReadOnlyAdmin):
 
 
 class AdjustmentForm(forms.ModelForm):
+    """One seat's adjusted score: an average or an artificial percentage with its reason (a
+    weighted score is the whole table's, given on the referee's page of the table's board)."""
+
     class Meta:
         model = Adjustment
-        fields = ["table", "board", "seat", "kind", "reason"]
+        fields = ["table", "board", "seat", "kind", "percentage", "reason"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if all(data.get(k) for k in ("table", "board", "seat", "kind")):
             try:
                 adjustment_check(
-                    table=data["table"], board=data["board"], seat=data["seat"], kind=data["kind"]
+                    table=data["table"],
+                    board=data["board"],
+                    seat=data["seat"],
+                    kind=data["kind"],
+                    percentage=data.get("percentage"),
+                    reason=data.get("reason") or "",
                 )
             except RulingRejected as exc:
                 raise forms.ValidationError(exc.message) from None
@@ -297,7 +313,8 @@ class AdjustmentAdmin(admin.ModelAdmin):
     recomputed)."""
 
     form = AdjustmentForm
-    list_display = ["board", "table", "seat", "kind", "reason", "created_at"]
+    formfield_overrides = REASON_TEXT
+    list_display = ["board", "table", "seat", "kind", "percentage", "reason", "created_at"]
     list_filter = ["board__event", "kind"]
     raw_id_fields = ["table", "board"]
 
@@ -308,6 +325,7 @@ class AdjustmentAdmin(admin.ModelAdmin):
                 board=obj.board,
                 seat=obj.seat,
                 kind=obj.kind,
+                percentage=obj.percentage,
                 reason=obj.reason,
                 actor=request.user,
             )
@@ -322,10 +340,29 @@ class AdjustmentAdmin(admin.ModelAdmin):
             self.delete_model(request, obj)
 
 
+class PenaltyForm(forms.ModelForm):
+    class Meta:
+        model = Penalty
+        fields = ["event", "stage", "player", "points", "reason"]
+
+    def clean_points(self) -> Any:
+        # The service's own rule and words (a positive number), before the model's check
+        # constraint would name itself.
+        points = self.cleaned_data.get("points")
+        if points is None:
+            return points
+        try:
+            return penalty_points(points)
+        except RulingRejected as exc:
+            raise forms.ValidationError(exc.message) from None
+
+
 @admin.register(Penalty)
 class PenaltyAdmin(admin.ModelAdmin):
     """Penalties, kept apart from the boards, written through tournaments.standings."""
 
+    form = PenaltyForm
+    formfield_overrides = REASON_TEXT
     list_display = ["event", "player", "points", "stage", "reason", "created_at"]
     list_filter = ["event"]
     fields = ["event", "stage", "player", "points", "reason"]

@@ -11,15 +11,38 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from ddz_site.api.serializers import ErrorBodySerializer
+from ddz_site.kernel.text import text_refusal
 from games.models import Game, Resolution
 from games.steps import MAX_STEPS
 from tournaments.core.lineups import table_players, tables_players
 from tournaments.tables.selectors import ENTRY_STATES, entry_state
+from tournaments.tables.versions import VERSION_MAX
 
 MAX_STEP_CHARS = 60
 
 
-class StepField(serializers.CharField):
+class TypedTextField(serializers.CharField):
+    """Text under the site's one rule (ddz_site.kernel.text; `lines`: a text of lines), said
+    in the reader's language before DRF's and Django's checks (whose Chinese for a NUL says
+    "empty strings"): codes ``unreadable``, ``control`` and ``max_length`` (the field's own
+    message for a text too long)."""
+
+    def __init__(self, *, lines: bool = False, **kwargs: Any) -> None:
+        self.lines = lines
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        text = str(super().to_internal_value(data))
+        unfit = text_refusal(text, lines=self.lines, max_length=self.max_length)
+        if unfit is not None and unfit[0] == "max_length":
+            self.fail("max_length", max_length=self.max_length)
+        if unfit is not None:
+            raise serializers.ValidationError(unfit[1], code=unfit[0])
+        return text
+
+
+class StepField(TypedTextField):
     """One call or play as typed: text (never a number, an object or null), at most
     MAX_STEP_CHARS characters, no NUL; the one rule of every door that takes steps (the API's
     and the table link's, tournaments.web.links)."""
@@ -33,7 +56,7 @@ class StepField(serializers.CharField):
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
-        return str(super().to_internal_value(data))
+        return super().to_internal_value(data)
 
 
 class BoundedListField(serializers.ListField):
@@ -127,20 +150,34 @@ class JsonBooleanField(serializers.BooleanField):
         raise AssertionError  # fail() raises
 
 
+class JsonVersionField(serializers.IntegerField):
+    """A version number given only as a JSON whole number from 1 to VERSION_MAX: DRF's
+    IntegerField also takes "2", true or 2.0, so a string or a boolean would name a version
+    nobody chose."""
+
+    default_error_messages = {
+        "invalid": _("A version number: a JSON whole number, not a string, boolean or fraction.")
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_value=1, max_value=VERSION_MAX, **kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
 class QuickSerializer(serializers.Serializer):
     # The bounds of the rules (the bids of the bidding system, the rockets the deck holds) are
     # the quick result's own checks against the deal (games.quick_result.quick_problems), which
     # report every field at fault at once; the bounds here only keep numbers to a sane size.
-    landlord = serializers.CharField(max_length=2)
+    landlord = TypedTextField(max_length=2)
     bid = serializers.IntegerField(max_value=10_000)
     winner = serializers.ChoiceField(choices=["landlord", "farmers"])
-    bombs = serializers.ListField(
-        child=serializers.CharField(max_length=4), max_length=30, default=list
-    )
+    bombs = serializers.ListField(child=TypedTextField(max_length=4), max_length=30, default=list)
     rockets = serializers.IntegerField(min_value=0, max_value=10_000, default=0)
-    doubles = serializers.ListField(
-        child=serializers.CharField(max_length=2), max_length=5, default=list
-    )
+    doubles = serializers.ListField(child=TypedTextField(max_length=2), max_length=5, default=list)
     spring = JsonBooleanField(default=False)
     anti_spring = JsonBooleanField(default=False)
 
@@ -160,13 +197,21 @@ class QuickSerializer(serializers.Serializer):
 
 class GameSubmitSerializer(serializers.Serializer):
     """Exactly one of ``steps`` (a finished live entry), ``quick`` (a quick result) or
-    ``record`` (a RECORDS.md §1 object)."""
+    ``record`` (a RECORDS.md §1 object); ``replace`` true with ``replaces``, the version it
+    replaces, to correct a board the table has a game of (tournaments.tables.versions)."""
 
     steps = BoundedListField(child=_step(), max_length=MAX_STEPS, required=False)
     quick = QuickSerializer(required=False)
     record = serializers.JSONField(required=False)
     replace = JsonBooleanField(default=False)
-    idempotency_key = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    replaces = JsonVersionField(
+        required=False,
+        help_text=_(
+            "With replace true: the number of the version this game replaces, the table's "
+            "current one (a 409 names it otherwise)."
+        ),
+    )
+    idempotency_key = TypedTextField(max_length=100, required=False, allow_blank=True)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [k for k in ("steps", "quick", "record") if k in attrs]
@@ -174,12 +219,55 @@ class GameSubmitSerializer(serializers.Serializer):
             raise serializers.ValidationError(
                 _("Give exactly one of steps, quick or record."), code="one_of"
             )
+        if "replaces" in attrs and not attrs["replace"]:
+            raise serializers.ValidationError(
+                {"replaces": [_("A version is named only to replace it: send replace true.")]}
+            )
         return attrs
+
+    @staticmethod
+    def replaced_version(data: dict[str, Any]) -> int | None:
+        """The version the validated submission `data` replaces (tournaments.tables.submission
+        .game_submit's `replaces`): None unless it says replace and names one."""
+        return data.get("replaces") if data["replace"] else None
+
+
+class VersionSeenSerializer(serializers.Serializer):
+    """The table's current version of a board, as a 409 of a submission names it
+    (tournaments.tables.versions.VersionSeen.to_dict)."""
+
+    id = serializers.IntegerField()
+    version = serializers.IntegerField(min_value=1)
+    entered_by = serializers.CharField(
+        help_text=_("The user's name, or the door (“table 3 link”); “—” when nobody is known.")
+    )
+    submitted_at = serializers.DateTimeField()
+    status = serializers.CharField(help_text=_("Its one status, as the pages show it."))
+    landlord = serializers.CharField(allow_blank=True)
+    winner = serializers.CharField(allow_blank=True)
+    score = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text=_("Seat → the engine's score; null when the engine gives none."),
+    )
+
+
+class GameConflictBodySerializer(ErrorBodySerializer):
+    current = VersionSeenSerializer(
+        required=False,
+        help_text=_("The version the submission would replace, to name in replaces."),
+    )
+
+
+class GameConflictSerializer(serializers.Serializer):
+    """The error shape of a submission's 409, with the current version under ``current``."""
+
+    error = GameConflictBodySerializer()
 
 
 class ResolveSerializer(serializers.Serializer):
     decision = serializers.ChoiceField(choices=Resolution.choices)
-    note = serializers.CharField(max_length=2000)
+    note = TypedTextField(lines=True, max_length=2000)
 
 
 def _username(user: User | None) -> str | None:
@@ -197,6 +285,14 @@ class GameSerializer(serializers.ModelSerializer):
     confirmed_by = serializers.SerializerMethodField()
     resolved_by = serializers.SerializerMethodField()
     entry_state = serializers.SerializerMethodField()
+    # The model's blank choice, which DRF drops from a read-only field: "" while no chief
+    # referee has ruled on the game.
+    resolution = serializers.ChoiceField(
+        choices=Resolution.choices,
+        allow_blank=True,
+        read_only=True,
+        help_text=_("The chief referee's ruling; empty while there is none."),
+    )
 
     class Meta:
         model = Game

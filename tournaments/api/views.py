@@ -6,6 +6,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.pagination import LimitOffsetPagination
@@ -25,13 +26,29 @@ from tournaments.tables import selectors
 from tournaments.tables.review import game_confirm, game_resolve, step_check
 from tournaments.tables.submission import game_submit, submission_record
 
-ERRORS = {
-    400: OpenApiResponse(ErrorSerializer, description="Bad input or a refused request."),
-    401: OpenApiResponse(ErrorSerializer, description="Not authenticated."),
-    403: OpenApiResponse(ErrorSerializer, description="The user's roles do not allow it."),
-    404: OpenApiResponse(ErrorSerializer, description="No such object (or embargoed)."),
+# The refusals every door of a kind answers (400, 401, 403, 404, 413, 415, 503) are the
+# schema class's (ddz_site.api.schema); a view declares only its own.
+CONFLICT = {
+    409: OpenApiResponse(ErrorSerializer, description=gettext_lazy("The stored state conflicts."))
 }
-CONFLICT = {409: OpenApiResponse(ErrorSerializer, description="The stored state conflicts.")}
+REFUSED = {
+    400: OpenApiResponse(
+        ErrorSerializer,
+        description=gettext_lazy("Bad input, or a request the rules refuse (its rule)."),
+    )
+}
+KEY_REUSED = {
+    422: OpenApiResponse(
+        ErrorSerializer,
+        description=gettext_lazy("The idempotency key was sent before with another submission."),
+    )
+}
+EMBARGOED = {
+    403: OpenApiResponse(
+        ErrorSerializer,
+        description=gettext_lazy("Under embargo: the board's results are not public yet."),
+    )
+}
 
 
 def _deny(request: Request, message: str) -> None:
@@ -81,7 +98,7 @@ class TableStatusView(APIView):
     (tournaments.tables.selectors).
     Chief referees and organizers see every table; a referee his own."""
 
-    @extend_schema(responses={200: s.TableRowSerializer(many=True), **ERRORS})
+    @extend_schema(responses={200: s.TableRowSerializer(many=True)})
     def get(self, request: Request, slug: str) -> Response:
         event = _event(slug)
         tables = selectors.tables_of(request.user, event)
@@ -94,7 +111,7 @@ class TableStatusView(APIView):
 class EntryView(APIView):
     """Live entry of one table's game of one board: each step checked by the engine."""
 
-    @extend_schema(parameters=TABLE_PARAMS, responses={200: s.PositionSerializer, **ERRORS})
+    @extend_schema(parameters=TABLE_PARAMS, responses={200: s.PositionSerializer})
     def get(self, request: Request, slug: str, table_id: int, number: int) -> Response:
         """The position of the entry in progress (the saved draft), or the empty one."""
         table, board = _entry_table(request, slug, table_id, number)
@@ -109,7 +126,7 @@ class EntryView(APIView):
     @extend_schema(
         parameters=TABLE_PARAMS,
         request=s.EntryCheckSerializer,
-        responses={200: s.EntryCheckResultSerializer, **ERRORS},
+        responses={200: s.EntryCheckResultSerializer, **REFUSED},
     )
     def post(self, request: Request, slug: str, table_id: int, number: int) -> Response:
         """Check ``step`` after ``steps``; the accepted steps are saved as the table's draft.
@@ -135,9 +152,7 @@ class EntryView(APIView):
 class GameListView(APIView):
     """The versions of one table's game of one board; POST submits a new one."""
 
-    @extend_schema(
-        parameters=TABLE_PARAMS, responses={200: s.GameReadSerializer(many=True), **ERRORS}
-    )
+    @extend_schema(parameters=TABLE_PARAMS, responses={200: s.GameReadSerializer(many=True)})
     def get(self, request: Request, slug: str, table_id: int, number: int) -> Response:
         table, board = _entry_table(request, slug, table_id, number)
         versions = selectors.game_versions(table=table, board=board).select_related(
@@ -153,14 +168,25 @@ class GameListView(APIView):
         request=s.GameSubmitSerializer,
         responses={
             201: s.GameSerializer,
-            200: OpenApiResponse(s.GameSerializer, description="A retry: the game stored first."),
-            **ERRORS,
-            **CONFLICT,
+            200: OpenApiResponse(
+                s.GameSerializer, description=gettext_lazy("A retry: the game stored first.")
+            ),
+            **REFUSED,
+            409: OpenApiResponse(
+                s.GameConflictSerializer,
+                description=gettext_lazy(
+                    "The table has a game of this board that the submission does not replace "
+                    "by name (replace true, replaces its version): described under current."
+                ),
+            ),
+            **KEY_REUSED,
         },
     )
     def post(self, request: Request, slug: str, table_id: int, number: int) -> Response:
         """Submit a game: ``steps`` of a finished live entry, a ``quick`` result, or a
-        ``record``; validated, stored as a new version, verified by the worker."""
+        ``record``; validated, stored as a new version, verified by the worker. A board the
+        table has a game of takes a new one only with ``replace`` true and ``replaces``, the
+        number of its current version (409 otherwise, naming it)."""
         table, board = _entry_table(request, slug, table_id, number)
         data = s.GameSubmitSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -172,7 +198,7 @@ class GameListView(APIView):
             table=table,
             board=board,
             record=record,
-            replace=v["replace"],
+            replaces=s.GameSubmitSerializer.replaced_version(v),
             actor=request.user,
             idempotency_key=key,
             source=source,
@@ -188,7 +214,7 @@ class GameDetailView(APIView):
 
     permission_classes = [AllowAny]  # a public read: the embargo decides
 
-    @extend_schema(responses={200: s.GameReadSerializer, **ERRORS})
+    @extend_schema(responses={200: s.GameReadSerializer})
     def get(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(_games(), pk=pk)
         if not game_visible_to(request.user, game):
@@ -200,7 +226,7 @@ class GameConfirmView(APIView):
     """A second person confirms the current version of a game
     (tournaments.tables.review.game_confirm)."""
 
-    @extend_schema(request=None, responses={200: s.GameSerializer, **ERRORS, **CONFLICT})
+    @extend_schema(request=None, responses={200: s.GameSerializer, **CONFLICT})
     def post(self, request: Request, pk: int) -> Response:
         if not request.user.is_authenticated:
             raise exceptions.NotAuthenticated()
@@ -213,7 +239,7 @@ class GameResolveView(APIView):
     """A chief referee's ruling on a flagged game (tournaments.tables.review.game_resolve)."""
 
     @extend_schema(
-        request=s.ResolveSerializer, responses={200: s.GameSerializer, **ERRORS, **CONFLICT}
+        request=s.ResolveSerializer, responses={200: s.GameSerializer, **REFUSED, **CONFLICT}
     )
     def post(self, request: Request, pk: int) -> Response:
         if not request.user.is_authenticated:
@@ -234,7 +260,7 @@ class GameResolveView(APIView):
 class FlaggedQueueView(APIView):
     """The games the engine flagged that await a ruling, oldest first."""
 
-    @extend_schema(responses={200: s.GameBriefSerializer(many=True), **ERRORS})
+    @extend_schema(responses={200: s.GameBriefSerializer(many=True)})
     def get(self, request: Request, slug: str) -> Response:
         event = _event(slug)
         _chief(request, event)
@@ -242,25 +268,62 @@ class FlaggedQueueView(APIView):
         return Response(s.GameBriefSerializer(games, many=True).data)
 
 
+def _whole_number(request: Request, name: str, *, minimum: int) -> int:
+    """Query parameter `name` as a whole number of at least `minimum`, written in decimal
+    digits as the schema's integer is; one of more than 18 digits (past any page) reads as
+    10**18, where Python's int() refuses one of thousands.
+
+    Raises:
+        ValidationError: anything else (a 400 naming the parameter).
+    """
+    value = request.query_params[name]
+    if value.isascii() and value.isdigit():
+        digits = value.lstrip("0") or "0"
+        number = int(digits) if len(digits) <= 18 else 10**18
+        if number >= minimum:
+            return number
+    message = _("A whole number of at least %(minimum)s.") % {"minimum": minimum}
+    raise exceptions.ValidationError({name: [message]})
+
+
 class AuditPagination(LimitOffsetPagination):
+    """A page of the audit log: ``limit`` entries (1 or more; more than max_limit gives
+    max_limit) from ``offset`` (0 or more). Any other value is refused (400), where DRF's
+    reads it as the first page, which a client would take for what it asked."""
+
     default_limit = 100
     max_limit = 500
 
+    def get_limit(self, request: Request) -> int:
+        if self.limit_query_param not in request.query_params:
+            return self.default_limit
+        return min(_whole_number(request, self.limit_query_param, minimum=1), self.max_limit)
+
+    def get_offset(self, request: Request) -> int:
+        if self.offset_query_param not in request.query_params:
+            return 0
+        return _whole_number(request, self.offset_query_param, minimum=0)
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters: list[dict[str, Any]] = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            limit = parameter["name"] == self.limit_query_param
+            parameter["schema"]["minimum"] = 1 if limit else 0
+        return parameters
+
 
 class AuditLogView(APIView):
-    """The event's audit log, newest first: who, when, what changed."""
+    """The event's audit log, newest first: who, when, what changed; a page of it
+    (``limit``, ``offset``) with the count of entries and the links to the pages beside."""
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("limit", int, OpenApiParameter.QUERY, required=False),
-            OpenApiParameter("offset", int, OpenApiParameter.QUERY, required=False),
-        ],
-        responses={200: s.AuditEntrySerializer(many=True), **ERRORS},
-    )
+    # Named here so that the schema documents the page (drf-spectacular reads it).
+    pagination_class = AuditPagination
+
+    @extend_schema(responses={200: s.AuditEntrySerializer(many=True)})
     def get(self, request: Request, slug: str) -> Response:
         event = _event(slug)
         _chief(request, event)
-        paginator = AuditPagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(selectors.audit_log(event=event), request, view=self)
         return paginator.get_paginated_response(s.AuditEntrySerializer(page, many=True).data)
 
@@ -277,7 +340,7 @@ class BoardGamesView(APIView):
             OpenApiParameter("slug", str, OpenApiParameter.PATH),
             OpenApiParameter("number", int, OpenApiParameter.PATH),
         ],
-        responses={200: s.GameBriefSerializer(many=True), **ERRORS},
+        responses={200: s.GameBriefSerializer(many=True), **EMBARGOED},
     )
     def get(self, request: Request, slug: str, number: int) -> Response:
         board = get_object_or_404(

@@ -11,6 +11,13 @@ objects refer to each other by natural keys (a player by name, a round, table, b
 by number, a user by username), never by database id, so an archive loads into any database.
 Every stored field of each object is kept (timestamps, the engine's verification of each game,
 replaced versions of corrected games), so exporting a restored event gives the same archive.
+The *people* of an archive are the users its objects name (who entered, confirmed or ruled on
+a game, who set an adjustment, a penalty or a substitution): restored, each names the account
+of that username here, else a new account made for him *inactive and without a usable
+password*, so that the games still name who entered them and the database still holds the
+second-person rule of confirmation, while nobody can sign in as him until an administrator
+sets a password and activates the account; an archive carries no password, role or staff
+status. A name that cannot be a username here refuses the archive.
 Roles, table assignments, entries in progress and the audit log belong to the people of one
 installation and are not archived. The event's secret deal seed is archived only once it is
 revealed (``Event.seed_revealed``): before that, whoever exports, the archive carries the
@@ -19,13 +26,17 @@ public commitment alone, since the seed and the published dealing method give ev
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils.dateparse import parse_datetime
+from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 
 from ddz_site.kernel.errors import DomainError
@@ -46,6 +57,7 @@ from tournaments.models import (
     Table,
     Team,
 )
+from tournaments.standings.rulings import RulingRejected, possible_results_check
 
 FORMAT = "ddz-event-archive"
 VERSION = 1
@@ -235,6 +247,23 @@ def _player_item(
     }
 
 
+def _adjustment_values(item: Any, keys: tuple[str, ...]) -> dict[str, Any]:
+    """An archived adjustment's field values (_values), its possible results checked: a
+    weighted score the standings could not score refuses the archive.
+
+    Raises:
+        ArchiveRejected: as _values, or possible results that could not be scored.
+    """
+    values = _values(Adjustment, item, keys=keys)
+    try:
+        possible_results_check(kind=values.get("kind"), weighted=values.get("weighted", []))
+    except RulingRejected as exc:
+        raise ArchiveRejected(
+            _("The archive is damaged: %(error)s") % {"error": exc.message}
+        ) from None
+    return values
+
+
 def _values(model: type[models.Model], data: Any, *, keys: tuple[str, ...] = ()) -> dict[str, Any]:
     """Model field values from an archived object: timestamps parsed, users by username.
 
@@ -264,8 +293,7 @@ def _values(model: type[models.Model], data: Any, *, keys: tuple[str, ...] = ())
                     _("The archive has a field %(field)s that %(model)s does not have.")
                     % {"field": key, "model": model._meta.model_name}
                 )
-            user = user_model.objects.filter(username=value).first() if value else None
-            out[f.name] = user
+            out[f.name] = _account(value)
             continue
         if isinstance(f, models.DateTimeField) and value is not None:
             parsed = parse_datetime(str(value))
@@ -276,6 +304,46 @@ def _values(model: type[models.Model], data: Any, *, keys: tuple[str, ...] = ())
             value = Decimal(str(value))
         out[f.name] = value
     return out
+
+
+# The accounts of the people of the archive being restored, by username: one query a person,
+# not one a field (set by event_import for the length of its restore).
+_ACCOUNTS: ContextVar[dict[str, AbstractBaseUser]] = ContextVar("archive_accounts")
+
+
+def _account(name: Any) -> AbstractBaseUser | None:
+    """The account of a person the archive names by username (None for none): the account of
+    that username here, else one made for him, inactive and without a usable password (see
+    the module docstring).
+
+    Raises:
+        ArchiveRejected: a name that cannot be a username here (not text, too long, a
+            character the username validator refuses, or not in Unicode's NFKC form, which
+            every stored username is in).
+    """
+    if name is None or name == "":
+        return None
+    accounts = _ACCOUNTS.get()
+    if isinstance(name, str) and name in accounts:
+        return accounts[name]
+    user_model = get_user_model()
+    field = user_model._meta.get_field(user_model.USERNAME_FIELD)
+    assert isinstance(field, models.Field)  # a user model's username is a column
+    try:
+        if not isinstance(name, str) or user_model.normalize_username(name) != name:
+            raise ValidationError("not a stored username")
+        field.clean(name, None)
+    except ValidationError:
+        raise ArchiveRejected(
+            _("The archive names a person %(name)s: that cannot be a user name here.")
+            % {"name": Truncator(str(name)).chars(40)}
+        ) from None
+    user = user_model._default_manager.filter(**{user_model.USERNAME_FIELD: name}).first()
+    if user is None:
+        # No password: create_user stores an unusable one.
+        user = user_model._default_manager.create_user(name, is_active=False)
+    accounts[name] = user
+    return user
 
 
 def _stamped(model: type[models.Model]) -> list[str]:
@@ -303,11 +371,13 @@ def event_import(*, data: Any) -> Event:
     """Restore an archive made by event_export, in one transaction.
 
     Players are matched by external id, else by name among those without one (created when
-    new); users by username (left empty when this installation has no such user).
+    new); the people by username, each missing account made inactive and without a usable
+    password (see the module docstring).
 
     Raises:
         ArchiveRejected: not an archive of this format and version, an event of this name or
-            slug already stored, a damaged reference; nothing is stored.
+            slug already stored, a damaged reference, a name that cannot be a username here;
+            nothing is stored (no account either).
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ArchiveRejected(_("This is not an event archive."))
@@ -315,6 +385,7 @@ def event_import(*, data: Any) -> Event:
         raise ArchiveRejected(
             _("Archive version %(version)s is not supported.") % {"version": data.get("version")}
         )
+    accounts = _ACCOUNTS.set({})
     try:
         with transaction.atomic():
             return _restore(data)
@@ -324,6 +395,8 @@ def event_import(*, data: Any) -> Event:
         raise ArchiveRejected(
             _("The archive cannot be restored here: %(error)s") % {"error": exc}
         ) from None
+    finally:
+        _ACCOUNTS.reset(accounts)
 
 
 def _restore(data: dict[str, Any]) -> Event:
@@ -360,7 +433,7 @@ def _restore(data: dict[str, Any]) -> Event:
     _create_all(Game, [Game(**at(i), **_values(Game, i, keys=keys)) for i in data["games"]])
     _create_all(
         Adjustment,
-        [Adjustment(**at(i), **_values(Adjustment, i, keys=keys)) for i in data["adjustments"]],
+        [Adjustment(**at(i), **_adjustment_values(i, keys)) for i in data["adjustments"]],
     )
     _restore_rulings(data, event, players, stages)
     return event

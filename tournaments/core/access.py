@@ -213,6 +213,17 @@ def may_rule(user: Actor, event: Event) -> bool:
     return user is None or is_chief_referee(user, event)
 
 
+def may_rule_on_own_entry(user: Actor, game: Game) -> bool:
+    """Whether `user`, if he entered `game` (that version, a flagged claim included), may
+    still rule on it himself (tournaments.tables.review.game_resolve): only where its event
+    asks no two-person confirmation. Where it does, someone else rules, as someone else
+    confirms. True for whoever did not enter it. Reads the game's table's round's event."""
+    author = signed_in(user)
+    if author is None or game.entered_by_id != author.pk:
+        return True
+    return not game.table.round.event.confirmation_required
+
+
 def require_ruling(user: Actor, event: Event) -> None:
     """Refuse a ruling by anyone but a chief referee or organizer of `event` (`may_rule`).
 

@@ -38,7 +38,7 @@ from django.db.models.functions import Coalesce
 
 from games.models import Board, Game
 from tournaments.core.access import Actor, can_enter_table, is_chief_referee
-from tournaments.models import Adjustment, Event, Table
+from tournaments.models import Adjustment, Event, Round, Table
 
 if TYPE_CHECKING:  # django-stubs-ext is a development dependency
     from django_stubs_ext import WithAnnotations
@@ -134,3 +134,19 @@ def with_open(boards: QuerySet[Board]) -> QuerySet[WithAnnotations[Board, OpenAn
             output_field=BooleanField(),
         )
     )
+
+
+def finished_boards(round_: Round) -> dict[int, set[int]]:
+    """Table id → the ids of the boards of `round_` that table *finished* (a current game of
+    it or an adjusted score for it: the rule of `with_open`, table by table); a table that
+    finished none is absent. One query."""
+    games = Game.objects.filter(
+        table__round=round_, board__round=round_, replaced_at__isnull=True
+    ).values_list("table_id", "board_id")
+    adjusted = Adjustment.objects.filter(table__round=round_, board__round=round_).values_list(
+        "table_id", "board_id"
+    )
+    finished: dict[int, set[int]] = {}
+    for table_id, board_id in games.union(adjusted):
+        finished.setdefault(table_id, set()).add(board_id)
+    return finished

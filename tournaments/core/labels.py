@@ -1,10 +1,10 @@
 """The names people read for the project's internal names, in the reader's language: tie-breaks
 (tournaments.scoring.ranking.TIEBREAKS, tournaments.league.series.SERIES_TIEBREAKS), audit actions
 (every
-``action`` given to tournaments.core.audit.audit_record) and rules presets (games.engine.rules
-PRESETS). Defined here once; pages use them through the template filters of
-tournaments.templatetags (``tiebreak``, ``audit_action``, ``rules_preset``). A name without a
-label reads as itself.
+``action`` given to tournaments.core.audit.audit_record), rules presets (games.engine.rules
+PRESETS) and who entered a game. Defined here once; pages use them through the template filters
+of tournaments.templatetags (``tiebreak``, ``audit_action``, ``rules_preset``, ``entered_by``).
+A name without a label reads as itself.
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+
+from games.models import Game
 
 TIEBREAKS: dict[str, Promise] = {
     "datum_wins": _("boards won against the datum"),
@@ -102,6 +104,20 @@ def tiebreak_label(name: object) -> str:
 def action_label(action: object) -> str:
     """'game.edit' → 'game corrected' (translated)."""
     return _label(AUDIT_ACTIONS, action)
+
+
+def entered_by_label(game: Game) -> str:
+    """Who entered `game`: the user's name; for a game entered without an account, the door it
+    came through ("table 3 link", "table 3 seat devices"); "—" when nobody is known (an import,
+    the demo). Reads `game.entered_by` and `game.table` (select them with the game)."""
+    if game.entered_by_id is not None and game.entered_by is not None:
+        return game.entered_by.get_username()
+    number = game.table.number if game.table_id else None
+    if game.source == "link" and number is not None:
+        return gettext("table %(table)s link") % {"table": number}
+    if game.source == "seat" and number is not None:
+        return gettext("table %(table)s seat devices") % {"table": number}
+    return "—"
 
 
 def preset_of(rules: Any) -> str:

@@ -10,10 +10,12 @@ reads them.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import partial
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
+from django.utils import timezone
 
 from ddz_site.kernel.dispatch import RECOMPUTE_RATINGS, enqueue
 from tournaments.models import RatedEvent, RatingState, Round, RoundState
@@ -47,11 +49,20 @@ def send(*, again: bool = False) -> None:
         RatingState.objects.filter(pk=STATE_PK).update(queued=False)
 
 
+# The rating wanted and not stored for this long has lost its recomputation (its message lost
+# to a broker outage, or a worker killed in the middle of it left the flag up). A minute, as
+# often as the sweep sent it when it ran every minute: it now runs every few seconds, and a
+# recomputation from scratch over every rated event can take seconds, while the stored rating
+# of a round in play is renewed with each of its standings.
+OVERDUE_SECONDS = 60.0
+
+
 def ratings_sweep() -> bool:
-    """Send the recomputation again when the generation wanted is not stored (its message
-    lost to a broker outage or a killed worker; tournaments.tables.verification.verification_sweep
-    calls it);
-    True when sent. A recomputation run twice stores nothing the second time."""
-    if not RatingState.objects.filter(pk=STATE_PK, requested__gt=F("done")).exists():
+    """Send the recomputation again when the generation wanted is not stored and was never
+    stored or not for OVERDUE_SECONDS (tournaments.tables.verification.verification_sweep calls
+    it); True when sent. A recomputation run twice stores nothing the second time."""
+    since = timezone.now() - timedelta(seconds=OVERDUE_SECONDS)
+    wanted = RatingState.objects.filter(pk=STATE_PK, requested__gt=F("done"))
+    if not wanted.filter(Q(stored_at__isnull=True) | Q(stored_at__lt=since)).exists():
         return False
     return enqueue(RECOMPUTE_RATINGS)

@@ -60,14 +60,15 @@ def official_add(
             password; a password the validators refuse; the user has this role already.
     """
     username = (username or "").strip()
-    unfit = text_refusal(username)  # the site's one rule for typed text (ddz_site.kernel.text)
+    users = get_user_model()
+    # The site's one rule for typed text (ddz_site.kernel.text), an account's name at most.
+    unfit = text_refusal(username, max_length=users._meta.get_field("username").max_length)
     if unfit is not None:
         raise OfficialRefused(unfit[1])
     if role not in ROLES:
         raise OfficialRefused(_("Add a referee or a chief referee."))
     if not username:
         raise OfficialRefused(_("Give the official's user name."))
-    users = get_user_model()
     with transaction.atomic():
         _lock(event, actor)
         user = users.objects.filter(username=username).first()

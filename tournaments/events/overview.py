@@ -6,7 +6,9 @@ a table's *progress* is its current games entered and verified out of the round'
 *unsettled* (tournaments.events.round_states.rounds_unsettled) lists the (table, board, reason) not
 settled yet. A *stop* is where a player sits in one round (round, table, seat): her *guide
 card* lists her stops in every round seated so far, and a table card says where each of its
-seats goes next round.
+seats goes next round. On the dashboard the *current round* (the round the room plays,
+tournaments.events.clock.current_round) comes first; a *past round* is any other round closed
+or published.
 """
 
 from __future__ import annotations
@@ -74,6 +76,19 @@ class RoundOverview:
     @property
     def unsettled_text(self) -> str:
         return unsettled_text(self.unsettled)
+
+
+def now_first(
+    rounds: Sequence[RoundOverview], current: Round | None
+) -> tuple[list[RoundOverview], list[RoundOverview]]:
+    """The dashboard's order of `rounds`: (the current round, then the other rounds that are
+    not past in number order; the past rounds, the latest first). See the module docstring."""
+    past_states = (RoundState.CLOSED, RoundState.PUBLISHED)
+    now = current.pk if current is not None else None
+    first = [r for r in rounds if r.round.pk == now]
+    ahead = [r for r in rounds if r.round.pk != now and r.round.state not in past_states]
+    past = [r for r in rounds if r.round.pk != now and r.round.state in past_states]
+    return first + ahead, sorted(past, key=lambda r: r.round.number, reverse=True)
 
 
 def event_overview(*, event: Event) -> list[RoundOverview]:

@@ -1,7 +1,8 @@
 """Read-side queries of tournaments: the event list, an event's players and its stored or
-freshly computed standings, the repeats and club clashes of its rounds' seating, the
-dashboard's audit log with labels. The seat results and points behind travellers and
-scorecards are tournaments.standings.results.event_results and tournaments.results.
+freshly computed standings, the repeats and club clashes of its rounds' seating and of each
+stage's movement beside their proved bounds, the dashboard's audit log with labels. The seat
+results and points behind travellers and scorecards are
+tournaments.standings.results.event_results and tournaments.results.
 """
 
 from __future__ import annotations
@@ -143,6 +144,81 @@ def round_seating_checks(*, event: Event) -> dict[int, SeatingCheck]:
                 clashes=sorted((*_named(names, a, b), clubs[a]) for a, b in check.clashes),
             )
     return out
+
+
+@dataclass(frozen=True)
+class StageMovement:
+    """A movement stage_seat made (tournaments.events.stages), as the dashboard shows it: its
+    ``rounds`` (numbers), their ``repeats`` and club ``clashes`` as seated now (repeats among
+    these rounds only), and what was proved when it was made (tournaments.seating.exact): no
+    movement of the field has fewer than ``lower_bound`` repeats, nor, with as few repeats as
+    it had then (``made_with``), fewer than ``club_lower_bound`` club clashes."""
+
+    rounds: list[int]
+    repeats: int
+    clashes: int
+    lower_bound: int
+    club_lower_bound: int
+    made_with: int
+
+    @property
+    def rounds_label(self) -> str:
+        """The rounds as "1–5", or "1, 3, 4" when they do not follow each other."""
+        if len(self.rounds) > 1 and self.rounds == list(range(self.rounds[0], self.rounds[-1] + 1)):
+            return f"{self.rounds[0]}–{self.rounds[-1]}"
+        return ", ".join(str(n) for n in self.rounds)
+
+    @property
+    def repeats_optimal(self) -> bool:
+        return self.repeats == self.lower_bound
+
+    @property
+    def club_bound_holds(self) -> bool:
+        """Whether the club bound speaks of this movement: it has no more repeats than when
+        the bound was proved (a bound among movements with at most that many)."""
+        return self.repeats <= self.made_with
+
+    @property
+    def clashes_optimal(self) -> bool:
+        return self.club_bound_holds and self.clashes == self.club_lower_bound
+
+
+def stage_movements(*, event: Event) -> dict[int, list[StageMovement]]:
+    """Stage id → the movements its seatings made (the audit entries ``stage.seat`` of
+    individual events, which keep each movement's measures), newest first, each over rounds
+    no newer one seated again and still seated. Two queries."""
+    entries = AuditEntry.objects.filter(event=event, action="stage.seat").order_by("-at", "-id")
+    rows = Seat.objects.filter(table__round__event=event).values_list(
+        "table__round__number", "table_id", "player_id", "player__club"
+    )
+    tables: dict[int, dict[int, list[int]]] = defaultdict(dict)
+    clubs: dict[int, str] = {}
+    for number, table_id, player_id, club in rows:
+        tables[number].setdefault(table_id, []).append(player_id)
+        if club:
+            clubs[player_id] = club
+    out: dict[int, list[StageMovement]] = defaultdict(list)
+    taken: set[int] = set()
+    for entry in entries.values_list("object_id", "changes"):
+        stage_id, changes = entry
+        numbers = changes.get("rounds") if isinstance(changes, dict) else None
+        if not numbers or "lower_bound" not in changes or not stage_id.isdigit():
+            continue  # a team seating: no movement, no bound
+        if taken & set(numbers) or any(n not in tables for n in numbers):
+            continue
+        taken |= set(numbers)
+        movement = [list(tables[n].values()) for n in numbers]
+        out[int(stage_id)].append(
+            StageMovement(
+                rounds=list(numbers),
+                repeats=schedule.repeat_pairs(movement),
+                clashes=schedule.club_conflicts(movement, clubs),
+                lower_bound=changes["lower_bound"],
+                club_lower_bound=changes.get("club_lower_bound", 0),
+                made_with=changes.get("repeat_pairs", 0),
+            )
+        )
+    return dict(out)
 
 
 def _named(names: dict[int, str], a: int, b: int) -> tuple[str, str]:

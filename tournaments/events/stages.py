@@ -226,6 +226,9 @@ def _stage_plan(
             "lower_bound": schedule.lower_bound,
             "seat_imbalance": schedule.seat_imbalance,
             "club_conflicts": schedule.club_conflicts,
+            # How good it is, proved (tournaments.seating.exact): the dashboard shows it.
+            "club_lower_bound": schedule.club_lower_bound,
+            "optimal": schedule.optimal,
             "sit_out": [[field[p - 1].name for p in r] for r in schedule.sit_out],
         }
     else:
@@ -274,7 +277,9 @@ def stage_seat(
     format, draft rounds, players and their clubs, teams) is unchanged, and stores it.
 
     Returns the movement's measures ``{"rounds", "repeat_pairs", "lower_bound",
-    "seat_imbalance", "club_conflicts", "sit_out"}`` (names, not numbers).
+    "seat_imbalance", "club_conflicts", "club_lower_bound", "optimal", "sit_out"}`` (names,
+    not numbers; the bounds as schedule.Schedule's), also kept in the audit entry
+    ``stage.seat``, where the dashboard reads them (selectors.stage_movements).
 
     Raises:
         NotOrganizer; AdministrationRefused: no draft round, too few players, teams that do not
@@ -360,6 +365,11 @@ def round_seat_swiss(*, round_: Round, actor: Actor) -> list[list[str]]:
                 seated = {p for t in played for p in t}
                 for pk in by_id:
                     sat[pk] += pk not in seated
+        if len(ranked) < k:
+            raise AdministrationRefused(
+                _("A table of %(seats)s needs %(seats)s players: the stage has %(count)s.")
+                % {"seats": k, "count": len(ranked)}
+            )
         clubs = {p.pk: p.club for p in field if p.club}
         try:
             tables, _out = seating_swiss.swiss_round(

@@ -28,6 +28,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from ddz_site.kernel.errors import DomainError
+from ddz_site.kernel.text import text_refusal
 from tournaments.core.access import AdministrationRefused, may_create_events
 from tournaments.core.audit import audit_record
 from tournaments.core.rating_requests import ratings_request
@@ -211,26 +212,28 @@ def series_create(
 
     Raises:
         NotClubOrganizer: the actor is not an organizer of the club; ClubRefused: an empty or
-        taken name, a bad scale, k below 1, an unknown or repeated tie-break, a lot without seed.
+        taken name, a name, season or seed of the lot the site's rule for typed text refuses
+        (ddz_site.kernel.text: a season of at most 40 characters, a seed of 64), a bad scale,
+        k below 1, an unknown or repeated tie-break, a lot without seed.
     """
     _need_organizer(actor, club)
-    name = name.strip()
+    name = _typed(name, _("Name of the series")).strip()
     if not name or len(name) > 200:
         raise ClubRefused(_("A series needs a name of at most 200 characters."))
+    season = _typed(season.strip(), _("Season"), Series._meta.get_field("season").max_length)
+    seed_max = Series._meta.get_field("lot_seed").max_length
+    lot_seed = _typed(lot_seed, _("Seed of the lot"), seed_max)
+    if isinstance(scale, str):
+        values = _scale(scale, _("Points by place"))
+    else:  # values given by code (the demo's), not typed
+        values = pure.DEFAULT_SCALE if scale is None else tuple(Fraction(v) for v in scale)
+    master = _scale(master_scale, _("Master points")) if master_scale.strip() else ()
+    if "lot" in tiebreaks and not lot_seed:
+        raise ClubRefused(_("The lot needs its seed, published with the series: give one."))
     try:
-        values = (
-            pure.DEFAULT_SCALE
-            if scale is None
-            else pure.parse_scale(scale)
-            if isinstance(scale, str)
-            else tuple(Fraction(v) for v in scale)
-        )
-        master = pure.parse_scale(master_scale) if master_scale.strip() else ()
         pure.check_tiebreaks(list(tiebreaks), lot_seed)
-    except (pure.SeriesError, ValueError, TypeError) as exc:
-        raise ClubRefused(
-            _("These series settings are not possible: %(error)s") % {"error": exc}
-        ) from None
+    except pure.SeriesError:
+        raise ClubRefused(_("Choose each tie-break once, from the list.")) from None
     if best_of is not None and best_of < 1:
         raise ClubRefused(_("Best k of n events needs k of at least 1."))
     try:
@@ -239,7 +242,7 @@ def series_create(
                 club=club,
                 name=name,
                 slug=_slug(Series, name),
-                season=season.strip()[:40],
+                season=season,
                 scale=pure.format_scale(values),
                 best_of=best_of,
                 tiebreaks=list(tiebreaks),
@@ -263,6 +266,40 @@ def series_create(
             _("%(club)s already has a series named %(name)s.") % {"club": club.name, "name": name}
         ) from None
     return made
+
+
+def _typed(text: str, field: str, max_length: int | None = None) -> str:
+    """`text` if the site's one rule for typed text takes it (ddz_site.kernel.text; at most
+    `max_length` characters, never cut).
+
+    Raises:
+        ClubRefused: the rule's refusal, after the name of the `field`.
+    """
+    unfit = text_refusal(text, max_length=max_length)
+    if unfit is not None:
+        raise ClubRefused(_("%(field)s: %(error)s") % {"field": field, "error": unfit[1]})
+    return text
+
+
+def _scale(text: str, field: str) -> tuple[Fraction, ...]:
+    """The points by place written in `text` (tournaments.league.series.parse_scale).
+
+    Raises:
+        ClubRefused: not typed text, no number, a word that is no number of points, or one
+            below 0 or above 10⁹, each said after the name of the `field`.
+    """
+    _typed(text, field)
+    try:
+        return pure.parse_scale(text)
+    except pure.SeriesError as exc:
+        word = exc.params.get("word", "")
+        if exc.code == "scale.out_of_range":
+            error = _("“%(word)s” is not a number of points from 0 to 10⁹.") % {"word": word}
+        elif exc.code == "scale.not_a_number":
+            error = _("“%(word)s” is not a number of points.") % {"word": word}
+        else:
+            error = _("give at least one number of points.")
+        raise ClubRefused(_("%(field)s: %(error)s") % {"field": field, "error": error}) from None
 
 
 def series_finish(*, series: Series, actor: Any, finished: bool = True) -> None:

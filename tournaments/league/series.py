@@ -60,7 +60,17 @@ SERIES_TIEBREAKS = ("best_event", "head_to_head", "lot")
 
 class SeriesError(ValueError):
     """Input the series standings cannot take (a place below 1, a bad scale, k below 1, an
-    unknown or repeated tie-break, a lot without a seed)."""
+    unknown or repeated tie-break, a lot without a seed). `code` names what is wrong with a
+    scale (``scale.empty``, ``scale.not_a_number``, ``scale.out_of_range``; ``invalid`` for the
+    rest) and `params` its values (``word``: the word refused), so that a door says it in its
+    reader's language."""
+
+    def __init__(
+        self, message: str, *, code: str = "invalid", params: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params or {}
 
 
 @dataclass(frozen=True)
@@ -99,15 +109,23 @@ def parse_scale(text: str) -> tuple[Fraction, ...]:
     """
     words = [w for w in re.split(r"[\s,;]+", text.strip()) if w]
     if not words:
-        raise SeriesError("a scale needs at least one number of points")
+        raise SeriesError("a scale needs at least one number of points", code="scale.empty")
     out = []
     for word in words:
         try:
             value = Fraction(word) if "/" in word else Fraction(Decimal(word))
         except (ValueError, ZeroDivisionError, InvalidOperation):
-            raise SeriesError(f"{word!r} is not a number of points") from None
+            raise SeriesError(
+                f"{word!r} is not a number of points",
+                code="scale.not_a_number",
+                params={"word": word},
+            ) from None
         if value < 0 or not value.denominator or abs(value) > 10**9:
-            raise SeriesError(f"{word!r}: points are a number from 0 to 10^9")
+            raise SeriesError(
+                f"{word!r}: points are a number from 0 to 10^9",
+                code="scale.out_of_range",
+                params={"word": word},
+            )
         out.append(value)
     return tuple(out)
 

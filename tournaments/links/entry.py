@@ -67,14 +67,14 @@ def link_game_submit(
     board: Board,
     steps: Sequence[str] | None = None,
     submission: Mapping[str, Any] | None = None,
-    replace: bool = False,
+    replaces: int | None = None,
     idempotency_key: str | None = None,
 ) -> Game:
     """Submit the finished live entry `steps` of `table`, or a validated `submission` (exactly
     one of ``steps``, ``quick`` or ``record``, as the API's:
     tournaments.tables.submission.submission_record),
     through tournaments.tables.submission.game_submit (source ``link``; audited as the link with its
-    device).
+    device); `replaces` names the version it replaces, as game_submit's.
     A retry with the same `idempotency_key` returns the game stored first.
 
     Raises:
@@ -88,7 +88,7 @@ def link_game_submit(
         table=table,
         board=board,
         record=record,
-        replace=replace,
+        replaces=replaces,
         actor=bearer,
         idempotency_key=idempotency_key,
         source="link",

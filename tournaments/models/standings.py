@@ -84,19 +84,32 @@ class AdjustmentKind(models.TextChoices):
     AVERAGE_PLUS = "avg+", _("average-plus")
     AVERAGE = "avg", _("average")
     AVERAGE_MINUS = "avg-", _("average-minus")
+    PERCENTAGE = "pct", _("artificial percentage")
+    WEIGHTED = "weighted", _("weighted score")
 
 
 class Adjustment(models.Model):
-    """A referee's adjusted score for one seat of a board at a table that could not play it
-    normally: average-plus, average or average-minus (60/50/40 % of the top in matchpoints,
-    +u/0/−u in datum difference). It stands in for the seat's result (a current game of that
-    table and board, if any, is then not counted for that seat) and takes part in no
-    comparison. Written only by tournaments.standings.rulings.adjustment_set."""
+    """A chief referee's or organizer's adjusted score for one seat of a board at a table that
+    could not play it normally (tournaments.scoring.methods scores it):
+
+    - average-plus, average, average-minus, or an *artificial percentage* (`percentage`, 0 to
+      100 with two decimals): that share of the top in matchpoints (60/50/40 % for the three
+      averages), u·(p − 50)/10 in datum difference (+u/0/−u); it takes part in no comparison;
+    - a *weighted score*: the table's possible results with their exact weights, this seat's
+      score in each (`weighted`, `[{"score": 6, "weight": "1/2"}, …]`, the same possible
+      results in the same order at every seat of the table); it is compared at its weights.
+
+    It stands in for the seat's result (a current game of that table and board, if any, is
+    then not counted for that seat). Written only by tournaments.standings.rulings."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="adjustments")
     board = models.ForeignKey("games.Board", on_delete=models.CASCADE, related_name="adjustments")
     seat = models.CharField(_("seat"), max_length=2, choices=SEAT_CHOICES)
-    kind = models.CharField(_("adjusted score"), max_length=4, choices=AdjustmentKind.choices)
+    kind = models.CharField(_("adjusted score"), max_length=8, choices=AdjustmentKind.choices)
+    percentage = models.DecimalField(
+        _("percentage"), max_digits=5, decimal_places=2, null=True, blank=True
+    )
+    weighted = models.JSONField(_("possible results"), default=list, blank=True)
     reason = models.TextField(_("reason"), blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -114,10 +127,27 @@ class Adjustment(models.Model):
             models.CheckConstraint(
                 condition=models.Q(kind__in=AdjustmentKind.values), name="adjustment_kind_valid"
             ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    kind=AdjustmentKind.PERCENTAGE, percentage__gte=0, percentage__lte=100
+                )
+                | (~models.Q(kind=AdjustmentKind.PERCENTAGE) & models.Q(percentage__isnull=True)),
+                name="adjustment_percentage_of_its_kind",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.board} T{self.table.number} {self.seat}: {self.kind}"
+        return f"{self.board} T{self.table.number} {self.seat}: {self.notation}"
+
+    @property
+    def notation(self) -> str:
+        """The adjusted score as the pure scoring and its command line write it: "avg+",
+        "61.8%", or for a weighted score its possible results, "1/2:6 1/2:-3" (weight:score)."""
+        if self.kind == AdjustmentKind.PERCENTAGE and self.percentage is not None:
+            return f"{format(self.percentage.normalize(), 'f')}%"
+        if self.kind == AdjustmentKind.WEIGHTED:
+            return " ".join(f"{o['weight']}:{o['score']}" for o in self.weighted or [])
+        return str(self.kind)
 
 
 class Penalty(models.Model):

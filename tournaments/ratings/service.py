@@ -103,7 +103,8 @@ def event_groups(event: Event) -> list[rating.Group[int]]:
             seat=SEAT_ORDER.index(r.seat),
             player=identity[cast(int, r.player)],
             score=r.score,
-            adjusted=bool(r.adjusted),
+            # A weighted score is a ruling too, not a result the seat played.
+            adjusted=bool(r.adjusted or r.weighted),
         )
         for r in data.results
     )

@@ -89,7 +89,7 @@ def board_traveller(*, board: Board) -> list[TravellerRow]:
         g.table_id: g
         for g in Game.objects.filter(board=board, replaced_at__isnull=True).defer("error")
     }
-    adjusted = {(a.table_id, a.seat): a.kind for a in Adjustment.objects.filter(board=board)}
+    adjusted = {(a.table_id, a.seat): a.notation for a in Adjustment.objects.filter(board=board)}
     seat_rows = Seat.objects.select_related("player")
     if board.round_id is not None:
         tables = list(
@@ -182,7 +182,7 @@ def player_scorecard(
     shown = {b.pk for b in boards if visible is None or b.pk in visible}
     games = _scorecard_games(table_ids)
     adjusted = {
-        (a.table_id, a.board_id, a.seat): a.kind
+        (a.table_id, a.board_id, a.seat): a.notation
         for a in Adjustment.objects.filter(table_id__in=table_ids)
     }
     points = _points(event, shown, lineup)

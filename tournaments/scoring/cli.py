@@ -7,6 +7,12 @@ A line `{"board": B, "tables": N}` says how many tables board B was meant for: i
 Neuberg N in matchpoints (boards of one event may be played different numbers of times), over
 `--tables` and the default; datum scoring has no N and only checks the line. `--boards` adds
 each board's results with their points, as a bridge traveller (travellers).
+
+A seat result line gives its `"score"`, or instead an adjusted score (`"adjusted": "avg+"`,
+`"avg"`, `"avg-"` or an artificial percentage such as `"61.8%"`, 0 to 100 with at most two
+decimals), or a weighted score (`"weighted": [{"score": 6, "weight": "1/2"}, {"score": -3,
+"weight": "1/2"}]`, exact weights above 0 summing to 1; tournaments.scoring.methods says how
+each is scored).
 """
 
 from __future__ import annotations
@@ -21,29 +27,51 @@ from fractions import Fraction
 from typing import Any
 
 from tournaments.scoring.methods import (
-    ADJUSTMENTS,
     ALL_SEATS,
     METHODS,
     ScoringError,
     SeatPoints,
     SeatResult,
+    adjusted_share,
     board_points,
     format_fraction,
+    weighted_result,
 )
 from tournaments.scoring.ranking import TIEBREAKS, RankedRow, standings
 
 
-def _parse_score(value: object, line: int) -> Fraction:
+def _parse_score(value: object, line: int, name: str = "score") -> Fraction:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise ScoringError(f"line {line}: score must be a number or a fraction string")
+        raise ScoringError(f"line {line}: {name} must be a number or a fraction string")
     try:
         return Fraction(str(value))
     except (ValueError, ZeroDivisionError):
-        raise ScoringError(f"line {line}: score {value!r} is not a number") from None
+        raise ScoringError(f"line {line}: {name} {value!r} is not a number") from None
+
+
+def _weighted(value: object, line: int) -> list[tuple[Fraction, Fraction]]:
+    """The possible results of a weighted score, `[{"score": 6, "weight": "1/2"}, …]`, as
+    (score, weight) pairs (their weights are checked by methods.weighted_result).
+
+    Raises:
+        ScoringError: not a list of such objects, or a score or weight not a number.
+    """
+    if not isinstance(value, list):
+        raise ScoringError(f"line {line}: weighted must be a list of possible results")
+    options = []
+    for option in value:
+        if not isinstance(option, dict) or set(option) != {"score", "weight"}:
+            raise ScoringError(
+                f"line {line}: each possible result has a score and a weight, nothing else"
+            )
+        options.append(
+            (_parse_score(option["score"], line), _parse_score(option["weight"], line, "weight"))
+        )
+    return options
 
 
 # The fields of a seat result that a line giving a board's tables must not carry.
-_SEAT_FIELDS = ("table", "seat", "player", "score", "adjusted")
+_SEAT_FIELDS = ("table", "seat", "player", "score", "adjusted", "weighted")
 
 
 @dataclass
@@ -92,7 +120,12 @@ def _seat_result(obj: dict[str, Any], number: int) -> SeatResult:
     """
     missing = [k for k in ("board", "table", "seat", "player") if k not in obj]
     adjusted = obj.get("adjusted")
-    if "score" not in obj and adjusted is None:
+    if "weighted" in obj:
+        # A weighted score stands in place of the score; an adjusted one replaces both.
+        for other in ("score", "adjusted"):
+            if other in obj:
+                raise ScoringError(f"line {number}: both {other} and weighted; give one")
+    elif "score" not in obj and adjusted is None:
         missing.append("score")
     if missing:
         raise ScoringError(f"line {number}: missing {', '.join(missing)}")
@@ -103,10 +136,17 @@ def _seat_result(obj: dict[str, Any], number: int) -> SeatResult:
         raise ScoringError(
             f"line {number}: seat {obj['seat']!r} is not a seat (R-SEAT: {' '.join(ALL_SEATS)})"
         )
-    if adjusted is not None and adjusted not in ADJUSTMENTS:
-        raise ScoringError(f"line {number}: adjusted must be avg+, avg or avg-")
+    where = (obj["board"], obj["table"], obj["seat"], obj["player"])
+    options = _weighted(obj["weighted"], number) if "weighted" in obj else None
+    try:
+        if adjusted is not None:
+            adjusted_share(adjusted)
+        if options is not None:
+            return weighted_result(*where, options)
+    except ScoringError as exc:
+        raise ScoringError(f"line {number}: {exc}") from None
     score = _parse_score(obj["score"], number) if "score" in obj else Fraction(0)
-    return SeatResult(obj["board"], obj["table"], obj["seat"], obj["player"], score, adjusted)
+    return SeatResult(*where, score, adjusted)
 
 
 def read_scoring_input(lines: Iterable[str]) -> ScoringInput:
@@ -226,7 +266,8 @@ def travellers(
     board's results by table then seat. `points` are board_points of `results` (in the same
     order); a result with a top (matchpoints) shows "matchpoints" and "percentage" (100 · MP /
     top, 0 when the top is 0), one without (datum) its "difference"; an adjusted result shows
-    "adjusted" instead of a score.
+    "adjusted" instead of a score, a weighted one its possible results, "weighted": [{"score",
+    "weight"}, …].
 
     >>> rs = [SeatResult(1, 2, "S", "b", Fraction(-1)), SeatResult(1, 1, "S", "a", Fraction(3))]
     >>> [(r["player"], r["matchpoints"]) for r in travellers(rs, board_points(rs))[0]["results"]]
@@ -242,10 +283,15 @@ def travellers(
             by_board[board], key=lambda rp: (_natural(rp[0].table), _SEAT_ORDER[rp[0].seat])
         ):
             line: dict[str, object] = {"table": r.table, "seat": r.seat, "player": r.player}
-            if r.adjusted is None:
-                line["score"] = format_fraction(r.score)
-            else:
+            if r.adjusted is not None:
                 line["adjusted"] = r.adjusted
+            elif r.weighted:
+                line["weighted"] = [
+                    {"score": format_fraction(s), "weight": format_fraction(w)}
+                    for s, w in r.weighted
+                ]
+            else:
+                line["score"] = format_fraction(r.score)
             if p.top is None:
                 line["difference"] = format_fraction(p.points)
             else:

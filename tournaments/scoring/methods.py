@@ -13,8 +13,20 @@ Vocabulary (DESIGN.md, "Scoring methods"):
   N expected is scaled by Neuberg: MP' = (MP + 1)·N/n − 1, top 2(N − 1);
 - *datum difference*: D = r − datum, the datum being the mean of the seat's raw scores over the
   tables, trimmed (highest and lowest dropped) from 5 tables on;
-- *adjusted* results (`"avg+"`, `"avg"`, `"avg-"`) take part in no comparison: in matchpoints
-  they score 60/50/40 % of the top, in datum +u/0/−u for the organizer's unit u;
+- an *adjusted score* (a director's artificial score, bridge's Law 12C2) is `"avg+"`, `"avg"`,
+  `"avg-"` or an *artificial percentage* such as `"61.8%"` (0 to 100, at most two decimals;
+  average-plus, average and average-minus are 60, 50 and 40 %), each seat its own. It takes
+  part in no comparison: in matchpoints it scores that share of the board's top, in datum
+  u·(p − 50)/10 for the organizer's unit u (so +u, 0, −u for 60, 50, 40 %); the board's other
+  results are compared among themselves and Neuberg-scaled to the N tables, as if the board
+  had one result fewer;
+- a *weighted score* (Law 12C1(c)) gives a table's result as several possible results, each
+  with an exact weight above 0, the weights summing to 1 (`SeatResult.weighted`: one seat's
+  (score, weight) pairs). It is compared: in matchpoints it scores the weighted sum of each
+  possible result's matchpoints, and every other result is compared with each possible result
+  at its weight (2·w for each one it beats, w for each equal one), so a board's matchpoints
+  still sum to n(n − 1); in datum it scores as its weighted mean (`SeatResult.score`), which
+  also enters the datum;
 - passed-out boards (R-PASSOUT) score 0 for every seat and are compared like any other;
 - a *standing* is a player's total over the boards, ranked by competition ranking
   (1, 2=, 2=, 4): matchpoints by percentage of the tops, datum by total.
@@ -33,7 +45,9 @@ five): results are grouped by the seat string, so every function works for any t
 
 Command line: `python -m tournaments.scoring FILE [--method matchpoints|datum] [--unit U]
 [--tables N] [--boards] [--tiebreak NAME …] [--seed SEED]`
-reads JSON lines `{"board", "table", "seat", "player", "score"[, "adjusted"]}` and prints
+reads JSON lines `{"board", "table", "seat", "player", "score"}` (or, instead of the score,
+`"adjusted": "avg+" | "avg" | "avg-" | "61.8%"`, or `"weighted": [{"score": 6, "weight":
+"1/2"}, …]`) and prints
 `{"rows": [{"rank": "2=", "player": …, "total": "37/2", "percentage": "185/4", …}]}`, every
 exact value a reduced fraction in a string; `--boards` adds each board's traveller
 (`{"boards": [{"board", "results": [{"table", "seat", "player", "score", "matchpoints",
@@ -44,11 +58,15 @@ tables that met any board of the file (`--tables N` sets it), or at the tables a
 line that is not a seat result, a seat not of R-SEAT, a seat or a player twice at one table of
 a board, `--unit` not a number, negative, or given with matchpoints, `--tables` not a whole
 number above 0, fewer than the tables that met a board, or given with datum, an adjusted result
-under datum scoring without `--unit`, a file that cannot be read.
+under datum scoring without `--unit`, an adjusted score that is not avg+, avg, avg- or a
+percentage from 0 to 100 with at most two decimals, a weighted score whose weights are not
+above 0 or do not sum to 1, a line with a weighted score beside its score or an adjusted
+score, a file that cannot be read.
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -60,7 +78,8 @@ from typing import Literal
 Method = Literal["matchpoints", "datum"]
 METHODS: tuple[Method, ...] = ("matchpoints", "datum")
 ADJUSTMENTS = {"avg+": Fraction(3, 5), "avg": Fraction(1, 2), "avg-": Fraction(2, 5)}
-_DATUM_ADJUSTMENTS = {"avg+": 1, "avg": 0, "avg-": -1}
+# An artificial percentage: 0 to 100 with at most two decimals, ASCII digits only.
+_PERCENTAGE = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,2})?%")
 # Every seat of every table size (R-SEAT): S E W for three players, S N / S E N W, P1…P5.
 ALL_SEATS = ("S", "E", "W", "N", "P1", "P2", "P3", "P4", "P5")
 # Trimmed datum from this many results on (DESIGN.md).
@@ -73,7 +92,9 @@ class ScoringError(ValueError):
 
 @dataclass(frozen=True)
 class SeatResult:
-    """One seat's raw score on one board at one table; `adjusted` replaces the score."""
+    """One seat's raw score on one board at one table; `adjusted` replaces the score; a
+    weighted score gives the seat's possible results as (score, weight) pairs in `weighted`,
+    `score` being their weighted mean (weighted_result makes one)."""
 
     board: Hashable
     table: Hashable
@@ -81,6 +102,7 @@ class SeatResult:
     player: Hashable
     score: Fraction
     adjusted: str | None = None
+    weighted: tuple[tuple[Fraction, Fraction], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -109,8 +131,85 @@ def _check(results: Sequence[SeatResult]) -> None:
                 f"board {r.board}, table {r.table}: player {r.player} holds two seats "
                 f"({other} and {r.seat}); a player holds one seat at a table"
             )
-        if r.adjusted is not None and r.adjusted not in ADJUSTMENTS:
-            raise ScoringError(f"unknown adjustment {r.adjusted!r}; use avg+, avg or avg-")
+        if r.adjusted is not None:
+            if r.weighted:
+                raise ScoringError(
+                    f"board {r.board}, table {r.table}, seat {r.seat} has both an adjusted "
+                    "score and a weighted one"
+                )
+            adjusted_share(r.adjusted)
+        if r.weighted:
+            where = f"board {r.board}, table {r.table}, seat {r.seat}"
+            try:
+                mean = weighted_mean(r.weighted)
+            except ScoringError as exc:
+                raise ScoringError(f"{where}: {exc}") from None
+            if r.score != mean:
+                raise ScoringError(
+                    f"{where}: the score of a weighted result must be its weighted mean {mean}"
+                )
+
+
+def adjusted_share(adjusted: str) -> Fraction:
+    """The share of the board's top an adjusted score is worth in matchpoints: "avg+" 3/5,
+    "avg" 1/2, "avg-" 2/5, an artificial percentage "61.8%" 309/500 (0 to 100, at most two
+    decimals). In datum it is worth u·(100·share − 50)/10.
+
+    >>> adjusted_share("avg+"), adjusted_share("61.8%")
+    (Fraction(3, 5), Fraction(309, 500))
+
+    Raises:
+        ScoringError: not one of the three names, or not such a percentage.
+    """
+    named = ADJUSTMENTS.get(adjusted) if isinstance(adjusted, str) else None
+    if named is not None:
+        return named
+    if not isinstance(adjusted, str) or not _PERCENTAGE.fullmatch(adjusted):
+        raise ScoringError(
+            f"unknown adjustment {adjusted!r}; use avg+, avg, avg- or a percentage from 0% "
+            "to 100% with at most two decimals (61.8%)"
+        )
+    share = Fraction(adjusted[:-1]) / 100
+    if share > 1:
+        raise ScoringError(f"adjustment {adjusted} is above 100%")
+    return share
+
+
+def weighted_mean(options: Sequence[tuple[Fraction, Fraction]]) -> Fraction:
+    """The weighted mean of a weighted score's possible results, (score, weight) pairs.
+
+    >>> weighted_mean([(Fraction(6), Fraction(1, 3)), (Fraction(-3), Fraction(2, 3))])
+    Fraction(0, 1)
+
+    Raises:
+        ScoringError: no possible result, a weight not above 0, or weights not summing to 1.
+    """
+    if not options:
+        raise ScoringError("a weighted score needs at least one possible result")
+    for _score, weight in options:
+        if weight <= 0:
+            raise ScoringError(f"each weight of a weighted score must be above 0 (not {weight})")
+    total = sum((Fraction(w) for _s, w in options), Fraction(0))
+    if total != 1:
+        raise ScoringError(f"the weights of a weighted score must sum to 1 (these sum to {total})")
+    return sum((Fraction(s) * Fraction(w) for s, w in options), Fraction(0))
+
+
+def weighted_result(
+    board: Hashable,
+    table: Hashable,
+    seat: str,
+    player: Hashable,
+    options: Iterable[tuple[Fraction | int, Fraction | int]],
+) -> SeatResult:
+    """A seat's weighted score: its possible results as (score, weight) pairs, exact; its
+    `score` is their weighted mean.
+
+    Raises:
+        ScoringError: as weighted_mean.
+    """
+    exact = tuple((Fraction(s), Fraction(w)) for s, w in options)
+    return SeatResult(board, table, seat, player, weighted_mean(exact), weighted=exact)
 
 
 def _groups(
@@ -129,7 +228,9 @@ def matchpoints(
 
     `expected` maps a board to the number N of tables that should have a result; a board with
     fewer (n < N) is Neuberg-scaled. By default N is the number of tables that met the board.
-    Adjusted results count among the N tables but not in the comparison.
+    Adjusted results count among the N tables but not in the comparison (they score their
+    share of the top); weighted results are compared possible result by possible result, at
+    their weights (see the module docstring).
 
     >>> rs = [SeatResult("1", t, "S", p, Fraction(s)) for t, p, s in
     ...       [(1, "a", 12), (2, "b", -4), (3, "c", -4), (4, "d", 15)]]
@@ -137,28 +238,34 @@ def matchpoints(
     ['4', '1', '1', '6']
 
     Raises:
-        ScoringError: a seat met twice at one table, or an unknown adjustment.
+        ScoringError: a seat met twice at one table, an unknown adjustment or a weighted
+        result whose weights are not above 0 or do not sum to 1.
     """
     rows = list(results)
     _check(rows)
     points: dict[int, tuple[Fraction, Fraction]] = {}
     index = {id(r): i for i, r in enumerate(rows)}
     for (board, _seat), group in _groups(rows).items():
-        # Compared as integers over the group's common denominator: exact, and many times
-        # faster than comparing Fractions (the standings of a large event sort 40,000 scores).
-        den = lcm(1, *(r.score.denominator for r in group if r.adjusted is None))
-        real = sorted(_scaled(r.score, den) for r in group if r.adjusted is None)
         tables = len({r.table for r in group})
         big_n = max(tables, (expected or {}).get(board, tables))
-        n = len(real)
         top = Fraction(2 * (big_n - 1))
+        for r in group:
+            if r.adjusted is not None:
+                points[index[id(r)]] = (top * adjusted_share(r.adjusted), top)
+        compared = [r for r in group if r.adjusted is None]
+        n = len(compared)
+        if any(r.weighted for r in compared):
+            for r, exact in zip(compared, _weighted_matchpoints(compared), strict=True):
+                points[index[id(r)]] = (exact if n == big_n else (exact + 1) * big_n / n - 1, top)
+            continue
+        # Compared as integers over the group's common denominator: exact, and many times
+        # faster than comparing Fractions (the standings of a large event sort 40,000 scores).
+        den = lcm(1, *(r.score.denominator for r in compared))
+        real = sorted(_scaled(r.score, den) for r in compared)
         # The points of one raw score, made a Fraction once per group (a board at 200 tables
         # has a few dozen distinct ones): Neuberg's (raw + 1) * N / n - 1 in one division.
         made: dict[int, Fraction] = {}
-        for r in group:
-            if r.adjusted is not None:
-                points[index[id(r)]] = (top * ADJUSTMENTS[r.adjusted], top)
-                continue
+        for r in compared:
             # Sorted once per group, so a board at T tables costs T log T, not T squared.
             # 2 per score below, 1 per other equal score: below + (below + equal) - 1.
             key = _scaled(r.score, den)
@@ -170,6 +277,34 @@ def matchpoints(
                 )
             points[index[id(r)]] = (value, top)
     return [SeatPoints(r.board, r.table, r.seat, r.player, *points[i]) for i, r in enumerate(rows)]
+
+
+def _weighted_matchpoints(compared: Sequence[SeatResult]) -> list[Fraction]:
+    """The matchpoints of each of `compared` (one board and seat, none adjusted) among
+    themselves, before Neuberg, where some are weighted: a possible result s of weight w earns
+    w·(2 × the weight of the other results' possible results below s + the weight of those
+    equal to s), a plain score being one possible result of weight 1."""
+    choices = [r.weighted or ((r.score, Fraction(1)),) for r in compared]
+    den = lcm(1, *(s.denominator for options in choices for s, _w in options))
+    flat = sorted((_scaled(s, den), w) for options in choices for s, w in options)
+    keys = [k for k, _w in flat]
+    # below[i]: the weight of the first i possible results in score order.
+    below = [Fraction(0)]
+    for _k, w in flat:
+        below.append(below[-1] + w)
+    out = []
+    for options in choices:
+        own = [(_scaled(s, den), w) for s, w in options]
+        total = Fraction(0)
+        for key, weight in own:
+            own_below = sum((w for k, w in own if k < key), Fraction(0))
+            own_equal = sum((w for k, w in own if k == key), Fraction(0))
+            lo, hi = bisect_left(keys, key), bisect_right(keys, key)
+            beaten = below[lo] - own_below
+            equal = below[hi] - below[lo] - own_equal
+            total += weight * (2 * beaten + equal)
+        out.append(total)
+    return out
 
 
 def _scaled(value: Fraction, den: int) -> int:
@@ -211,10 +346,13 @@ def datum_differences(
 ) -> list[SeatPoints]:
     """Datum difference D = r − datum of every seat result, in input order.
 
-    Adjusted results score +unit, 0 or −unit and are left out of the datum.
+    Adjusted results score unit·(p − 50)/10 for their percentage p (+unit, 0, −unit for
+    average-plus, average, average-minus) and are left out of the datum; a weighted result
+    scores as its weighted mean, in the datum too.
 
     Raises:
-        ScoringError: a seat met twice at one table, or an unknown adjustment.
+        ScoringError: a seat met twice at one table, an unknown adjustment or a weighted
+        result whose weights are not above 0 or do not sum to 1.
     """
     rows = list(results)
     _check(rows)
@@ -226,7 +364,7 @@ def datum_differences(
     out = []
     for r in rows:
         if r.adjusted is not None:
-            points = unit * _DATUM_ADJUSTMENTS[r.adjusted]
+            points = unit * (10 * adjusted_share(r.adjusted) - 5)
         else:
             points = r.score - data[(r.board, r.seat)]
         out.append(SeatPoints(r.board, r.table, r.seat, r.player, points, None))

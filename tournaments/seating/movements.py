@@ -26,8 +26,11 @@ seconds, so that the same seed gives the same movement on any machine (no clock 
 counting allows a movement in which nobody meets twice nor meets a club-mate, a depth-first
 search for one (`ApartSearch`); then, if still needed, a local search (simulated annealing over
 swaps of two players of one round) for as few repeats as it can, then as few club meetings
-(a weight below a repeat's). The result carries the `lower_bound` proven by counting
-(`lower_bound`), and `round_checks` lists each round's repeats and club clashes. Seats are
+(a weight below a repeat's). A small field then goes to the exact search (`exact.prove`), which
+proves the fewest repeats, then club meetings, any movement can have, or the best bound its
+steps reach, and hands over a better movement when it finds one. The result carries those
+bounds (`lower_bound`, by counting where the exact search does not run; `club_lower_bound`),
+and `round_checks` lists each round's repeats and club clashes. Seats are
 given last, by an edge colouring (`_balance`)
 that makes every player hold each seat ⌊m/k⌋ or ⌈m/k⌉ times over his m rounds. Swiss rounds
 (`swiss_round`) group players by current standing, avoiding repeats. Team rounds
@@ -41,6 +44,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import permutations
 
+from tournaments.seating import exact
 from tournaments.seating.designs import resolvable_design
 from tournaments.seating.schedule import (
     Movement,
@@ -172,9 +176,12 @@ def movement(
     renamed to keep clubs apart); else a greedy start. Where club-mates still meet or pairs
     meet twice, and counting allows a movement without either, a depth-first search for one
     (at most half the steps left); then the local search until it meets the lower bounds or
-    the ``steps`` are spent (``Schedule.extra["steps"]``: the steps taken). The same
-    arguments give the same movement on any machine: no clock is read, only steps counted.
-    ``clubs`` maps a player to his club (empty: none).
+    the ``steps`` are spent (``Schedule.extra["steps"]``: the steps taken). Then, for a small
+    field not at its counting bounds, the exact search (exact.prove) with
+    exact.STEPS_PER_SEARCH_STEP × ``steps`` steps (``extra["exact_steps"]``): its movement
+    when better (method "exact"), its bounds in ``lower_bound`` and ``club_lower_bound``. The
+    same arguments give the same movement on any machine: no clock is read, only steps
+    counted. ``clubs`` maps a player to his club (empty: none).
 
     Raises:
         SeatingError: k outside 2..5, fewer players than seats, R < 1 or negative steps.
@@ -184,7 +191,8 @@ def movement(
     clubs = {p: c for p, c in (clubs or {}).items() if c}
     sit_out = sit_out_schedule(players, rounds, seats)
     bound = lower_bound(players, rounds, seats)
-    floor = REPEAT_WEIGHT * bound + club_floor(clubs, sit_out, players, seats)
+    clubs_bound = club_floor(clubs, sit_out, players, seats)
+    floor = REPEAT_WEIGHT * bound + clubs_bound
     design = resolvable_design(players, seats) if players % seats == 0 else None
     method = "search"
     used = 0
@@ -212,16 +220,44 @@ def movement(
     if movement_cost(tables, clubs) > floor and method == "search":
         search = Search(tables, players, clubs, rng)
         used += search.run(steps - used, floor)
+    proof = _prove(players, sit_out, seats, clubs, tables, (bound, clubs_bound), steps)
+    if proof.rounds is not None:
+        tables, method = proof.rounds, "exact"
     seated = _balance(tables, seats)
     return Schedule(
         rounds=seated,
         sit_out=sit_out,
         repeat_pairs=repeat_pairs(seated),
-        lower_bound=bound,
+        lower_bound=proof.repeat_bound,
         seat_imbalance=seat_imbalance(seated, seats),
         club_conflicts=club_conflicts(seated, clubs),
         method=method,
-        extra={"steps": used},
+        extra={"steps": used, "exact_steps": proof.steps},
+        club_lower_bound=proof.club_bound,
+    )
+
+
+def _prove(
+    players: int,
+    sit_out: list[list[int]],
+    seats: int,
+    clubs: Mapping[int, str],
+    tables: list[list[list[int]]],
+    floors: tuple[int, int],
+    steps: int,
+) -> exact.Proof:
+    """The exact search (exact.prove) of the movement ``tables``, from the counting ``floors``
+    (repeats, club meetings), with exact.STEPS_PER_SEARCH_STEP × ``steps`` steps."""
+    return exact.prove(
+        players,
+        sit_out,
+        seats,
+        clubs,
+        repeats=repeat_pairs(tables),
+        clashes=club_conflicts(tables, clubs),
+        repeat_floor=floors[0],
+        club_floor=floors[1],
+        steps=exact.STEPS_PER_SEARCH_STEP * steps,
     )
 
 

@@ -154,8 +154,11 @@ def club_floor(
 @dataclass
 class Schedule:
     """A movement with its measures (the JSON of ``manage.py ddz_seating``): ``rounds``
-    (tables in seat order), ``sit_out`` (per round), ``repeat_pairs``, ``lower_bound``,
-    ``seat_imbalance``, ``club_conflicts``, and ``method`` ("design" or "search")."""
+    (tables in seat order), ``sit_out`` (per round), ``repeat_pairs``, ``lower_bound`` (no
+    movement of the field has fewer repeat pairs: counting, raised by the exact search of a
+    small field), ``seat_imbalance``, ``club_conflicts``, ``club_lower_bound`` (no movement with
+    at most ``repeat_pairs`` repeats has fewer club meetings), ``optimal`` (both measures at
+    their bounds: no movement is better), and ``method`` ("design", "search" or "exact")."""
 
     rounds: Movement
     sit_out: list[list[int]]
@@ -165,6 +168,13 @@ class Schedule:
     club_conflicts: int = 0
     method: str = "search"
     extra: dict[str, int] = field(default_factory=dict)
+    club_lower_bound: int = 0
+
+    @property
+    def optimal(self) -> bool:
+        return (
+            self.repeat_pairs == self.lower_bound and self.club_conflicts == self.club_lower_bound
+        )
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -174,5 +184,7 @@ class Schedule:
             "lower_bound": self.lower_bound,
             "seat_imbalance": self.seat_imbalance,
             "club_conflicts": self.club_conflicts,
+            "club_lower_bound": self.club_lower_bound,
+            "optimal": self.optimal,
             "method": self.method,
         }

@@ -6,7 +6,7 @@ verified, a worker verifies first and recomputes only when the stored standings 
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 
 from django.db import transaction
@@ -54,6 +54,35 @@ DEEP_QUEUE = 2000
 BACKLOG_SECONDS = 60.0
 
 
+# Standings wanted and not stored for longer than a worker leaves them (DRAIN_FRESH_TIMES times
+# as long as their last recomputation took, in a drain) and OVERDUE_SECONDS more have lost
+# their recomputation: a worker killed in the middle of it left the flag `queued` up, so no
+# later request sends one, or the broker lost its message. The sweep, every few seconds, sends
+# them again (tournaments.tables.verification.verification_sweep). The age is the stored rows'
+# (no row records when a recomputation began): one that starts after a quiet spell may be sent
+# once more while it runs, which costs a computation (its store is skipped when the first
+# one's is newer).
+OVERDUE_SECONDS = 5.0
+
+
+def standings_overdue(*, now: datetime | None = None) -> list[int]:
+    """The ids of the events whose standings are wanted (StandingsState.requested above
+    `done`) and overdue at `now` (default: the present), in order: never stored, or stored
+    more than OVERDUE_SECONDS plus DRAIN_FRESH_TIMES times their last recomputation's
+    duration ago. One query."""
+    now = now or timezone.now()
+    rows = StandingsState.objects.filter(requested__gt=F("done")).values_list(
+        "event_id", "read_at", "stored_at"
+    )
+    overdue = []
+    for event_id, read_at, stored_at in rows:
+        took = (stored_at - read_at).total_seconds() if stored_at and read_at else 0.0
+        left = timedelta(seconds=OVERDUE_SECONDS + DRAIN_FRESH_TIMES * took)
+        if stored_at is None or stored_at < now - left:
+            overdue.append(event_id)
+    return sorted(overdue)
+
+
 def _backlog(event_id: int, *, more: bool = False) -> bool:
     """Whether a worker may leave the recomputation of `event_id` to a later one: fresh
     standings stored, and games of the event still pending (see FRESH_SECONDS). A worker
@@ -87,7 +116,8 @@ def _send(event_id: int, *, again: bool = False, inline: bool = False, more: boo
     the event to verify leaves it to the worker that verifies the last pending game (see
     FRESH_SECONDS); the generation stays wanted meanwhile. A broker that is down, or an inline
     recomputation that fails, leaves the generation wanted: the sweep
-    (tournaments.tables.verification.verification_sweep) sends it later."""
+    (tournaments.tables.verification.verification_sweep) sends it once it is overdue
+    (OVERDUE_SECONDS)."""
     if inline and not again and _backlog(event_id, more=more):
         return
     if not again and not StandingsState.objects.filter(pk=event_id, queued=False).update(

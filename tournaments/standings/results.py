@@ -2,18 +2,19 @@
 recompute.
 
 Vocabulary: a *seat result* of an event is one seat of a table on one board: the engine's score
-of the table's current, counted game in that seat (verified, or flagged and ruled to stand by
-a chief referee: games.counting.counted_q), or the seat's adjusted score
-(tournaments.models.Adjustment, which then replaces the game for that seat). Only *open* boards
-count (tournaments.core.embargo): a board under embargo moves no total. Boards are compared by the
-seat held (the seats of the event's rules, whatever the table size), never by role. A *scope*
-is the whole event (stage None) or one stage; a stage that carries scores over also counts the
-boards of the stages before it, for the players of this stage. Penalties are kept apart from
-the boards and taken off for the rank; ties are separated by the event's tie-breaks. In a stage
-with a cut, players the tie-breaks leave equal across the cut line are drawn by the event's
-lot, so that the cut (tournaments.events.stages.stage_cut, which takes the top `Stage.cut` of these
-stored rows, as the Swiss seating ranks by them) never chooses between players the published
-standings show as equal.
+of the table's current, counted game in that seat (verified, or flagged and ruled to stand by a
+chief referee: games.counting.counted_q), or the seat's adjusted score
+(tournaments.models.Adjustment, which then replaces the game for that seat: an artificial
+percentage scored out of the comparison, a weighted score compared at its weights). Only *open*
+boards count (tournaments.core.embargo): a board under embargo moves no total. Boards are
+compared by the seat held (the seats of the event's rules, whatever the table size), never by
+role. A *scope* is the whole event (stage None) or one stage; a stage that carries scores over
+also counts the boards of the stages before it, for the players of this stage. Penalties are
+kept apart from the boards and taken off for the rank; ties are separated by the event's
+tie-breaks. In a stage with a cut, players the tie-breaks leave equal across the cut line are
+drawn by the event's lot, so that the cut (tournaments.events.stages.stage_cut, which takes the
+top `Stage.cut` of these stored rows, as the Swiss seating ranks by them) never chooses between
+players the published standings show as equal.
 
 The rows are stored by tournaments.standings.store (standings_recompute), only where they
 differ from this computation; the rulings that move them are tournaments.standings.rulings'.
@@ -24,6 +25,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -140,6 +142,11 @@ def event_results(
     )
 
 
+# An adjustment as the standings read it: its kind, its percentage (an artificial one) and
+# its possible results (a weighted score: (score, weight) pairs, exact).
+_Ruling = tuple[str, Decimal | None, tuple[tuple[Fraction, Fraction], ...]]
+
+
 @dataclass(frozen=True)
 class _Layout:
     """What event_results credits the seat results of a board by: who sat where, the boards'
@@ -148,7 +155,7 @@ class _Layout:
     boards: set[int]  # the boards to credit; any other is passed over
     seat_of: dict[int, dict[str, int]]  # table id → seat → id of the player seated there
     number_of: dict[int, int]  # board id → its number
-    adjusted: dict[tuple[int, int], dict[str, str]]  # (board id, table id) → seat → kind
+    adjusted: dict[tuple[int, int], dict[str, _Ruling]]  # (board id, table id) → seat → ruling
     lineup: lineups.Lineup
 
 
@@ -194,18 +201,28 @@ def _boards_of(
 
 def _adjustments_of(
     event: Event,
-) -> tuple[tuple[tuple[int, int, str, str], ...], dict[tuple[int, int], dict[str, str]]]:
-    """The adjustments of `event` as rows (board id, table id, seat, kind) and as
-    (board id, table id) → seat → kind."""
+) -> tuple[tuple[tuple[Any, ...], ...], dict[tuple[int, int], dict[str, _Ruling]]]:
+    """The adjustments of `event` as rows (board id, table id, seat, kind, percentage,
+    possible results) and as (board id, table id) → seat → (kind, percentage, possible
+    results)."""
     adjustment_rows = tuple(
-        Adjustment.objects.filter(board__event=event)
+        (board_id, table_id, seat, kind, percentage, _options(weighted))
+        for board_id, table_id, seat, kind, percentage, weighted in Adjustment.objects.filter(
+            board__event=event
+        )
         .order_by("board_id", "table_id", "seat")
-        .values_list("board_id", "table_id", "seat", "kind")
+        .values_list("board_id", "table_id", "seat", "kind", "percentage", "weighted")
     )
-    adjusted: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
-    for board_id, table_id, seat, kind in adjustment_rows:
-        adjusted[(board_id, table_id)][seat] = kind
+    adjusted: dict[tuple[int, int], dict[str, _Ruling]] = defaultdict(dict)
+    for board_id, table_id, seat, kind, percentage, options in adjustment_rows:
+        adjusted[(board_id, table_id)][seat] = (kind, percentage, options)
     return adjustment_rows, adjusted
+
+
+def _options(weighted: Any) -> tuple[tuple[Fraction, Fraction], ...]:
+    """A weighted score's stored possible results (`[{"score": 6, "weight": "1/2"}, …]`) as
+    exact (score, weight) pairs; () for any other adjustment."""
+    return tuple((Fraction(str(o["score"])), Fraction(str(o["weight"]))) for o in weighted or ())
 
 
 def _credit_games(
@@ -254,16 +271,20 @@ def _credit_adjustments(
         if board_id not in layout.boards or board_id in kept:
             continue
         players = layout.seat_of.get(table_id, {})
-        for seat, kind in rulings.items():
+        for seat, (kind, percentage, options) in rulings.items():
             if seat in players:
                 player_id = layout.lineup.player_id(
                     table_id, seat, layout.number_of[board_id], players[seat]
                 )
-                by_board[board_id].append(
-                    methods.SeatResult(
-                        board_id, table_id, seat, player_id, Fraction(0), adjusted=kind
+                if options:
+                    result = methods.weighted_result(board_id, table_id, seat, player_id, options)
+                else:
+                    # An artificial percentage in the pure scoring's notation ("61.8%").
+                    adjusted = f"{format(percentage, 'f')}%" if percentage is not None else kind
+                    result = methods.SeatResult(
+                        board_id, table_id, seat, player_id, Fraction(0), adjusted=adjusted
                     )
-                )
+                by_board[board_id].append(result)
 
 
 def _rulings_of(event: Event) -> tuple[list[tuple[int, int | None, Fraction]], set[int]]:
@@ -331,7 +352,15 @@ def board_points(
     for board, results in by_board.items():
         # Plain values (hashed in C), not the results themselves (Fractions hash slowly).
         signature = frozenset(
-            (r.table, r.seat, r.player, r.score.numerator, r.score.denominator, r.adjusted)
+            (
+                r.table,
+                r.seat,
+                r.player,
+                r.score.numerator,
+                r.score.denominator,
+                r.adjusted,
+                r.weighted,
+            )
             for r in results
         )
         key = (method, unit, data.expected.get(board), board, signature)

@@ -15,6 +15,9 @@ Vocabulary:
 - *ruling* (resolution): a chief referee (or organizer) settles a game, with a note giving
   the reason: ``accept`` (the result stands; it may then be confirmed, and it counts) or
   ``reject`` (the table's game is to be entered again, as a new version; it stops counting).
+  Where the event asks two-person confirmation, never the person who entered that version (a
+  flagged claim included: tournaments.core.access.may_rule_on_own_entry), as nobody confirms
+  his own entry either.
   What ``accept`` means depends on the status:
 
   - ``mismatch`` (legal; only the declared score or winner differs): the game counts with the
@@ -65,6 +68,7 @@ from tournaments.core.access import (
     NotAllowed,
     can_enter_table,
     is_chief_referee,
+    may_rule_on_own_entry,
     require_table_entry,
     signed_in,
 )
@@ -268,7 +272,9 @@ def game_resolve(*, game_id: int, actor: Actor, decision: str, note: str) -> Gam
     again). The standings are recomputed after commit. See the module docstring.
 
     Raises:
-        NotAllowed: `actor` is not a chief referee or organizer of the event.
+        NotAllowed: `actor` is not a chief referee or organizer of the event, or he entered
+            the game in an event that asks two-person confirmation
+            (tournaments.core.access.may_rule_on_own_entry).
         DomainError: an unknown decision, an empty note, ``accept`` of an ``illegal`` or
             ``incomplete`` game, ``accept`` of a claim the engine cannot settle.
         StateConflict: the game is replaced, already ruled on, or in no state for a ruling.
@@ -279,6 +285,13 @@ def game_resolve(*, game_id: int, actor: Actor, decision: str, note: str) -> Gam
     event = game.table.round.event
     if not is_chief_referee(actor, event):
         raise NotAllowed(_("Only a chief referee or an organizer rules on flagged games."))
+    if not may_rule_on_own_entry(actor, game):
+        raise NotAllowed(
+            _(
+                "A game is ruled on by someone other than the person who entered it: another "
+                "chief referee or an organizer."
+            )
+        )
     note = _ruling_note(decision, note)
     allowed, extra = _ruling_scope(game, decision)
     with transaction.atomic():

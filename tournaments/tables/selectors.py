@@ -25,7 +25,7 @@ from games.counting import FLAGGED_STATUSES, counted_q, counts
 from games.models import Board, EntryDraft, Game, Status
 from tournaments.core.access import Actor, is_chief_referee, signed_in
 from tournaments.core.embargo import open_board_ids
-from tournaments.models import AuditEntry, Event, RoundState, Table, TableAssignment
+from tournaments.models import AuditEntry, Event, Round, RoundState, Table, TableAssignment
 from tournaments.scoring.outliers import field_outliers
 
 ENTRY_STATES = ("not_started", "entering", "submitted", "verified", "flagged", "confirmed")
@@ -234,14 +234,16 @@ def field_warnings(*, event: Event) -> list[FieldWarning]:
     return warnings
 
 
-def confirm_queue(*, event: Event, actor: Actor) -> QuerySet[Game]:
+def confirm_queue(*, event: Event, actor: Actor, round_: Round | None = None) -> QuerySet[Game]:
     """The current games of `event` that `actor` may confirm now
     (tournaments.tables.review.may_confirm:
     they count and no one confirmed them; not entered by `actor`, the second-person rule), by
-    round, table and board."""
+    round, table and board; those of tables of `round_` only when given."""
+    games = Game.objects.filter(counted_q(), board__event=event, replaced_at__isnull=True)
+    if round_ is not None:
+        games = games.filter(table__round=round_)
     return (
-        Game.objects.filter(counted_q(), board__event=event, replaced_at__isnull=True)
-        .filter(confirmed_at__isnull=True)
+        games.filter(confirmed_at__isnull=True)
         .exclude(entered_by=cast(User, actor))  # a referee's queue: a signed-in user
         .select_related("board", "table__round", "entered_by")
         .defer("record")

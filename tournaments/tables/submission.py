@@ -12,9 +12,11 @@ verification: a message lost to a broker outage or a dead worker is sent again b
 `verification_sweep` (run by beat).
 
 Refused at the door (GameRejected, nothing stored): input that is not a record at all, a
-record of another deal than its board, a record under other rules than its event's, a second
-current game for one table and board, any game for a table whose round is not in play (not
-started, or closed), the replacement of a confirmed game without a chief referee's ruling.
+record of another deal than its board, a record under other rules than its event's, any game
+for a table whose round is not in play (not started, or closed), a game for a board the table
+already has a game of unless it names the version it replaces, and then only that version,
+the current one (GameConflict, describing it: tournaments.tables.versions), the replacement of
+a confirmed game without a chief referee's ruling.
 Stored and flagged by the verifier: illegal plays, bad notation inside the record, a declared
 score the engine does not reach (status illegal, mismatch or incomplete, with the engine's
 error).
@@ -44,13 +46,30 @@ from tournaments.core.audit import audit_record
 from tournaments.core.rules import round_refusal
 from tournaments.models import Event, Round, Table
 from tournaments.standings.requests import standings_request
+from tournaments.tables.versions import (
+    VersionSeen,
+    conflict_message,
+    current_version,
+    version_seen,
+)
 
 
 class GameConflict(GameRejected):
-    """The table already has a current game of this board (a second submission, or the loser
-    of two at once): the API answers 409."""
+    """The table already has a current game of this board, and the submission does not name it
+    as the version it replaces (it names none, or an older one; or it lost a race of two): the
+    JSON doors answer 409 with `current` (tournaments.tables.versions.VersionSeen, None when
+    unknown) under ``current`` (`details`)."""
 
     code = "conflict"
+
+    def __init__(self, message: str, *, current: VersionSeen | None = None) -> None:
+        super().__init__(message)
+        self.current = current
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """The JSON error body's keys besides code, message, fields and rule."""
+        return {"current": self.current.to_dict()} if self.current is not None else {}
 
 
 class IdempotencyKeyReused(GameRejected):
@@ -213,6 +232,28 @@ def entry_refusal(table: Table, current: Game | None, *, actor: Actor, event: Ev
     return round_refusal(table.round.state) or replace_refusal(current, actor=actor, event=event)
 
 
+def _conflict(current: Game, *, table: Table, board: Board, named: int | None) -> GameConflict:
+    """The refusal of a submission naming `named` (None: no version) as the version it
+    replaces, while `current` is the table's current game of `board`."""
+    seen = version_seen(current)
+    return GameConflict(
+        conflict_message(seen, table=table.number, board=board.number, named=named),
+        current=seen,
+    )
+
+
+def _lost_race(*, table: Table, board: Board) -> GameConflict:
+    """The refusal of the loser of two submissions at once for `table` and `board`: the
+    version the other one is now."""
+    current = current_version(table=table, board=board)
+    if current is not None:
+        return _conflict(current, table=table, board=board, named=None)
+    return GameConflict(
+        _("Table %(table)s already has a game for board %(board)s.")
+        % {"table": table.number, "board": board.number}
+    )
+
+
 def _round_state_shared(
     round_id: int, *, table_id: int, board_id: int, key: str | None
 ) -> tuple[str | None, int, int | None]:
@@ -238,21 +279,39 @@ class _Retry(Exception):
     """The submission's idempotency key is already stored: roll back, answer the first game."""
 
 
-def _replace_current(*, table: Table, board: Board, actor: Actor) -> tuple[Game | None, int, int]:
-    """Mark the table's current game of `board` replaced, under its row lock: (that game or
-    None, the number of rows marked, the last version stored). GameRejected when `actor` may
-    not replace it (`replace_refusal`)."""
-    previous = (
+def _current_locked(table: Table, board: Board) -> Game | None:
+    return (
         Game.objects.select_for_update()
         .filter(table=table, board=board, replaced_at__isnull=True)
-        .only("pk", "record", "confirmed_at", "resolution")
+        .only("pk", "version", "record", "confirmed_at", "resolution")
         .first()
     )
+
+
+def _replace_current(
+    *, table: Table, board: Board, actor: Actor, replaces: int
+) -> tuple[Game | None, int, int]:
+    """Mark the table's current game of `board` replaced, under its row lock, if it is version
+    `replaces`: (that game or None, the number of rows marked, the last version stored).
+    GameConflict when the current game is another version; GameRejected when `actor` may not
+    replace it (`replace_refusal`)."""
+    previous = _current_locked(table, board)
+    if previous is None:
+        # Nothing current, or the current version was replaced while this waited for its lock
+        # (PostgreSQL then skips the row, and the newer one is not in this statement's
+        # snapshot): read again, in a statement that sees the newer version.
+        previous = _current_locked(table, board)
+    if previous is not None and previous.version != replaces:
+        # Read again with what the description reads (the row is locked: still current).
+        current = current_version(table=table, board=board) or previous
+        raise _conflict(current, table=table, board=board, named=replaces)
     refusal = replace_refusal(previous, actor=actor, event=board.event)
     if refusal is not None:
         raise GameRejected(refusal)
-    replaced = Game.objects.filter(table=table, board=board, replaced_at__isnull=True).update(
-        replaced_at=timezone.now()
+    replaced = (
+        Game.objects.filter(pk=previous.pk).update(replaced_at=timezone.now())
+        if previous is not None
+        else 0
     )
     # Read again under the lock: a replacement that waited for another one numbers itself
     # after it.
@@ -321,7 +380,7 @@ def _store_submission(
     table: Table,
     board: Board,
     checked: dict[str, Any],
-    replace: bool,
+    replaces: int | None,
     actor: Actor,
     user: User | None,
     key: str | None,
@@ -347,8 +406,15 @@ def _store_submission(
         raise GameRejected(refusal)
     replaced = 0
     previous = None
-    if replace:
-        previous, replaced, last_version = _replace_current(table=table, board=board, actor=actor)
+    if replaces is not None:
+        previous, replaced, last_version = _replace_current(
+            table=table, board=board, actor=actor, replaces=replaces
+        )
+    elif last_version:
+        # A board the table has a game of: only a submission naming that version replaces it.
+        current = current_version(table=table, board=board)
+        if current is not None:
+            raise _conflict(current, table=table, board=board, named=None)
     # No savepoint: a unique constraint that refuses the insert (the same key or the same
     # table and board arriving at once) ends the transaction, answered by game_submit.
     game = _insert_game(
@@ -387,16 +453,17 @@ def game_submit(
     table: Table,
     board: Board,
     record: object,
-    replace: bool = False,
+    replaces: int | None = None,
     actor: Actor = None,
     idempotency_key: str | None = None,
     source: str = "",
 ) -> Game:
     """Validate and store one game; enqueue its verification once the transaction commits.
 
-    `record` is a RECORDS.md §1 object. With `replace`, the table's current game of this board
-    (if any) is kept as replaced and the new one becomes current: each submission is a new
-    version (1, 2, … per table and board), old versions are never changed. `actor` is the user
+    `record` is a RECORDS.md §1 object. `replaces` is the number of the version it replaces,
+    the table's current game of this board (tournaments.tables.versions), kept as replaced
+    while the new one becomes current: each submission is a new version (1, 2, … per table
+    and board), old versions are never changed. `actor` is the user
     entering it (stored as `entered_by`; None for the system), `source` the door (``page``,
     ``api``, ``quick``, ``import``, ``admin``, ``demo``). With an `idempotency_key` (at most
     100 characters, never cut), a retry of the same submission (same table, board and record)
@@ -409,8 +476,9 @@ def game_submit(
     answers with it without reading the database again).
 
     Refused for every door whatever the user: a table whose round is not in play (draft or
-    seated: not started; closed or published: over; see `round_refusal`); the replacement of
-    a confirmed game, unless a chief referee ruled that it be entered again
+    seated: not started; closed or published: over; see `round_refusal`); a game for a board
+    the table has a game of without `replaces`, or with another version than the current one;
+    the replacement of a confirmed game, unless a chief referee ruled that it be entered again
     (tournaments.tables.review, ``reject``) or `actor` is an organizer of the event.
 
     Raises:
@@ -419,7 +487,8 @@ def game_submit(
             another deal or rule set, an idempotency key longer than IDEMPOTENCY_KEY_MAX, a
             round not in play, a confirmed game replaced without a ruling (see the module
             docstring); nothing is stored and nothing is audited.
-        GameConflict: a current game already stored for this table and board (a GameRejected).
+        GameConflict: a current game already stored for this table and board, which
+            `replaces` does not name (a GameRejected; `current` describes it).
         NotAllowed: `actor` may not enter at `table` (tournaments.core.access.may_enter).
         IdempotencyKeyReused: the key was used for another table, board or record (a
             GameRejected).
@@ -434,7 +503,7 @@ def game_submit(
                 table=table,
                 board=board,
                 checked=checked,
-                replace=replace,
+                replaces=replaces,
                 actor=actor,
                 user=user,
                 key=key,
@@ -450,10 +519,7 @@ def game_submit(
             stored = _by_idempotency_key(key)
             if stored is not None:
                 return _first_submission(stored, table=table, board=board, record=record)
-        raise GameConflict(
-            _("Table %(table)s already has a game for board %(board)s.")
-            % {"table": table.number, "board": board.number}
-        ) from None
+        raise _lost_race(table=table, board=board) from None
     game.stored = True  # type: ignore[attr-defined]  # a mark on this one instance
     return game
 

@@ -13,7 +13,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from ddz_site.kernel.dispatch import RECOMPUTE_STANDINGS, VERIFY_GAME, enqueue
@@ -21,8 +20,7 @@ from ddz_site.kernel.sql import model_columns
 from games.models import Board, Game, Resolution, Status
 from games.outcome import accepted_claim_fields, replay_fields
 from tournaments.core.rating_requests import ratings_sweep
-from tournaments.models import StandingsState
-from tournaments.standings.requests import standings_request
+from tournaments.standings.requests import standings_overdue, standings_request
 
 logger = logging.getLogger(__name__)
 
@@ -143,33 +141,32 @@ def game_verify(*, game_id: int) -> bool:
 
 def verification_sweep(*, older_than: float, limit: int = 500) -> int:
     """Send again the verification of games still pending `older_than` seconds after they were
-    submitted, oldest first, at most `limit` (a sweep; games.tasks.sweep_pending_games).
+    submitted, oldest first, at most `limit`, one message a chunk of VERIFY_BATCH games (a
+    sweep; games.tasks.sweep_pending_games); the number of games those messages cover.
 
     The pending games are the outbox of verification: a message lost to a broker outage at
     commit, or held by a worker killed before it finished (Redis gives it to another only after
     the visibility timeout), leaves its game pending, and the next sweep sends it again. A
-    game verified twice changes nothing the second time (game_verify), so a sweep that meets a
-    message merely waiting in a long queue costs one replay. The standings of every event whose
-    wanted generation is not stored (tournaments.models.StandingsState) are sent too, in case
-    the recomputation sent after a verification was lost, and so is the rating
-    (tournaments.core.rating_requests.ratings_sweep). Returns the number of games sent.
+    verification takes the oldest pending games whichever game its message names (games_verify's
+    `fill`), so one message, naming the oldest game of its chunk, verifies a chunk. A game
+    verified twice changes nothing the second time (game_verify), so a sweep that meets
+    messages merely waiting in a long queue costs a query a message. The standings overdue
+    (tournaments.standings.requests.standings_overdue: their recomputation lost to the broker
+    or to a killed worker) are sent too, and so is the rating wanted and not stored
+    (tournaments.core.rating_requests.ratings_sweep), unless the broker failed meanwhile.
     """
     since = timezone.now() - timedelta(seconds=older_than)
     pending = list(
         Game.objects.filter(status=Status.PENDING, submitted_at__lt=since)
-        .order_by("submitted_at")
+        .order_by("submitted_at", "pk")
         .values_list("pk", flat=True)[:limit]
     )
-    for game_id in pending:
+    for game_id in pending[::VERIFY_BATCH]:
         if not enqueue(VERIFY_GAME, game_id):
             break
     else:
-        # The standings wanted and not stored (a request is committed with its change, so
-        # only the message can have been lost).
-        events = StandingsState.objects.filter(requested__gt=F("done")).values_list(
-            "event_id", flat=True
-        )
-        for event_id in events:
+        # A request is committed with its change, so only the recomputation can have been lost.
+        for event_id in standings_overdue():
             enqueue(RECOMPUTE_STANDINGS, event_id)
         ratings_sweep()  # the rating wanted and not stored, likewise (tournaments.ratings.service)
     if pending:

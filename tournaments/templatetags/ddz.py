@@ -13,10 +13,10 @@ from fractions import Fraction
 
 from django import template
 from django.utils.html import format_html
-from django.utils.translation import gettext as _
 
 from games.counting import result_status
 from games.models import Game
+from tournaments.core.labels import entered_by_label
 
 register = template.Library()
 
@@ -80,14 +80,5 @@ def result_label(game: Game) -> str:
 
 @register.filter
 def entered_by(game: Game) -> str:
-    """Who entered `game`: the user's name; for a game entered without an account, the door it
-    came through ("table 3 link", "table 3 seat devices"); "—" when nobody is known (an import,
-    the demo)."""
-    if game.entered_by_id is not None and game.entered_by is not None:
-        return game.entered_by.get_username()
-    number = game.table.number if game.table_id else None
-    if game.source == "link" and number is not None:
-        return _("table %(table)s link") % {"table": number}
-    if game.source == "seat" and number is not None:
-        return _("table %(table)s seat devices") % {"table": number}
-    return "—"
+    """Who entered `game` (tournaments.core.labels.entered_by_label)."""
+    return entered_by_label(game)

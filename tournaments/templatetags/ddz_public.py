@@ -51,10 +51,22 @@ def rules_preset(rules: object) -> str:
 
 
 @register.filter
-def adjusted(kind: object) -> str:
-    """'avg+' → 'average-plus' (translated)."""
+def adjusted(notation: object) -> str:
+    """An adjusted score (tournaments.models.Adjustment.notation) in the reader's language:
+    'avg+' → 'average-plus', '61.8%' → 'artificial 61.8%', a weighted score '1/2:6 1/2:-3'
+    (weight:score) → 'weighted: 6 (1/2), -3 (1/2)'."""
+    text = str(notation or "")
     names = {"avg+": _("average-plus"), "avg": _("average"), "avg-": _("average-minus")}
-    return names.get(str(kind or ""), str(kind or ""))
+    if text in names:
+        return names[text]
+    if text.endswith("%"):
+        return _("artificial %(percentage)s") % {"percentage": text}
+    if ":" in text:
+        options = [part.partition(":") for part in text.split()]
+        return _("weighted: %(results)s") % {
+            "results": ", ".join(f"{score} ({weight})" for weight, _sep, score in options)
+        }
+    return text
 
 
 def call_word(value: object) -> str:

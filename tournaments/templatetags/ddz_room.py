@@ -2,8 +2,8 @@
 
 A *hand by suit* is how a hand record is read at a dealing table: one line per suit (♠ ♥ ♦
 ♣, hearts and diamonds drawn in red by the page's CSS), its ranks from the highest down in the
-game's order (2 A K … 3, R-RANK), then the jokers (big, small); ten is written T as everywhere on the site (R-NOTE). With two
-decks each card keeps its deck letter (``3a``).
+game's order (2 A K … 3, R-RANK), then the jokers (big, small); ten is written T, as everywhere
+on the site (R-NOTE). With two decks each card keeps its deck letter (``3a``).
 """
 
 from __future__ import annotations

@@ -232,6 +232,8 @@ def _json_error(exc: DomainError) -> JsonResponse:
     }
     if isinstance(exc, entry_steps.EntryError):
         error.update(exc.to_dict())
+    # What the refusal names besides (a submission's conflict: the version it would replace).
+    error.update(getattr(exc, "details", None) or {})
     return JsonResponse({"error": error}, status=status)
 
 
@@ -271,12 +273,13 @@ def step_check(request: HttpRequest, token: str, number: int) -> HttpResponse:
 
 @_private(json_door=True)
 def game_submit(request: HttpRequest, token: str, number: int) -> HttpResponse:
-    """POST ``{steps | quick | record, replace}`` with an ``Idempotency-Key`` header: the
-    API's body (tournaments.api.serializers.GameSubmitSerializer: exactly one of steps, quick or
-    record; ``replace`` JSON true or false), submitted as the link
-    (tournaments.links.entry.link_game_submit); 201 with ``{"id", "status"}``, 200 for a retry
-    answered with the game stored first. Bad fields: 400 with ``fields`` as the API names
-    them (``quick.spring``)."""
+    """POST ``{steps | quick | record, replace, replaces}`` with an ``Idempotency-Key`` header:
+    the API's body (tournaments.api.serializers.GameSubmitSerializer: exactly one of steps,
+    quick or record; ``replace`` JSON true or false, and with true ``replaces``, the number of
+    the version it replaces), submitted as the link (tournaments.links.entry.link_game_submit);
+    201 with ``{"id", "status"}``, 200 for a retry answered with the game stored first. Bad
+    fields: 400 with ``fields`` as the API names them (``quick.spring``); a board the table
+    has a game of, not replaced by name: 409 with that version under ``current``."""
     if request.method != "POST":
         return method_not_allowed("POST")
     link = _table_link(token)
@@ -292,7 +295,7 @@ def game_submit(request: HttpRequest, token: str, number: int) -> HttpResponse:
             table=table,
             board=board,
             submission=v,
-            replace=v["replace"],
+            replaces=GameSubmitSerializer.replaced_version(v),
             idempotency_key=request.headers.get("Idempotency-Key")
             or v.get("idempotency_key")
             or None,

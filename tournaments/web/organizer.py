@@ -39,6 +39,7 @@ from games.models import Board
 from tournaments.core import access, labels, lineups
 from tournaments.core.access import NotAllowed, NotOrganizer, is_organizer
 from tournaments.events import overview, players_csv, round_states, rounds, selectors, stages
+from tournaments.events.clock import current_round
 from tournaments.league import clubs
 from tournaments.models import (
     Entry,
@@ -222,19 +223,25 @@ def _preset_label(name: str) -> str:
 
 @login_required
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    """An event's dashboard: the deals, the stages, the rounds (the round the room plays
+    first, then the rounds to come, then the past rounds folded: overview.now_first), the
+    officials, the private links and the audit log."""
     event = _event_for_organizer(request, slug)
     stages = list(event.stages.prefetch_related("entries__player").order_by("number"))
     checks = selectors.round_seating_checks(event=event)
+    shown, past = overview.now_first(overview.event_overview(event=event), current_round(event))
     return render(
         request,
         "organizer/dashboard.html",
         {
             "event": event,
-            # Each round with its seating's repeats and club clashes (None before seating).
-            "overview": [
-                (item, checks.get(item.round.pk)) for item in overview.event_overview(event=event)
-            ],
+            # Each round with its seating's repeats and club clashes (None before seating),
+            # and whether it is folded.
+            "overview": [(item, checks.get(item.round.pk), False) for item in shown]
+            + [(item, checks.get(item.round.pk), True) for item in past],
             "stages": stages,
+            # Each stage's movements with the bounds proved when they were made.
+            "movements": selectors.stage_movements(event=event),
             "stage_kinds": StageKind.choices,
             "entries": event.entries.count(),
             "audit": selectors.audit_labelled(event=event),
@@ -463,6 +470,7 @@ def print_round(request: HttpRequest, slug: str, number: int, what: str) -> Http
             "by_name": by_name,
             "substitutions": lineups.by_table(t.pk for t, _seated in tables),
             "next": overview.next_stops(round_),
+            "board_numbers": ", ".join(str(b.number) for b in boards),
         },
     )
 

@@ -32,7 +32,13 @@ from games import quick_result, views
 from games import steps as entry_steps
 from games.forms import GameRecordForm, QuickResultForm, ResolveForm
 from games.models import Board, Game
-from tournaments.core.access import Actor, can_enter_table, is_chief_referee, is_official
+from tournaments.core.access import (
+    Actor,
+    can_enter_table,
+    is_chief_referee,
+    is_official,
+    may_rule_on_own_entry,
+)
 from tournaments.core.lineups import table_players
 from tournaments.events.clock import current_round
 from tournaments.links.checks import open_signals
@@ -47,9 +53,10 @@ from tournaments.tables.review import (
     may_confirm,
     takes_ruling,
 )
-from tournaments.tables.submission import entry_refusal, game_submit
+from tournaments.tables.submission import GameConflict, entry_refusal, game_submit
+from tournaments.tables.versions import VERSION_MAX, version_seen
 from tournaments.web import substitutions
-from tournaments.web.screen import clock_context, table_clock_context
+from tournaments.web.screen import clock_context, round_choice, table_clock_context
 
 
 def _refuse(request: HttpRequest) -> HttpResponse:
@@ -87,17 +94,28 @@ def referee_event(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def status_board(request: HttpRequest, slug: str) -> HttpResponse:
-    """The chief referee's table status board; `?fragment=1` is the table alone, which the
-    page fetches every few seconds to refresh itself."""
+    """The chief referee's table status board, of the round the room plays unless
+    ``?round=N`` or ``?round=all`` (tournaments.web.screen.round_choice); ``?fragment=1`` is
+    the table alone, which the page fetches every few seconds to refresh itself."""
     event = get_object_or_404(Event, slug=slug)
     if not is_chief_referee(request.user, event):
         return _refuse(request)
-    rows = selectors.status_board(event=event, tables=selectors.tables_of(request.user, event))
+    round_, choice = round_choice(request, event)
+    tables = selectors.tables_of(request.user, event)
+    if round_ is not None:
+        tables = tables.filter(round=round_)
+    rows = selectors.status_board(event=event, tables=tables)
     counts: dict[str, int] = {state: 0 for state in selectors.ENTRY_STATES}
     for row in rows:
         for cell in row.cells:
             counts[cell.state] += 1
-    context = {"event": event, "rows": rows, "counts": counts, "states": selectors.ENTRY_STATES}
+    context = {
+        "event": event,
+        "rows": rows,
+        "counts": counts,
+        "states": selectors.ENTRY_STATES,
+        **choice,
+    }
     if request.GET.get("fragment"):
         return render(request, "referee/status_table.html", context)
     return render(request, "referee/status_board.html", context)
@@ -121,12 +139,15 @@ def flagged_queue(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def confirm_queue(request: HttpRequest, slug: str) -> HttpResponse:
-    """The verified games a chief referee may confirm, with their results; he ticks several and
-    confirms them at once (tournaments.tables.review.games_confirm). Each refusal is named by its
-    table and board; the others are confirmed."""
+    """The verified games a chief referee may confirm, with their results, of the round the
+    room plays unless ``?round=N`` or ``?round=all`` (tournaments.web.screen.round_choice),
+    and how many more wait in other rounds; he ticks several and confirms them at once
+    (tournaments.tables.review.games_confirm), then comes back to the same round. Each
+    refusal is named by its table and board; the others are confirmed."""
     event = get_object_or_404(Event, slug=slug)
     if not is_chief_referee(request.user, event):
         return _refuse(request)
+    round_, choice = round_choice(request, event)
     if request.method == "POST":
         # A game's number: ASCII digits, at most 9 of them (a number past the column is no
         # row, and SQLite raises OverflowError on one past 2**63 - 1).
@@ -156,13 +177,26 @@ def confirm_queue(request: HttpRequest, slug: str) -> HttpResponse:
                 if game
                 else _("Game %(id)s") % {"id": game_id}
             )
-            messages.error(request, f"{where}: {reason}")
-        return redirect("referee:confirm", slug=slug)
-    games = selectors.confirm_queue(event=event, actor=request.user)
+            messages.error(request, _("%(field)s: %(error)s") % {"field": where, "error": reason})
+        back = reverse("referee:confirm", kwargs={"slug": slug})
+        query = choice["choice"]["query"]
+        return redirect(f"{back}?{query}" if query else back)
+    games = list(selectors.confirm_queue(event=event, actor=request.user, round_=round_))
+    others = (
+        selectors.confirm_queue(event=event, actor=request.user).count() - len(games)
+        if round_ is not None
+        else 0
+    )
     return render(
         request,
         "referee/confirm_queue.html",
-        {"event": event, "games": games, "required": event.confirmation_required},
+        {
+            "event": event,
+            "games": games,
+            "others": others,
+            "required": event.confirmation_required,
+            **choice,
+        },
     )
 
 
@@ -192,14 +226,15 @@ def live_entry_context(
     `api` the URLs of its ``entry`` (check a step) and ``games`` (submit) endpoints, `review`
     where a submitted game is shown (its id replacing the final ``0/``); ``closed`` says why
     `actor` enters nothing here (the round not in play, a confirmed game he may not
-    replace: tournaments.tables.submission.replace_refusal), None when he may."""
+    replace: tournaments.tables.submission.replace_refusal), None when he may. The script
+    submits without replacing: a board the table has a game of is refused (409) naming that
+    version, and only then does its "Replace version N" button send it again naming it."""
     current = selectors.current_game(table=table, board=board)
     deal = entry_steps.EntryDeal.from_board(board)
     config = {
         "api": api,
         "review": review,
         "seats": list(deal.rules.seats),
-        "replace": current is not None,
         "key": uuid.uuid4().hex,
         # Who plays this board at each seat: a substitute on her boards.
         "players": {s: p.name for s, p in table_players(table, board.number).items()},
@@ -227,6 +262,7 @@ def live_entry_context(
             "to_move_is": _("%(seat)s to move"),
             "to_beat": _("to beat: %(cards)s (%(seat)s)"),
             "leads": _("leads: any play"),
+            "replace_version": _("Replace version %(version)s"),
         },
         # The engine's English words under a refusal, for English readers only: in another
         # language the refusal is wholly in that language (games.messages.error_message).
@@ -243,6 +279,7 @@ def live_entry_context(
         "config": config,
         "seats": deal.rules.seats,
         "closed": entry_refusal(table, current, actor=actor, event=board.event),
+        **_version_context(current, None),
         # The same clock as the big screen, with this table's extra time.
         **table_clock_context(table, board.event),
     }
@@ -264,6 +301,29 @@ def quick_entry(request: HttpRequest, slug: str, table_id: int, number: int) -> 
     )
 
 
+def _replaces_posted(request: HttpRequest) -> int | None:
+    """The version a page's "Replace version N" button names (field ``replaces``), None for
+    none or a value that is no version number: the write path then refuses naming the
+    current version, so a damaged value replaces nothing."""
+    field = forms.IntegerField(min_value=1, max_value=VERSION_MAX)
+    try:
+        return cast(int, field.clean(request.POST.get("replaces")))
+    except forms.ValidationError:
+        return None
+
+
+def _version_context(
+    current: Game | None, conflict: GameConflict | None, *, keep: str = ""
+) -> dict[str, Any]:
+    """What an entry page shows of the table's current game of the board
+    (templates/referee/_version_seen.html): ``seen``, that version (its number, who entered
+    it, when, its result) before anything is submitted; ``conflict``, a submission refused for
+    not naming it as the version it replaces (its message, and under ``current`` the version
+    the page's "Replace version N" button names); ``keep``, the address of that game."""
+    seen = version_seen(current) if current is not None and conflict is None else None
+    return {"seen": seen, "conflict": conflict, "keep": keep}
+
+
 def quick_entry_page(
     request: HttpRequest,
     table: Table,
@@ -277,10 +337,13 @@ def quick_entry_page(
 ) -> HttpResponse:
     """The quick result form for any door (a referee's, a table's private link): a POST calls
     tournaments.tables.submission.game_submit as `actor` through door `source`, then redirects to
-    ``done(game)``; a refusal is shown under its field and nothing is stored."""
+    ``done(game)``; a refusal is shown under its field and nothing is stored. A result for a
+    board the table has a game of is refused (409) with that version shown and a "Replace
+    version N" button (`_version_context`)."""
     deal = entry_steps.EntryDeal.from_board(board)
     current = selectors.current_game(table=table, board=board)
     status = 200
+    conflict = None
     if request.method == "POST":
         form = QuickResultForm(
             request.POST,
@@ -299,11 +362,14 @@ def quick_entry_page(
                     table=table,
                     board=board,
                     record=record,
-                    replace=current is not None,
+                    replaces=_replaces_posted(request),
                     actor=actor,
                     idempotency_key=form.cleaned_data["idempotency_key"] or None,
                     source=source,
                 )
+            except GameConflict as exc:
+                conflict = exc
+                current = selectors.current_game(table=table, board=board)
             except DomainError as exc:
                 # A quick-result claim names its field (games.steps.EntryError.field); every
                 # refused claim is shown, each under its field (EntryError.others).
@@ -312,7 +378,7 @@ def quick_entry_page(
                     form.add_error(where if where in form.fields else None, error.message)
             else:
                 return redirect(done(game))
-        status = 400
+        status = 409 if conflict is not None else 400
     else:
         form = QuickResultForm(
             seats=deal.rules.seats,
@@ -329,6 +395,7 @@ def quick_entry_page(
             "form": form,
             "current": current,
             "closed": entry_refusal(table, current, actor=actor, event=board.event),
+            **_version_context(current, conflict, keep=done(current) if current else ""),
             "players": table_players(table, board.number),
             **table_clock_context(table, board.event),
             **(context or {}),
@@ -338,10 +405,13 @@ def quick_entry_page(
 
 
 def game_enter(request: HttpRequest, slug: str, table_id: int, number: int) -> HttpResponse:
-    """The JSON record door (a whole RECORDS.md §1 record pasted)."""
+    """The JSON record door (a whole RECORDS.md §1 record pasted). A record for a board the
+    table has a game of is refused (409) with that version shown and a "Replace version N"
+    button (`_version_context`)."""
     table, board = _table_and_board(slug, table_id, number)
     if not can_enter_table(request.user, table):
         return _refuse(request)
+    conflict = None
     if request.method == "POST":
         form = GameRecordForm(request.POST)
         if form.is_valid():
@@ -350,15 +420,17 @@ def game_enter(request: HttpRequest, slug: str, table_id: int, number: int) -> H
                     table=table,
                     board=board,
                     record=form.cleaned_data["record"],
-                    replace=form.cleaned_data["replace"],
+                    replaces=_replaces_posted(request),
                     actor=request.user,
                     source="page",
                 )
+            except GameConflict as exc:
+                conflict = exc
             except DomainError as exc:
                 form.add_error(None, exc.message)
             else:
                 return redirect("referee:game", slug=slug, pk=game.pk)
-        status = 400
+        status = 409 if conflict is not None else 400
     else:
         position = entry_steps.start(entry_steps.EntryDeal.from_board(board))
         skeleton = entry_steps.to_record(position)
@@ -367,10 +439,18 @@ def game_enter(request: HttpRequest, slug: str, table_id: int, number: int) -> H
             initial={"record": json.dumps(skeleton, ensure_ascii=False, indent=1)}
         )
         status = 200
+    current = selectors.current_game(table=table, board=board)
+    keep = reverse("referee:game", kwargs={"slug": slug, "pk": current.pk}) if current else ""
     return render(
         request,
         "games/game_enter.html",
-        {"event": board.event, "board": board, "table": table, "form": form},
+        {
+            "event": board.event,
+            "board": board,
+            "table": table,
+            "form": form,
+            **_version_context(current, conflict, keep=keep),
+        },
         status=status,
     )
 
@@ -386,7 +466,7 @@ def _game_action(request: HttpRequest, game: Game) -> tuple[ResolveForm, str | N
         elif request.POST.get("action") == "resolve":
             resolve_form = ResolveForm(request.POST)
             if not resolve_form.is_valid():
-                raise DomainError(_("Choose a ruling and give its reason."))
+                raise DomainError(_ruling_refusal(resolve_form))
             game_resolve(
                 game_id=game.pk,
                 actor=request.user,
@@ -398,6 +478,17 @@ def _game_action(request: HttpRequest, game: Game) -> tuple[ResolveForm, str | N
     except DomainError as exc:
         return resolve_form, exc.message
     return resolve_form, None
+
+
+def _ruling_refusal(form: ResolveForm) -> str:
+    """Why the ruling `form` is refused: a ruling and a reason to choose and give, or what the
+    site's rule for typed text finds in the reason (ddz_site.kernel.text), after its name."""
+    if form.has_error("decision") or form.has_error("note", "required"):
+        return _("Choose a ruling and give its reason.")
+    return _("%(field)s: %(error)s") % {
+        "field": form.fields["note"].label,
+        "error": " ".join(map(str, form.errors["note"])),
+    }
 
 
 def _error_text(current: Game | None) -> str:
@@ -453,6 +544,10 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     audit = selectors.audit_log(event=event, games=versions)
     error_text = _error_text(current)
     following = _next_board(game)
+    rulable = chief and current is not None and takes_ruling(current)
+    # Where the event asks a second person, the one who entered the version is told that
+    # someone else confirms it, and rules on it.
+    own_entry = current is not None and not may_rule_on_own_entry(request.user, current)
     context: dict[str, Any] = {
         "event": event,
         "game": game,
@@ -470,7 +565,9 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         and event.confirmation_required
         and may_confirm(current)
         and current.entered_by_id != request.user.pk,
-        "can_resolve": chief and current is not None and takes_ruling(current),
+        "can_resolve": rulable and not own_entry,
+        "own_entry": own_entry,
+        "rules_elsewhere": rulable and own_entry,
         "can_accept": current is not None and may_accept(current),
         "state": selectors.entry_state(current, drafting=False) if current else "not_started",
         **{k: shown[k] for k in ("seats", "record", "bottom", "bidding", "tricks") if k in shown},

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from ddz_site.kernel.errors import DomainError
+from ddz_site.kernel.text import TypedTextField
 from tournaments.core.access import is_chief_referee, is_organizer
 from tournaments.core.rules import rules_of
 from tournaments.events import substitutions
@@ -34,26 +35,43 @@ COLUMN_MAX = 2_147_483_647
 
 class SubstitutionForm(forms.Form):
     """One substitution: which table and seat of the round, who (a player of the event or a
-    new reserve's name), which boards (none: the whole round)."""
+    new reserve's name), which boards (none: the whole round). The labels name the fields in
+    the form's errors (the page writes its own), so each reads as the subject of its error."""
 
     table = forms.IntegerField(label=gettext_lazy("Table"), min_value=1, max_value=COLUMN_MAX)
-    seat = forms.CharField(label=gettext_lazy("Seat"), max_length=2)
+    seat = TypedTextField(label=gettext_lazy("Seat"), max_length=2)
     substitute = forms.IntegerField(
         label=gettext_lazy("Substitute"), min_value=1, max_value=COLUMN_MAX, required=False
     )
-    reserve_name = forms.CharField(
-        label=gettext_lazy("or a new reserve"), max_length=120, required=False
+    reserve_name = TypedTextField(
+        label=gettext_lazy("Reserve's name"), max_length=120, required=False
     )
     ranked = forms.BooleanField(label=gettext_lazy("rank the reserve"), required=False)
     first_board = forms.IntegerField(
-        label=gettext_lazy("from board"), min_value=1, max_value=COLUMN_MAX, required=False
+        label=gettext_lazy("First board"), min_value=1, max_value=COLUMN_MAX, required=False
     )
     last_board = forms.IntegerField(
-        label=gettext_lazy("to board"), min_value=1, max_value=COLUMN_MAX, required=False
+        label=gettext_lazy("Last board"), min_value=1, max_value=COLUMN_MAX, required=False
     )
-    reason = forms.CharField(
-        label=gettext_lazy("Reason"), max_length=substitutions.REASON_MAX_CHARS, required=False
+    reason = TypedTextField(
+        lines=True,
+        label=gettext_lazy("Reason"),
+        max_length=substitutions.REASON_MAX_CHARS,
+        required=False,
     )
+
+    def refusal(self) -> str:
+        """Every error of the bound form in one message, each after the name of its field."""
+        said = []
+        for name, errors in self.errors.items():
+            error = " ".join(map(str, errors))
+            field = self.fields.get(name)
+            said.append(
+                _("%(field)s: %(error)s") % {"field": field.label, "error": error}
+                if field
+                else error
+            )
+        return " ".join(said)
 
 
 def context(event: Event) -> dict[str, Any]:
@@ -109,12 +127,7 @@ def substitution_add(request: HttpRequest, slug: str, number: int) -> HttpRespon
     round_ = get_object_or_404(Round.objects.select_related("event"), event=event, number=number)
     form = SubstitutionForm(request.POST)
     if not form.is_valid():
-        messages.error(
-            request,
-            " ".join(
-                f"{form.fields[f].label}: {' '.join(map(str, e))}" for f, e in form.errors.items()
-            ),
-        )
+        messages.error(request, form.refusal())
         return _back(request, event)
     data = form.cleaned_data
     table = round_.tables.filter(number=data["table"]).first()

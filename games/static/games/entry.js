@@ -30,9 +30,26 @@
       .then(function (r) { if (!r.ok) { throw new Error(String(r.status)); } return r.json(); });
   }
 
+  // The version the submit button replaces, by name: none until a submission is refused for
+  // a board the table has a game of (409, the version under error.current); the button then
+  // reads "Replace version N" and sends the game again naming N, only when pressed.
+  var replacing = null;
+
+  function submission() {
+    var body = { steps: steps, replace: replacing !== null };
+    if (replacing !== null) { body.replaces = replacing; }
+    return body;
+  }
+
   function showError(err) {
     var box = $("entry-error");
     if (!err) { box.hidden = true; box.textContent = ""; return; }
+    if (err.current && err.current.version) {
+      replacing = err.current.version;
+      $("submit").textContent = words.replace_version.replace("%(version)s", replacing);
+      // The refusal names the version there is now: the one the page opened with may be older.
+      if ($("version-seen")) { $("version-seen").hidden = true; }
+    }
     box.textContent = "";
     var strong = document.createElement("strong");
     strong.textContent = err.rule ? err.rule + " " : "";
@@ -65,6 +82,11 @@
     });
   }
 
+  // A hand rank by rank ("33344T" → "333 44 T"): a narrow column wraps it between ranks.
+  function byRank(hand) {
+    return (hand || "").replace(/(.)(?!\1)(?=.)/g, "$1 ");
+  }
+
   // Whose turn it is and the play to beat, right above the input (the plays list grows below).
   function turnLine(pos) {
     var who = pos.to_move ? pos.to_move + (config.players[pos.to_move] ? " " + config.players[pos.to_move] : "") : "";
@@ -85,7 +107,7 @@
     var landlord = pos.landlord;
     document.querySelectorAll("#seats tbody tr").forEach(function (tr) {
       var seat = tr.dataset.seat;
-      tr.querySelector(".hand").textContent = pos.hands[seat] || "—";
+      tr.querySelector(".hand").textContent = byRank(pos.hands[seat]) || "—";
       tr.querySelector(".count").textContent = pos.counts[seat];
       tr.classList.toggle("to-move", pos.to_move === seat);
       tr.classList.toggle("low", pos.low.indexOf(seat) >= 0);
@@ -195,8 +217,8 @@
   function submit() {
     if (!position || position.phase !== "done") { showError({ message: words.not_finished }); return; }
     $("submit").disabled = true;
-    (offline ? offline.submit({ steps: steps, replace: config.replace })
-      : post(config.api.games, { steps: steps, replace: config.replace }, { "Idempotency-Key": config.key }))
+    (offline ? offline.submit(submission())
+      : post(config.api.games, submission(), { "Idempotency-Key": config.key }))
       .then(function (res) {
         if (res.queued) { return; } // sent by offline.js once the network is back
         if (res.status === 200 || res.status === 201) {

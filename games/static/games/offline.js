@@ -243,7 +243,7 @@
   function Offline(config, hooks) {
     var cfg = config.offline, msg = cfg.messages;
     var id = config.api.entry;
-    var rec = null; // {id, base, queue, key, submit, replace, resync}
+    var rec = null; // {id, base, queue, key, submit, replace, replaces, resync}
     var chain = []; // models: chain[0] from rec.base, chain[i + 1] after rec.queue[i]
     var checked = []; // per queued step: true when the hints could check it
     var history = []; // the server's positions this visit, to undo past the queue offline
@@ -285,7 +285,7 @@
     function drop() { return store("readwrite", function (s) { return s["delete"](id); }).catch(function () {}); }
 
     function fresh(pos) {
-      return { id: id, base: pos, queue: [], key: config.key, submit: false, replace: config.replace, resync: false, leads: null };
+      return { id: id, base: pos, queue: [], key: config.key, submit: false, replace: false, replaces: null, resync: false, leads: null };
     }
     function pending() { return rec && (rec.queue.length > 0 || rec.submit || rec.resync); }
 
@@ -420,8 +420,16 @@
       drop().then(function () { window.location.href = config.review.replace(/0\/$/, res.data.id + "/"); });
     }
 
+    // The submission's body: a replacement names the version it replaces (entry.js).
+    function sent(steps) {
+      var body = { steps: steps, replace: !!rec.replace };
+      if (rec.replace && rec.replaces) { body.replaces = rec.replaces; }
+      return body;
+    }
+
     function submit(body) {
       rec.replace = body.replace;
+      rec.replaces = body.replaces === undefined ? null : body.replaces;
       if (!rec.key) { rec.key = config.key; }
       if (pending()) {
         rec.submit = true;
@@ -432,7 +440,7 @@
       rec.submit = true; // until the server answers: a reload or a lost answer sends it again
       submitting = true;
       return save().then(function () {
-        return hooks.post(config.api.games, { steps: body.steps, replace: rec.replace }, { "Idempotency-Key": rec.key });
+        return hooks.post(config.api.games, sent(body.steps), { "Idempotency-Key": rec.key });
       }).then(function (res) {
         submitting = false;
         if (res.status === 200 || res.status === 201) { return drop().then(function () { return res; }); }
@@ -497,7 +505,7 @@
         notice = msg.sent;
         hooks.render(rec.base);
         if (!rec.submit) { save(); stop(); return; }
-        hooks.post(config.api.games, { steps: rec.base.steps, replace: rec.replace }, { "Idempotency-Key": rec.key })
+        hooks.post(config.api.games, sent(rec.base.steps), { "Idempotency-Key": rec.key })
           .then(function (res) {
             syncing = false;
             if (res.status === 200 || res.status === 201) { finish(res); return; }

@@ -44,7 +44,7 @@ def event():
         table=tables[1],
         board=boards[1],
         record=bot_record(boards[1], tables[1], seed="again"),
-        replace=True,
+        replaces=1,
     )
     game_verify(game_id=fixed.pk)
     adjustment_set(table=tables2[1], board=boards2[0], seat="S", kind="avg+", reason="late")

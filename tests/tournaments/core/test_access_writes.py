@@ -18,10 +18,12 @@ from tournaments.core.access import NotAllowed
 from tournaments.core.access import NotAllowed as GameNotAllowed
 from tournaments.models import Adjustment, EventRole, Penalty, Role, TableAssignment
 from tournaments.standings.rulings import (
+    adjusted_scores_set,
     adjustment_remove,
     adjustment_set,
     penalty_add,
     penalty_remove,
+    weighted_score_set,
 )
 
 pytestmark = pytest.mark.django_db
@@ -55,6 +57,20 @@ def _adjust(event: Any, table: Any, board: Any, actor: Any) -> Callable[[], Any]
     return lambda: adjustment_set(table=table, board=board, seat="S", kind="avg", actor=actor)
 
 
+def _adjust_sides(event: Any, table: Any, board: Any, actor: Any) -> Callable[[], Any]:
+    scores = {"S": "61.8%", "E": "38.2%", "W": "38.2%"}
+    return lambda: adjusted_scores_set(
+        table=table, board=board, scores=scores, reason="misinformation", actor=actor
+    )
+
+
+def _weigh(event: Any, table: Any, board: Any, actor: Any) -> Callable[[], Any]:
+    results = [("1/2", {"S": 6, "E": -3, "W": -3}), ("1/2", {"S": -3, "E": 6, "W": -3})]
+    return lambda: weighted_score_set(
+        table=table, board=board, results=results, reason="a revoke", actor=actor
+    )
+
+
 def _unadjust(event: Any, table: Any, board: Any, actor: Any) -> Callable[[], Any]:
     made = Adjustment.objects.create(table=table, board=board, seat="E", kind="avg")
     return lambda: adjustment_remove(adjustment_id=made.pk, actor=actor)
@@ -73,6 +89,8 @@ def _unpenalise(event: Any, table: Any, board: Any, actor: Any) -> Callable[[], 
 
 SERVICES = {
     "adjustment_set": (_adjust, lambda: Adjustment.objects.filter(seat="S").count()),
+    "adjusted_scores_set": (_adjust_sides, lambda: Adjustment.objects.count()),
+    "weighted_score_set": (_weigh, lambda: Adjustment.objects.count()),
     "adjustment_remove": (_unadjust, lambda: Adjustment.objects.count()),
     "penalty_add": (_penalise, lambda: Penalty.objects.count()),
     "penalty_remove": (_unpenalise, lambda: Penalty.objects.count()),

@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 
 from games.engine import format_cards, parse_cards
+from games.models import Game
 from tests.factories import bot_record, duplicate_round
 from tournaments.tables.submission import game_submit
 from tournaments.tables.verification import game_verify
@@ -29,7 +30,9 @@ def one_table():
 
 
 def _stored(table, board, record):
-    game = game_submit(table=table, board=board, record=record, replace=True)
+    current = Game.objects.filter(table=table, board=board, replaced_at__isnull=True).first()
+    replaces = current.version if current is not None else None
+    game = game_submit(table=table, board=board, record=record, replaces=replaces)
     game_verify(game_id=game.pk)
     game.refresh_from_db()
     return game

@@ -67,13 +67,13 @@ def test_no_game_is_stored_in_a_round_not_in_play(world, state, words) -> None:
     game = game_submit(table=table, board=board, record=bot_record(board, table))
     _set_state(world, state)
     audits = AuditEntry.objects.count()
-    for replace in (False, True):
+    for replaces in (None, 1):
         with pytest.raises(GameRejected, match=words):
             game_submit(
                 table=table,
                 board=board,
                 record=bot_record(board, table, seed="again"),
-                replace=replace,
+                replaces=replaces,
                 actor=world.users["organizer"],
             )
     with pytest.raises(GameRejected, match=words):
@@ -82,7 +82,7 @@ def test_no_game_is_stored_in_a_round_not_in_play(world, state, words) -> None:
     kw = {"slug": world.event.slug, "table_id": table.pk, "number": board.number}
     api = _api(world.users["chief"]).post(
         reverse("api:games", kwargs=kw),
-        {"record": bot_record(board, table, seed="api"), "replace": True},
+        {"record": bot_record(board, table, seed="api"), "replace": True, "replaces": 1},
         format="json",
     )
     assert api.status_code == 400 and words in api.json()["error"]["message"]
@@ -142,13 +142,13 @@ def test_a_confirmed_game_is_replaced_only_after_a_ruling(world) -> None:
     again = bot_record(board, table, seed="again")
     for actor in (world.users["referee1"], world.users["chief"]):
         with pytest.raises(GameRejected, match="confirmed"):
-            game_submit(table=table, board=board, record=again, replace=True, actor=actor)
+            game_submit(table=table, board=board, record=again, replaces=1, actor=actor)
     # The referee may not rule; the chief rules "enter again", then the table re-enters it.
     with pytest.raises(Exception, match="chief referee"):
         game_resolve(game_id=game.pk, actor=world.users["referee1"], decision="reject", note="x")
     game_resolve(game_id=game.pk, actor=world.users["chief"], decision="reject", note="Wrong deal")
     new = game_submit(
-        table=table, board=board, record=again, replace=True, actor=world.users["referee1"]
+        table=table, board=board, record=again, replaces=1, actor=world.users["referee1"]
     )
     assert new.version == 2 and Game.objects.get(pk=game.pk).replaced_at is not None
 
@@ -160,7 +160,7 @@ def test_an_organizer_may_replace_a_confirmed_game(world) -> None:
         table=table,
         board=board,
         record=bot_record(board, table, seed="org"),
-        replace=True,
+        replaces=1,
         actor=world.users["organizer"],
     )
     assert new.version == 2 and Game.objects.get(pk=game.pk).replaced_at is not None

@@ -187,7 +187,7 @@ def test_worker_keeps_the_stored_standings_equal_to_a_full_recompute(
         table=tables[1],
         board=boards[0],
         record=bot_record(boards[0], tables[1], seed="corrected"),
-        replace=True,
+        replaces=1,
     )
     wait_for(
         lambda: (

@@ -78,7 +78,7 @@ def test_one_current_game_per_table_and_board() -> None:
     # The database itself holds the invariant, whatever the caller.
     with pytest.raises(IntegrityError), transaction.atomic():
         Game.objects.create(table=tables[0], board=board, record=record)
-    second = game_submit(table=tables[0], board=board, record=record, replace=True)
+    second = game_submit(table=tables[0], board=board, record=record, replaces=1)
     first.refresh_from_db()
     assert first.replaced_at is not None and second.replaced_at is None
 

@@ -74,7 +74,7 @@ def test_live_standings_answer_304_until_they_change(client, two_rounds) -> None
     # A correction that changes the scores moves the standings, and so the ETag.
     game = games[0]
     record = bot_record(game.board, game.table, seed="other")
-    fixed = game_submit(table=game.table, board=game.board, record=record, replace=True)
+    fixed = game_submit(table=game.table, board=game.board, record=record, replaces=1)
     game_verify(game_id=fixed.pk)
     changed = standings_recompute(event_id=event.pk)
     again = client.get(url, HTTP_IF_NONE_MATCH=etag)

@@ -79,7 +79,7 @@ def test_game_page_shows_record_status_and_error(client, played) -> None:
     assert 'id="status"' in html and "verified" in html and 'id="engine-error"' not in html
     record = bot_record(boards[0], tables[1])
     record["declared"] = {"S": 1, "E": 1, "W": -2}
-    bad = game_submit(table=tables[1], board=boards[0], record=record, replace=True)
+    bad = game_submit(table=tables[1], board=boards[0], record=record, replaces=1)
     game_verify(game_id=bad.pk)
     bad.refresh_from_db()
     assert bad.status == Status.MISMATCH

@@ -77,7 +77,7 @@ def test_second_entry_is_refused_unless_it_corrects(referee, setup) -> None:
     record = json.dumps(bot_record(board, table))
     referee.post(url, {"record": record})
     response = referee.post(url, {"record": record})
-    assert response.status_code == 400 and "already has a game" in response.content.decode()
-    assert referee.post(url, {"record": record, "replace": "on"}).status_code == 302
+    assert response.status_code == 409 and "already has a game" in response.content.decode()
+    assert referee.post(url, {"record": record, "replaces": "1"}).status_code == 302
     assert Game.objects.filter(replaced_at__isnull=True).count() == 1
     assert Game.objects.count() == 2

@@ -2,9 +2,11 @@
 [--seats K]`: a movement for players numbered 1..N (tournaments.seating.movements.movement), as
 JSON:
 ``{"rounds", "sit_out", "repeat_pairs", "lower_bound", "seat_imbalance", "club_conflicts",
-"method"}``. ``--clubs`` names a CSV file of ``player,club`` rows (player numbers 1..N, a
-header row). ``--steps`` bounds the search (the same arguments give the same movement on any
-machine); the older ``--time-limit SEC`` still works and means SEC × STEPS_PER_SECOND steps.
+"club_lower_bound", "optimal", "method"}`` (the bounds proved: by counting, and for a small
+field by the exact search, tournaments.seating.exact). ``--clubs`` names a CSV file of
+``player,club`` rows (player numbers 1..N, a header row). ``--steps`` bounds the search (the
+same arguments give the same movement on any machine); the older ``--time-limit SEC`` still
+works and means SEC × STEPS_PER_SECOND steps.
 Bad input: exit 2 with a one-line message."""
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """Referee URLs (namespace "referee"): the tables of an event, live and quick entry, a game's
-versions with confirmation and ruling, the status board, the flagged queue and the buttons of the
-round clock."""
+versions with confirmation and ruling, a table's adjusted scores on a board, the status board,
+the flagged queue and the buttons of the round clock."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.web import devices, screen
+from tournaments.web import adjustments, devices, screen
 from tournaments.web import referee as views_referee
 
 app_name = "referee"
@@ -27,6 +27,7 @@ urlpatterns = [
     path(TABLE, views_referee.live_entry, name="live"),
     path(TABLE + "quick/", views_referee.quick_entry, name="quick"),
     path(TABLE + "record/", views_referee.game_enter, name="enter"),
+    path(TABLE + "adjust/", adjustments.adjusted_scores, name="adjust"),
     # The table's referee device, signed in (tournaments.web.devices).
     path(TABLE + "device/", devices.board_page, {"kind": "referee"}, name="device_board"),
     path(TABLE + "device/position/", devices.position, {"kind": "referee"}, name="device_position"),
