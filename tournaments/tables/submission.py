@@ -280,10 +280,16 @@ class _Retry(Exception):
 
 
 def _current_locked(table: Table, board: Board) -> Game | None:
+    """The table's current game of `board`, its row locked (FOR UPDATE) until the transaction
+    ends; None when there is none."""
+    # The game's row alone, unordered: Game's default ordering joins the board, table, round
+    # and event, and a bare FOR UPDATE would lock those rows too, the round row every
+    # submission holds FOR SHARE: two replacements at different tables then deadlocked.
     return (
-        Game.objects.select_for_update()
+        Game.objects.select_for_update(of=("self",))
         .filter(table=table, board=board, replaced_at__isnull=True)
         .only("pk", "version", "record", "confirmed_at", "resolution")
+        .order_by()
         .first()
     )
 
@@ -509,11 +515,14 @@ def game_submit(
                 key=key,
                 source=source,
             )
-    except _Retry:
-        assert key is not None
-        retried = _by_idempotency_key(key)
-        assert retried is not None  # a stored game is never deleted
-        return _first_submission(retried, table=table, board=board, record=record)
+    except (_Retry, GameConflict):
+        # A retry, answered with the first game of its key: one found stored, or a replacement
+        # whose first request committed while this one waited for the game's lock (the version
+        # it names is gone because of that very request).
+        stored = _by_idempotency_key(key) if key is not None else None
+        if stored is None:
+            raise
+        return _first_submission(stored, table=table, board=board, record=record)
     except IntegrityError:
         if key is not None:
             stored = _by_idempotency_key(key)
