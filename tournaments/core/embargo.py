@@ -140,11 +140,17 @@ def finished_boards(round_: Round) -> dict[int, set[int]]:
     """Table id → the ids of the boards of `round_` that table *finished* (a current game of
     it or an adjusted score for it: the rule of `with_open`, table by table); a table that
     finished none is absent. One query."""
-    games = Game.objects.filter(
-        table__round=round_, board__round=round_, replaced_at__isnull=True
-    ).values_list("table_id", "board_id")
-    adjusted = Adjustment.objects.filter(table__round=round_, board__round=round_).values_list(
-        "table_id", "board_id"
+    # Unordered parts: SQLite (the embedded default) refuses an ORDER BY inside a UNION, and
+    # the models' default orderings would add one.
+    games = (
+        Game.objects.filter(table__round=round_, board__round=round_, replaced_at__isnull=True)
+        .order_by()
+        .values_list("table_id", "board_id")
+    )
+    adjusted = (
+        Adjustment.objects.filter(table__round=round_, board__round=round_)
+        .order_by()
+        .values_list("table_id", "board_id")
     )
     finished: dict[int, set[int]] = {}
     for table_id, board_id in games.union(adjusted):
