@@ -62,17 +62,26 @@ def fields_of(detail: Any) -> dict[str, list[str]] | None:
     return out
 
 
+# The status of a refusal by its code (DomainError.code); any other refusal is a 400.
+REFUSAL_STATUS = {
+    "conflict": status.HTTP_409_CONFLICT,
+    "forbidden": status.HTTP_403_FORBIDDEN,
+    "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
+}
+
+
+def refusal_status(exc: DomainError) -> int:
+    """The HTTP status of the refusal `exc` at every JSON door (REFUSAL_STATUS, else 400)."""
+    return REFUSAL_STATUS.get(getattr(exc, "code", ""), status.HTTP_400_BAD_REQUEST)
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's exception handler in the one error shape; DomainError becomes a 400 (409 where
     the service says the stored state conflicts, 403 where the user's roles forbid it)."""
     rule = None
     if isinstance(exc, DomainError):
         code = getattr(exc, "code", "rejected")
-        http = {
-            "conflict": status.HTTP_409_CONFLICT,
-            "forbidden": status.HTTP_403_FORBIDDEN,
-            "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
-        }.get(code, status.HTTP_400_BAD_REQUEST)
+        http = refusal_status(exc)
         rule = getattr(exc, "rule", None)
         fields = getattr(exc, "fields", None)
         error = {"code": code, "message": exc.message, "fields": fields, "rule": rule}

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ddz_site.api import request_json
-from ddz_site.api.errors import fields_of
+from ddz_site.api.errors import fields_of, refusal_status
 from ddz_site.kernel.errors import DomainError
 from ddz_site.web.middleware import api_error, method_not_allowed
 from games import steps as entry_steps
@@ -221,7 +221,7 @@ def _json_object(request: HttpRequest) -> dict[str, Any]:
 
 
 def _json_error(exc: DomainError) -> JsonResponse:
-    status = 409 if getattr(exc, "code", "") == "conflict" else 400
+    status = refusal_status(exc)  # the API's statuses (a reused key 422, a conflict 409)
     # The API's error shape (ddz_site.api.errors): code, message, fields, rule; an engine's
     # refusal adds its place and parameters (games.steps.EntryError.to_dict).
     error: dict[str, Any] = {
