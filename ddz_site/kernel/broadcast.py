@@ -45,13 +45,17 @@ def table_changed(
     board_number: int,
     steps: Sequence[str] | None = None,
     undo: Mapping[str, object] | None = None,
+    taken_back: bool = False,
 ) -> None:
     """After the current transaction commits, tell the devices of the table's board that its
     position changed: with `steps` (the board's calls and plays so far, public at the table)
     and `undo` (an undo asked), each device builds its view without reading the database;
-    without them (a stored game, a correction) each reads it."""
+    without them (a stored game, a correction) each reads it. `taken_back` marks a step taken
+    back: the position has fewer steps than the devices show, and replaces it all the same."""
     group = table_group(table_id, board_number)
     message: dict[str, object] = {"type": MESSAGE_TYPE}
     if steps is not None:
         message.update(at=len(steps), steps=list(steps), undo=dict(undo or {}))
+    if taken_back:
+        message["taken_back"] = True
     transaction.on_commit(lambda: _send(group, message))

@@ -260,3 +260,42 @@ def test_junk_on_a_socket_or_an_unknown_socket_address_is_refused_never_a_server
     with pytest.raises(websockets.InvalidStatus) as refused:
         asyncio.run(nowhere())
     assert refused.value.response.status_code == 403
+
+
+@pytest.mark.parametrize(
+    "header",
+    [("Accept-Language", "zh-hans,zh;q=0.9"), ("Cookie", "django_language=zh-hans")],
+    ids=["accept-language", "cookie"],
+)
+def test_a_socket_speaks_the_readers_language(asgi_server, header: tuple[str, str]) -> None:
+    """A Chinese reader's socket says everything in Chinese, as the page does (the language
+    cookie or Accept-Language): the call buttons, and a refusal's reason."""
+    from django.conf import settings
+
+    assert settings.LANGUAGE_COOKIE_NAME == "django_language"
+    world = build_world(seed="live-socket-language")
+    made = tokens.table_links_make(
+        event=world.event, round_=world.tables[0].round, actor=world.users["organizer"]
+    )
+    seats = {seat: _token(url) for seat, url in made[0].seats}
+    board = world.boards[0]
+    ws = asgi_server.replace("http://", "ws://")
+
+    async def talk() -> list[dict[str, Any]]:
+        async with websockets.connect(
+            f"{ws}/ws/s/{seats[board.first_bidder]}/boards/{board.number}/",
+            origin="http://127.0.0.1",
+            additional_headers=[header],
+        ) as socket:
+            heard = [json.loads(await asyncio.wait_for(socket.recv(), timeout=10))]
+            await socket.send(json.dumps({"type": "step", "id": 1, "step": "pass", "at": 5}))
+            heard.append(json.loads(await asyncio.wait_for(socket.recv(), timeout=10)))
+        return heard
+
+    position, refused = asyncio.run(talk())
+    labels = [c["label"] for c in position["view"]["menu"]["primary"]]
+    assert any("叫" in label for label in labels), labels
+    assert not any("bid" in label.lower() for label in labels), labels
+    assert refused["conflict"] is True
+    message = refused["error"]["message"]
+    assert "table" not in message and any("\u4e00" <= ch <= "\u9fff" for ch in message), message

@@ -258,7 +258,11 @@ def live_undo(*, table: Table, board: Board, seat: str | None, at: int, actor: A
             changes={"board": board.number, "seat": seat, "at": at},
         )
         table_changed(
-            table_id=table.pk, board_number=board.number, steps=draft.steps, undo=draft.undo
+            table_id=table.pk,
+            board_number=board.number,
+            steps=draft.steps,
+            undo=draft.undo,
+            taken_back=action == "entry.undo",
         )
         state = LiveState(entry_steps.rebuild(deal, draft.steps), dict(draft.undo), None)
     return state

@@ -16,7 +16,9 @@ RECHECK_SECONDS to see that its link still opens the board: a link revoked or a 
 mid-game ends the socket with ``{"type": "refused", "error": …}`` and close code 4403 (4404: no
 such link or board). A device sends its steps over the socket (``{"type": "step", "id", "step",
 "at"}``, answered ``{"type": "step", "id", "ok", "error", "view"}``, judged exactly as by the
-HTTP door, tournaments.web.devices.take_step), or over HTTP when the socket is down.
+HTTP door, tournaments.web.devices.take_step), or over HTTP when the socket is down. Everything
+a socket sends is said in its reader's language (the language cookie or Accept-Language, as
+LocaleMiddleware picks it for the device's page).
 """
 
 from __future__ import annotations
@@ -28,7 +30,10 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import connections
+from django.http import HttpRequest
+from django.http.cookie import parse_cookie
 from django.urls import path, re_path
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from ddz_site.kernel.broadcast import table_group
@@ -42,6 +47,24 @@ RECHECK_SECONDS = 15.0
 MAX_MESSAGE = 2_000  # characters: a step or a request for the position is a few dozen
 
 
+def scope_language(scope: dict[str, Any]) -> str:
+    """The reader's language of a socket, as LocaleMiddleware picks it for a page: the site's
+    language cookie, else the browser's Accept-Language, else the site's default."""
+    headers = dict(scope.get("headers") or [])
+    request = HttpRequest()
+    request.COOKIES = parse_cookie(headers.get(b"cookie", b"").decode("latin-1"))
+    accept = headers.get(b"accept-language")
+    if accept is not None:
+        request.META["HTTP_ACCEPT_LANGUAGE"] = accept.decode("latin-1")
+    return translation.get_language_from_request(request)
+
+
+def _marked(taken_back: bool) -> dict[str, bool]:
+    """The mark of a position after a step taken back (the device redraws it though it has
+    fewer steps than the device shows)."""
+    return {"taken_back": True} if taken_back else {}
+
+
 class LiveTableConsumer(AsyncJsonWebsocketConsumer):
     """One device's socket on one board of its table (module docstring)."""
 
@@ -52,6 +75,15 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
     position: entry_steps.Position | None = None
     recorded = False  # the board's game is stored: later notices of steps are late ones
     checked_at = 0.0
+    language: str | None = None
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Every message handled in the reader's language (scope_language): what the socket
+        sends is said as the device's page says it."""
+        if self.language is None:
+            self.language = scope_language(self.scope)
+        with translation.override(self.language):
+            await super().dispatch(message)
 
     def _open(self) -> Device:
         kwargs: dict[str, Any] = dict(self.scope["url_route"]["kwargs"])
@@ -101,7 +133,7 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
             assert self.group is not None
             await self.channel_layer.group_add(self.group, self.channel_name)
 
-    async def _send_read(self) -> bool:
+    async def _send_read(self, taken_back: bool = False) -> bool:
         try:
             view = await self._read()
         except DeviceRefused as exc:
@@ -109,7 +141,7 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "refused", "error": error})
             await self.close(code=4404 if exc.status == 404 else 4403)
             return False
-        await self.send_json({"type": "position", "view": view})
+        await self.send_json({"type": "position", "view": view, **_marked(taken_back)})
         return True
 
     async def disconnect(self, code: int) -> None:
@@ -156,8 +188,11 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
     async def live_changed(self, message: dict[str, Any]) -> None:
         """A change of the board told to the group: this device's view after it. A notice of
         a position the device was already shown (a read of the database overtook it) is
-        skipped, so that a device never goes back to an older position."""
+        skipped, so that a device never goes back to an older position; a step taken back
+        (``taken_back``) is the one notice of fewer steps that is sent, marked so that the
+        device redraws it."""
         steps, undo = message.get("steps"), message.get("undo") or {}
+        taken_back = bool(message.get("taken_back"))
         if isinstance(steps, list) and self.recorded:
             return
         shown = self.position
@@ -165,6 +200,7 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
             isinstance(steps, list)
             and shown is not None
             and not undo
+            and not taken_back
             and len(steps) < len(shown.steps)
             and list(shown.steps[: len(steps)]) == steps
         ):
@@ -174,9 +210,9 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
         if fresh and isinstance(steps, list):
             view = self._view_of([str(s) for s in steps], dict(undo))
         if view is None:
-            await self._send_read()
+            await self._send_read(taken_back=taken_back)
         else:
-            await self.send_json({"type": "position", "view": view})
+            await self.send_json({"type": "position", "view": view, **_marked(taken_back)})
 
 
 class NoSuchSocket(AsyncJsonWebsocketConsumer):

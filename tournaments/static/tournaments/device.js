@@ -212,7 +212,7 @@
     post(api.claim, { answer: answer }).then(function (reply) {
       var d = reply.data;
       if (reply.status !== 200) { showError((d.error && d.error.message) || ""); }
-      if (d.view) { accept(d.view); }
+      if (d.view) { accept(d.view, true); }
     }).catch(function () { showError(T.offline.replace("%(n)s", "0")); })
       .then(function () { inFlight = false; });
   }
@@ -228,11 +228,12 @@
   }
 
   // --- Talking to the server ---------------------------------------------------------------
-  function accept(next) {
+  function accept(next, now) {
     // A newer position replaces the older; an older one (a late socket message) is ignored
-    // unless the board was recorded meanwhile.
+    // unless the board was recorded meanwhile, or it is the table now (`now`): a step taken
+    // back, or the position a refusal or an undo answers with.
     if (!next) { return; }
-    if (next.at < view.at && !next.game && !(next.at === 0 && view.phase === "done")) { return; }
+    if (!now && next.at < view.at && !next.game && !(next.at === 0 && view.phase === "done")) { return; }
     var changed = next.at !== view.at || JSON.stringify(next.undo) !== JSON.stringify(view.undo) || !!next.game !== !!view.game;
     view = next;
     if (changed) { picked = []; }
@@ -253,8 +254,8 @@
 
   // The answer to a step, over the socket or HTTP: the view it leaves, or why not.
   function answered(d, conflict) {
-    if (conflict) { showError((d.error && d.error.message) || T.moved); accept(d.view); }
-    else if (d.ok === false) { showError(d.error && d.error.message); accept(d.view); }
+    if (conflict) { showError((d.error && d.error.message) || T.moved); accept(d.view, true); }
+    else if (d.ok === false) { showError(d.error && d.error.message); accept(d.view, true); }
     else if (d.view) { accept(d.view); }
     else { showError((d.error && d.error.message) || ""); }
   }
@@ -315,8 +316,8 @@
         // with its reason shown, and the rest of the queue is dropped with it.
         keep([]);
         showError((d.error && d.error.message) || T.moved);
-      }
-      accept(d.view);
+        accept(d.view, true);
+      } else { accept(d.view); }
     }).catch(function () { /* still offline */ }).then(function () {
       inFlight = false;
       if (queued().length) { status(fmt(T.offline, { n: queued().length })); setTimeout(flush, 2000); }
@@ -348,7 +349,7 @@
     };
     socket.onmessage = function (event) {
       var msg = JSON.parse(event.data);
-      if (msg.type === "position") { accept(msg.view); }
+      if (msg.type === "position") { accept(msg.view, !!msg.taken_back); }
       else if (msg.type === "step") { stepAnswered(msg); }
       else if (msg.type === "refused") { showError(T.refused + " " + msg.error.message); socket.onclose = null; }
     };
@@ -368,7 +369,7 @@
     post(api.undo, { at: view.at }).then(function (answer) {
       var d = answer.data;
       if (answer.status !== 200) { showError((d.error && d.error.message) || ""); }
-      accept(d.view);
+      accept(d.view, true);
     }).catch(function () { showError(T.offline.replace("%(n)s", "0")); })
       .then(function () { inFlight = false; });
   });
