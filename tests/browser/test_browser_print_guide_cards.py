@@ -25,7 +25,9 @@ PRINTABLE = {"width": round((210 - 24) / 25.4 * 96), "height": round((297 - 24) 
 
 def test_guide_cards_print_whole_several_to_an_a4_page(live_server) -> None:
     event = EventFactory()
-    players = [PlayerFactory(name=f"选手 Player {i:02d}") for i in range(12)]
+    players = [PlayerFactory(name=f"选手 Player {i:02d}") for i in range(11)]
+    # A name without a space (an imported one may be 200 characters) stays inside its card.
+    players.append(PlayerFactory(name="Averyveryverylongnamewithoutanyspace" * 2))
     for number in range(1, 5):
         # Each round the seats rotate by `number` places: everyone moves.
         order = players[number:] + players[:number]
@@ -44,11 +46,13 @@ def test_guide_cards_print_whole_several_to_an_a4_page(live_server) -> None:
                 top: c.getBoundingClientRect().top,
                 height: c.getBoundingClientRect().height,
                 avoid: getComputedStyle(c).breakInside,
+                spills: c.scrollWidth > c.clientWidth + 1,
                 rows: c.querySelectorAll("tbody tr").length}))""",
         )
         assert len(cards) == 12
         assert all(c["rows"] == 4 for c in cards)
         assert all(c["avoid"] == "avoid" for c in cards)
+        assert not any(c["spills"] for c in cards)
         assert all(c["height"] < PRINTABLE["height"] / 2 for c in cards)
         # Several to a row: the cards share their rows' tops.
         assert len({round(c["top"]) for c in cards}) < len(cards)
