@@ -39,6 +39,11 @@ CONTENT_SECURITY_POLICY = "; ".join(
 
 
 class _OwnOrigin:
+    # Pages to read: GET and HEAD only. DRF's OPTIONS would render its metadata through the
+    # page's HTML renderer (Swagger UI's has no template then: a 500; Redoc's a page without
+    # its schema); a 405 with Allow says what the page takes.
+    http_method_names = ["get", "head"]
+
     @extend_schema(exclude=True)
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         # A mixin: super() is the drf-spectacular view it is mixed into.

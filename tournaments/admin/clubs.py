@@ -9,6 +9,7 @@ from django import forms
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.events.rounds import series_running_refusal
 from tournaments.league import series as pure
 from tournaments.models import Club, ClubMember, MasterTitle, Series
 
@@ -52,6 +53,11 @@ class SeriesForm(forms.ModelForm):
             pure.check_tiebreaks(list(data.get("tiebreaks") or []), data.get("lot_seed") or "")
         except pure.SeriesError as exc:
             raise forms.ValidationError(str(exc)) from None
+        # Finishing awards master points at once: not while an event of it still runs.
+        if data.get("finished") and self.instance.pk is not None:
+            refusal = series_running_refusal(self.instance)
+            if refusal:
+                raise forms.ValidationError(refusal)
         return data
 
 

@@ -268,10 +268,10 @@ class FlaggedQueueView(APIView):
         return Response(s.GameBriefSerializer(games, many=True).data)
 
 
-def _whole_number(request: Request, name: str, *, minimum: int) -> int:
-    """Query parameter `name` as a whole number of at least `minimum`, written in decimal
-    digits as the schema's integer is; one of more than 18 digits (past any page) reads as
-    10**18, where Python's int() refuses one of thousands.
+def _whole_number(request: Request, name: str, *, minimum: int, maximum: int | None = None) -> int:
+    """Query parameter `name` as a whole number of at least `minimum` (and at most `maximum`,
+    if given), written in decimal digits as the schema's integer is; one of more than 18
+    digits (past any page) reads as 10**18, where Python's int() refuses one of thousands.
 
     Raises:
         ValidationError: anything else (a 400 naming the parameter).
@@ -280,16 +280,22 @@ def _whole_number(request: Request, name: str, *, minimum: int) -> int:
     if value.isascii() and value.isdigit():
         digits = value.lstrip("0") or "0"
         number = int(digits) if len(digits) <= 18 else 10**18
-        if number >= minimum:
+        if number >= minimum and (maximum is None or number <= maximum):
             return number
-    message = _("A whole number of at least %(minimum)s.") % {"minimum": minimum}
+    if maximum is not None:
+        message = _("A whole number from %(minimum)s to %(maximum)s.") % {
+            "minimum": minimum,
+            "maximum": maximum,
+        }
+    else:
+        message = _("A whole number of at least %(minimum)s.") % {"minimum": minimum}
     raise exceptions.ValidationError({name: [message]})
 
 
 class AuditPagination(LimitOffsetPagination):
-    """A page of the audit log: ``limit`` entries (1 or more; more than max_limit gives
-    max_limit) from ``offset`` (0 or more). Any other value is refused (400), where DRF's
-    reads it as the first page, which a client would take for what it asked."""
+    """A page of the audit log: ``limit`` entries (1 to max_limit) from ``offset`` (0 or
+    more). Any other value is refused (400), where DRF's reads it as the first page (or cuts
+    it to max_limit), which a client would take for what it asked."""
 
     default_limit = 100
     max_limit = 500
@@ -297,7 +303,7 @@ class AuditPagination(LimitOffsetPagination):
     def get_limit(self, request: Request) -> int:
         if self.limit_query_param not in request.query_params:
             return self.default_limit
-        return min(_whole_number(request, self.limit_query_param, minimum=1), self.max_limit)
+        return _whole_number(request, self.limit_query_param, minimum=1, maximum=self.max_limit)
 
     def get_offset(self, request: Request) -> int:
         if self.offset_query_param not in request.query_params:
@@ -309,6 +315,8 @@ class AuditPagination(LimitOffsetPagination):
         for parameter in parameters:
             limit = parameter["name"] == self.limit_query_param
             parameter["schema"]["minimum"] = 1 if limit else 0
+            if limit:
+                parameter["schema"]["maximum"] = self.max_limit
         return parameters
 
 

@@ -41,6 +41,8 @@ AUDIT_ACTIONS: dict[str, Promise] = {
     "club.member_add": pgettext_lazy("audit action", "club member added"),
     "entry.add": pgettext_lazy("audit action", "player entered in the event"),
     "entry.step": pgettext_lazy("audit action", "step entered through a table link"),
+    "entry.undo": pgettext_lazy("audit action", "last step taken back"),
+    "entry.undo_asked": pgettext_lazy("audit action", "taking back the last step asked"),
     "event.correction_window": pgettext_lazy("audit action", "correction window set"),
     "event.create": pgettext_lazy("audit action", "event opened"),
     "event.seed_commit": pgettext_lazy("audit action", "deal seed drawn and committed"),

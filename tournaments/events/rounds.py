@@ -51,6 +51,7 @@ from tournaments.models import (
     Role,
     Round,
     RoundState,
+    Series,
     Stage,
 )
 
@@ -407,3 +408,23 @@ def event_deals_verify(*, event: Event, seed: str) -> DealsReport:
 
 
 # --- Dashboard -----------------------------------------------------------------------------
+
+
+def series_running_refusal(series: Series) -> str:
+    """Why ``series`` may not be marked finished yet (tournaments.league.clubs.series_finish,
+    the admin's series form): the events of it still running, named, those with a round
+    neither closed nor published (in play, or not started yet); '' when none runs. An event
+    with no rounds does not run."""
+    settled = (RoundState.CLOSED, RoundState.PUBLISHED)
+    running = list(
+        Event.objects.filter(series=series, rounds__in=Round.objects.exclude(state__in=settled))
+        .distinct()
+        .order_by("name")
+        .values_list("name", flat=True)
+    )
+    if not running:
+        return ""
+    return _(
+        "Series %(series)s cannot be finished while these events are still running (a round "
+        "not closed or published): %(events)s."
+    ) % {"series": series.name, "events": ", ".join(running)}

@@ -32,7 +32,7 @@ from ddz_site.kernel.text import text_refusal
 from tournaments.core.access import AdministrationRefused, may_create_events
 from tournaments.core.audit import audit_record
 from tournaments.core.rating_requests import ratings_request
-from tournaments.events.rounds import _event_open_unchecked
+from tournaments.events.rounds import _event_open_unchecked, series_running_refusal
 from tournaments.league import series as pure
 from tournaments.models import (
     AuditEntry,
@@ -306,10 +306,12 @@ def series_finish(*, series: Series, actor: Any, finished: bool = True) -> None:
     """Mark a series finished (no longer current on the home page), or current again. Audited.
 
     Raises:
-        NotClubOrganizer: the actor is not an organizer of its club.
+        NotClubOrganizer: not an organizer of its club; ClubRefused: an event of it still runs.
     """
     _need_organizer(actor, series.club)
     with transaction.atomic():
+        if finished and (refusal := series_running_refusal(series)):
+            raise ClubRefused(refusal)  # master points would be awarded at once
         if Series.objects.filter(pk=series.pk).exclude(finished=finished).update(finished=finished):
             audit_record(
                 event=None,

@@ -68,14 +68,28 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("Series %(name)s made.") % {"name": made.name})
             return redirect("clubs:club", slug=club.slug)
+    return _page(request, club, values=values, chosen=chosen, error=error, status=status)
+
+
+def _page(
+    request: HttpRequest,
+    club: Club,
+    *,
+    values: dict[str, str] | None = None,
+    chosen: list[str] | None = None,
+    error: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """The club's page: its series, the new-series form (``values``, ``chosen`` tie-breaks)
+    and the refusal ``error`` of what was asked (answered with ``status``)."""
     return render(
         request,
         "league/club_organizer.html",
         {
             "club": club,
             "series_list": profiles.club_series(club),
-            "values": values,
-            "chosen": chosen,
+            "values": values or {},
+            "chosen": chosen or [],
             "tiebreaks": SERIES_TIEBREAKS,
             "error": error,
         },
@@ -86,10 +100,14 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def series_finish(request: HttpRequest, slug: str, series_slug: str) -> HttpResponse:
-    """Mark a series finished (POST finished=1) or current again (finished=0)."""
+    """Mark a series finished (POST finished=1) or current again (finished=0); a refusal
+    (an event of it still running) shows on the club's page, 400."""
     club = _club(request, slug)
     found = get_object_or_404(Series, club=club, slug=series_slug)
-    clubs.series_finish(
-        series=found, actor=request.user, finished=request.POST.get("finished") == "1"
-    )
+    try:
+        clubs.series_finish(
+            series=found, actor=request.user, finished=request.POST.get("finished") == "1"
+        )
+    except DomainError as exc:
+        return _page(request, club, error=exc.message, status=400)
     return redirect("clubs:club", slug=club.slug)
