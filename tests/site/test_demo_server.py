@@ -22,7 +22,7 @@ import pytest
 
 from tests.browser.chromium import CHROMIUM, chromium
 from tests.conftest import wait_listening
-from tests.paths import ROOT_DIR
+from tests.paths import ROOT_DIR, site_env
 
 ROOT = ROOT_DIR
 HOST = "127.0.0.1"
@@ -56,11 +56,7 @@ def demo_server(tmp_path_factory):
     stamp = tmp / "installed"
     stamp.touch()  # the virtualenv is the one running the tests
     port = _free_port()
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "DATABASE_", "CELERY_", "DDZ_", "SENTRY_"))
-    }
+    env = site_env()
     env["DDZ_SQLITE_PATH"] = str(tmp / "db.sqlite3")
     log = (tmp / "server.log").open("wb")
     server = subprocess.Popen(

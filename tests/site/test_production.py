@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import re
 import socket
 import subprocess
@@ -26,7 +25,7 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import wait_listening
-from tests.paths import ROOT_DIR
+from tests.paths import ROOT_DIR, site_env
 
 ROOT = ROOT_DIR
 HOST = "127.0.0.1"
@@ -41,11 +40,7 @@ def _free_port() -> int:
 
 
 def _production_env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "DATABASE_", "CELERY_", "DDZ_", "SENTRY_"))
-    }
+    env = site_env()
     env.update(
         DJANGO_SETTINGS_MODULE="ddz_site.settings",
         DJANGO_DEBUG="false",

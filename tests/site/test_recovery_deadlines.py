@@ -15,7 +15,6 @@ On real PostgreSQL, Redis, a Celery worker process and beat.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 
@@ -26,7 +25,7 @@ from django.conf import settings
 from games.models import Game, Status
 from tests.conftest import Worker, _database_url, wait_for
 from tests.factories import bot_record, duplicate_round
-from tests.paths import ROOT_DIR
+from tests.paths import ROOT_DIR, site_env
 from tests.site.test_faults_lose_nothing import _forget_unacked, _waiting_on_a_lock, broker_down
 from tournaments.models import StandingsState
 from tournaments.standings import store
@@ -42,11 +41,7 @@ DEADLINE = 30.0
 def _site_schedule() -> dict:
     """The sweep's entry of the beat schedule under the site's defaults (a production
     environment with a broker and nothing else set)."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "DATABASE_", "CELERY_", "DDZ_", "SENTRY_"))
-    }
+    env = site_env()
     env.update(
         DJANGO_SETTINGS_MODULE="ddz_site.settings",
         DJANGO_DEBUG="true",

@@ -13,7 +13,6 @@ over the limit gets 429 for every request until the minute it is counted in is o
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import urllib.error
@@ -31,7 +30,7 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
 from tests.conftest import _database_url, daphne_serving
-from tests.paths import ROOT_DIR
+from tests.paths import ROOT_DIR, site_env
 
 HERE = "203.0.113.7"  # a documentation address (RFC 5737)
 SHARED_CACHE = "redis://127.0.0.1:6379/13"
@@ -135,11 +134,7 @@ def test_the_shared_cache_is_redis_when_a_cache_url_is_set() -> None:
         "import django, json; django.setup(); from django.conf import settings; "
         "print(json.dumps(settings.CACHES))"
     )
-    base = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "DATABASE_", "CELERY_", "DDZ_", "SENTRY_"))
-    }
+    base = site_env()
     base.update(DJANGO_SETTINGS_MODULE="ddz_site.settings", DJANGO_DEBUG="true")
 
     def caches(**env: str) -> subprocess.CompletedProcess[str]:

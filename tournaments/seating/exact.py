@@ -27,7 +27,7 @@ arguments prove the same on any machine.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations, product
 from math import comb, factorial
@@ -549,31 +549,17 @@ def prove(
     everyone = set(range(1, players + 1))
     field = _Field(players, [sorted(everyone - set(r)) for r in sit_out], seats, clubs)
     budget = [steps]
-    found: Rounds | None = None
-    bound, best = repeat_floor, repeats
-    complete = True
-    try:
-        while bound < best:
-            movement = _Search(field, bound, None, budget).run()
-            if movement is not None:
-                found, best = movement, bound
-            else:
-                bound += 1
-    except _OutOfSteps:
-        complete = False
+    bound, best, found, complete = _tighten(
+        repeat_floor, repeats, lambda target: _Search(field, target, None, budget).run()
+    )
     club_bound, club_best = club_floor, clashes
     if found is not None:
         club_best = _clashes(found, clubs)
     if complete and clubs:
-        try:
-            while club_bound < club_best:
-                movement = _Search(field, best, club_bound, budget).run()
-                if movement is not None:
-                    found, club_best = movement, club_bound
-                else:
-                    club_bound += 1
-        except _OutOfSteps:
-            complete = False
+        club_bound, club_best, better, complete = _tighten(
+            club_floor, club_best, lambda target: _Search(field, best, target, budget).run()
+        )
+        found = better or found
     return Proof(
         repeat_bound=bound,
         repeats_optimal=bound == best,
@@ -583,6 +569,26 @@ def prove(
         complete=complete,
         steps=steps - max(budget[0], 0),
     )
+
+
+def _tighten(
+    bound: int, best: int, search: Callable[[int], Rounds | None]
+) -> tuple[int, int, Rounds | None, bool]:
+    """Raise the proved `bound` towards the `best` count known, trying each target from the
+    bound up with `search` (a movement reaching it, or None: none can): (the bound proved, the
+    best count, the movement reaching it when the search found one, whether the search
+    finished within its budget rather than running out of steps)."""
+    found: Rounds | None = None
+    try:
+        while bound < best:
+            movement = search(bound)
+            if movement is not None:
+                found, best = movement, bound
+            else:
+                bound += 1
+    except _OutOfSteps:
+        return bound, best, found, False
+    return bound, best, found, True
 
 
 def _clashes(movement: Rounds, clubs: Mapping[int, str]) -> int:

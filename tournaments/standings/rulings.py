@@ -168,9 +168,10 @@ def adjustment_set(
     """
     require_ruling(actor, table.round.event)
     scores = {seat: adjusted_notation(kind, percentage)}
-    return adjusted_scores_set(table=table, board=board, scores=scores, reason=reason, actor=actor)[
-        0
-    ]
+    (adjustment,) = adjusted_scores_set(
+        table=table, board=board, scores=scores, reason=reason, actor=actor
+    )
+    return adjustment
 
 
 def adjusted_scores_set(

@@ -5,12 +5,11 @@ query that SQLite takes (it refuses an ORDER BY inside a UNION's parts)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.paths import ROOT_DIR
+from tests.paths import ROOT_DIR, site_env
 
 SCRIPT = """
 import json, django
@@ -36,11 +35,7 @@ print(json.dumps({
 
 
 def test_the_boards_each_table_finished_are_read_on_sqlite(tmp_path: Path) -> None:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "DATABASE_", "CELERY_", "DDZ_", "SENTRY_"))
-    }
+    env = site_env()
     env.update(
         DJANGO_SETTINGS_MODULE="ddz_site.settings",
         DJANGO_DEBUG="true",
