@@ -552,9 +552,7 @@ def prove(
     bound, best, found, complete = _tighten(
         repeat_floor, repeats, lambda target: _Search(field, target, None, budget).run()
     )
-    club_bound, club_best = club_floor, clashes
-    if found is not None:
-        club_best = _clashes(found, clubs)
+    club_bound, club_best = club_floor, clashes if found is None else _clashes(found, clubs)
     if complete and clubs:
         club_bound, club_best, better, complete = _tighten(
             club_floor, club_best, lambda target: _Search(field, best, target, budget).run()
