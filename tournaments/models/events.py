@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db import models, transaction
 from django.db.models.expressions import Combinable
 from django.urls import reverse
@@ -62,6 +63,19 @@ class Player(models.Model):
         related_name="merged",
         verbose_name=_("same person as"),
     )
+    # Accounts (tournaments.people.accounts): the site account tied to this player by the
+    # organizer's invitation or an approved claim, the address the site writes to, and the
+    # player's choice to receive no e-mail from the site.
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player",
+        verbose_name=_("account"),
+    )
+    email = models.EmailField(_("e-mail address"), blank=True)
+    mail_off = models.BooleanField(_("no e-mail from the site"), default=False)
     profile_hidden = models.BooleanField(
         _("profile hidden from the public"),
         default=False,
@@ -111,6 +125,18 @@ class EventQuerySet(models.QuerySet["Event"]):
                     if isinstance(kwargs[f], Combinable) or getattr(event, f) != kwargs[f]
                 )
             return super().update(**kwargs)
+
+
+class EventStatus(models.TextChoices):
+    """An event's life (tournaments.people.life): announced, then registration open, in play from
+    its first round, finished once the organizer closes it. Only a finished event moves the
+    ratings and the series (tournaments.ratings.service.rated_events,
+    tournaments.league.profiles.series_events)."""
+
+    ANNOUNCED = "announced", _("announced")
+    REGISTRATION_OPEN = "registration_open", _("registration open")
+    IN_PLAY = "in_play", _("in play")
+    FINISHED = "finished", _("finished")
 
 
 class EventFormat(models.TextChoices):
@@ -202,6 +228,47 @@ class Event(models.Model):
             "How long after a game is entered its players may confirm it or signal a problem."
         ),
     )
+    # The event's life (tournaments.people): when and where, its status, and registration
+    # (limit, deadline, waiting list, the categories an entrant may declare), check-in.
+    status = models.CharField(
+        _("status"), max_length=20, choices=EventStatus.choices, default=EventStatus.IN_PLAY
+    )
+    starts_at = models.DateTimeField(_("starts"), null=True, blank=True)
+    ends_at = models.DateTimeField(_("ends"), null=True, blank=True)
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        blank=True,
+        help_text=_("The venue's time zone, e.g. Asia/Shanghai; empty: the site's."),
+    )
+    online = models.BooleanField(_("online"), default=False)
+    venue_name = models.CharField(_("venue"), max_length=200, blank=True)
+    venue_address = models.TextField(_("venue address"), blank=True)
+    registration_limit = models.PositiveIntegerField(
+        _("places"),
+        null=True,
+        blank=True,
+        help_text=_("How many entries can be accepted; empty: no limit."),
+    )
+    registration_deadline = models.DateTimeField(_("registration deadline"), null=True, blank=True)
+    waiting_list = models.BooleanField(
+        _("waiting list"),
+        default=True,
+        help_text=_("Once the places are taken, new entries wait for a place."),
+    )
+    categories = models.JSONField(
+        _("categories"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "The categories an entrant may declare: women, youth, senior, novice, or your own."
+        ),
+    )
+    check_in_required = models.BooleanField(
+        _("check-in"),
+        default=False,
+        help_text=_("Seating a round seats only the players checked in for it."),
+    )
     # The secret seed never goes into the history (the admin shows history rows), nor the
     # recompute's time stamp (written by every recompute, changed by no one).
     history = HistoricalRecords(excluded_fields=["deal_seed", "standings_updated_at"])
@@ -219,6 +286,15 @@ class Event(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(format__in=EventFormat.values), name="event_format_valid"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=EventStatus.values), name="event_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(ends_at__isnull=True)
+                | models.Q(starts_at__isnull=True)
+                | models.Q(ends_at__gte=models.F("starts_at")),
+                name="event_ends_after_start",
             ),
             # A revealed seed is never without its commitment.
             models.CheckConstraint(

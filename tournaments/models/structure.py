@@ -139,6 +139,12 @@ class Entry(models.Model):
     reserve = models.BooleanField(_("reserve"), default=False)
     ranked = models.BooleanField(_("ranked"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The event's life (tournaments.people): the categories the player is ranked in besides the
+    # whole field (Event.categories), and the rounds he plays: a late entry from
+    # ``first_round``, a withdrawal from ``withdrawn_from`` on (round numbers; empty: all).
+    categories = models.JSONField(_("categories"), default=list, blank=True)
+    first_round = models.PositiveIntegerField(_("enters from round"), null=True, blank=True)
+    withdrawn_from = models.PositiveIntegerField(_("withdrawn from round"), null=True, blank=True)
 
     class Meta:
         ordering = ["event", "player__name"]
