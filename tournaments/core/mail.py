@@ -10,7 +10,23 @@ correction window; and the organizer's message to every player of an event.
 
 from __future__ import annotations
 
-from tournaments.models import Registration, Round
+from tournaments.models import Event, OutgoingMail, Player, Registration, Round
+
+
+def queue(
+    *,
+    key: str,
+    to: str,
+    subject: str,
+    body: str,
+    event: Event | None = None,
+    player: Player | None = None,
+) -> OutgoingMail | None:
+    """Queue one message (the primitive under the others; the account mails of django-allauth
+    come here through the site's account adapter): write its row under ``key`` in the caller's
+    transaction and have a worker send it after commit. A ``key`` already written queues nothing
+    (returns None), so the same message is never sent twice."""
+    raise NotImplementedError
 
 
 def registration_received(registration: Registration) -> None:
