@@ -4,7 +4,7 @@ The site takes addresses (path and query string) of up to ADDRESS_MAX_LENGTH cha
 a longer one answers 414 before any view: the site's page in the reader's language, with a
 way back that does not repeat the address, or the API's error shape (``too_long``) at the JSON
 doors. The servers refuse longer request lines themselves, with a bare answer: gunicorn above
-its --limit-request-line (4094 bytes by default, 8190 at most: the README's command sets the
+its --limit-request-line (4094 bytes by default, 8190 at most: the production guide's command (docs/OPERATIONS.md) sets the
 most), Daphne above 16 KB (it closes the connection). So every address between the site's
 limit and the server's gets the site's page.
 """
@@ -100,9 +100,9 @@ def test_daphne_hands_a_long_address_to_the_site(asgi_server: str) -> None:
 
 
 def _readme_limit_request_line() -> int:
-    readme = (ROOT_DIR / "README.md").read_text()
-    found = re.search(r"gunicorn[^\n`]*--limit-request-line (\d+)", readme)
-    assert found, "the README's gunicorn command sets --limit-request-line"
+    guide = (ROOT_DIR / "docs" / "OPERATIONS.md").read_text()
+    found = re.search(r"gunicorn[^\n`]*--limit-request-line (\d+)", guide)
+    assert found, "the production guide's gunicorn command sets --limit-request-line"
     return int(found.group(1))
 
 
@@ -110,7 +110,7 @@ def _readme_limit_request_line() -> int:
 def gunicorn_as_the_readme_says(
     django_db_blocker: Any, tmp_path: Path
 ) -> Iterator[tuple[str, int]]:
-    """gunicorn with the README's --limit-request-line on the test settings: its base URL and
+    """gunicorn with the production guide's --limit-request-line on the test settings: its base URL and
     that limit."""
     limit = _readme_limit_request_line()
     with django_db_blocker.unblock():
