@@ -34,6 +34,15 @@ class Command(BaseCommand):
             raise CommandError(f"cannot read {path}: {exc}", returncode=2) from None
         except json.JSONDecodeError as exc:
             raise CommandError(f"{path}: not JSON ({exc.msg})", returncode=2) from None
+        except UnicodeDecodeError as exc:
+            raise CommandError(
+                f"{path}: not UTF-8 (byte {exc.start}); an archive is UTF-8 JSON", returncode=2
+            ) from None
+        except RecursionError:
+            # The parser recurses once per level: no archive nests more than a few levels.
+            raise CommandError(
+                f"{path}: not an archive (JSON nested too deeply)", returncode=2
+            ) from None
         try:
             event = event_import(data=data)
         except ArchiveRejected as exc:
