@@ -35,7 +35,7 @@ BID_RULE = {
 }
 NUMBERS = ("1", "2", "3")
 # R-NOTE's words for a pass in the bidding (normalize_call; the live entry page's checker too).
-PASS_CALLS = ("p", "pass", "-", "0", "不要", "过", "不出", "不叫", "不抢", "不加倍")
+PASS_CALLS = ("p", "pass", "-", "0", "不要", "过", "過", "不出", "不叫", "不抢", "不搶", "不加倍")
 
 
 def normalize_call(call: str) -> str:

@@ -71,7 +71,7 @@ _WORD_RANK: dict[str, int] = {
 }
 _SEPARATORS = frozenset(" ,-\t")
 # R-NOTE's words for a pass in the play (is_pass_text; the live entry page's checker too).
-PASS_WORDS = ("pass", "p", "-", "不要", "过", "不出")
+PASS_WORDS = ("pass", "p", "-", "不要", "过", "過", "不出")
 _PASS_WORDS = frozenset(PASS_WORDS)
 
 _PARSE_CACHE: dict[str, Counts] = {}
@@ -152,7 +152,7 @@ def format_cards(counts: Iterable[int]) -> str:
 
 
 def is_pass_text(text: str) -> bool:
-    """True when ``text`` is one of R-NOTE's words for a pass (``pass p - 不要 过 不出``)."""
+    """True when ``text`` is one of R-NOTE's words for a pass (``pass p - 不要 过 過 不出``)."""
     return text.strip().lower() in _PASS_WORDS
 
 
