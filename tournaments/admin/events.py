@@ -111,6 +111,15 @@ class AuditedAdmin(SimpleHistoryAdmin):
                 admin_record(actor=request.user, action="delete", obj=obj)
         return super().log_deletions(request, queryset)
 
+    def history_view(
+        self, request: HttpRequest, object_id: str, extra_context: Any = None
+    ) -> HttpResponse:
+        # A model that keeps no versions (a game: its record is its history, the audit log its
+        # changes) shows Django's own log of admin actions instead of simple-history's page.
+        if not hasattr(self.model._meta, "simple_history_manager_attribute"):
+            return admin.ModelAdmin.history_view(self, request, object_id, extra_context)
+        return super().history_view(request, object_id, extra_context)
+
     def history_form_view(
         self, request: HttpRequest, object_id: str, version_id: str, extra_context: Any = None
     ) -> HttpResponse:
