@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo demo-server test check bench venv services clean
+.PHONY: demo demo-server test check bench venv services clean messages
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
@@ -97,6 +97,14 @@ bench: $(STAMP)
 	$(PY) scripts/taps.py || status=1; \
 	$(PY) scripts/bench_live_tables.py --tables 300 --servers 2 || status=1; \
 	exit $$status
+
+# The catalogues after new strings (scripts/zh_hant.py's docstring): makemessages puts the new
+# msgids into zh_Hans to translate there; zh_Hant is converted from it; both are compiled.
+messages: $(STAMP)
+	$(PY) manage.py makemessages -l zh_Hans --ignore=.venv --ignore=var --ignore=tests \
+	    --ignore=scripts --no-obsolete
+	$(PY) scripts/zh_hant.py
+	cd ddz_site && $(abspath $(PY)) ../manage.py compilemessages -l zh_Hans -l zh_Hant
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

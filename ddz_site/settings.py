@@ -54,6 +54,10 @@ INSTALLED_APPS = [
     "rest_framework",
     "knox",
     "axes",
+    # Accounts of players (django-allauth): sign-up by e-mail address, its confirmation,
+    # password reset; officials keep signing in with their user names (ddz_site.web.accounts).
+    "allauth",
+    "allauth.account",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "simple_history",
@@ -80,6 +84,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # django-allauth's: the login stages (e-mail confirmation) of the request's session.
+    "allauth.account.middleware.AccountMiddleware",
     # An address holding NUL never reaches a view (ddz_site.web.middleware); after the language
     # and the user, so its 404 is the site's own page in the reader's language.
     "ddz_site.web.middleware.refuse_nul",
@@ -100,8 +106,9 @@ SIMPLE_HISTORY_REVERT_DISABLED = True
 ROOT_URLCONF = "ddz_site.urls"
 # A POST without its CSRF token: the site's 403 page ("reload the page"), JSON on JSON doors.
 CSRF_FAILURE_VIEW = "ddz_site.web.middleware.csrf_failure"
-# One sign-in page for every official (organizers, referees; no staff status needed).
-LOGIN_URL = "organizer:login"
+# One sign-in page for everyone (django-allauth's, ddz_site.web.accounts.SignInView): players by
+# their e-mail address, officials (organizers, referees; no staff status needed) by user name.
+LOGIN_URL = "account_login"
 # After signing in without ?next=: the user's own events (each with his roles and pages);
 # after signing out: the public events list.
 LOGIN_REDIRECT_URL = "organizer:home"
@@ -246,7 +253,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # passwords are public, so this holds with DEBUG on too.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend that also takes an e-mail address for the user name.
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("DDZ_LOGIN_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("DDZ_LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
@@ -257,6 +265,30 @@ AXES_CLIENT_IP_CALLABLE = "ddz_site.web.security.client_address"
 # the attempt's row on PostgreSQL: a 500; SQLite stored megabytes).
 AXES_USERNAME_CALLABLE = "ddz_site.web.security.attempted_username"
 AXES_LOCKOUT_TEMPLATE = "organizer/locked_out.html"
+
+# Accounts (django-allauth; ddz_site.web.accounts): a player signs up with an e-mail address and
+# a password (the user name is made from the address), confirms the address before signing in
+# (accounts made by an administrator, officials with user names, have none to confirm), and
+# signs in with the address or a user name. Its mails go through the site's outbox
+# (tournaments.core.mail), sent by the workers.
+ACCOUNT_ADAPTER = "ddz_site.web.accounts.AccountAdapter"
+ACCOUNT_FORMS = {
+    "login": "ddz_site.web.accounts.SignInForm",
+    "signup": "ddz_site.web.accounts.SignUpForm",
+}
+ACCOUNT_LOGIN_METHODS = {"email", "username"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = ""
+# A confirmation link signs the account in (the link proves the address), and so does a reset
+# password: one step fewer on a phone.
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
+# Wrong passwords are django-axes' to count (above: per account and address, in the database
+# every process shares); allauth's own count (in each process's memory) would refuse sooner,
+# without the lockout page.
+ACCOUNT_RATE_LIMITS = {"login_failed": None}
 # Reverse proxies in front of the site that append the client's address to X-Forwarded-For
 # (ddz_site.web.security); 0: the address the site sees is the client's.
 _trusted_proxies = env_int("DDZ_TRUSTED_PROXIES", 0)
@@ -269,8 +301,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = env_choice("DJANGO_LANGUAGE_CODE", "en", ("en", "zh-hans"))
-LANGUAGES = [("en", _("English")), ("zh-hans", _("Simplified Chinese"))]
+LANGUAGE_CODE = env_choice("DJANGO_LANGUAGE_CODE", "en", ("en", "zh-hans", "zh-hant"))
+# Browsers asking for zh-TW, zh-HK or zh-MO get zh-hant, zh-CN and zh-SG get zh-hans: Django's
+# LANG_INFO gives those codes their script as fallback (tests/site/test_locale.py).
+LANGUAGES = [
+    ("en", _("English")),
+    ("zh-hans", _("Simplified Chinese")),
+    ("zh-hant", _("Traditional Chinese")),
+]
 LOCALE_PATHS = [BASE_DIR / "ddz_site" / "locale"]
 TIME_ZONE = env_str("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True
@@ -337,6 +375,37 @@ LOGGING = {
         ),
     },
 }
+
+# E-mail (tournaments.core.mail, sent by the workers through tournaments.core.outbox): Django's
+# SMTP backend on EMAIL_HOST; without it the console's (the demo prints its mails). Links in
+# mails are absolute on DDZ_SITE_URL, the address people open the site at.
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured(
+        "EMAIL_USE_TLS (STARTTLS, port 587) and EMAIL_USE_SSL (port 465) exclude each other"
+    )
+# Seconds each step of a conversation with the SMTP server may take: a worker never hangs on a
+# server that stopped answering, and a send ends well within the claim's lease below.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Duplicate Dou Dizhu <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+DDZ_SITE_URL = (env_url("DDZ_SITE_URL", ("https", "http")) or "http://127.0.0.1:8000").rstrip("/")
+# A worker's claim on a message (tournaments.core.outbox): a worker killed mid-send leaves it,
+# and another sends it once this many seconds have passed. Attempts before a message is failed,
+# and the wait before the second attempt (doubled at each one, at most an hour).
+DDZ_MAIL_LEASE_SECONDS = env_int("DDZ_MAIL_LEASE_SECONDS", 60, minimum=1)
+DDZ_MAIL_ATTEMPTS = env_int("DDZ_MAIL_ATTEMPTS", 8, minimum=1)
+DDZ_MAIL_RETRY_SECONDS = env_int("DDZ_MAIL_RETRY_SECONDS", 30, minimum=1)
 
 # Celery: eager in the web process unless a broker is configured (embedded default).
 _broker_url = env_url("CELERY_BROKER_URL", ("redis", "rediss"))

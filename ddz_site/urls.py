@@ -8,6 +8,7 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
+from ddz_site.web.accounts import SignInView
 from ddz_site.web.health import healthz
 from games.views import manifest, service_worker
 
@@ -26,6 +27,19 @@ urlpatterns = [
     # The language switch needs no CSRF token (a forged request could only change the
     # visitor's language), so public pages carry none and can be served from a cache.
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
+    # Accounts: the one sign-in page (before django-allauth's own at the same address), the
+    # account page, invitations and profile claims, then django-allauth's pages.
+    path("accounts/login/", SignInView.as_view(), name="account_login"),
+    path("", include("tournaments.web.urls.accounts")),
+    path("accounts/", include("allauth.urls")),
+    # The event's life and its paper: its organizer's pages under /organizer/events/<slug>/,
+    # the public final results under /events/<slug>/.
+    path("", include("tournaments.web.urls.prizes")),
+    # The site's e-mail: unsubscribe links, a player link's switch, the organizer's message.
+    path("", include("tournaments.web.urls.mail")),
+    # Registration and check-in: the player's pages under the public event's, the organizer's
+    # under /organizer/ (before the organizer's module, whose paths are shorter).
+    path("", include("tournaments.web.urls.registration")),
     # Before the organizer's and referee's modules: its paths live under theirs.
     path("", include("tournaments.web.urls.officials")),
     path("referee/", include("tournaments.web.urls.referee")),

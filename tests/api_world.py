@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 
 from games.models import Game, Status
 from tests.entry_personas import World, build_world
-from tests.factories import bot_record, duplicate_round, round_fill
+from tests.factories import bot_record, duplicate_round, event_finish, round_fill
 from tournaments.events import round_states
 from tournaments.league import clubs
 from tournaments.models import Player, Series
@@ -64,7 +64,7 @@ def _game(world: World, *, table: int, board: int, flag: bool) -> Game:
 
 def _rated_series(seed: str) -> tuple[Series, Player]:
     """A club's series with one event: a round of two tables and two boards played by the bot,
-    closed and published, its standings stored and the rating computed."""
+    closed and published, the event finished, its standings stored and the rating computed."""
     staff = User.objects.create_user(f"club-{seed}", password="x", is_staff=True)
     club = clubs.club_create(name=f"Club {seed}", actor=staff)
     series = clubs.series_create(club=club, actor=staff, name=f"Series {seed}")
@@ -73,6 +73,7 @@ def _rated_series(seed: str) -> tuple[Series, Player]:
     round_fill(round_, seed=seed)
     round_states.round_close(round_=round_, actor=staff)
     round_states.round_publish(round_=round_, actor=staff)
+    event_finish(event, staff)  # only a finished event is rated (tournaments.people.life)
     standings_recompute(event_id=event.pk)
     ratings.ratings_recompute(full=True)
     return series, tables[0].seats.order_by("seat").first().player

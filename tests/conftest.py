@@ -23,6 +23,7 @@ from django.core.cache import cache, caches
 
 from tests.entry_personas import build_world
 from tests.factories import EventFactory, PlayerFactory
+from tests.smtp_server import SmtpSink
 from tournaments.events import round_states, rounds, stages
 from tournaments.links import tokens as link_tokens
 from tournaments.models import Entry, EventRole, Role
@@ -262,10 +263,26 @@ def celery_beat(celery_worker: Worker, tmp_path: Path) -> Iterator[Callable[...,
 
 
 @pytest.fixture(scope="session")
+def smtp_server() -> Iterator[SmtpSink]:
+    """A real SMTP server in the test process (aiosmtpd, tests/smtp_server.py) for the whole
+    session: the session's worker sends the site's mails to it (EMAIL_HOST, EMAIL_PORT)."""
+    sink = SmtpSink()
+    sink.start()
+    try:
+        yield sink
+    finally:
+        sink.stop()
+
+
+@pytest.fixture(scope="session")
 def celery_worker_process(
-    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+    django_db_setup: None,
+    django_db_blocker: Any,
+    tmp_path_factory: pytest.TempPathFactory,
+    smtp_server: SmtpSink,
 ) -> Iterator[Worker]:
-    """A real Celery worker process on the test database (PostgreSQL) and Redis."""
+    """A real Celery worker process on the test database (PostgreSQL) and Redis, sending its
+    mails to the session's SMTP server (`smtp_server`), a failed attempt retried after 1 s."""
     from django.conf import settings
 
     from ddz_site.celery import app
@@ -282,6 +299,9 @@ def celery_worker_process(
         DATABASE_URL=database_url,
         CELERY_TASK_DEFAULT_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
         PYTHONUNBUFFERED="1",
+        EMAIL_HOST=smtp_server.host,
+        EMAIL_PORT=str(smtp_server.port),
+        DDZ_MAIL_RETRY_SECONDS="1",
     )
     app.control.purge()
     worker = Worker(_start_worker(env, name, log_path), log_path, name, env)

@@ -122,3 +122,17 @@ def round_fill(round_: Round, *, seed: str = "test") -> None:
         for table in round_.tables.order_by("number"):
             game = game_submit(table=table, board=board, record=bot_record(board, table, seed=seed))
             game_verify(game_id=game.pk)
+
+
+def event_finish(event: Event, actor: Any = None) -> Event:
+    """Finish ``event`` as its organizer does (tournaments.people.life.event_finish: refused
+    while a round is not published); only then do its results move the ratings and the series.
+    ``actor``: an organizer of the event, else the tests' superuser."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments.people.life import event_finish as finish
+
+    if actor is None:
+        actor = get_user_model().objects.filter(username="test-finisher").first()
+        actor = actor or get_user_model().objects.create_superuser("test-finisher", password="x")
+    return finish(event=event, actor=actor)

@@ -8,7 +8,8 @@ schedule (settings.CELERY_BEAT_SCHEDULE) and ddz_site.kernel.dispatch use those 
 is pending until its verification ran: the pending games are the outbox of verification, and
 `sweep_pending_games`, sent by beat every DDZ_SWEEP_SECONDS, sends again the verification of
 games pending too long, whose message a broker outage or a dead worker lost, and the standings
-whose recomputation was lost.
+whose recomputation was lost; and the mails waiting or left by a killed worker (mail_send,
+tournaments.core.outbox).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from celery.concurrency.thread import TaskPool as ThreadPool
 from django.db import connections
 
 from ddz_site.kernel.dispatch import DB_TASK_OPTIONS
+from tournaments.core.outbox import mail_deliver, mail_sweep
 from tournaments.ratings.service import ratings_refresh
 from tournaments.standings.requests import standings_refresh
 from tournaments.standings.store import standings_warm
@@ -87,5 +89,15 @@ def verify_game(game_id: int) -> bool:
 def sweep_pending_games(older_than: float = 120) -> int:
     """Send again the verification of games pending for more than `older_than` seconds (a
     message a chunk), the overdue standings and the rating wanted
-    (tournaments.tables.verification.verification_sweep); the number of games sent."""
+    (tournaments.tables.verification.verification_sweep); the number of games sent. The mails
+    waiting, or whose claim's lease expired, are sent again too
+    (tournaments.core.outbox.mail_sweep)."""
+    mail_sweep(older_than=older_than)
     return verification_sweep(older_than=older_than)
+
+
+@shared_task(**DB_TASK_OPTIONS)
+def mail_send(mail_id: int) -> str:
+    """One attempt at sending the queued mail `mail_id` (tournaments.core.outbox.mail_deliver:
+    claimed, sent, marked sent; an SMTP error puts it back with a due time); its outcome."""
+    return mail_deliver(mail_id=mail_id)

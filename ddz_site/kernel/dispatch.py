@@ -32,6 +32,7 @@ logger = logging.getLogger(__name__)
 VERIFY_GAME = "games.tasks.verify_game"
 RECOMPUTE_STANDINGS = "tournaments.tasks.recompute_standings"
 RECOMPUTE_RATINGS = "tournaments.tasks.ratings_recompute"
+MAIL_SEND = "tournaments.tasks.mail_send"
 
 # The retry policy of every task that writes the database (games.tasks and tournaments.tasks):
 # a database error is retried with backoff; a task is acknowledged once done, so a lost

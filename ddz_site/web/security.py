@@ -32,17 +32,20 @@ def attempted_username(
     request: HttpRequest, credentials: dict[str, Any] | None = None
 ) -> str | None:
     """The user name a sign-in attempt named, as django-axes records and counts it
-    (AXES_USERNAME_CALLABLE): from the credentials, else the form or JSON body, cut to
-    USERNAME_MAX characters; None when the attempt named none.
+    (AXES_USERNAME_CALLABLE): from the credentials, else the form or JSON body (``username``,
+    or ``login`` on django-allauth's sign-in page, which takes an e-mail address too), cut to
+    USERNAME_MAX characters; None when the attempt named none. django-allauth passes what was
+    typed as ``username`` even when it is an address, so each typed name has one count.
 
     No account has a longer name, so the cut changes no lockout of a real account; stored
     whole, a name of 300 characters broke the attempt's row on PostgreSQL (varchar(255): a
     500 on every sign-in door) and SQLite kept names of 2.4 million characters.
     """
     if credentials:
-        name = credentials.get("username")
+        name = credentials.get("username", credentials.get("email"))
     else:
-        name = getattr(request, "data", request.POST).get("username")
+        body = getattr(request, "data", request.POST)
+        name = body.get("username", body.get("login"))
     return None if name is None else str(name)[:USERNAME_MAX]
 
 

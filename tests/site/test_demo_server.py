@@ -119,19 +119,19 @@ def test_signing_in_works_over_plain_http(demo_server) -> None:
     site, _tmp = demo_server
     jar = http.cookiejar.CookieJar()  # it keeps HTTPS-only cookies from plain HTTP
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), _NoRedirect)
-    status, _headers, body = _open(opener, site + "/organizer/login/")
+    status, _headers, body = _open(opener, site + "/accounts/login/")
     assert status == 200
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body.decode())
     assert token
     form = urllib.parse.urlencode(
-        {"csrfmiddlewaretoken": token.group(1), "username": "nobody", "password": "wrong"}
+        {"csrfmiddlewaretoken": token.group(1), "login": "nobody", "password": "wrong"}
     ).encode()
     status, _headers, body = _open(
-        opener, site + "/organizer/login/", data=form, headers={"Origin": site}
+        opener, site + "/accounts/login/", data=form, headers={"Origin": site}
     )
     # The form again with its error: the CSRF cookie came back over HTTP.
     assert status == 200, body.decode()[:500]
-    assert 'name="username"' in body.decode()
+    assert 'name="login"' in body.decode()
 
 
 @pytest.mark.browser

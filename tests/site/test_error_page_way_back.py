@@ -94,7 +94,7 @@ def test_error_pages_offer_sign_in_to_an_anonymous_visitor(player_linked) -> Non
         assert "Sign in with another account" in page
         # Signed in, the sign-in page sends her straight back: the button signs out first.
         form = re.search(r'<form[^>]*action="([^"]+)"[^>]*>(.*?)</form>', page, re.S)
-        assert form and form.group(1) == reverse("organizer:logout")
+        assert form and form.group(1) == reverse("account_logout")
         assert "Sign in with another account" in form.group(2)
         following = re.search(r'name="next" value="([^"]+)"', form.group(2))
         assert following
@@ -103,6 +103,6 @@ def test_error_pages_offer_sign_in_to_an_anonymous_visitor(player_linked) -> Non
         sent = after.post(form.group(1), {"next": following.group(1).replace("&amp;", "&")})
         assert sent.status_code == 302
         where = urlsplit(sent["Location"])
-        assert where.path == reverse("organizer:login")
+        assert where.path == reverse("account_login")
         assert parse_qs(where.query) == {"next": [url]}
         assert after.get(sent["Location"]).status_code == 200  # the sign-in form, not a bounce

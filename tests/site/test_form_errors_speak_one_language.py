@@ -255,7 +255,7 @@ SERIES_NEW = _url("clubs:club", attrgetter("club.slug"))
 RULING = _url("referee:game", SLUG, GAME)
 CONFIRM = _url("referee:confirm", SLUG)
 CHECK = _url("links:check", attrgetter("player_token"), GAME)
-SIGN_IN = _url("organizer:login")
+SIGN_IN = _url("account_login")
 DEVICE = _url("referee:device_steps", SLUG, TABLE, lambda s: 1)
 ADJUSTMENT = _url("admin:tournaments_adjustment_add")
 PENALTY = _url("admin:tournaments_penalty_add")
@@ -416,9 +416,9 @@ CASES = [
     Case("player-note-long", NOBODY, CHECK, {"kind": "problem", "note": LONG}),
     Case("player-kind", NOBODY, CHECK, {"kind": "x"}),
     # Signing in.
-    Case("sign-in-nul", NOBODY, SIGN_IN, {"username": NUL, "password": "x"}),
-    Case("sign-in-wrong", NOBODY, SIGN_IN, {"username": "organizer-one-language", "password": "y"}),
-    Case("sign-in-empty", NOBODY, SIGN_IN, {"username": "", "password": ""}),
+    Case("sign-in-nul", NOBODY, SIGN_IN, {"login": NUL, "password": "x"}),
+    Case("sign-in-wrong", NOBODY, SIGN_IN, {"login": "organizer-one-language", "password": "y"}),
+    Case("sign-in-empty", NOBODY, SIGN_IN, {"login": "", "password": ""}),
 ]
 
 

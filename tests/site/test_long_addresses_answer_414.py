@@ -4,9 +4,9 @@ The site takes addresses (path and query string) of up to ADDRESS_MAX_LENGTH cha
 a longer one answers 414 before any view: the site's page in the reader's language, with a
 way back that does not repeat the address, or the API's error shape (``too_long``) at the JSON
 doors. The servers refuse longer request lines themselves, with a bare answer: gunicorn above
-its --limit-request-line (4094 bytes by default, 8190 at most: the production guide's command (docs/OPERATIONS.md) sets the
-most), Daphne above 16 KB (it closes the connection). So every address between the site's
-limit and the server's gets the site's page.
+its --limit-request-line (4094 bytes by default, 8190 at most: the production guide's command,
+docs/OPERATIONS.md, sets the most), Daphne above 16 KB (it closes the connection). So every
+address between the site's limit and the server's gets the site's page.
 """
 
 from __future__ import annotations
@@ -110,8 +110,8 @@ def _readme_limit_request_line() -> int:
 def gunicorn_as_the_readme_says(
     django_db_blocker: Any, tmp_path: Path
 ) -> Iterator[tuple[str, int]]:
-    """gunicorn with the production guide's --limit-request-line on the test settings: its base URL and
-    that limit."""
+    """gunicorn with the production guide's --limit-request-line on the test settings: its base
+    URL and that limit."""
     limit = _readme_limit_request_line()
     with django_db_blocker.unblock():
         database_url = _database_url()

@@ -44,9 +44,10 @@ def users():
 
 
 def _page(client: Client, username: str, password: str, address: str):
+    # The one sign-in page (django-allauth's): its field takes a user name or an address.
     return client.post(
-        reverse("organizer:login"),
-        {"username": username, "password": password},
+        reverse("account_login"),
+        {"login": username, "password": password},
         REMOTE_ADDR=address,
     )
 
@@ -211,7 +212,7 @@ def test_a_user_name_longer_than_any_account_is_refused_like_a_wrong_one(users) 
 
     long = "u" * 300
     page = _page(Client(), long, "x", HERE)
-    assert page.status_code == 200 and 'name="username"' in page.content.decode()
+    assert page.status_code == 200 and 'name="login"' in page.content.decode()
     token = _token(APIClient(), long, "x", HERE)
     assert token.status_code == 400, token.content
     admin = Client().post("/admin/login/", {"username": long, "password": "x"}, REMOTE_ADDR=HERE)

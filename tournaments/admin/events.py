@@ -204,9 +204,19 @@ class EventForm(forms.ModelForm):
 @admin.register(Event)
 class EventAdmin(AuditedAdmin):
     form = EventForm
-    list_display = ["name", "format", "scoring_method", "created_at", "standings_updated_at"]
+    list_display = [
+        "name",
+        "status",
+        "starts_at",
+        "format",
+        "scoring_method",
+        "created_at",
+        "standings_updated_at",
+    ]
     # The deal seed never shows here; its commitment does (tournaments.events.rounds writes both).
-    readonly_fields = ["deal_commitment", "seed_revealed"]
+    # The status moves by the organizer's actions only (tournaments.people.life: finishing asks
+    # for the ratings again), never by an edit here.
+    readonly_fields = ["deal_commitment", "seed_revealed", "status"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [StageInline, RoundInline, EventRoleInline]
     actions = ["recompute"]

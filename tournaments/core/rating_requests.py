@@ -18,7 +18,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from ddz_site.kernel.dispatch import RECOMPUTE_RATINGS, enqueue
-from tournaments.models import RatedEvent, RatingState, Round, RoundState
+from tournaments.models import Event, EventStatus, RatedEvent, RatingState, RoundState
 
 # The one row of tournaments.models.RatingState.
 STATE_PK = 1
@@ -30,8 +30,15 @@ def ratings_request(event_id: int) -> None:
     """Ask for the rating of event `event_id` (and so of every event after it) to be
     recomputed: mark the event and bump the generation in the caller's transaction and,
     after commit, have one recomputation run unless one is queued or running (coalesced as
-    the standings are). Nothing when the event is not rated (no published round)."""
-    if not Round.objects.filter(event_id=event_id, state=RoundState.PUBLISHED).exists():
+    the standings are). Nothing when the event is neither rated (finished, with a published
+    round: tournaments.ratings.service.rated_events) nor was rated (a reopened event is asked
+    for once more, so that the recomputation takes its rows out)."""
+    rated = Event.objects.filter(
+        pk=event_id,
+        status=EventStatus.FINISHED,
+        rounds__state=RoundState.PUBLISHED,
+    ).exists()
+    if not rated and not RatedEvent.objects.filter(pk=event_id).exists():
         return
     if not RatedEvent.objects.filter(pk=event_id).update(requested=F("requested") + 1):
         RatedEvent.objects.get_or_create(pk=event_id)

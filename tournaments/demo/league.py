@@ -2,23 +2,30 @@
 
 The demo organizer makes the club "Demo Club" (tournaments.league.clubs) and its series "Demo Series
 2026" (the default scale of points by place, each player's best two of three events), then
-opens three events for the club in the series. Each is run like the demo event: the nine demo
-players entered from a players file, one stage of two rounds seated by the movement, the deal
+opens three events for the club in the series, a week apart up to last week, at the club's
+rooms (tournaments.demo.life), with the categories women and youth. Each is run like the demo
+event: the nine demo players entered from a players file (with the categories some declared),
+one stage of two rounds seated by the movement, the deal
 seed committed (SHA-256 of the demo's seed and the event's number, so the deals are
 reproducible), two boards dealt per round from it, every board played at every table by bots
 of three strengths (games.bot STYLES: three players play any legal call and play, three their
-largest combination, three the heuristic bot), verified, each round closed and published.
+largest combination, three the heuristic bot), verified, each round closed and published; then
+the event is finished (the last with its prizes), so that it counts in the series and ratings.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
+
+from django.utils import timezone
 
 from games import steps
 from games.bot import play_record
 from games.notation import rank_cards
+from tournaments.demo import life as demo_life
 from tournaments.events import players_csv, round_states, rounds, stages
 from tournaments.league import clubs
 from tournaments.models import Club, Event, Round, Seat, Series, Table
@@ -84,12 +91,15 @@ def demo_league_build(
     series = clubs.series_create(
         club=club, actor=actor, name=SERIES, season="2026", best_of=BEST_OF
     )
-    roster = "name\n" + "".join(f"{name}\n" for name in STYLE_OF)
+    roster = demo_life.demo_roster(list(STYLE_OF))
+    today = timezone.localdate()
     events = []
     for n in range(1, EVENTS + 1):
         event = clubs.club_event_open(
             club=club, actor=actor, name=f"Demo Club Cup {n}", series=series
         )
+        day = today - timedelta(days=7 * (EVENTS + 1 - n))
+        demo_life.demo_cup_open(event=event, actor=actor, day=day)
         players_csv.players_csv_import(event=event, text=roster, actor=actor)
         stage = stages.stage_create(event=event, actor=actor, name="Cup")
         for _r in range(ROUNDS):
@@ -117,5 +127,6 @@ def demo_league_build(
             round_states.round_close(round_=round_, actor=actor)
             round_states.round_publish(round_=round_, actor=actor)
         wait(event)
+        demo_life.demo_cup_finish(event=event, actor=actor, with_prizes=n == EVENTS)
         events.append(event)
     return club, series, events

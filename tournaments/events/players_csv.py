@@ -2,7 +2,8 @@
 
 Vocabulary: a *players file* is CSV (UTF-8, comma separated, a header row) with the columns
 ``name`` (required), ``club``, ``external_id`` (a federation or club number, unique among
-players) and ``team`` (the team's name in this event; empty for none), in any order. The
+players), ``team`` (the team's name in this event; empty for none) and ``categories`` (the
+event's categories the player is ranked in, separated by ``;``; optional), in any order. The
 *preview* checks every row and says, row by row, what is wrong or what would happen (a new
 player, an existing one, his club changed). The *import* writes only when no row is wrong:
 all rows in one transaction, or nothing.
@@ -13,8 +14,10 @@ event is given it), else the player of exactly its name (the one entered in this
 the only one so named, else the only one so named without an external id). Names are unique
 within an event, not site-wide: two people of one name are told apart by external id.
 
-Each row enters the player in the event (tournaments.models.Entry), creating him when he is
-new and filling in an empty club or external id of a player who is in no other event; a team
+Each row is an accepted registration (tournaments.models.Registration, as
+tournaments.people.registration accepts one: the event's limit of places holds, the categories
+are the event's) and enters the player in the event (tournaments.models.Entry), creating him when
+he is new and filling in an empty club or external id of a player who is in no other event; a team
 is created when its name is new, and the player added to it. A row never silently changes a
 player who plays in other events: a club or an external id that differs from his stored one
 (a blank one included) is a row error. Importing the same
@@ -34,15 +37,27 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ddz_site.kernel.spreadsheet import spreadsheet_cell, spreadsheet_text
 from tournaments.core.access import Actor, AdministrationRefused, organizer_lock
 from tournaments.core.audit import audit_record
 from tournaments.core.rules import rules_of
-from tournaments.models import Entry, Event, EventFormat, Player, Team
+from tournaments.models import (
+    Entry,
+    Event,
+    EventFormat,
+    Player,
+    Registration,
+    RegistrationStatus,
+    Team,
+)
 
 COLUMNS = ("name", "club", "external_id", "team")
+# Read when present, written when the event has categories (an export of an event without
+# them is the four columns above).
+OPTIONAL = ("categories",)
 _ALIASES = {"external id": "external_id", "externalid": "external_id", "id": "external_id"}
 MAX_ROWS = 5000
 LIMITS = {"name": 120, "club": 120, "external_id": 64, "team": 120}
@@ -58,6 +73,7 @@ class PreviewRow:
     club: str
     external_id: str
     team: str
+    categories: list[str] = field(default_factory=list)
     action: str = ""
     errors: list[str] = field(default_factory=list)
     player_id: int | None = None  # the stored player the row is; None for a new one
@@ -70,6 +86,7 @@ class Preview:
 
     rows: list[PreviewRow]
     problems: list[str] = field(default_factory=list)
+    header: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -117,11 +134,11 @@ def _read(text: str) -> tuple[list[str], list[tuple[int, list[str]]], list[str]]
     if len(rows) == 1:
         problems.append(_("The file has a header line but no player rows."))
     header = [_ALIASES.get(h.strip().lower(), h.strip().lower()) for h in rows[0][1]]
-    unknown = [h for h in header if h not in COLUMNS]
+    unknown = [h for h in header if h not in COLUMNS + OPTIONAL]
     if unknown:
         problems.append(
             _("Unknown columns: %(columns)s (the columns are %(known)s).")
-            % {"columns": ", ".join(unknown), "known": ", ".join(COLUMNS)}
+            % {"columns": ", ".join(unknown), "known": ", ".join(COLUMNS + OPTIONAL)}
         )
     if "name" not in header:
         problems.append(_("The header has no name column."))
@@ -160,6 +177,7 @@ def players_csv_preview(*, event: Event, text: str) -> Preview:
             values.get("external_id", ""),
             values.get("team", ""),
         )
+        row.categories = _categories(event, values.get("categories", ""), row.errors)
         for column in with_nul:
             row.errors.append(_("%(column)s holds a NUL character.") % {"column": column})
         if not row.name:
@@ -172,7 +190,49 @@ def players_csv_preview(*, event: Event, text: str) -> Preview:
                 )
         rows.append(row)
     _check_across(event, rows)
-    return Preview(rows, problems)
+    problems += _limit_problems(event, rows)
+    return Preview(rows, problems, header)
+
+
+def _categories(event: Event, cell: str, errors: list[str]) -> list[str]:
+    """The event's categories a row's ``categories`` cell names (separated by ``;`` or ``,``,
+    any case), in the event's order; a row error for any other."""
+    known = {str(c).casefold(): c for c in event.categories}
+    named = [c.strip() for c in cell.replace(",", ";").split(";") if c.strip()]
+    unknown = [c for c in named if c.casefold() not in known]
+    if unknown:
+        errors.append(
+            _("No category %(unknown)s in this event; its categories: %(known)s.")
+            % {
+                "unknown": ", ".join(unknown),
+                "known": ", ".join(event.categories) or _("none"),
+            }
+        )
+    chosen = {known[c.casefold()] for c in named if c.casefold() in known}
+    return [c for c in event.categories if c in chosen]
+
+
+def _limit_problems(event: Event, rows: list[PreviewRow]) -> list[str]:
+    """The event's limit of places, as registration keeps it: the rows not accepted already
+    may not bring the accepted entries beyond it."""
+    limit = event.registration_limit
+    if limit is None:
+        return []
+    accepted = set(
+        Registration.objects.filter(
+            event=event, status=RegistrationStatus.ACCEPTED, player__isnull=False
+        ).values_list("player_id", flat=True)
+    )
+    new = sum(1 for r in rows if r.player_id is None or r.player_id not in accepted)
+    if len(accepted) + new <= limit:
+        return []
+    return [
+        _(
+            "The file would bring the accepted entries to %(total)s; the event has %(limit)s "
+            "places: raise the limit or remove %(over)s rows."
+        )
+        % {"total": len(accepted) + new, "limit": limit, "over": len(accepted) + new - limit}
+    ]
 
 
 class _Stored(NamedTuple):
@@ -343,6 +403,39 @@ def _identify(
     return None
 
 
+def _entered(event: Event, player: Player, row: PreviewRow, with_categories: bool) -> int:
+    """Enter ``player`` with an accepted registration (his categories from the row when the
+    file has the column); how many rows it wrote."""
+    entry, created = Entry.objects.get_or_create(event=event, player=player)
+    changed = int(created)
+    if with_categories and entry.categories != row.categories:
+        Entry.objects.filter(pk=entry.pk).update(categories=row.categories)
+        changed += 1
+    registration = Registration.objects.filter(event=event, player=player).first()
+    if registration is None:
+        Registration.objects.create(
+            event=event,
+            player=player,
+            name=player.name,
+            club=player.club,
+            email=player.email,
+            categories=entry.categories if not with_categories else row.categories,
+            status=RegistrationStatus.ACCEPTED,
+            decided_at=timezone.now(),
+        )
+        return changed + 1
+    if registration.status != RegistrationStatus.ACCEPTED or (
+        with_categories and registration.categories != row.categories
+    ):
+        Registration.objects.filter(pk=registration.pk).update(
+            status=RegistrationStatus.ACCEPTED,
+            decided_at=timezone.now(),
+            categories=row.categories if with_categories else registration.categories,
+        )
+        changed += 1
+    return changed
+
+
 def players_csv_import(*, event: Event, text: str, actor: Actor) -> Preview:
     """Import a players file into ``event``: every row, or (when any row is wrong) none.
 
@@ -371,8 +464,7 @@ def players_csv_import(*, event: Event, text: str, actor: Actor) -> Preview:
                         setattr(player, column, value)
                     player.save(update_fields=list(row.updates))
                     changed += 1
-            _entry, created = Entry.objects.get_or_create(event=event, player=player)
-            changed += created
+            changed += _entered(event, player, row, "categories" in preview.header)
             if row.team:
                 if row.team not in teams:
                     teams[row.team], new = Team.objects.get_or_create(event=event, name=row.team)
@@ -406,12 +498,14 @@ def players_csv_export(*, event: Event) -> str:
             team_of[member.pk] = team.name
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    with_categories = bool(event.categories)
+    writer.writerow(COLUMNS + OPTIONAL if with_categories else COLUMNS)
     for entry in (
         Entry.objects.filter(event=event).select_related("player").order_by("player__name")
     ):
         p = entry.player
-        writer.writerow(
-            [spreadsheet_cell(v) for v in (p.name, p.club, p.external_id, team_of.get(p.pk, ""))]
-        )
+        cells = [p.name, p.club, p.external_id, team_of.get(p.pk, "")]
+        if with_categories:
+            cells.append(";".join(entry.categories))
+        writer.writerow([spreadsheet_cell(v) for v in cells])
     return out.getvalue()

@@ -26,11 +26,14 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games.counting import not_counted_reason
 from games.models import Board, Game
+from tournaments.core import mail
 from tournaments.core.access import Actor, AdministrationRefused, organizer_lock
 from tournaments.core.audit import audit_record
 from tournaments.core.rating_requests import ratings_request
 from tournaments.models import (
     Adjustment,
+    Event,
+    EventStatus,
     Round,
     RoundState,
     Seat,
@@ -184,9 +187,17 @@ def round_transition(*, round_: Round, action: str, actor: Actor) -> Round:
                     "before": RoundState(before).label,
                 }
             )
+        if action == "start":
+            # The event's first round to start puts it in play (tournaments.people.life).
+            Event.objects.filter(
+                pk=event.pk, status__in=[EventStatus.ANNOUNCED, EventStatus.REGISTRATION_OPEN]
+            ).update(status=EventStatus.IN_PLAY)
         if action == "publish":
-            # A published round makes its boards rated (tournaments.ratings.service).
+            # Rated once the event is finished (tournaments.ratings.service): a no-op before.
             ratings_request(event.pk)
+            mail.round_published(round_)  # in this transaction (tournaments.core.mail)
+        if action == "close":
+            mail.round_closed(round_)  # the correction window, likewise
         audit_record(
             event=event,
             actor=actor,

@@ -18,7 +18,7 @@ from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import blank, text_refusal
 from games.engine import EngineError, RuleSet
 from tournaments.core.rules import rules_of
-from tournaments.models import Event, Player, Round, ScoringMethod, Seat, Table
+from tournaments.models import Event, EventStatus, Player, Round, ScoringMethod, Seat, Table
 from tournaments.standings.store import standings_recompute
 
 __all__ = ["standings_recompute"]  # the standings service, re-exported for the spine's callers
@@ -72,8 +72,15 @@ def event_create(
     slug = slugify(name, allow_unicode=True) or "event"
     try:
         with transaction.atomic():
+            # A new event is announced; its first round puts it in play
+            # (tournaments.people.life). An archive (no rules: records imported with their
+            # own) is never announced: its records are played already.
             return Event.objects.create(
-                name=name, slug=slug, rules=spec, scoring_method=scoring_method
+                name=name,
+                slug=slug,
+                rules=spec,
+                scoring_method=scoring_method,
+                status=EventStatus.ANNOUNCED if spec is not None else EventStatus.IN_PLAY,
             )
     except IntegrityError:
         raise EventRejected(_("An event named %(name)s already exists.") % {"name": name}) from None

@@ -9,19 +9,28 @@ draft round is *seated* by a movement for the whole stage (`stage_seat`), Swiss 
 by round (`round_seat_swiss`) or team seating. Every service here takes the acting user and
 refuses anyone but the event's organizers (tournaments.core.access.organizer_lock), as
 tournaments.events.rounds says.
+
+*Seating by round* ("seating a round seats those present for it"): once an individual event has
+check-in (Event.check_in_required) or an entry late (Entry.first_round) or withdrawn
+(Entry.withdrawn_from), a movement made in advance would seat people who are not there; its
+rounds are seated one at a time, in order (`round_seat_present`, which `stage_seat` calls for
+the next draft round), each with the players active in it (first_round ≤ n < withdrawn_from)
+and, with check-in, present (Presence), avoiding the meetings of the rounds before.
 """
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 
 from ddz_site.kernel.text import blank, text_refusal
+from tournaments.core import mail
 from tournaments.core.access import (
     Actor,
     AdministrationRefused,
@@ -38,6 +47,7 @@ from tournaments.models import (
     Event,
     EventFormat,
     Player,
+    Presence,
     Round,
     RoundState,
     Stage,
@@ -125,6 +135,150 @@ def stage_field(*, stage: Stage) -> list[Player]:
     return [e.player for e in stage.entries.select_related("player").order_by("position")]
 
 
+def seated_by_round(event: Event) -> bool:
+    """Whether ``event``'s rounds are seated one at a time with those present (see the module):
+    an individual event with check-in, or with an entry late or withdrawn."""
+    if event.format not in (EventFormat.INDIVIDUAL, EventFormat.SINGLE_TABLE):
+        return False
+    if event.check_in_required:
+        return True
+    late = Q(first_round__isnull=False) | Q(withdrawn_from__isnull=False)
+    return event.entries.filter(late).exists()
+
+
+def plays_in(first_round: int | None, withdrawn_from: int | None, number: int) -> bool:
+    """Whether an entry from ``first_round`` until ``withdrawn_from`` (None: ever) plays it."""
+    return (first_round is None or first_round <= number) and (
+        withdrawn_from is None or number < withdrawn_from
+    )
+
+
+def round_field(*, round_: Round) -> list[Player]:
+    """The players a round of a stage seats when its event is seated by round: the stage's
+    field (stage_field), those active in the round and, when the event has check-in, present
+    for it. Reads only."""
+    event = round_.event
+    if round_.stage is not None:
+        field = stage_field(stage=round_.stage)
+    else:
+        field = [e.player for e in event.entries.filter(reserve=False).select_related("player")]
+    spans = {
+        e["player_id"]: (e["first_round"], e["withdrawn_from"])
+        for e in event.entries.values("player_id", "first_round", "withdrawn_from")
+    }
+    field = [p for p in field if plays_in(*spans.get(p.pk, (None, None)), round_.number)]
+    if event.check_in_required:
+        present = set(Presence.objects.filter(round=round_).values_list("player_id", flat=True))
+        field = [p for p in field if p.pk in present]
+    return field
+
+
+def _met_before(
+    round_: Round, ids: set[int], *, stage_only: bool = False
+) -> tuple[list[list[list[int]]], dict[int, int]]:
+    """The tables (player ids in seat order) of the rounds before ``round_`` (of the event, or
+    of its stage) and how often each of ``ids`` sat out of them: what the Swiss search avoids
+    and balances."""
+    seat_names = rules_of(round_.event).seats
+    earlier = Round.objects.filter(number__lt=round_.number)
+    earlier = (
+        earlier.filter(stage=round_.stage) if stage_only else earlier.filter(event=round_.event)
+    )
+    history: list[list[list[int]]] = []
+    sat: dict[int, int] = defaultdict(int)
+    for r in earlier.prefetch_related("tables__seats").order_by("number"):
+        played = [
+            [s.player_id for s in in_seat_order(t.seats.all(), seat_names)] for t in r.tables.all()
+        ]
+        history.append(played)
+        if played:
+            seated = {p for t in played for p in t}
+            for pk in ids:
+                sat[pk] += pk not in seated
+    return history, sat
+
+
+def _fit_refusal(round_: Round, n: int, k: int, sit_out: bool) -> str | None:
+    """Why ``n`` players cannot be seated at tables of ``k`` in ``round_``; None when they
+    can (``sit_out``: the organizer lets the extra ones sit out)."""
+    extra = n % k
+    values = {"n": n, "round": round_.number, "k": k, "extra": extra, "more": k - extra}
+    if n < k or (extra and round_.event.format == EventFormat.SINGLE_TABLE):
+        return _("%(n)s players are to play round %(round)s; a table seats %(k)s.") % values
+    if not extra or sit_out:
+        return None
+    return _(
+        "%(n)s players are to play round %(round)s (entered, not withdrawn and, with check-in, "
+        "checked in): tables of %(k)s seat %(low)s or %(high)s. Check in or enter %(more)s "
+        "more, withdraw %(extra)s, or seat the round with %(extra)s sitting out."
+    ) % {**values, "low": n - extra, "high": n - extra + k}
+
+
+def round_seat_present(*, round_: Round, actor: Actor, sit_out: bool = False) -> dict[str, Any]:
+    """Seat the next draft round of an event seated by round (see the module) with its field
+    (round_field), by the Swiss search of tournaments.seating from a ranking drawn by the
+    event and round (so the same field gives the same seating), avoiding the meetings of the
+    rounds before. ``sit_out``: when the field does not fill whole tables, the extra players
+    (those who sat out least) sit out; else it is refused.
+
+    Returns ``{"rounds": [number], "present": count, "tables": [[name, …], …], "sit_out":
+    [name, …]}`` (the audit entry ``round.seat`` keeps the count and sit-outs).
+
+    Raises:
+        NotOrganizer; AdministrationRefused: not a draft round, a draft round before it not
+        seated yet, a team event, a field that does not fill its tables (how many play and
+        what would fit).
+    """
+    with transaction.atomic():
+        event = organizer_lock(round_.event, actor)
+        current = Round.objects.select_related("stage").get(pk=round_.pk)
+        current.event = event
+        if current.state != RoundState.DRAFT:
+            raise AdministrationRefused(
+                _("Round %(number)s is no longer a draft; it was seated already.")
+                % {"number": current.number}
+            )
+        if event.format not in (EventFormat.INDIVIDUAL, EventFormat.SINGLE_TABLE):
+            raise AdministrationRefused(_("Team events seat their teams, not those present."))
+        before = event.rounds.filter(state=RoundState.DRAFT, number__lt=current.number)
+        first = before.order_by("number").values_list("number", flat=True).first()
+        if first is not None:
+            raise AdministrationRefused(
+                _("Seat round %(first)s first: rounds are seated in order.") % {"first": first}
+            )
+        k = len(rules_of(event).seats)
+        field = round_field(round_=current)
+        refusal = _fit_refusal(current, len(field), k, sit_out)
+        if refusal is not None:
+            raise AdministrationRefused(refusal)
+        by_id = {p.pk: p for p in field}
+        history, sat = _met_before(current, set(by_id))
+        ranking = sorted(by_id)
+        random.Random(f"{event.pk}:{current.number}").shuffle(ranking)
+        clubs = {p.pk: p.club for p in field if p.club}
+        try:
+            tables, out = seating_swiss.swiss_round(
+                ranking, history, seats=k, sat_out=sat, clubs=clubs, window=len(ranking)
+            )
+        except seating_schedule.SeatingError as exc:
+            raise AdministrationRefused(str(exc)) from None
+        named = [[by_id[p] for p in t] for t in tables]
+        report: dict[str, Any] = {
+            "rounds": [current.number],
+            "present": len(field),
+            "tables": [[p.name for p in t] for t in named],
+            "sit_out": [by_id[p].name for p in out],
+        }
+        _seat(
+            current,
+            actor,
+            named,
+            "present",
+            {"present": len(field), "sit_out": report["sit_out"]},
+        )
+    return report
+
+
 def _seat(
     round_: Round, actor: Actor, tables: Sequence[Sequence[Player]], how: str, extra: dict[str, Any]
 ) -> None:
@@ -142,6 +296,8 @@ def _seat(
             % {"number": round_.number}
         )
     tables_write(round_, tables, seats)
+    # Each seated player is told his table and seat, once the seating is committed.
+    mail.round_seated(round_)
     audit_record(
         event=round_.event,
         actor=actor,
@@ -287,6 +443,12 @@ def stage_seat(
     """
     organizer_check(stage.event, actor)
     event = Event.objects.get(pk=stage.event_id)
+    if seated_by_round(event):
+        following = stage.rounds.filter(state=RoundState.DRAFT).order_by("number").first()
+        if following is None:
+            raise AdministrationRefused(_("This stage has no draft round to seat."))
+        following.event = event
+        return round_seat_present(round_=following, actor=actor)
     inputs = _seating_inputs(stage, event)
     rounds, plan, report = _stage_plan(stage, event, seed, steps)
     with transaction.atomic():
@@ -342,29 +504,15 @@ def round_seat_swiss(*, round_: Round, actor: Actor) -> list[list[str]]:
         if event.format not in (EventFormat.INDIVIDUAL,):
             raise AdministrationRefused(_("Swiss seating is for individual events."))
         k = len(rules_of(event).seats)
-        field = stage_field(stage=round_.stage)
+        if seated_by_round(event):
+            field = round_field(round_=round_)
+        else:
+            field = stage_field(stage=round_.stage)
         by_id = {p.pk: p for p in field}
         order = [r.player_id for r in stage_standings(stage=round_.stage)]
         ranked = [pk for pk in order if pk in by_id]
         ranked += [p.pk for p in field if p.pk not in set(ranked)]
-        earlier = (
-            Round.objects.filter(stage=round_.stage, number__lt=round_.number)
-            .prefetch_related("tables__seats")
-            .order_by("number")
-        )
-        seat_names = rules_of(event).seats
-        history: list[list[list[int]]] = []
-        sat: dict[int, int] = defaultdict(int)
-        for r in earlier:
-            played = [
-                [s.player_id for s in in_seat_order(t.seats.all(), seat_names)]
-                for t in r.tables.all()
-            ]
-            history.append(played)
-            if played:
-                seated = {p for t in played for p in t}
-                for pk in by_id:
-                    sat[pk] += pk not in seated
+        history, sat = _met_before(round_, set(by_id), stage_only=True)
         if len(ranked) < k:
             raise AdministrationRefused(
                 _("A table of %(seats)s needs %(seats)s players: the stage has %(count)s.")

@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any, cast
 
 from django.db.models import Prefetch, Q, QuerySet
+from django.db.models.functions import Coalesce
 
 from tournaments.core import embargo
 from tournaments.league import series as pure
@@ -33,10 +34,14 @@ from tournaments.league.clubs import (
     series_master_scale,
     series_scale,
 )
-from tournaments.models import Club, Event, MasterTitle, Player, Series, Standing
+from tournaments.models import Club, Event, EventStatus, MasterTitle, Player, Series, Standing
+from tournaments.people import life
 from tournaments.ratings import service as ratings
 from tournaments.results import pages as results_pages
 from tournaments.results.pages import Chart, ScorecardRow
+
+# Events in the order they were played: by date (the start, else the opening), then opening.
+OLDEST_FIRST = (Coalesce("starts_at", "created_at"), "created_at", "pk")
 
 
 def home_clubs() -> list[Club]:
@@ -55,13 +60,21 @@ def club_series(club: Club) -> QuerySet[Series]:
 
 
 def club_events(club: Club) -> QuerySet[Event]:
-    """The club's events, newest first, each with its series (one query)."""
-    return club.events.select_related("series").order_by("-created_at", "name")
+    """The club's events, newest first (tournaments.people.life.newest_first), each with its
+    series (one query)."""
+    return life.newest_first(club.events.select_related("series"))
 
 
 def series_events(series: Series) -> list[Event]:
-    """The events of a series in the order they were opened."""
-    return list(series.events.order_by("created_at", "pk"))
+    """The events of a series that count in it: the finished ones (an event in play moves no
+    series, tournaments.people.life), oldest first (by date, then opening)."""
+    return list(series.events.filter(status=EventStatus.FINISHED).order_by(*OLDEST_FIRST))
+
+
+def series_coming(series: Series) -> list[Event]:
+    """The events of a series not finished yet (announced, open for registration, in play),
+    newest first: the series page lists them apart, as they do not count yet."""
+    return list(life.newest_first(series.events.exclude(status=EventStatus.FINISHED)))
 
 
 def _place(rank: str) -> int:
@@ -93,6 +106,8 @@ class SeriesTable:
     # awarded (the series is finished); () when it awards none.
     master_scale: tuple[Fraction, ...] = ()
     awarded: bool = False
+    # The series' events that do not count yet (not finished), newest first.
+    coming: list[Event] = field(default_factory=list)
 
 
 def series_table(series: Series) -> SeriesTable:
@@ -154,6 +169,7 @@ def series_table(series: Series) -> SeriesTable:
         scale=scale,
         master_scale=master_scale,
         awarded=series.finished and bool(master_scale),
+        coming=series_coming(series),
     )
 
 
@@ -281,7 +297,8 @@ class Profile:
 
 
 def person_events(person: Player, records: list[Player] | None = None) -> list[Played]:
-    """The events the person played (entered or seated), oldest first, with her standing;
+    """The events the person played (entered or seated), oldest first (by date, then opening:
+    the profile's page lists them newest first, numbered from the oldest), with her standing;
     ``records``: her records when the caller has them (else fetched)."""
     if records is None:
         records = list(person_players(person))
@@ -296,7 +313,7 @@ def person_events(person: Player, records: list[Player] | None = None) -> list[P
         for s in Standing.objects.filter(player_id__in=ids, stage__isnull=True)
     }
     out = []
-    for event in events.select_related("club", "series").order_by("created_at", "pk"):
+    for event in events.select_related("club", "series").order_by(*OLDEST_FIRST):
         played_as = next(
             (pk for pk in ids if (event.pk, pk) in standings),
             None,

@@ -1,9 +1,11 @@
 """The duplicate-aware rating on the Django side: inputs, the stored rows, the coalesced
 recomputation, and the selectors of the pages, API and CSV.
 
-Vocabulary (tournaments.models.ratings): a *rated event* has at least one published round
-(its standings are published); its rated boards are those of its published rounds. The
-*rating order* of events is (created, id): fixed by the data, the same on any machine. A
+Vocabulary (tournaments.models.ratings): a *rated event* is finished (its organizer closed it,
+tournaments.people.life: an event still in play moves no rating) and has at least one published
+round; its rated boards are those of its published rounds. The *rating order* of events is
+(date, created, id), the date being the event's start or, without one, its opening: fixed by
+the data, the same on any machine. A
 rated board's *groups* are its (board, seat) pairs: the raw scores (the engine's score of the
 current counted game, tournaments.tables.review.counted_q) of the players who held that seat's hand
 at
@@ -16,9 +18,9 @@ nothing), and stores what differs under an advisory lock (two workers never inte
 the stored rows always equal a recompute from scratch (`ratings_compute`) and a late
 correction to an old event moves that event's rows and those of every event after it. It is
 run by the Celery task tournaments.tasks.ratings_recompute, requested (`ratings_request`,
-coalesced as the standings are: one run for a burst) when a round is published and after
-each standings recompute of an event that has a published round (a corrected game, a
-ruling).
+coalesced as the standings are: one run for a burst) when an event is finished or reopened
+(tournaments.people.life) and after each standings recompute of a rated event (a corrected
+game, a ruling).
 """
 
 from __future__ import annotations
@@ -28,13 +30,16 @@ import hashlib
 import io
 import json
 from collections.abc import Iterable
+from contextlib import suppress
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, tzinfo
 from fractions import Fraction
 from typing import cast
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db import connection, transaction
 from django.db.models import F, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from ddz_site.kernel.spreadsheet import spreadsheet_cell
@@ -43,6 +48,7 @@ from tournaments.core.rating_requests import STATE_PK, send
 from tournaments.models import (
     SEAT_CHOICES,
     Event,
+    EventStatus,
     Player,
     RatedEvent,
     RatingEntry,
@@ -59,13 +65,26 @@ _LOCK_CLASS = 0x44445A52
 
 
 def rated_events() -> list[Event]:
-    """The rated events in the rating order (created, id)."""
+    """The rated events (finished, with a published round) in the rating order (date,
+    created, id)."""
     published = Round.objects.filter(event=OuterRef("pk"), state=RoundState.PUBLISHED)
     return list(
-        Event.objects.filter(pk__in=Subquery(published.values("event_id")))
-        .order_by("created_at", "pk")
-        .only("pk", "name", "slug", "created_at")
+        Event.objects.filter(
+            pk__in=Subquery(published.values("event_id")), status=EventStatus.FINISHED
+        )
+        .order_by(Coalesce("starts_at", "created_at"), "created_at", "pk")
+        .only("pk", "name", "slug", "created_at", "starts_at", "time_zone")
     )
+
+
+def event_day(event: Event) -> date:
+    """The day an event is dated by: its start's (else its opening's) in the event's time zone
+    (the site's when it has none); tournaments.people.life shows the same."""
+    zone: tzinfo = timezone.get_default_timezone()
+    if event.time_zone:
+        with suppress(ZoneInfoNotFoundError, ValueError):
+            zone = ZoneInfo(event.time_zone)
+    return timezone.localtime(event.starts_at or event.created_at, zone).date()
 
 
 def identities(player_ids: set[int]) -> dict[int, int]:
@@ -308,10 +327,7 @@ def history(player: Player | int) -> list[HistoryPoint]:
     rows = (
         RatingEntry.objects.filter(player_id=player_id).select_related("event").order_by("position")
     )
-    return [
-        HistoryPoint(r.event, timezone.localdate(r.event.created_at), r.mu, r.sigma, r.ordinal)
-        for r in rows
-    ]
+    return [HistoryPoint(r.event, event_day(r.event), r.mu, r.sigma, r.ordinal) for r in rows]
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from tournaments.league import clubs, profiles
 from tournaments.league.series import SERIES_TIEBREAKS
 from tournaments.models import Club, Series
 
-login_required = partial(_login_required, login_url="organizer:login")
+login_required = partial(_login_required, login_url="account_login")
 
 
 def _club(request: HttpRequest, slug: str) -> Club:

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from tournaments.league import clubs, profiles
 from tournaments.league import exports as league_exports
 from tournaments.models import Club, Player, Series
+from tournaments.people import accounts as people_accounts
 
 
 def club(request: HttpRequest, slug: str) -> HttpResponse:
@@ -70,6 +71,10 @@ def person(request: HttpRequest, pk: int) -> HttpResponse:
             "person": player,
             "may_manage": clubs.may_manage_people(request.user, ids),
             "herself": clubs.is_the_person(request.user, ids),
+            # "This is me" (templates/people/account_claim.html): the account's player and
+            # its latest claim to this person.
+            "account_player": people_accounts.account_player(request.user),
+            "account_claim": people_accounts.claim_of(user=request.user, player=player),
         },
     )
 

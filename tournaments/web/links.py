@@ -38,10 +38,11 @@ from tournaments.core.rules import rules_of
 from tournaments.events.overview import in_seat_order
 from tournaments.links import checks, entry, tokens
 from tournaments.links.player import player_view
-from tournaments.models import PlayerLink, RoundState, Table, TableLink
+from tournaments.models import Event, Player, PlayerLink, Registration, RoundState, Table, TableLink
 from tournaments.results import pages
 from tournaments.tables import selectors
 from tournaments.web.officials import qr_svg
+from tournaments.web.people.registration import checkin_qr
 from tournaments.web.referee import live_entry_context, quick_entry_page
 from tournaments.web.screen import table_clock_context
 
@@ -394,9 +395,16 @@ def _player_page(
             "standing": event.standings.filter(player=player, stage__isnull=True).first(),
             "refused": refused,
             "devices": devices,
+            # Her check-in code, when she entered by a registration (tournaments.people).
+            "checkin_qr": _checkin_qr(request, event, player),
         },
         status=status,
     )
+
+
+def _checkin_qr(request: HttpRequest, event: Event, player: Player) -> str:
+    registration = Registration.objects.filter(event=event, player=player).first()
+    return checkin_qr(request, registration) if registration is not None else ""
 
 
 @_private()

@@ -40,7 +40,7 @@ from tournaments.models import (
     TableLink,
 )
 
-login_required = partial(_login_required, login_url="organizer:login")
+login_required = partial(_login_required, login_url="account_login")
 
 
 def _organizer_event(request: HttpRequest, slug: str) -> Event:

@@ -16,17 +16,14 @@ from __future__ import annotations
 
 from functools import partial
 from typing import Any, cast
-from urllib.parse import parse_qs, urlsplit
 
-from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required as _login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render, resolve_url
-from django.utils.http import content_disposition_header, url_has_allowed_host_and_scheme
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -52,43 +49,16 @@ from tournaments.models import (
     Stage,
     StageKind,
 )
+from tournaments.people import accounts as people_accounts
+from tournaments.people import life
 from tournaments.tables import selectors as table_selectors
 from tournaments.web import substitutions as views_substitutions
 from tournaments.web.officials import dashboard_context
 
 CSV_MAX_BYTES = 1_000_000
 
-# Organizers need not be staff: they sign in here, not through the admin's login.
-login_required = partial(_login_required, login_url="organizer:login")
-
-# How many sign-in pages wrapped in one another's ``next`` are unwrapped before giving up.
-_NEXT_DEPTH = 5
-
-
-class SignInView(auth_views.LoginView):
-    """The one sign-in page (settings.LOGIN_URL). A signed-in user opening it is sent on to
-    ``next`` (or his events); a ``next`` that is the sign-in page itself is unwrapped to its own
-    ``next`` (or dropped), so nobody lands on the sign-in form again once signed in."""
-
-    template_name = "organizer/login.html"
-    redirect_authenticated_user = True
-
-    def get_redirect_url(self, request: HttpRequest | None = None) -> str:
-        # (``request``: the signature of django-stubs' newer Django; this one reads its own.)
-        url = super().get_redirect_url()  # "" unless safe
-        sign_in = resolve_url(settings.LOGIN_URL)
-        for _depth in range(_NEXT_DEPTH):
-            parts = urlsplit(url)
-            if not url or parts.path != sign_in:
-                return url
-            url = parse_qs(parts.query).get(self.redirect_field_name, [""])[0]
-            if not url_has_allowed_host_and_scheme(
-                url,
-                allowed_hosts=self.get_success_url_allowed_hosts(),
-                require_https=self.request.is_secure(),
-            ):
-                return ""
-        return ""
+# Organizers need not be staff: they sign in on the site's page, not through the admin's.
+login_required = partial(_login_required, login_url="account_login")
 
 
 def _event_for_organizer(request: HttpRequest, slug: str) -> Event:
@@ -132,7 +102,7 @@ def home(request: HttpRequest) -> HttpResponse:
     )
     own_clubs = clubs.clubs_organized(request.user)
     rows = []
-    for event in events.order_by("-created_at"):
+    for event in life.newest_first(events):
         roles = by_event.get(event.pk, set())
         if request.user.is_superuser:
             roles = roles | {Role.ORGANIZER}
@@ -245,6 +215,8 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "stage_kinds": StageKind.choices,
             "entries": event.entries.count(),
             "audit": selectors.audit_labelled(event=event),
+            # Accounts asking to be players of the event (tournaments.people.accounts).
+            "claims": people_accounts.claims_pending(event=event),
             "max_boards": rounds.MAX_BOARDS_PER_ROUND,
             **dashboard_context(event),
             **views_substitutions.context(event),

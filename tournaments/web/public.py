@@ -30,7 +30,8 @@ from tournaments.core.access import is_chief_referee
 from tournaments.events import selectors
 from tournaments.league.profiles import home_clubs
 from tournaments.models import Event, Round, Seat, Stage
-from tournaments.results import exports
+from tournaments.people import life
+from tournaments.results import exports, prizes
 from tournaments.results import pages as results_pages
 from tournaments.scoring.ranking import TIEBREAKS
 from tournaments.standings import teams
@@ -52,7 +53,8 @@ def event_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/event_list.html",
-        {"events": selectors.event_list(), "clubs": home_clubs()},
+        # Newest first by date (tournaments.people.life), each with its date, place, status.
+        {"events": life.newest_first(selectors.event_list()), "clubs": home_clubs()},
     )
 
 
@@ -113,6 +115,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "tiebreaks": [t for t in event.tiebreaks or [] if t in TIEBREAKS],
             "lot_seed": lot_seed(event),
             "team_rows": teams.team_standings(event=event),
+            "final_results": prizes.results_public(event),
         },
     )
 

@@ -261,7 +261,7 @@ def _minutes(value: str | None) -> int:
         raise clock.ClockRefused(_("Write the time as a whole number of minutes.")) from None
 
 
-@login_required(login_url="organizer:login")
+@login_required(login_url="account_login")
 @require_POST
 def clock_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
     """A button of the round clock: ``start`` (POST ``minutes``), ``pause``, ``resume``,

@@ -25,7 +25,7 @@ from tournaments.core.rules import rules_of
 from tournaments.events import substitutions
 from tournaments.models import Event, Player, Round, RoundState, Substitution
 
-login_required = _login_required(login_url="organizer:login")
+login_required = _login_required(login_url="account_login")
 
 
 # The largest number a PositiveIntegerField column holds on PostgreSQL (and the bound Django's

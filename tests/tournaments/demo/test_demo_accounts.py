@@ -56,10 +56,10 @@ def test_the_referee_signs_in_and_reaches_his_event(client, demo) -> None:
     response = client.get(door)
     # Not signed in: the one sign-in page (no staff status needed), not the admin's.
     assert response.status_code == 302
-    assert response["Location"].startswith(reverse("organizer:login"))
+    assert response["Location"].startswith(reverse("account_login"))
     response = client.post(
-        reverse("organizer:login"),
-        {"username": referee.username, "password": referee.password, "next": door},
+        reverse("account_login"),
+        {"login": referee.username, "password": referee.password, "next": door},
     )
     assert response.status_code == 302 and response["Location"] == door
     assert client.get(door).status_code == 200
@@ -83,11 +83,11 @@ def test_making_the_demo_again_lifts_a_lockout_of_its_accounts(client, demo) -> 
     running the demo again (its accounts reset) lets the demo's own people sign in again."""
     event, tables, player, accounts = demo
     referee = accounts["referee"]
-    login = reverse("organizer:login")
+    login = reverse("account_login")
     for _ in range(6):
-        client.post(login, {"username": referee.username, "password": "wrong"})
-    locked = client.post(login, {"username": referee.username, "password": referee.password})
+        client.post(login, {"login": referee.username, "password": "wrong"})
+    locked = client.post(login, {"login": referee.username, "password": referee.password})
     assert locked.status_code == 429
     demo_accounts_ensure(event=event, table=tables[0], player=player)
-    response = client.post(login, {"username": referee.username, "password": referee.password})
+    response = client.post(login, {"login": referee.username, "password": referee.password})
     assert response.status_code == 302

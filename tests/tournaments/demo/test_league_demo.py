@@ -11,7 +11,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from tournaments.demo import league as demo_league
-from tournaments.models import Club, RoundState
+from tournaments.demo import life as demo_life
+from tournaments.models import Club, EventStatus, RoundState
 
 
 @pytest.mark.services
@@ -30,6 +31,19 @@ def test_the_demo_has_a_club_with_a_series_of_three_events(client, celery_worker
         assert set(event.rounds.values_list("state", flat=True)) == {RoundState.PUBLISHED}
         assert event.boards.count() == demo_league.ROUNDS * demo_league.BOARDS_PER_ROUND
         assert event.standings.filter(stage__isnull=True).count() == 9
+        # Dated a week apart before today, finished: they count in the series and ratings.
+        assert event.status == EventStatus.FINISHED
+        assert event.venue_name == demo_life.CLUB_VENUE and event.starts_at is not None
+        assert event.categories == demo_life.CATEGORIES
+    assert [e.starts_at for e in events] == sorted(e.starts_at for e in events)
+    # The last cup has its prizes, overall and in each category, and players in categories.
+    last = events[-1]
+    assert sorted(last.prizes.values_list("category", "place", "description")) == sorted(
+        demo_life.PRIZES
+    )
+    assert last.entries.get(player__name="Hui").categories == ["women", "youth"]
+    results = client.get(reverse("prizes:results", args=[last.slug])).content.decode()
+    assert all(text in results for _c, _p, text in demo_life.PRIZES)
     page = client.get(series.get_absolute_url()).content.decode()
     assert page.count("<tr>") >= 9
     ann = events[0].entries.get(player__name="Ann").player

@@ -15,7 +15,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games.engine import RuleSet, deal_random
-from tests.factories import round_fill
+from tests.factories import event_finish, round_fill
 from tournaments.archive import event_archive
 from tournaments.events.boards import board_create
 from tournaments.events.setup import round_seat
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def league() -> dict[str, object]:
-    """A club with a series (scale 10 8 6, best 2 of 3) of three events whose overall
+    """A club with a series (scale 10 8 6, best 2 of 3) of three finished events whose overall
     standings are stored by hand: e1 A 1, B 2=, C 2=; e2 B 1, A 2, C 3; e3 C 1, A 2, B 3."""
     admin = get_user_model().objects.create_user("admin", password="pw", is_superuser=True)
     admin.is_staff = True
@@ -65,6 +65,8 @@ def league() -> dict[str, object]:
                 percentage="50",
                 boards=2,
             )
+        # Only a finished event counts in its series (tournaments.people.life).
+        event_finish(event, admin)
         events.append(event)
     return {
         "admin": admin,

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from tests.factories import event_finish
 from tournaments.league import clubs, series
 from tournaments.league.profiles import person_master_points
 from tournaments.models import Entry, MasterTitle, Player, Standing
@@ -58,6 +59,8 @@ def _series_with_places(club, admin, name: str, master: str, places: list[tuple[
             percentage="50",
             boards=2,
         )
+    # Only a finished event counts in its series (tournaments.people.life).
+    event_finish(event, admin)
     return made
 
 

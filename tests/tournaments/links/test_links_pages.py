@@ -164,7 +164,7 @@ def test_a_table_link_opens_nothing_else(linked, django_user_model) -> None:
         reverse("organizer:dashboard", args=[other_slug]),
     ):
         response = client.get(url)
-        assert response.status_code == 302 and "/organizer/login/" in response["Location"], url
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"], url
     for url in (
         reverse("api:entry", args=[slug, table1.pk, 1]),
         reverse("api:games", args=[slug, table1.pk, 1]),

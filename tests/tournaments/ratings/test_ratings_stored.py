@@ -1,6 +1,7 @@
-"""The duplicate-aware rating stored per event (tournaments.ratings.service): published rounds only,
-groups by (board, seat) of raw scores, adjusted results left out, a late correction to an old
-event recomputing what follows it, the history selector, the API and the CSV."""
+"""The duplicate-aware rating stored per event (tournaments.ratings.service): the published
+rounds of finished events only, groups by (board, seat) of raw scores, adjusted results left
+out, a late correction to an old event recomputing what follows it, the history selector, the
+API and the CSV."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from django.urls import reverse
 
 from games.engine import RuleSet, deal_random
 from games.models import Game
-from tests.factories import EventFactory, PlayerFactory, round_fill
+from tests.factories import EventFactory, PlayerFactory, event_finish, round_fill
 from tournaments.core import rating_requests
 from tournaments.events import round_states
 from tournaments.events.boards import board_create
@@ -42,7 +43,8 @@ pytestmark = pytest.mark.django_db
 
 def _event(players, *, seed: str, boards: int = 2, publish: bool = True):
     """An event of one round: `players` (a multiple of three) seated in order, `boards`
-    boards played by the bot at every table, closed and (with `publish`) published."""
+    boards played by the bot at every table, closed and (with `publish`) published and the
+    event finished (only a finished event is rated, tournaments.people.life)."""
     event = EventFactory()
     td = get_user_model().objects.create_user(f"td-{event.slug}", password="pw")
     EventRole.objects.create(event=event, user=td, role=Role.ORGANIZER)
@@ -65,6 +67,7 @@ def _event(players, *, seed: str, boards: int = 2, publish: bool = True):
     round_states.round_close(round_=round_, actor=td)
     if publish:
         round_states.round_publish(round_=round_, actor=td)
+        event_finish(event, td)
     return event, round_, td
 
 
@@ -95,13 +98,13 @@ def _stored(event) -> dict[int, tuple[float, float, float]]:
     }
 
 
-def test_publishing_a_round_rates_its_boards_by_hand_held(
+def test_finishing_the_event_rates_its_boards_by_hand_held(
     django_capture_on_commit_callbacks,
 ) -> None:
     players = [PlayerFactory() for _ in range(9)]
     with django_capture_on_commit_callbacks() as callbacks:
         event, _round, _td = _event(players, seed="one")
-    assert RatingState.objects.get().requested >= 1  # the publication asked for a rating
+    assert RatingState.objects.get().requested >= 1  # finishing asked for a rating
     assert callbacks
     assert ratings.ratings_recompute() == 9
     (expected,) = rating.rate_events([_groups_by_hand(event)])

@@ -77,7 +77,7 @@ def test_a_signed_in_visitor_never_gets_the_strangers_copy(event, name, query) -
     if name != "public:standings_live":
         body = mine.content.decode()
         assert NAME in body and "csrfmiddlewaretoken" in body
-        assert reverse("organizer:login") + "?next=" not in body
+        assert reverse("account_login") + "?next=" not in body
 
 
 def test_the_strangers_standings_page_is_still_served_from_the_cache(
@@ -108,7 +108,7 @@ def test_a_signed_in_visitors_standings_page_is_the_cached_page_with_his_own_hea
     assert page.status_code == 200
     assert "second-visitor" in body and NAME not in body
     assert body.count("csrfmiddlewaretoken") == 1
-    assert reverse("organizer:login") + "?next=" not in body
+    assert reverse("account_login") + "?next=" not in body
     # The page is the stranger's page but for the header.
     stranger = Client().get(url).content.decode()
     header = slice(body.index('id="account"'), body.index("</header>"))
@@ -118,5 +118,5 @@ def test_a_signed_in_visitors_standings_page_is_the_cached_page_with_his_own_hea
     token = body.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
     second_csrf = Client(enforce_csrf_checks=True)
     second_csrf.cookies = second.cookies
-    out = second_csrf.post(reverse("organizer:logout"), {"csrfmiddlewaretoken": token})
+    out = second_csrf.post(reverse("account_logout"), {"csrfmiddlewaretoken": token})
     assert out.status_code in (200, 302)

@@ -52,7 +52,7 @@ def test_referee_enters_a_game(referee, setup) -> None:
 def test_anonymous_and_players_may_not_enter_games(client, setup) -> None:
     _event, table, board, url = setup
     response = client.post(url, {"record": json.dumps(bot_record(board, table))})
-    assert response.status_code == 302 and "/organizer/login/" in response["Location"]
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     client.force_login(User.objects.create_user("player", password="x"))
     assert client.post(url, {"record": "{}"}).status_code == 403
     assert Game.objects.count() == 0

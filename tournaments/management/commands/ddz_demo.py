@@ -15,7 +15,10 @@ it and reveals the seed, and /deals/demo-duplicate/ recomputes every board. The 
 of tournaments.demo.accounts (organizer, chief referee, referee, player) are created or reset
 and their logins printed, then the private links of round 5's tables and Ann's player link
 (tournaments.links; shown only here, as only their hashes are stored). Then the records of
-tests/data/*.jsonl are imported into an archive event.
+tests/data/*.jsonl are imported into an archive event. The demo event is
+dated today at the demo's hall; the club's cups (tournaments.demo.league) are dated the weeks
+before, finished, the last with its prizes; "Demo Open" (tournaments.demo.life) is next
+month, its registration open with a few registrations.
 
 ``--seed`` makes the run reproducible: the deal seed is SHA-256 of it (so it is no secret:
 the demo's boards are for showing, never for play), and the bots are seeded from it too.
@@ -31,9 +34,11 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
 
 from games.models import Game, Status
 from tournaments.archive.records import records_import
+from tournaments.demo import life as demo_life
 from tournaments.demo.accounts import demo_accounts_ensure, demo_organizer_ensure
 from tournaments.demo.league import demo_league_build, demo_league_clear, demo_play
 from tournaments.events import players_csv, round_states, rounds, stages
@@ -43,6 +48,7 @@ from tournaments.league.profiles import series_table
 from tournaments.links import tokens
 from tournaments.management.commands.ddz_standings import standings_rows
 from tournaments.models import Event, Player, Table
+from tournaments.people import life
 
 DEMO_EVENT = "Demo duplicate"
 ARCHIVE_EVENT = "Archive of real games"
@@ -153,10 +159,11 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         seed: str = options["seed"]
         timeout: float = options["timeout"]
-        Event.objects.filter(name__in=[DEMO_EVENT, ARCHIVE_EVENT]).delete()
+        Event.objects.filter(name__in=[DEMO_EVENT, ARCHIVE_EVENT, demo_life.OPEN_EVENT]).delete()
         demo_league_clear()
 
         event, td, stage = _demo_event_create(seed)
+        demo_life.demo_place_set(event=event, actor=td, day=timezone.localdate())
         rules = rounds.rules_of(event)
         games = _rounds_play(event=event, td=td, rules=rules, seed=seed, timeout=timeout)
         open_round, open_boards, open_tables, open_games = _open_round_play(
@@ -180,6 +187,7 @@ class Command(BaseCommand):
         )
         self._standings_show(event, timeout)
         self._league_show(td=td, seed=seed, timeout=timeout, site_=options["site"].rstrip("/"))
+        self._open_show(site=options["site"].rstrip("/"))
         folder = options["records"]
         if folder:
             self._records_import(folder, timeout)
@@ -227,6 +235,16 @@ class Command(BaseCommand):
         self.stdout.write(f"  Series standings: {site_}{series.get_absolute_url()}")
         if first is not None:
             self.stdout.write(f"  {first.name}'s profile: {site_}/people/{first.pk}/")
+
+    def _open_show(self, *, site: str) -> None:
+        """Demo Open, next month with registration open (tournaments.demo.life)."""
+        event = demo_life.demo_open_build()
+        counts = ", ".join(f"{n} {s}" for s, n in demo_life.demo_open_summary(event).items())
+        self.stdout.write(
+            f"\n{event.name}: {life.event_when(event)} at {life.event_where(event)}; "
+            f"registration open, {event.registration_limit} places ({counts}): "
+            f"{site}{event.get_absolute_url()}"
+        )
 
     def _records_import(self, folder: str, timeout: float) -> None:
         """The real records of `folder` (*.jsonl) into the archive event, once verified."""

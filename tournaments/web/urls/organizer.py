@@ -3,8 +3,8 @@ round and stage actions, print pages."""
 
 from __future__ import annotations
 
-from django.contrib.auth import views as auth_views
 from django.urls import path
+from django.views.generic import RedirectView
 
 from tournaments.web import organizer as views
 from tournaments.web import substitutions as views_substitutions
@@ -13,8 +13,13 @@ app_name = "organizer"
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("login/", views.SignInView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # The sign-in page moved to /accounts/login/ (django-allauth's, for everyone): old links
+    # and bookmarks get there with their ``next``.
+    path(
+        "login/",
+        RedirectView.as_view(pattern_name="account_login", query_string=True),
+        name="login",
+    ),
     path("events/new/", views.event_new, name="event_new"),
     path("events/<str:slug>/", views.dashboard, name="dashboard"),
     path("events/<str:slug>/seed/commit/", views.seed_commit, name="seed_commit"),

@@ -1,0 +1,150 @@
+"""The site's accounts through django-allauth: the one sign-in page (SignInView) and the account
+adapter (AccountAdapter, settings.ACCOUNT_ADAPTER).
+
+- *Sign-in*: a player signs in with the e-mail address he signed up with, an official
+  (organizer, referee: accounts made by an administrator) with his user name; one form takes
+  both. Wrong passwords are counted by django-axes alone (settings: per account and address).
+- *Confirmation*: an address given at sign-up is confirmed by the link mailed to it before the
+  account signs in (ACCOUNT_EMAIL_VERIFICATION "mandatory"); an account with no address on
+  record (an official's) has nothing to confirm and signs in at once
+  (ddz_site.web.account_stages).
+- *Mail*: every mail of django-allauth (confirmation, password reset, "account already exists")
+  is one row of the site's outbox (tournaments.core.mail.queue), sent by the workers, never by
+  the request that asked for it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from allauth.account.adapter import DefaultAccountAdapter, get_adapter
+from allauth.account.forms import LoginForm, SignupForm
+from allauth.account.views import LoginView
+from allauth.core import context
+from django import forms
+from django.conf import settings
+from django.contrib.sites.shortcuts import get_current_site
+from django.core.validators import ProhibitNullCharactersValidator
+from django.http import HttpRequest
+from django.shortcuts import resolve_url
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from ddz_site.kernel.text import text_refusal
+from ddz_site.web.security import client_address
+from tournaments.core import mail
+
+# How many sign-in pages wrapped in one another's ``next`` are unwrapped before giving up.
+_NEXT_DEPTH = 5
+
+_CONFIRM_STAGE = "allauth.account.stages.EmailVerificationStage"
+_NAME_MISMATCH = _("Your user name and password did not match. Please try again.")
+
+
+def _site_text(value: Any) -> None:
+    unfit = text_refusal(str(value))
+    if unfit is not None:
+        raise forms.ValidationError(unfit[1], code=unfit[0])
+
+
+def _typed(field: forms.Field) -> None:
+    """The site's rule of typed text on ``field`` (ddz_site.kernel.text), in place of
+    Django's refusal of NUL (whose Chinese says "empty strings")."""
+    field.validators = [_site_text] + [
+        v for v in field.validators if not isinstance(v, ProhibitNullCharactersValidator)
+    ]
+
+
+class SignInForm(LoginForm):
+    """django-allauth's sign-in form (ACCOUNT_FORMS "login"), its name or address under the
+    site's rule of typed text."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _typed(self.fields["login"])
+
+
+class SignUpForm(SignupForm):
+    """django-allauth's sign-up form (ACCOUNT_FORMS "signup"), its address under the site's
+    rule of typed text; the password under AUTH_PASSWORD_VALIDATORS as everywhere."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _typed(self.fields["email"])
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    """django-allauth's adapter for the site: mails into the outbox, the client's address as
+    django-axes and the API's throttles see it, the site's own refusals of a wrong password."""
+
+    error_messages = {
+        **DefaultAccountAdapter.error_messages,
+        "username_password_mismatch": _NAME_MISMATCH,
+        "email_password_mismatch": _(
+            "Your e-mail address and password did not match. Please try again."
+        ),
+    }
+
+    def send_mail(self, template_prefix: str, email: str, context_: dict[str, Any]) -> None:
+        """Render django-allauth's mail ``template_prefix`` (its ``_subject.txt`` and
+        ``_message.txt``) in the reader's language and queue it to ``email`` under a key of
+        its own (``account:<template>:<uuid4>``: each sending is a new message; a second
+        confirmation mail asked for is sent too)."""
+        request = context.request
+        ctx = {"request": request, "email": email, "current_site": get_current_site(request)}
+        ctx.update(context_)
+        message = self.render_mail(template_prefix, email, ctx)
+        name = template_prefix.rsplit("/", 1)[-1]
+        mail.queue(
+            key=f"account:{name}:{uuid.uuid4()}",
+            to=email,
+            subject=str(message.subject),
+            body=str(message.body),
+        )
+
+    def get_client_ip(self, request: HttpRequest) -> str:
+        # The address django-axes and the API's throttles count (ddz_site.web.security), so
+        # that behind DDZ_TRUSTED_PROXIES every client is not the proxy.
+        return client_address(request) or request.META.get("REMOTE_ADDR") or "0.0.0.0"
+
+    def get_login_stages(self) -> list[str]:
+        # The confirmation of the address, skipped by accounts that have none on record.
+        ours = "ddz_site.web.account_stages.AddressConfirmationStage"
+        return [ours if stage == _CONFIRM_STAGE else stage for stage in super().get_login_stages()]
+
+
+class SignInView(LoginView):
+    """The one sign-in page (settings.LOGIN_URL, django-allauth's at /accounts/login/). A
+    signed-in user opening it is sent on to ``next`` (or his events); a ``next`` that is the
+    sign-in page itself is unwrapped to its own ``next`` (or dropped), so nobody lands on the
+    sign-in form again once signed in. The page's ``next`` is in its context as ``next``
+    (templates/_account.html keeps it on the header's links)."""
+
+    def get_next_url(self) -> str | None:
+        url = super().get_next_url()
+        sign_in = reverse("account_login")
+        adapter = get_adapter(self.request)
+        for _depth in range(_NEXT_DEPTH):
+            if not url:
+                return None
+            parts = urlsplit(url)
+            if parts.path != sign_in:
+                return url
+            url = parse_qs(parts.query).get(self.redirect_field_name, [""])[0]
+            if url and not adapter.is_safe_url(url):
+                return None
+        return None
+
+    def get_default_success_url(self) -> str:
+        # Never None: django-allauth would fall back to the raw ``next``, the sign-in page.
+        return resolve_url(settings.LOGIN_REDIRECT_URL)
+
+    def get_authenticated_redirect_url(self) -> str:
+        return self.get_next_url() or self.get_default_success_url()
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        data = super().get_context_data(**kwargs)
+        data["next"] = self.get_next_url() or ""
+        return data

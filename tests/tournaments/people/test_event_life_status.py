@@ -1,0 +1,121 @@
+"""An event's status (tournaments.people.life): a new event is announced; the organizer may open
+registration and take it back before play; the first round to start puts the event in play
+(tournaments.events.round_states); finishing is refused, with the round named, while a round
+is not published; a finished event can be reopened; every move is audited, a refused one
+changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import translation
+
+from tests.factories import duplicate_round, round_fill
+from tournaments.core.access import NotOrganizer
+from tournaments.events import round_states
+from tournaments.events.setup import event_create
+from tournaments.models import AuditEntry, Event, EventRole, EventStatus, Role, RoundState
+from tournaments.people import life
+
+pytestmark = pytest.mark.django_db
+
+
+def _status(event: Event) -> str:
+    return Event.objects.values_list("status", flat=True).get(pk=event.pk)
+
+
+@pytest.fixture
+def td():
+    return get_user_model().objects.create_user("status-td", password="x")
+
+
+def _organized(event: Event, td) -> Event:
+    EventRole.objects.create(event=event, user=td, role=Role.ORGANIZER)
+    return event
+
+
+def test_a_new_event_is_announced_and_registration_opens_and_closes_by_hand(td) -> None:
+    event = _organized(event_create(name="Spring open", rules="classic"), td)
+    assert _status(event) == EventStatus.ANNOUNCED
+    life.event_status_set(event=event, actor=td, status=EventStatus.REGISTRATION_OPEN)
+    assert _status(event) == EventStatus.REGISTRATION_OPEN
+    life.event_status_set(event=event, actor=td, status=EventStatus.ANNOUNCED)
+    assert _status(event) == EventStatus.ANNOUNCED
+    assert list(
+        AuditEntry.objects.filter(
+            event=event, action__in=["event.announce", "event.registration_open"]
+        )
+        .order_by("pk")
+        .values_list("changes", flat=True)
+    ) == [
+        {"status": ["announced", "registration_open"]},
+        {"status": ["registration_open", "announced"]},
+    ]
+    # In play and finished are not the form's to set.
+    for status in (EventStatus.IN_PLAY, EventStatus.FINISHED, "bogus"):
+        with pytest.raises(life.LifeRefused):
+            life.event_status_set(event=event, actor=td, status=status)
+    assert _status(event) == EventStatus.ANNOUNCED
+
+
+def test_the_first_round_to_start_puts_the_event_in_play_and_finishing_waits_for_publication(
+    td,
+) -> None:
+    event = _organized(event_create(name="Summer cup", rules="classic"), td)
+    life.event_status_set(event=event, actor=td, status=EventStatus.REGISTRATION_OPEN)
+    _e, round_, _tables, _boards = duplicate_round(event=event, boards=2)
+    round_.__class__.objects.filter(pk=round_.pk).update(state=RoundState.SEATED)
+    round_.refresh_from_db()
+    round_states.round_start(round_=round_, actor=td)
+    assert _status(event) == EventStatus.IN_PLAY
+    with pytest.raises(life.LifeRefused, match="has started"):
+        life.event_status_set(event=event, actor=td, status=EventStatus.ANNOUNCED)
+
+    with translation.override("en"):
+        assert life.finish_refusal(event) == (
+            "The event cannot be finished while round 1 is in play: publish every round first."
+        )
+        with pytest.raises(life.LifeRefused, match="round 1 is in play"):
+            life.event_finish(event=event, actor=td)
+        round_fill(round_)
+        round_states.round_close(round_=round_, actor=td)
+        with pytest.raises(life.LifeRefused, match="round 1 is closed"):
+            life.event_finish(event=event, actor=td)
+    assert _status(event) == EventStatus.IN_PLAY
+
+    round_states.round_publish(round_=round_, actor=td)
+    assert life.finish_refusal(event) is None
+    life.event_finish(event=event, actor=td)
+    assert _status(event) == EventStatus.FINISHED
+    with pytest.raises(life.LifeRefused, match="already finished"):
+        life.event_finish(event=event, actor=td)
+
+    life.event_reopen(event=event, actor=td)
+    assert _status(event) == EventStatus.IN_PLAY
+    with pytest.raises(life.LifeRefused):
+        life.event_reopen(event=event, actor=td)
+    assert list(
+        AuditEntry.objects.filter(event=event, action__startswith="event.")
+        .exclude(action="event.create")
+        .order_by("pk")
+        .values_list("action", flat=True)
+    ) == ["event.registration_open", "event.finish", "event.reopen"]
+
+
+def test_an_event_without_rounds_can_be_finished(td) -> None:
+    """An archive of imported records has no round to wait for."""
+    event = _organized(event_create(name="Archive", rules=None), td)
+    assert _status(event) == EventStatus.IN_PLAY  # records played already: never announced
+    life.event_finish(event=event, actor=td)
+    assert _status(event) == EventStatus.FINISHED
+
+
+def test_only_an_organizer_finishes_or_reopens(td) -> None:
+    event = _organized(event_create(name="Autumn cup", rules="classic"), td)
+    stranger = get_user_model().objects.create_user("status-stranger", password="x")
+    with pytest.raises(NotOrganizer):
+        life.event_finish(event=event, actor=stranger)
+    life.event_finish(event=event, actor=td)
+    with pytest.raises(NotOrganizer):
+        life.event_reopen(event=event, actor=stranger)
+    assert _status(event) == EventStatus.FINISHED

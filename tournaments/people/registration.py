@@ -1,0 +1,572 @@
+"""Registration: how a player gets into an event before it starts.
+
+Vocabulary: the organizer *opens* registration (Event.status becomes registration_open) with a
+*limit* (Event.registration_limit: how many entries can be accepted; empty, no limit), a
+*deadline* (Event.registration_deadline), a *waiting list* (Event.waiting_list: once the places
+are taken, new registrations wait for one instead of being refused) and the *categories* an
+entrant may declare (Event.categories: women, youth, senior, novice — CATEGORIES — or the
+organizer's own labels); he *closes* it again. A *registration* (tournaments.models.Registration)
+is made online by a signed-in account (one per account per event) or added by the organizer;
+he *accepts* it (the registration's Player — the account's own when it has one, else a new one —
+is entered in the event: Entry, with the registration's categories), *declines* it or puts it on
+the *waiting list*. The accepted registrations never outnumber the limit: each decision locks
+the event row (tournaments.core.access.organizer_lock), so of two organizers accepting the last
+place at once exactly one succeeds. A *withdrawal* of an accepted entry frees its place: its
+Entry is removed while no round has started, else it is withdrawn from the next round
+(Entry.withdrawn_from). Every entrant has a registration, whose ``token`` the check-in QR code
+carries (tournaments.people.checkin); the players file (tournaments.events.players_csv) makes
+accepted registrations under the same rules.
+
+Every change is audited (``registration.*``) and each registration received or decided is
+written to its address by tournaments.core.mail in the same transaction.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from ddz_site.kernel.text import blank, text_refusal
+from tournaments.core import mail
+from tournaments.core.access import (
+    Actor,
+    AdministrationRefused,
+    NotAllowed,
+    is_organizer,
+    organizer_lock,
+    signed_in,
+)
+from tournaments.core.audit import audit_record
+from tournaments.events.rounds import entry_add
+from tournaments.models import (
+    STARTED,
+    Entry,
+    Event,
+    EventStatus,
+    Player,
+    Registration,
+    RegistrationStatus,
+    RoundState,
+)
+
+# The categories every organizer may offer, by key (stored in Event.categories and
+# Registration.categories); an organizer's own labels are stored as he types them.
+CATEGORIES = {
+    "women": gettext_lazy("women"),
+    "youth": gettext_lazy("youth"),
+    "senior": gettext_lazy("senior"),
+    "novice": gettext_lazy("novice"),
+}
+MAX_CATEGORIES = 12
+CATEGORY_LENGTH = 40  # Prize.category's length: a category's prizes name it
+DECISIONS = ("accept", "decline", "waitlist")
+
+
+class RegistrationRefused(AdministrationRefused):
+    """A registration, or a change to one, that cannot be made; nothing was written."""
+
+
+def category_label(category: str) -> str:
+    """What a category is called on the pages: the translated name of one of CATEGORIES, else
+    the organizer's own label."""
+    return str(CATEGORIES.get(category, category))
+
+
+def categories_parse(text: str) -> list[str]:
+    """The categories an organizer typed, separated by commas or lines: the keys of CATEGORIES
+    given by key or by their name in the reader's language, his own labels as typed (without
+    duplicates, in order).
+
+    Raises:
+        RegistrationRefused: a label refused by the site's rule for typed text, longer than
+        CATEGORY_LENGTH, or more than MAX_CATEGORIES of them.
+    """
+    names = {str(label).casefold(): key for key, label in CATEGORIES.items()}
+    out: list[str] = []
+    for part in text.replace("\n", ",").split(","):
+        label = part.strip()
+        if not label or blank(label):
+            continue
+        unfit = text_refusal(label, max_length=CATEGORY_LENGTH)
+        if unfit is not None:
+            raise RegistrationRefused(
+                _("Category %(label)s: %(reason)s") % {"label": label[:40], "reason": unfit[1]}
+            )
+        key = names.get(label.casefold(), label)
+        if key.casefold() not in {c.casefold() for c in out}:
+            out.append(key)
+    if len(out) > MAX_CATEGORIES:
+        raise RegistrationRefused(_("At most %(n)s categories per event.") % {"n": MAX_CATEGORIES})
+    return out
+
+
+def _categories_check(event: Event, categories: list[str]) -> list[str]:
+    """``categories`` when every one is a category of ``event`` (deduplicated, in the event's
+    order); else RegistrationRefused naming the others and the event's."""
+    unknown = [c for c in categories if c not in event.categories]
+    if unknown:
+        offered = ", ".join(category_label(c) for c in event.categories) or _("none")
+        raise RegistrationRefused(
+            _("%(event)s has no category %(unknown)s; its categories: %(offered)s.")
+            % {
+                "event": event.name,
+                "unknown": ", ".join(str(c)[:40] for c in unknown),
+                "offered": offered,
+            }
+        )
+    return [c for c in event.categories if c in categories]
+
+
+def accepted_count(event: Event) -> int:
+    """How many registrations of ``event`` are accepted: the places taken."""
+    return Registration.objects.filter(event=event, status=RegistrationStatus.ACCEPTED).count()
+
+
+def full_refusal(event: Event, taken: int | None = None) -> str | None:
+    """Why no more registration of ``event`` can be accepted ("all 24 places are taken…"),
+    None while a place is free (or it has no limit)."""
+    if event.registration_limit is None:
+        return None
+    taken = accepted_count(event) if taken is None else taken
+    if taken < event.registration_limit:
+        return None
+    return _("All %(n)s places are taken; put it on the waiting list or raise the limit.") % {
+        "n": event.registration_limit
+    }
+
+
+def registration_open(
+    *,
+    event: Event,
+    actor: Actor,
+    limit: int | None = None,
+    deadline: datetime | None = None,
+    waiting_list: bool = True,
+    categories: list[str] | None = None,
+) -> Event:
+    """Open registration of ``event`` (or change its settings while open): its ``limit`` of
+    places (None: no limit), ``deadline``, ``waiting_list`` and ``categories`` (keys of
+    CATEGORIES or the organizer's labels, as categories_parse gives them). Audited
+    (``registration.open``).
+
+    Raises:
+        NotOrganizer; RegistrationRefused: the event finished or under way (a round started), a
+        limit below 1 or below the entries accepted already, a deadline past, a category
+        declared by a registration and dropped.
+    """
+    categories = categories_parse(",".join(categories or []))
+    if limit is not None and limit < 1:
+        raise RegistrationRefused(_("The limit is at least 1 place (or empty: no limit)."))
+    if deadline is not None and deadline <= timezone.now():
+        raise RegistrationRefused(_("The registration deadline is past: choose a later one."))
+    with transaction.atomic():
+        locked = organizer_lock(event, actor)
+        if locked.status == EventStatus.FINISHED or locked.started_round() is not None:
+            raise RegistrationRefused(
+                _("%(event)s is under way or finished: its registration stays closed.")
+                % {"event": locked.name}
+            )
+        taken = accepted_count(locked)
+        if limit is not None and limit < taken:
+            raise RegistrationRefused(
+                _("%(n)s entries are accepted already: the limit cannot be below that.")
+                % {"n": taken}
+            )
+        declared = {
+            c
+            for cs in Registration.objects.filter(event=locked).values_list("categories", flat=True)
+            for c in cs
+        }
+        dropped = sorted(declared - set(categories))
+        if dropped:
+            raise RegistrationRefused(
+                _("Entrants declared %(categories)s already: keep these categories.")
+                % {"categories": ", ".join(category_label(c) for c in dropped)}
+            )
+        values: dict[str, Any] = {
+            "status": EventStatus.REGISTRATION_OPEN,
+            "registration_limit": limit,
+            "registration_deadline": deadline,
+            "waiting_list": waiting_list,
+            "categories": categories,
+        }
+        Event.objects.filter(pk=locked.pk).update(**values)
+        audit_record(
+            event=locked,
+            actor=actor,
+            action="registration.open",
+            obj=locked,
+            changes={
+                **values,
+                "registration_deadline": deadline.isoformat() if deadline else None,
+                "was": locked.status,
+            },
+        )
+    for name, value in values.items():
+        setattr(event, name, value)
+    return event
+
+
+def registration_close(*, event: Event, actor: Actor) -> Event:
+    """Close registration of ``event`` (its status back to announced). Audited.
+
+    Raises:
+        NotOrganizer; RegistrationRefused: registration is not open.
+    """
+    with transaction.atomic():
+        organizer_lock(event, actor)
+        if not Event.objects.filter(pk=event.pk, status=EventStatus.REGISTRATION_OPEN).update(
+            status=EventStatus.ANNOUNCED
+        ):
+            raise RegistrationRefused(_("Registration of this event is not open."))
+        audit_record(
+            event=event,
+            actor=actor,
+            action="registration.close",
+            obj=event,
+            changes={"status": [EventStatus.REGISTRATION_OPEN, EventStatus.ANNOUNCED]},
+        )
+    event.status = EventStatus.ANNOUNCED
+    return event
+
+
+def _fields(name: str, email: str, club: str, note: str) -> tuple[str, str, str, str]:
+    """The typed fields of a registration, stripped; RegistrationRefused when one is unfit."""
+    name, email, club, note = name.strip(), email.strip(), club.strip(), note.strip()
+    if not name or blank(name):
+        raise RegistrationRefused(_("Give the player's name."))
+    for label, value, length, lines in (
+        (_("Name"), name, 120, False),
+        (_("Club"), club, 120, False),
+        (_("E-mail address"), email, 254, False),
+        (_("Note"), note, 2000, True),
+    ):
+        unfit = text_refusal(value, max_length=length, lines=lines)
+        if unfit is not None:
+            raise RegistrationRefused(
+                _("%(field)s: %(reason)s") % {"field": label, "reason": unfit[1]}
+            )
+    return name, email, club, note
+
+
+def register(
+    *,
+    event: Event,
+    actor: Actor,
+    name: str,
+    email: str = "",
+    club: str = "",
+    categories: list[str] | None = None,
+    note: str = "",
+) -> Registration:
+    """A signed-in account registers for ``event`` (its name, address, club, categories and a
+    note to the organizer, as the form gave them). The registration is received (pending), or
+    on the waiting list when every place is taken and the event has one. Audited; the
+    "registration received" message is queued.
+
+    Raises:
+        NotAllowed: nobody signed in; RegistrationRefused: registration not open, its deadline
+        past, this account registered already, every place taken and no waiting list, a
+        category the event does not have, an unfit field (the reason).
+    """
+    user = signed_in(actor)
+    if user is None:
+        raise NotAllowed(_("Sign in to register: each registration belongs to an account."))
+    name, email, club, note = _fields(name, email, club, note)
+    with transaction.atomic():
+        locked = Event.objects.select_for_update().get(pk=event.pk)
+        if locked.status != EventStatus.REGISTRATION_OPEN:
+            raise RegistrationRefused(
+                _("Registration of %(event)s is not open.") % {"event": locked.name}
+            )
+        deadline = locked.registration_deadline
+        if deadline is not None and timezone.now() > deadline:
+            raise RegistrationRefused(
+                _("Registration of %(event)s closed on %(deadline)s.")
+                % {
+                    "event": locked.name,
+                    "deadline": timezone.localtime(deadline).strftime("%Y-%m-%d %H:%M"),
+                }
+            )
+        chosen = _categories_check(locked, categories or [])
+        if Registration.objects.filter(event=locked, user=user).exists():
+            raise RegistrationRefused(
+                _("This account is registered for %(event)s already: see your registration.")
+                % {"event": locked.name}
+            )
+        status = RegistrationStatus.PENDING
+        if full_refusal(locked) is not None:
+            if not locked.waiting_list:
+                raise RegistrationRefused(
+                    _("All %(n)s places of %(event)s are taken.")
+                    % {"n": locked.registration_limit, "event": locked.name}
+                )
+            status = RegistrationStatus.WAITLISTED
+        registration = Registration.objects.create(
+            event=locked,
+            user=user,
+            name=name,
+            email=email or user.email,
+            club=club,
+            categories=chosen,
+            note=note,
+            status=status,
+        )
+        audit_record(
+            event=locked,
+            actor=actor,
+            action="registration.receive",
+            obj=registration,
+            changes={"name": name, "status": status, "categories": chosen},
+        )
+        mail.registration_received(registration)
+    return registration
+
+
+def registration_add(
+    *,
+    event: Event,
+    actor: Actor,
+    name: str,
+    email: str = "",
+    club: str = "",
+    categories: list[str] | None = None,
+    note: str = "",
+    accept: bool = False,
+    player: Player | None = None,
+) -> Registration:
+    """The organizer adds an entrant to ``event`` (any time, registration open or not): a
+    registration received (pending), or accepted at once with ``accept`` (as
+    registration_decide). ``player``: a player already on the site it is. Audited.
+
+    Raises:
+        NotOrganizer; RegistrationRefused: an unfit field, a category the event does not have,
+        the player registered already; on ``accept``, as registration_decide.
+    """
+    name, email, club, note = _fields(name, email, club, note)
+    with transaction.atomic():
+        locked = organizer_lock(event, actor)
+        chosen = _categories_check(locked, categories or [])
+        if player is not None and Registration.objects.filter(event=locked, player=player).exists():
+            raise RegistrationRefused(
+                _("%(name)s is registered for this event already.") % {"name": player.name}
+            )
+        registration = Registration.objects.create(
+            event=locked,
+            player=player,
+            name=name,
+            email=email,
+            club=club,
+            categories=chosen,
+            note=note,
+        )
+        audit_record(
+            event=locked,
+            actor=actor,
+            action="registration.add",
+            obj=registration,
+            changes={"name": name, "categories": chosen},
+        )
+        if accept:
+            _accept(locked, registration, actor)
+        else:
+            mail.registration_received(registration)
+    return registration
+
+
+def _player_for(event: Event, registration: Registration) -> Player:
+    """The player an accepted registration enters: its own, the account's, or a new one (the
+    registration's name, club and address); refused when another player of that name is
+    entered in the event (names are unique within an event)."""
+    player = registration.player
+    if player is None and registration.user_id is not None:
+        player = Player.objects.filter(user_id=registration.user_id).first()
+    named = Entry.objects.filter(event=event, player__name=registration.name)
+    if player is not None:
+        named = named.exclude(player=player)
+    if named.exists():
+        raise RegistrationRefused(
+            _(
+                "Another player named %(name)s is entered in this event: names are unique "
+                "within an event. Correct the name first."
+            )
+            % {"name": registration.name}
+        )
+    if player is None:
+        return Player.objects.create(
+            name=registration.name,
+            club=registration.club,
+            email=registration.email,
+            user_id=registration.user_id,
+        )
+    if registration.email and player.email != registration.email:
+        player.email = registration.email
+        player.save(update_fields=["email"])
+    return player
+
+
+def _last_seated(event: Event) -> int | None:
+    """The number of the last round of ``event`` seated or played, if any: an entrant
+    accepted now enters from the round after it (a late entry)."""
+    return event.rounds.exclude(state=RoundState.DRAFT).aggregate(n=Max("number"))["n"] or None
+
+
+def _accept(event: Event, registration: Registration, actor: Actor) -> None:
+    """Accept a locked registration of the locked ``event`` (see registration_decide)."""
+    if registration.status == RegistrationStatus.ACCEPTED:
+        raise RegistrationRefused(_("%(name)s is accepted already.") % {"name": registration.name})
+    if registration.status == RegistrationStatus.WITHDRAWN:
+        raise RegistrationRefused(_("%(name)s withdrew.") % {"name": registration.name})
+    full = full_refusal(event)
+    if full is not None:
+        raise RegistrationRefused(full)
+    player = _player_for(event, registration)
+    try:
+        with transaction.atomic():
+            Registration.objects.filter(pk=registration.pk).update(
+                status=RegistrationStatus.ACCEPTED, decided_at=timezone.now(), player=player
+            )
+    except IntegrityError:
+        raise RegistrationRefused(
+            _("%(name)s is registered for this event already.") % {"name": player.name}
+        ) from None
+    entry = entry_add(event=event, player=player, actor=actor)
+    changes: dict[str, Any] = {"categories": registration.categories}
+    seated = _last_seated(event)
+    if seated is not None and entry.first_round is None:
+        # Rounds are seated already: he plays from the next one (a late entry).
+        changes["first_round"] = seated + 1
+    Entry.objects.filter(pk=entry.pk).update(**changes)
+    registration.status, registration.player = RegistrationStatus.ACCEPTED, player
+    audit_record(
+        event=event,
+        actor=actor,
+        action="registration.accept",
+        obj=registration,
+        changes={"name": player.name, "player": player.pk, **changes},
+    )
+    mail.registration_decided(registration)
+
+
+def registration_decide(*, registration: Registration, decision: str, actor: Actor) -> Registration:
+    """The organizer's decision on a registration: ``accept`` (a place is taken: the player —
+    its own, the account's, or a new one with its name, club and address — is entered in the
+    event with its categories; from the next round when rounds are seated already), ``decline``
+    or ``waitlist``. Audited; the decision is written to its address.
+
+    Raises:
+        NotOrganizer; RegistrationRefused: an unknown decision; accepting beyond the limit
+        ("all 24 places are taken; put it on the waiting list or raise the limit"), a withdrawn
+        or accepted registration, a name another player of the event has; declining or
+        waitlisting one accepted (withdraw it instead) or withdrawn.
+    """
+    if decision not in DECISIONS:
+        raise RegistrationRefused(_("Unknown decision."))
+    event = registration.event
+    with transaction.atomic():
+        locked = organizer_lock(event, actor)
+        current = Registration.objects.select_for_update().get(pk=registration.pk)
+        if current.event_id != locked.pk:
+            raise RegistrationRefused(_("This registration is for another event."))
+        if decision == "accept":
+            _accept(locked, current, actor)
+            return current
+        target = (
+            RegistrationStatus.DECLINED if decision == "decline" else RegistrationStatus.WAITLISTED
+        )
+        movable = (
+            RegistrationStatus.PENDING,
+            RegistrationStatus.WAITLISTED,
+            RegistrationStatus.DECLINED,
+        )
+        if current.status not in movable:
+            raise RegistrationRefused(
+                _("%(name)s is %(status)s: withdraw the entry to free its place.")
+                % {"name": current.name, "status": current.get_status_display()}
+            )
+        if current.status == target:
+            return current
+        Registration.objects.filter(pk=current.pk).update(status=target, decided_at=timezone.now())
+        audit_record(
+            event=locked,
+            actor=actor,
+            action=f"registration.{decision}",
+            obj=current,
+            changes={"name": current.name, "status": [current.status, target]},
+        )
+        current.status = target
+        mail.registration_decided(current)
+    return current
+
+
+def _withdraw_entry(event: Event, player_id: int) -> dict[str, Any]:
+    """Take an accepted entrant out of ``event``: his Entry removed while no round has started
+    and he is seated nowhere, else withdrawn from the first round not started."""
+    entry = Entry.objects.filter(event=event, player_id=player_id).first()
+    if entry is None:
+        return {}
+    started = event.rounds.filter(state__in=STARTED).exists()
+    seated = entry.player.seats.filter(table__round__event=event).exists()
+    if not started and not seated:
+        entry.delete()
+        return {"entry": "removed"}
+    # A round seated with him keeps its seating: the organizer replaces him there
+    # (tournaments.events.substitutions) or lets the table know.
+    number = (
+        event.rounds.filter(state__in=(RoundState.DRAFT, RoundState.SEATED))
+        .order_by("number")
+        .values_list("number", flat=True)
+        .first()
+    ) or (event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+    Entry.objects.filter(pk=entry.pk).update(withdrawn_from=number)
+    return {"withdrawn_from": number}
+
+
+def registration_withdraw(*, registration: Registration, actor: Actor) -> Registration:
+    """Withdraw a registration: by its account, or by an organizer of its event. An accepted
+    one frees its place: the Entry is removed while no round has started, else withdrawn from
+    the first round not started (Entry.withdrawn_from). Audited.
+
+    Raises:
+        NotAllowed: anyone else; RegistrationRefused: withdrawn already, declined.
+    """
+    event = registration.event
+    user = signed_in(actor)
+    own = user is not None and registration.user_id == user.pk
+    if not own and not is_organizer(actor, event):
+        raise NotAllowed(_("Only the entrant or an organizer of the event withdraws an entry."))
+    with transaction.atomic():
+        locked = Event.objects.select_for_update().get(pk=event.pk)
+        current = Registration.objects.select_for_update().get(pk=registration.pk)
+        if current.status in (RegistrationStatus.WITHDRAWN, RegistrationStatus.DECLINED):
+            raise RegistrationRefused(
+                _("%(name)s's registration is %(status)s already.")
+                % {"name": current.name, "status": current.get_status_display()}
+            )
+        changes: dict[str, Any] = {"name": current.name, "status": [current.status, "withdrawn"]}
+        if current.status == RegistrationStatus.ACCEPTED and current.player_id is not None:
+            changes.update(_withdraw_entry(locked, current.player_id))
+        Registration.objects.filter(pk=current.pk).update(
+            status=RegistrationStatus.WITHDRAWN, decided_at=timezone.now()
+        )
+        audit_record(
+            event=locked, actor=actor, action="registration.withdraw", obj=current, changes=changes
+        )
+        current.status = RegistrationStatus.WITHDRAWN
+    return current
+
+
+def first_waiting(event: Event) -> Registration | None:
+    """The registration first on ``event``'s waiting list (the oldest), to accept when a place
+    is free; None when the list is empty."""
+    return (
+        Registration.objects.filter(event=event, status=RegistrationStatus.WAITLISTED)
+        .order_by("created_at", "pk")
+        .first()
+    )

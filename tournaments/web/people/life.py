@@ -1,0 +1,203 @@
+"""The organizer's pages of an event's dates, place and status (tournaments.people.life): the
+"Date, place and status" form, and the dashboard's "Finish the event" and "Reopen the event".
+
+Thin: parse with a Django form, call one service, show its refusal as the form's error or a
+message (nothing changed then). For the event's organizers only (403 for anyone else, the
+sign-in page for the anonymous).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import partial
+from typing import Any
+from zoneinfo import available_timezones
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required as _login_required
+from django.core.exceptions import PermissionDenied
+from django.forms.fields import BaseTemporalField
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from ddz_site.kernel.errors import DomainError
+from tournaments.core.access import NotAllowed, NotOrganizer, is_organizer
+from tournaments.models import STARTED, Event
+from tournaments.people import life
+
+login_required = partial(_login_required, login_url="organizer:login")
+
+# What a datetime-local input sends, and what a person may type where it is a text box.
+WALL_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
+
+
+def event_for_organizer(request: HttpRequest, slug: str) -> Event:
+    """The event ``slug`` if the user organizes it; 404 / 403 otherwise."""
+    event = get_object_or_404(Event, slug=slug)
+    if not is_organizer(request.user, event):
+        raise PermissionDenied(_("Only the organizers of this event may see this page."))
+    return event
+
+
+class WallTimeField(forms.DateTimeField):
+    """A date and time as typed, without a zone: the service reads it in the event's zone (the
+    form's own field), not in the site's as Django's field would."""
+
+    def to_python(self, value: Any) -> datetime | None:
+        if value in self.empty_values:
+            return None
+        if isinstance(value, datetime):
+            return value
+        result: datetime | None = BaseTemporalField.to_python(self, value)
+        return result
+
+
+class EventLifeForm(forms.Form):
+    starts_at = WallTimeField(
+        label=gettext_lazy("Starts"),
+        required=False,
+        input_formats=WALL_FORMATS,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=WALL_FORMATS[0]),
+    )
+    ends_at = WallTimeField(
+        label=gettext_lazy("Ends"),
+        required=False,
+        input_formats=WALL_FORMATS,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=WALL_FORMATS[0]),
+    )
+    time_zone = forms.CharField(
+        label=gettext_lazy("Time zone"),
+        required=False,
+        max_length=64,
+        help_text=gettext_lazy(
+            "The venue's, e.g. Asia/Shanghai: the start and end are in it. Empty: the site's."
+        ),
+        widget=forms.TextInput(attrs={"list": "time-zones", "autocomplete": "off"}),
+    )
+    online = forms.BooleanField(label=gettext_lazy("Played online"), required=False)
+    venue_name = forms.CharField(label=gettext_lazy("Venue"), required=False, max_length=200)
+    venue_address = forms.CharField(
+        label=gettext_lazy("Venue address"),
+        required=False,
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    status = forms.ChoiceField(
+        label=gettext_lazy("Status"),
+        required=False,
+        choices=[(s.value, s.label) for s in life.BEFORE_PLAY],
+        help_text=gettext_lazy(
+            "The event is in play once its first round starts, and finished when you finish it "
+            "on its dashboard."
+        ),
+    )
+
+
+def _initial(event: Event) -> dict[str, Any]:
+    zone = life.zone_of(event)
+
+    def wall(value: datetime | None) -> datetime | None:
+        return timezone.localtime(value, zone).replace(tzinfo=None) if value else None
+
+    return {
+        "starts_at": wall(event.starts_at),
+        "ends_at": wall(event.ends_at),
+        "time_zone": event.time_zone,
+        "online": event.online,
+        "venue_name": event.venue_name,
+        "venue_address": event.venue_address,
+        "status": event.status,
+    }
+
+
+@login_required
+def event_life(request: HttpRequest, slug: str) -> HttpResponse:
+    """When and where the event is played, and its status before play (GET: the form; POST:
+    store it, then back to the dashboard)."""
+    event = event_for_organizer(request, slug)
+    before_play = not event.rounds.filter(state__in=STARTED).exists() and event.status in (
+        life.BEFORE_PLAY
+    )
+    form = EventLifeForm(
+        request.POST if request.method == "POST" else None, initial=_initial(event)
+    )
+    if not before_play:
+        del form.fields["status"]
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                life.event_place_set(
+                    event=event,
+                    actor=request.user,
+                    starts_at=data["starts_at"],
+                    ends_at=data["ends_at"],
+                    time_zone=data["time_zone"],
+                    online=data["online"],
+                    venue_name=data["venue_name"],
+                    venue_address=data["venue_address"],
+                )
+                if before_play and data.get("status"):
+                    life.event_status_set(event=event, actor=request.user, status=data["status"])
+            except (NotAllowed, NotOrganizer) as exc:
+                raise PermissionDenied(exc.message) from None
+            except DomainError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(request, _("The event's date, place and status are saved."))
+                return redirect("organizer:dashboard", slug=event.slug)
+        status = 400
+    return render(
+        request,
+        "people/event_life.html",
+        {"event": event, "form": form, "zones": sorted(available_timezones())},
+        status=status,
+    )
+
+
+def _act(request: HttpRequest, event: Event, call: Any, success: str) -> HttpResponse:
+    try:
+        call(event=event, actor=request.user)
+    except (NotAllowed, NotOrganizer) as exc:
+        raise PermissionDenied(exc.message) from None
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, success)
+    return redirect("organizer:dashboard", slug=event.slug)
+
+
+@login_required
+@require_POST
+def event_finish(request: HttpRequest, slug: str) -> HttpResponse:
+    """The dashboard's "Finish the event" (refused, with the reason, while a round is not
+    published)."""
+    event = get_object_or_404(Event, slug=slug)
+    return _act(
+        request,
+        event,
+        life.event_finish,
+        _("The event is finished: its results now count in the ratings and the series."),
+    )
+
+
+@login_required
+@require_POST
+def event_reopen(request: HttpRequest, slug: str) -> HttpResponse:
+    """The dashboard's "Reopen the event" (a finished event back in play)."""
+    event = get_object_or_404(Event, slug=slug)
+    return _act(
+        request,
+        event,
+        life.event_reopen,
+        _(
+            "The event is in play again: its results leave the ratings and the series until it "
+            "is finished again."
+        ),
+    )
