@@ -362,7 +362,7 @@ def claim_decide(*, claim: ProfileClaim, actor: Actor, approve: bool) -> Profile
         audit_record(
             event=event,
             actor=actor,
-            action=f"player.claim.{'approve' if approve else 'decline'}",
+            action="player.claim.approve" if approve else "player.claim.decline",
             obj=person,
             changes={
                 "claim": locked.pk,

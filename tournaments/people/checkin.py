@@ -148,7 +148,7 @@ def _present(event: Event, round_: Round, player: Player, actor: Actor, *, how: 
         audit_record(
             event=event,
             actor=actor,
-            action=f"checkin.{how}",
+            action="checkin.qr" if how == "qr" else "checkin.tap",
             obj=presence,
             changes={"round": round_.number, "player": player.name},
         )

@@ -496,7 +496,7 @@ def registration_decide(*, registration: Registration, decision: str, actor: Act
         audit_record(
             event=locked,
             actor=actor,
-            action=f"registration.{decision}",
+            action="registration.decline" if decision == "decline" else "registration.waitlist",
             obj=current,
             changes={"name": current.name, "status": [current.status, target]},
         )
