@@ -127,6 +127,19 @@ def unsettled_text(unsettled: Sequence[tuple[int, int, str]], limit: int = 12) -
     return ", ".join(parts)
 
 
+def _refuse_start(event: Event, round_: Round) -> None:
+    """Refuse (AdministrationRefused) to start ``round_`` without boards, or in a finished
+    event: its results are final (they moved the ratings and the series) until it is reopened
+    (tournaments.people.life.event_reopen)."""
+    if event.status == EventStatus.FINISHED:
+        raise AdministrationRefused(
+            _("Event %(event)s is finished: reopen it before starting round %(number)s.")
+            % {"event": event.name, "number": round_.number}
+        )
+    if not Board.objects.filter(round_id=round_.pk).exists():
+        raise AdministrationRefused(_("Deal the round's boards before starting it."))
+
+
 def round_transition(*, round_: Round, action: str, actor: Actor) -> Round:
     """Move a round one state on: ``action`` is "start", "close" or "publish" (TRANSITIONS).
 
@@ -137,17 +150,17 @@ def round_transition(*, round_: Round, action: str, actor: Actor) -> Round:
 
     Raises:
         NotOrganizer; AdministrationRefused: an unknown action, the round not in the state
-        before (already moved on, or not yet there), a start without boards, a close while a
-        game is not settled (the message names each table and board, and why).
+        before (already moved on, or not yet there), a start without boards or in a finished
+        event, a close while a game is not settled (naming each table and board, and why).
     """
     if action not in TRANSITIONS:
         raise AdministrationRefused(_("Unknown round action %(action)s.") % {"action": action})
     before, after = TRANSITIONS[action]
     event = round_.event
     with transaction.atomic():
-        organizer_lock(event, actor)
-        if action == "start" and not Board.objects.filter(round_id=round_.pk).exists():
-            raise AdministrationRefused(_("Deal the round's boards before starting it."))
+        locked = organizer_lock(event, actor)
+        if action == "start":
+            _refuse_start(locked, round_)
         if action == "close":
             # Closing makes results final and lets the stage be cut: a table with nothing
             # entered would keep its boards under embargo for ever, and a game that does not

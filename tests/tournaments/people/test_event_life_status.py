@@ -119,3 +119,27 @@ def test_only_an_organizer_finishes_or_reopens(td) -> None:
     with pytest.raises(NotOrganizer):
         life.event_reopen(event=event, actor=stranger)
     assert _status(event) == EventStatus.FINISHED
+
+
+def test_a_finished_event_starts_no_round_until_it_is_reopened(td) -> None:
+    """A finished event's results are final (they moved the ratings and the series): a round of
+    it cannot start, so that the standings stay those of a finished event."""
+    event = _organized(event_create(name="Closed cup", rules="classic"), td)
+    _e, first, _tables, _boards = duplicate_round(event=event, boards=2)
+    round_fill(first)
+    round_states.round_close(round_=first, actor=td)
+    round_states.round_publish(round_=first, actor=td)
+    life.event_finish(event=event, actor=td)
+    # A round made afterwards (seated by hand) cannot start while the event is finished.
+    _e, second, _tables, _boards = duplicate_round(event=event, boards=2, seed="second")
+    second.__class__.objects.filter(pk=second.pk).update(state=RoundState.SEATED)
+    second.refresh_from_db()
+    with (
+        translation.override("en"),
+        pytest.raises(round_states.AdministrationRefused, match="finished: reopen it"),
+    ):
+        round_states.round_start(round_=second, actor=td)
+    assert second.__class__.objects.get(pk=second.pk).state == RoundState.SEATED
+    life.event_reopen(event=event, actor=td)
+    round_states.round_start(round_=second, actor=td)
+    assert second.__class__.objects.get(pk=second.pk).state == RoundState.IN_PLAY
