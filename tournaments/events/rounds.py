@@ -47,6 +47,7 @@ from tournaments.models import (
     Event,
     EventFormat,
     EventRole,
+    EventStatus,
     Player,
     Role,
     Round,
@@ -412,12 +413,13 @@ def event_deals_verify(*, event: Event, seed: str) -> DealsReport:
 
 def series_running_refusal(series: Series) -> str:
     """Why ``series`` may not be marked finished yet (tournaments.league.clubs.series_finish,
-    the admin's series form): the events of it still running, named, those with a round
-    neither closed nor published (in play, or not started yet); '' when none runs. An event
-    with no rounds does not run."""
-    settled = (RoundState.CLOSED, RoundState.PUBLISHED)
+    the admin's series form): the events of it still running, named: those with rounds that are
+    not finished (tournaments.people.life: only a finished event counts in its series, so a
+    round in play, or rounds all published but the event left unfinished, keep it running);
+    '' when none runs. An event with no rounds does not run."""
     running = list(
-        Event.objects.filter(series=series, rounds__in=Round.objects.exclude(state__in=settled))
+        Event.objects.filter(series=series, rounds__isnull=False)
+        .exclude(status=EventStatus.FINISHED)
         .distinct()
         .order_by("name")
         .values_list("name", flat=True)
@@ -425,6 +427,5 @@ def series_running_refusal(series: Series) -> str:
     if not running:
         return ""
     return _(
-        "Series %(series)s cannot be finished while these events are still running (a round "
-        "not closed or published): %(events)s."
+        "Series %(series)s cannot be finished while these events are not finished: %(events)s."
     ) % {"series": series.name, "events": ", ".join(running)}

@@ -1,7 +1,8 @@
 """A series is not marked finished (which awards its master points at once) while one of its
-events still has a round not closed or published: the refusal names the event(s), in the
-service, on the club organizer's page (400 with the message) and in the admin's series form.
-An event whose rounds are all closed or published, or one with no rounds, does not block."""
+events still runs: a round not closed or published, or all of them played but the event not
+finished (only a finished event counts in its series, tournaments.people.life). The refusal
+names the event(s), in the service, on the club organizer's page (400 with the message) and in
+the admin's series form. A finished event, or one with no rounds, does not block."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tournaments.league import clubs
-from tournaments.models import ClubRole, Round, RoundState, Series
+from tournaments.models import ClubRole, Event, EventStatus, Round, RoundState, Series
 
 pytestmark = pytest.mark.django_db
 
@@ -27,6 +28,7 @@ def season():
     done = clubs.club_event_open(club=club, actor=td, name="Cup Done", series=series)
     Round.objects.create(event=done, number=1, state=RoundState.PUBLISHED)
     Round.objects.create(event=done, number=2, state=RoundState.CLOSED)
+    Event.objects.filter(pk=done.pk).update(status=EventStatus.FINISHED)
     clubs.club_event_open(club=club, actor=td, name="Cup Empty", series=series)
     running = clubs.club_event_open(club=club, actor=td, name="Cup Running", series=series)
     Round.objects.create(event=running, number=1, state=RoundState.CLOSED)
@@ -44,8 +46,17 @@ def test_a_round_not_closed_keeps_the_series_running(season, state) -> None:
     assert not Series.objects.get(pk=season["series"].pk).finished
 
 
-def test_closed_published_or_empty_events_do_not_block(season) -> None:
+def test_an_event_played_out_but_not_finished_keeps_the_series_running(season) -> None:
     Round.objects.filter(pk=season["late"].pk).update(state=RoundState.PUBLISHED)
+    with pytest.raises(clubs.ClubRefused) as refused:
+        clubs.series_finish(series=season["series"], actor=season["td"])
+    assert "Cup Running" in refused.value.message and "Cup Done" not in refused.value.message
+    assert not Series.objects.get(pk=season["series"].pk).finished
+
+
+def test_finished_or_empty_events_do_not_block(season) -> None:
+    Round.objects.filter(pk=season["late"].pk).update(state=RoundState.PUBLISHED)
+    Event.objects.filter(pk=season["late"].event_id).update(status=EventStatus.FINISHED)
     clubs.series_finish(series=season["series"], actor=season["td"])
     assert Series.objects.get(pk=season["series"].pk).finished
     # Current again, whatever its events: nothing is awarded by that.
