@@ -1,7 +1,7 @@
 """Ranking, pure: standings from each player's board points (standings), the rank labels of
 tied players ("2="), the event's tie-breaks applied in order (check_tiebreaks, split_ties) and
-the lot that separates players the tie-breaks leave equal (lot_value). Exact: Fractions
-throughout.
+the lot that separates players the tie-breaks leave equal (lot_value). Exact: each player's
+sums are integers over common denominators (Sums), his key an integer; the rows hold Fractions.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 
 from tournaments.scoring.methods import (
     Method,
@@ -18,7 +19,6 @@ from tournaments.scoring.methods import (
     SeatPoints,
     SeatResult,
     datum,
-    exact_sum,
 )
 
 
@@ -80,62 +80,206 @@ def standings(
         ScoringError: an unknown or repeated tie-break, or a lot without a seed.
     """
     order = check_tiebreaks(tiebreaks, seed)
-    per_player: dict[Hashable, list[SeatPoints]] = defaultdict(list)
-    for p in points:
-        per_player[p.player].append(p)
-    totals: dict[Hashable, Fraction] = {
-        pl: exact_sum(p.points for p in ps) for pl, ps in per_player.items()
-    }
-    tops: dict[Hashable, Fraction] = {
-        pl: exact_sum(p.top or Fraction(0) for p in ps) for pl, ps in per_player.items()
-    }
-    boards: dict[Hashable, int] = {pl: len(ps) for pl, ps in per_player.items()}
-    penalty = {pl: Fraction((penalties or {}).get(pl, 0)) for pl in totals}
-    for pl, value in (penalties or {}).items():
-        if pl not in totals:
-            totals[pl], tops[pl], boards[pl] = Fraction(0), Fraction(0), 0
-            penalty[pl] = Fraction(value)
+    listed = points if isinstance(points, list) else list(points)
+    sums = Sums()
+    sums.add(listed)
+    raw = results if isinstance(results, list) else list(results)
+    values_of = tie_values(method, lambda: listed, raw, seed)
+    return ranked(sums, method=method, penalties=penalties, order=order, values_of=values_of)
 
-    def key_of(player: Hashable) -> Fraction:
-        net = totals[player] - penalty[player]
-        if method == "matchpoints":
-            return 100 * net / tops[player] if tops[player] else Fraction(0)
-        return net
 
-    # Each player's key once (the sort and the blocks below read it again and again).
-    key = {pl: key_of(pl) for pl in totals}
-    raw = list(results)
-    context = _TieContext(method, per_player, raw, seed)
-    players = sorted(totals, key=lambda pl: (-key[pl], str(pl)))
-    blocks: list[tuple[list[Hashable], str]] = []
+class Sums:
+    """Each player's sums over the boards, exact in integers over common denominators: his
+    total is total[player] / den, his top top[player] / top_den (matchpoints; none in datum),
+    and boards[player] counts his seat results. `add` moves them by some boards' points (and
+    takes them off with `sign` -1: the incremental standings keep one Sums per scope and
+    move it by the boards that changed); a denominator new to the sums rescales them once.
+    A player is in the sums while he has a seat result in them."""
+
+    def __init__(self) -> None:
+        self.den = 1
+        self.top_den = 1
+        self.total: dict[Hashable, int] = {}
+        self.top: dict[Hashable, int] = {}
+        self.boards: dict[Hashable, int] = {}
+
+    def copy(self) -> Sums:
+        """An independent copy (the dicts copied)."""
+        out = Sums()
+        out.den, out.top_den = self.den, self.top_den
+        out.total, out.top, out.boards = dict(self.total), dict(self.top), dict(self.boards)
+        return out
+
+    def add(self, points: Iterable[SeatPoints], sign: int = 1) -> None:
+        """Add the points (`sign` 1) or take them off (-1; points added before)."""
+        # One pass, numerators per denominator (a few distinct ones: halves, Neuberg's n):
+        # no Fraction arithmetic per point.
+        totals: dict[int, dict[Hashable, int]] = {}
+        tops: dict[int, dict[Hashable, int]] = {}
+        boards = self.boards
+        gone: list[Hashable] = []
+        for p in points:
+            player = p.player
+            value = p.points
+            bucket = totals.get(value.denominator)
+            if bucket is None:
+                bucket = totals[value.denominator] = {}
+            bucket[player] = bucket.get(player, 0) + value.numerator
+            top = p.top
+            if top:
+                bucket = tops.get(top.denominator)
+                if bucket is None:
+                    bucket = tops[top.denominator] = {}
+                bucket[player] = bucket.get(player, 0) + top.numerator
+            count = boards.get(player, 0) + sign
+            boards[player] = count
+            if not count:
+                gone.append(player)
+        self._settle(totals, tops, gone, sign)
+
+    def merge(self, other: Sums, sign: int = 1) -> None:
+        """Add the sums `other` (`sign` 1) or take them off (-1; sums added before): the
+        incremental standings keep each board's sums and move the event's by them."""
+        boards = self.boards
+        gone: list[Hashable] = []
+        for player, n in other.boards.items():
+            count = boards.get(player, 0) + sign * n
+            boards[player] = count
+            if not count:
+                gone.append(player)
+        self._settle({other.den: other.total}, {other.top_den: other.top}, gone, sign)
+
+    def _settle(
+        self,
+        totals: dict[int, dict[Hashable, int]],
+        tops: dict[int, dict[Hashable, int]],
+        gone: list[Hashable],
+        sign: int,
+    ) -> None:
+        boards = self.boards
+        self.den = _merge(self.total, self.den, totals, sign)
+        self.top_den = _merge(self.top, self.top_den, tops, sign)
+        for player in gone:
+            if not boards.get(player):
+                # His last seat result taken off: every sum of his is back to nothing.
+                boards.pop(player, None)
+                self.total.pop(player, None)
+                self.top.pop(player, None)
+
+
+def _merge(
+    into: dict[Hashable, int], den: int, by_den: dict[int, dict[Hashable, int]], sign: int
+) -> int:
+    """Add the numerators `by_den` (denominator → player → numerator) times `sign` into
+    `into` (numerators over `den`); the common denominator they are over now."""
+    common = lcm(den, *by_den) if by_den else den
+    if common != den:
+        factor = common // den
+        for player in into:
+            into[player] *= factor
+    for d, bucket in by_den.items():
+        factor = sign * (common // d)
+        for player, numerator in bucket.items():
+            into[player] = into.get(player, 0) + numerator * factor
+    return common
+
+
+# At most this many distinct tops are brought to one integer key (their lcm); more (an
+# unusual event) are compared as Fractions.
+_INTEGER_TOPS = 64
+
+
+def ranked(
+    sums: Sums,
+    *,
+    method: Method,
+    penalties: Mapping[Hashable, Fraction] | None,
+    order: Sequence[str],
+    values_of: TieValues,
+) -> list[RankedRow]:
+    """The rows of `sums` ranked as `standings` ranks them (order: the checked tie-breaks,
+    `values_of` their values, see split_ties). The key of each player is an integer (his net
+    times a common multiple over his top, in matchpoints): one sort, one scan for ties."""
+    penalty = {pl: Fraction(v) for pl, v in (penalties or {}).items()}
+    den = lcm(sums.den, *{v.denominator for v in penalty.values()})
+    scale = den // sums.den
+    net = {pl: n * scale for pl, n in sums.total.items()}
+    for pl, value in penalty.items():
+        net[pl] = net.get(pl, 0) - value.numerator * (den // value.denominator)
+    matchpoints = method == "matchpoints"
+    key: Mapping[Hashable, int | Fraction] = _percentage_keys(net, sums.top) if matchpoints else net
+    players = sorted(net, key=lambda pl: (-key[pl], str(pl)))
+    make = _Rows(sums, net, den, penalty, matchpoints, _Exact()).row
+    out: list[RankedRow] = []
     i = 0
     while i < len(players):
-        j = i
+        j = i + 1
         while j < len(players) and key[players[j]] == key[players[i]]:
             j += 1
-        blocks.extend(
-            split_ties(players[i:j], order, lambda name, g: _tiebreak_values(name, g, context))
-        )
+        blocks = split_ties(players[i:j], order, values_of) if j - i > 1 else [(players[i:j], "")]
+        for block, decided_by in blocks:
+            label = f"{len(out) + 1}{'=' if len(block) > 1 else ''}"
+            for player in block:
+                out.append(make(player, label, len(out) + 1, decided_by))
         i = j
-    out: list[RankedRow] = []
-    for block, decided_by in blocks:
-        first = len(out) + 1
-        label = f"{first}{'=' if len(block) > 1 else ''}"
-        for player in block:
-            out.append(
-                RankedRow(
-                    rank=label,
-                    position=len(out) + 1,
-                    player=player,
-                    total=totals[player],
-                    top=tops[player] if method == "matchpoints" else None,
-                    percentage=key[player] if method == "matchpoints" else None,
-                    boards=boards[player],
-                    penalty=penalty[player],
-                    decided_by=decided_by,
-                )
-            )
     return out
+
+
+def _percentage_keys(
+    net: Mapping[Hashable, int], top: Mapping[Hashable, int]
+) -> dict[Hashable, int | Fraction]:
+    """Each player's matchpoint key: his net over his top (0 while no top) times the lcm of
+    the tops, an integer (a Fraction when the tops are too many to multiply out)."""
+    distinct = {t for t in top.values() if t}
+    if len(distinct) > _INTEGER_TOPS:
+        return {pl: Fraction(n, top[pl]) if top.get(pl) else 0 for pl, n in net.items()}
+    common = lcm(*distinct) if distinct else 1
+    factor = {t: common // t for t in distinct}
+    return {pl: n * factor[top[pl]] if top.get(pl) else 0 for pl, n in net.items()}
+
+
+class _Exact(dict[tuple[int, int], Fraction]):
+    """Fraction(n, d) made once per distinct value (the rows of a large event share many:
+    every top, most totals)."""
+
+    def __missing__(self, key: tuple[int, int]) -> Fraction:
+        value = self[key] = Fraction(*key)
+        return value
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """Makes the rows of `ranked`: the exact values of each player out of his sums."""
+
+    sums: Sums
+    net: Mapping[Hashable, int]  # total − penalty, over `den`
+    den: int
+    penalty: Mapping[Hashable, Fraction]
+    matchpoints: bool
+    exact: _Exact
+
+    def row(self, player: Hashable, label: str, position: int, decided_by: str) -> RankedRow:
+        sums, exact = self.sums, self.exact
+        top = sums.top.get(player, 0)
+        percentage = None
+        if self.matchpoints:
+            percentage = (
+                exact[(100 * self.net[player] * sums.top_den, self.den * top)] if top else _ZERO
+            )
+        return RankedRow(
+            rank=label,
+            position=position,
+            player=player,
+            total=exact[(sums.total.get(player, 0), sums.den)],
+            top=exact[(top, sums.top_den)] if self.matchpoints else None,
+            percentage=percentage,
+            boards=sums.boards.get(player, 0),
+            penalty=self.penalty.get(player, _ZERO),
+            decided_by=decided_by,
+        )
+
+
+_ZERO = Fraction(0)
 
 
 # Tie-breaks the organizer orders (DESIGN.md): boards won against the datum, best single
@@ -183,10 +327,11 @@ def lot_value(seed: str, player: Hashable) -> str:
 @dataclass
 class _TieContext:
     method: Method
-    per_player: Mapping[Hashable, list[SeatPoints]]
+    points: Callable[[], Sequence[SeatPoints]]  # every player's points, read when a tie needs them
     results: list[SeatResult]
     seed: str
     _data: dict[tuple[Hashable, str], Fraction] | None = None
+    _per_player: dict[Hashable, list[SeatPoints]] | None = None
 
     def datum_of(self) -> dict[tuple[Hashable, str], Fraction]:
         if self._data is None:
@@ -196,6 +341,25 @@ class _TieContext:
                     scores[(r.board, r.seat)].append(r.score)
             self._data = {k: datum(v) for k, v in scores.items()}
         return self._data
+
+    def per_player(self) -> dict[Hashable, list[SeatPoints]]:
+        if self._per_player is None:
+            self._per_player = defaultdict(list)
+            for p in self.points():
+                self._per_player[p.player].append(p)
+        return self._per_player
+
+
+def tie_values(
+    method: Method,
+    points: Callable[[], Sequence[SeatPoints]],
+    results: list[SeatResult],
+    seed: str,
+) -> TieValues:
+    """The tie-break values `ranked` separates equal keys by: from `results` (the raw seat
+    results) and the points `points()` gives, read only when a tie needs them (best_board)."""
+    context = _TieContext(method, points, results, seed)
+    return lambda name, group: _tiebreak_values(name, group, context)
 
 
 def _tiebreak_values(
@@ -218,7 +382,7 @@ def _tiebreak_values(
                 (p.points / p.top if p.top else Fraction(0))
                 if ctx.method == "matchpoints"
                 else p.points
-                for p in ctx.per_player.get(pl, [])
+                for p in ctx.per_player().get(pl, [])
             ]
             best[pl] = max(values, default=Fraction(0))
         return best

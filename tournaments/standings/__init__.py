@@ -3,6 +3,7 @@
 - *results*: the seat results of an event read from its counted games (event_results) and
   the standings computed from them (compute).
 - *cache*: the seat results and points each process keeps between recomputes.
+- *running*: each player's running sums, moved by the boards that changed (running_sums).
 - *store*: the recompute that writes the rows under the writers' lock (standings_recompute).
 - *requests*: asking for a recompute after commit, once a burst (standings_request).
 - *rulings*: adjustments and penalties, the referees' rulings that move standings.

@@ -20,6 +20,7 @@ from tournaments.models import (
     Standing,
 )
 from tournaments.scoring import methods
+from tournaments.standings.running import running_forget
 
 # The seat results of each board, kept per process (a recomputation reads again only the
 # boards that changed): found again while the board's counted games are the
@@ -161,6 +162,7 @@ def kept_forget() -> None:
         _KEPT["results"] = 0
         BOARD_POINTS.clear()
         _STORED_KEPT.clear()
+    running_forget()
 
 
 # How many events' contexts a process keeps (each holds its seats: 30,000 for 10,000 players).

@@ -27,7 +27,6 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
-from functools import partial
 from typing import Any
 
 from django.db.models import Count
@@ -57,6 +56,7 @@ from tournaments.standings.cache import (
     keep_results,
     kept_results,
 )
+from tournaments.standings.running import running_sums
 
 
 @dataclass
@@ -330,21 +330,9 @@ def board_points(
     """
     if not memo:
         return methods.board_points(data.results, method=method, expected=data.expected, unit=unit)
-    if data.by_board is not None:
-        out: list[methods.SeatPoints] = []
-        for board, results in data.by_board.items():
-            place = (data.event.pk, board)
-            how = (method, unit, data.expected.get(board))
-            kept = POINTS_OF_LIST.get(place)
-            if kept is not None and kept[0] is results and kept[1] == how:
-                out.extend(kept[2])
-                continue
-            points = methods.board_points(results, method=method, expected=data.expected, unit=unit)
-            with KEPT_LOCK:
-                if place in BOARD_RESULTS:  # else dropped meanwhile: kept with its board only
-                    POINTS_OF_LIST[place] = (results, how, points)
-            out.extend(points)
-        return out
+    per_board = board_point_lists(data, method=method, unit=unit)
+    if per_board is not None:
+        return [p for points in per_board.values() for p in points]
     by_board: dict[Any, list[methods.SeatResult]] = defaultdict(list)
     for r in data.results:
         by_board[r.board].append(r)
@@ -379,6 +367,34 @@ def board_points(
     return [found[(r.board, r.table, r.seat)] for r in data.results]
 
 
+def board_point_lists(
+    data: EventResults, *, method: methods.Method, unit: Fraction
+) -> dict[Hashable, list[methods.SeatPoints]] | None:
+    """Board → the points of its seat results, where `data` holds them board by board (else
+    None): the list kept with the board's results while they are the same object
+    (POINTS_OF_LIST), else computed and kept.
+
+    Raises:
+        ScoringError: as methods.board_points.
+    """
+    if data.by_board is None:
+        return None
+    out: dict[Hashable, list[methods.SeatPoints]] = {}
+    for board, results in data.by_board.items():
+        place = (data.event.pk, board)
+        how = (method, unit, data.expected.get(board))
+        kept = POINTS_OF_LIST.get(place)
+        if kept is not None and kept[0] is results and kept[1] == how:
+            out[board] = kept[2]
+            continue
+        points = methods.board_points(results, method=method, expected=data.expected, unit=unit)
+        with KEPT_LOCK:
+            if place in BOARD_RESULTS:  # else dropped meanwhile: kept with its board only
+                POINTS_OF_LIST[place] = (results, how, points)
+        out[board] = points
+    return out
+
+
 def compute(
     data: EventResults, *, stages: Iterable[Stage] = (), memo: bool = True
 ) -> dict[int | None, list[scoring_ranking.RankedRow]]:
@@ -391,42 +407,59 @@ def compute(
     event = data.event
     method = method_of(event)
     unit = Fraction(event.adjustment_unit or 0)
-    points = board_points(data, method=method, unit=unit, memo=memo)
-    if data.unranked:
+    per_board = board_point_lists(data, method=method, unit=unit) if memo else None
+    unranked = data.unranked
+    if unranked:
         # Reserves the organizer did not rank: their boards are compared with the others
-        # (above), but they have no row (tournaments.events.substitutions).
-        points = [p for p in points if p.player not in data.unranked]
-        data = replace(data, results=[r for r in data.results if r.player not in data.unranked])
+        # (board_point_lists), but they have no row (tournaments.events.substitutions).
+        data = replace(data, results=[r for r in data.results if r.player not in unranked])
+    found: list[list[methods.SeatPoints]] = []
+
+    def every_point() -> list[methods.SeatPoints]:
+        # Read only when needed (a tie on best_board, a stage that is not the whole event).
+        if not found:
+            points = (
+                [p for ps in per_board.values() for p in ps]
+                if per_board is not None
+                else board_points(data, method=method, unit=unit, memo=memo)
+            )
+            found.append([p for p in points if p.player not in unranked] if unranked else points)
+        return found[0]
+
     order, seed = _tiebreaks(event)
-    scopes: dict[int | None, list[scoring_ranking.RankedRow]] = {
-        None: scoring_ranking.standings(
-            points,
+    penalties = _penalties_in(data, None)
+    if per_board is not None:
+        # The running sums (tournaments.standings.running): only the boards that changed are
+        # summed again.
+        sums = running_sums(event.pk, (method, unit, frozenset(unranked)), per_board)
+        values_of = scoring_ranking.tie_values(method, every_point, data.results, seed)
+        checked = scoring_ranking.check_tiebreaks(order, seed)
+        event_rows = scoring_ranking.ranked(
+            sums, method=method, penalties=penalties, order=checked, values_of=values_of
+        )
+    else:
+        event_rows = scoring_ranking.standings(
+            every_point(),
             method=method,
             results=data.results,
-            penalties=_penalties_in(data, None),
+            penalties=penalties,
             tiebreaks=order,
             seed=seed,
         )
-    }
+    scopes: dict[int | None, list[scoring_ranking.RankedRow]] = {None: event_rows}
     ordered = sorted(stages, key=lambda s: s.number)
     boards_present = {r.board for r in data.results}
     for stage in ordered:
         counted = _counted_stages(stage, ordered)
         players, scope_results, scope_points = _stage_scope(
-            data, points, stage.pk, counted, boards_present
+            data, every_point, stage.pk, counted, boards_present
         )
         stage_penalties = {
             k: v for k, v in _penalties_in(data, set(counted)).items() if k in players
         }
-        ranked = partial(
-            scoring_ranking.standings,
-            scope_points,
-            method=method,
-            results=scope_results,
-            penalties=stage_penalties,
-            seed=seed,
-        )
-        if len(scope_results) == len(data.results) and stage_penalties == _penalties_in(data, None):
+
+        ranked = _stage_ranking(scope_points, scope_results, stage_penalties, method, seed)
+        if len(scope_results) == len(data.results) and stage_penalties == penalties:
             # The stage holds every result and penalty of the event (one stage, the common
             # case): its ranking is the event's, computed once.
             rows = list(scopes[None])
@@ -434,6 +467,28 @@ def compute(
             rows = ranked(tiebreaks=order)
         scopes[stage.pk] = _drawn_at_cut(rows, stage.cut, ranked, order)
     return scopes
+
+
+def _stage_ranking(
+    points: Callable[[], list[methods.SeatPoints]],
+    results: list[methods.SeatResult],
+    penalties: dict[Hashable, Fraction],
+    method: methods.Method,
+    seed: str,
+) -> Callable[..., list[scoring_ranking.RankedRow]]:
+    """A stage's ranking by given tie-breaks (`tiebreaks=`), its points read when it runs."""
+
+    def ranked(*, tiebreaks: list[str]) -> list[scoring_ranking.RankedRow]:
+        return scoring_ranking.standings(
+            points(),
+            method=method,
+            results=results,
+            penalties=penalties,
+            tiebreaks=tiebreaks,
+            seed=seed,
+        )
+
+    return ranked
 
 
 def _penalties_in(
@@ -458,13 +513,13 @@ def _counted_stages(stage: Stage, ordered: list[Stage]) -> set[int | None]:
 
 def _stage_scope(
     data: EventResults,
-    points: list[methods.SeatPoints],
+    points: Callable[[], list[methods.SeatPoints]],
     stage_id: int,
     counted: set[int | None],
     boards_present: set[Hashable],
-) -> tuple[set[Hashable], list[methods.SeatResult], list[methods.SeatPoints]]:
-    """The players of a stage (those with a result on its boards), and their results and
-    points on the boards of the `counted` stages."""
+) -> tuple[set[Hashable], list[methods.SeatResult], Callable[[], list[methods.SeatPoints]]]:
+    """The players of a stage (those with a result on its boards), their results on the
+    boards of the `counted` stages, and what gives their points there (read when needed)."""
     if all(data.stage_of_board.get(b) == stage_id for b in boards_present):
         # Every result is on this stage's boards (one stage, the common case): its
         # players, results and points are the event's, with no pass to filter them.
@@ -475,9 +530,14 @@ def _stage_scope(
         for r in data.results
         if r.player in players and data.stage_of_board.get(r.board) in counted
     ]
-    scope_points = [
-        p for p in points if p.player in players and data.stage_of_board.get(p.board) in counted
-    ]
+
+    def scope_points() -> list[methods.SeatPoints]:
+        return [
+            p
+            for p in points()
+            if p.player in players and data.stage_of_board.get(p.board) in counted
+        ]
+
     return players, scope_results, scope_points
 
 
@@ -531,7 +591,10 @@ def _rows(event: Event, rows: list[scoring_ranking.RankedRow]) -> list[dict[str,
 def computed_rows(*, event: Event) -> dict[int | None, list[dict[str, Any]]]:
     """What standings_recompute would store now, per scope, as plain dicts of FIELDS."""
     stages = list(event.stages.all())
+    scopes = compute(event_results(event=event), stages=stages)
+    event_rows = _rows(event, scopes[None])
+    # A stage ranked as the whole event (one stage, the common case) is formatted once.
     return {
-        scope: _rows(event, rows)
-        for scope, rows in compute(event_results(event=event), stages=stages).items()
+        scope: event_rows if rows == scopes[None] else _rows(event, rows)
+        for scope, rows in scopes.items()
     }

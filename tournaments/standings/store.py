@@ -116,6 +116,8 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return False
+    if coalesced and _stored_already(event_id, generation):
+        return False  # a newer recomputation is stored already: nothing to read
     with _READING_AHEAD:
         pass  # a read-ahead of this process is done (standings_warm)
     read_at = timezone.now()
@@ -126,8 +128,7 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
             # Computed under the lock: rows older than a coalesced store never replace them.
             read_at = timezone.now()
             new = computed_rows(event=event)
-        done = StandingsState.objects.filter(pk=event_id).values_list("done", flat=True).first()
-        if coalesced and done is not None and done >= generation:
+        if coalesced and _stored_already(event_id, generation):
             return False  # a newer recomputation is stored already
         version = standings_version(event_id)
         old = stored_rows_of(event, version)
@@ -160,6 +161,12 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
     # A correction to a rated event moves the rating of that event and of every one after it.
     ratings_request(event_id)
     return changed
+
+
+def _stored_already(event_id: int, generation: int) -> bool:
+    """Whether the standings of `generation` or a newer one are stored (one query)."""
+    done = StandingsState.objects.filter(pk=event_id).values_list("done", flat=True).first()
+    return done is not None and done >= generation
 
 
 def _store_rows(event_id: int, scope: int | None, rows: list[dict[str, Any]]) -> None:

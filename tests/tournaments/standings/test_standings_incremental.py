@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tournaments.models import Event
 from tournaments.scoring import methods, ranking
-from tournaments.standings import cache
+from tournaments.standings import cache, running
 from tournaments.standings import results as standings_results
 
 SEATS = ("S", "E", "W")
@@ -74,3 +74,42 @@ def test_incremental_standings_equal_a_full_recompute(
         expected=dict.fromkeys({r.board for r in after}, tables),
         unit=Fraction(3),
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.data(),
+    st.integers(1, 4),
+    st.integers(2, 5),
+    st.sampled_from(["matchpoints", "datum"]),
+    st.integers(2, 4),
+)
+def test_running_sums_equal_the_sums_of_every_board_afresh(
+    data: st.DataObject, boards: int, tables: int, method: str, steps: int
+) -> None:
+    # A sequence of recomputations: between two, each board keeps its very points list
+    # (unchanged), gets a new one (a burst of games) or is gone (a board no longer open); the
+    # unranked players change now and then (the context: the sums start afresh).
+    running.running_forget()
+    per_board: dict[int, list[methods.SeatPoints]] = {}
+    for _ in range(steps):
+        fresh = data.draw(results(boards, tables))
+        expected = dict.fromkeys(range(1, boards + 1), tables)
+        points = methods.board_points(fresh, method=method, expected=expected, unit=Fraction(3))
+        for board in range(1, boards + 1):
+            fate = data.draw(st.sampled_from(["keep", "new", "gone"]))
+            if fate == "new" or (fate == "keep" and board not in per_board):
+                per_board[board] = [p for p in points if p.board == board]
+            elif fate == "gone":
+                per_board.pop(board, None)
+        unranked = frozenset(data.draw(st.sets(st.integers(0, tables * 3), max_size=2)))
+        got = running.running_sums(7, (method, Fraction(3), unranked), per_board)
+        want = ranking.Sums()
+        want.add(p for ps in per_board.values() for p in ps if p.player not in unranked)
+        assert ranking.ranked(
+            got, method=method, penalties={0: Fraction(1)}, order=[], values_of=None
+        ) == ranking.ranked(
+            want, method=method, penalties={0: Fraction(1)}, order=[], values_of=None
+        )
+        assert got.boards == want.boards
+    running.running_forget()
