@@ -475,7 +475,7 @@ def _data(walk: Walk) -> list[str]:
             found.update(v for v in row if isinstance(v, str) and len(v) > 1)
     # The notation's words a referee may type for a pass (R-NOTE), handed to the entry pages'
     # script in every language.
-    found.update(w for w in (*PASS_WORDS, *PASS_CALLS) if len(w) > 1)
+    found.update(w for w in (*PASS_WORDS, *PASS_CALLS) if not w.isascii())
     return sorted(found, key=len, reverse=True)
 
 

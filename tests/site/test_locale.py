@@ -9,6 +9,7 @@ import gettext
 import importlib.util
 import re
 
+import polib
 import pytest
 from django.test import Client
 from django.utils import translation
@@ -53,18 +54,16 @@ SIMPLIFIED_ONLY = (
 
 
 def _po_entries(locale: str) -> dict[str, str]:
-    """msgid → msgstr; a message with a context (msgctxt) is keyed "context\x04msgid", as
-    gettext stores it."""
-    text = (LOCALES / locale / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
-    assert "#, fuzzy" not in text.split("\n\n", 1)[1]
-    entries = {}
-    pattern = r'^(?:msgctxt "(.*)"\n)?msgid ((?:".*"\n)+)msgstr ((?:".*"\n?)+)'
-    for context, msgid, msgstr in re.findall(pattern, text, re.M):
-        key = "".join(re.findall(r'"(.*)"', msgid)).replace('\\"', '"')
-        value = "".join(re.findall(r'"(.*)"', msgstr)).replace('\\"', '"')
-        if key:
-            entries[f"{context}\x04{key}" if context else key] = value
-    return entries
+    """msgid → msgstr of the singular messages (escapes such as ``\\n`` read as gettext reads
+    them); a message with a context (msgctxt) is keyed "context\x04msgid", as gettext stores
+    it."""
+    catalogue = polib.pofile(str(LOCALES / locale / "LC_MESSAGES" / "django.po"))
+    assert [e.msgid for e in catalogue if "fuzzy" in e.flags] == []
+    return {
+        (f"{e.msgctxt}\x04{e.msgid}" if e.msgctxt else e.msgid): e.msgstr
+        for e in catalogue
+        if e.msgid and not e.msgid_plural and not e.obsolete
+    }
 
 
 def _compiled(translations: gettext.GNUTranslations, key: str) -> str:

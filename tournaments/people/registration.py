@@ -23,6 +23,7 @@ written to its address by tournaments.core.mail in the same transaction.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -79,9 +80,9 @@ def category_label(category: str) -> str:
 
 
 def categories_parse(text: str) -> list[str]:
-    """The categories an organizer typed, separated by commas or lines: the keys of CATEGORIES
-    given by key or by their name in the reader's language, his own labels as typed (without
-    duplicates, in order).
+    """The categories an organizer typed, separated by commas (``,`` ``，`` or ``、``) or lines:
+    the keys of CATEGORIES given by key or by their name in the reader's language, his own
+    labels as typed (without duplicates, in order).
 
     Raises:
         RegistrationRefused: a label refused by the site's rule for typed text, longer than
@@ -89,7 +90,7 @@ def categories_parse(text: str) -> list[str]:
     """
     names = {str(label).casefold(): key for key, label in CATEGORIES.items()}
     out: list[str] = []
-    for part in text.replace("\n", ",").split(","):
+    for part in re.split(r"[,，、\n]", text):
         label = part.strip()
         if not label or blank(label):
             continue

@@ -54,7 +54,11 @@ def _recorded_actions() -> set[str]:
                     else:
                         raise AssertionError(f"an action this test cannot expand: {text}")
                     continue
-                constants = [n.value for n in ast.walk(value) if isinstance(n, ast.Constant)]
+                # Both branches of a conditional, never what its test compares with.
+                branches = [value.body, value.orelse] if isinstance(value, ast.IfExp) else [value]
+                constants = [
+                    n.value for b in branches for n in ast.walk(b) if isinstance(n, ast.Constant)
+                ]
                 found |= {c for c in constants if isinstance(c, str)}
     return found
 

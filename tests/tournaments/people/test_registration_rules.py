@@ -263,3 +263,16 @@ def test_two_organizers_accepting_the_last_place_at_once_accept_exactly_one() ->
     assert len(refused) == 1 and "All 1 places are taken" in refused[0].message
     assert Registration.objects.filter(event=event, status="accepted").count() == 1
     assert Entry.objects.filter(event=event).count() == 1
+
+
+def test_categories_typed_with_chinese_commas_split_as_with_ascii_ones() -> None:
+    """A Chinese organizer separates with 、 or ，(the full-width comma) as naturally as with
+    a comma: the same categories either way."""
+    from tournaments.people.registration import categories_parse
+
+    assert categories_parse("women、youth，本地选手,  novice") == [
+        "women",
+        "youth",
+        "本地选手",
+        "novice",
+    ]
