@@ -15,13 +15,14 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-# The embedded default (no DATABASE_URL, no CELERY_BROKER_URL): SQLite file, eager Celery.
-EMBEDDED := env -u DATABASE_URL -u CELERY_BROKER_URL -u DJANGO_SETTINGS_MODULE
 DEMO_ADDRESS ?= 127.0.0.1:8000
 # The host names the demo answers to: add the machine's address on the network to open the
 # seat devices from phones (README "The two commands").
 DEMO_HOSTS ?= 127.0.0.1,localhost
 SITE := http://$(DEMO_ADDRESS)
+# The embedded default (no DATABASE_URL, no CELERY_BROKER_URL): SQLite file, eager Celery; the
+# links of its mails (printed on the console) go to the demo's own address.
+EMBEDDED := env -u DATABASE_URL -u CELERY_BROKER_URL -u DJANGO_SETTINGS_MODULE DDZ_SITE_URL=$(SITE)
 
 # The demo's server runs as a site does, DEBUG off (the site's own error pages, never Django's
 # technical ones; collectstatic's files served by WhiteNoise), on plain HTTP at the loopback:
@@ -60,7 +61,7 @@ demo: $(STAMP) $(DEMO_STATIC)/staticfiles.json
 	@echo "  $(SITE)/events/demo-duplicate/boards/1/   traveller of board 1"
 	@echo "  $(SITE)/events/archive-of-real-games/     the imported real games"
 	@echo "  $(SITE)/series/demo-series-2026/          a club's series standings; names lead to profiles"
-	@echo "  $(SITE)/organizer/login/                  sign in with a demo login above"
+	@echo "  $(SITE)/accounts/login/                   sign in with a demo login above"
 	@echo "  $(SITE)/referee/events/demo-duplicate/    referee entry (demo-referee: table 1 of round 5)"
 	@echo "  $(SITE)/organizer/events/demo-duplicate/  the organizer's dashboard (demo-organizer)"
 	@echo "  $(SITE)/admin/                            administration (demo-organizer)"

@@ -14,6 +14,7 @@ from typing import Any
 from django.utils import timezone
 
 from tournaments.demo.accounts import demo_organizer_ensure
+from tournaments.events import rounds, stages
 from tournaments.events.setup import event_create
 from tournaments.models import Event, Registration, RegistrationStatus
 from tournaments.people import life, registration
@@ -43,12 +44,16 @@ PRIZES = [
     ("youth", 1, "A book of duplicate problems"),
 ]
 # Demo Open: its places, and its registrations (name, categories, what the organizer did).
-OPEN_LIMIT = 4
+OPEN_LIMIT = 6
+# Its rounds, drafts to seat on the day with those checked in.
+OPEN_ROUNDS = 3
 OPEN_ENTRANTS = [
     ("Jia", ["women"], "accept"),
     ("Kai", [], "accept"),
     ("Lin", ["youth"], "accept"),
     ("Mei", ["women", "senior"], "accept"),
+    ("Qiu", [], "accept"),
+    ("Ren", ["youth"], "accept"),
     ("Nan", ["senior"], "waitlist"),
     ("Ola", [], ""),
     ("Pei", ["youth"], ""),
@@ -103,7 +108,8 @@ def demo_cup_finish(*, event: Event, actor: Any, with_prizes: bool) -> None:
 def demo_open_build(*, today: date | None = None) -> Event:
     """Demo Open: next month, registration open with OPEN_LIMIT places (a deadline two days
     before, a waiting list, categories women, youth, senior) and OPEN_ENTRANTS registered by the
-    organizer: the first OPEN_LIMIT accepted, one on the waiting list, the others received."""
+    organizer: the first OPEN_LIMIT accepted, one on the waiting list, the others received;
+    check-in on, and one stage of OPEN_ROUNDS draft rounds to seat with those present."""
     today = today or timezone.localdate()
     first_of_next = (today.replace(day=1) + timedelta(days=32)).replace(day=1)
     day = first_of_next + timedelta(days=13)
@@ -124,6 +130,11 @@ def demo_open_build(*, today: date | None = None) -> Event:
         )
         if decision:
             registration.registration_decide(registration=made, decision=decision, actor=actor)
+    Event.objects.filter(pk=event.pk).update(check_in_required=True)
+    stage = stages.stage_create(event=event, actor=actor)
+    for _ in range(OPEN_ROUNDS):
+        rounds.round_create(event=event, stage=stage, actor=actor)
+    event.refresh_from_db()
     return event
 
 

@@ -34,3 +34,6 @@ def test_demo_open_is_next_month_with_registration_open() -> None:
     # The accepted are the event's players, with their categories.
     assert event.entries.count() == demo_life.OPEN_LIMIT
     assert event.entries.get(player__name="Mei").categories == ["women", "senior"]
+    # Seated on the day with those checked in: check-in on, the rounds drafts.
+    assert event.check_in_required
+    assert list(event.rounds.values_list("state", flat=True)) == ["draft"] * demo_life.OPEN_ROUNDS

@@ -280,7 +280,7 @@ class Command(BaseCommand):
                 f" {site}{account.url}"
             )
         self.stdout.write(
-            f"  Sign in at {site}/organizer/login/ (any account); "
+            f"  Sign in at {site}/accounts/login/ (any account); "
             f"{site}/admin/ takes demo-organizer (staff)."
         )
 
