@@ -47,7 +47,7 @@ from tournaments.events.setup import event_create
 from tournaments.league.profiles import series_table
 from tournaments.links import tokens
 from tournaments.management.commands.ddz_standings import standings_rows
-from tournaments.models import Event, Player, Table
+from tournaments.models import Event, Player, Round, Table
 from tournaments.people import life
 
 DEMO_EVENT = "Demo duplicate"
@@ -141,6 +141,14 @@ def _open_round_play(
     return open_round, open_boards, open_tables, games
 
 
+def demo_events_clear() -> None:
+    """Delete the demo's events of a run before (a run of the demo starts afresh): their rounds
+    first, since a round protects its stage."""
+    names = [DEMO_EVENT, ARCHIVE_EVENT, demo_life.OPEN_EVENT]
+    Round.objects.filter(event__name__in=names).delete()
+    Event.objects.filter(name__in=names).delete()
+
+
 class Command(BaseCommand):
     help = "Build and play the demo duplicate event, then import the sample of real records."
 
@@ -159,7 +167,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         seed: str = options["seed"]
         timeout: float = options["timeout"]
-        Event.objects.filter(name__in=[DEMO_EVENT, ARCHIVE_EVENT, demo_life.OPEN_EVENT]).delete()
+        demo_events_clear()
         demo_league_clear()
 
         event, td, stage = _demo_event_create(seed)
