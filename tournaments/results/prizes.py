@@ -11,11 +11,12 @@ share their place there ("1=").
 The *prize rule* (R-PRIZE-ONE, the same for every event): **one prize per player, the first
 listed**. Prizes are given in this order: the overall prizes by place, then each category's
 prizes by place, the categories in the event's order. A player already given a prize is passed
-over, and the prize goes to the next player of that ranking not given one yet (so the winner of
-the whole field who is also the best woman takes the overall prize, and the women's first prize
-goes to the next woman). Players are taken in the standings' order, whose tie-breaks (and lot)
-order tied players; an organizer who splits a prize between tied players says so in its
-description.
+over, and the places of that ranking are counted again among the players not given one yet (so
+the winner of the whole field who is also the best woman takes the overall prize, and the
+women's first prize goes to the next woman). A place without a prize gives none. Players the
+standings leave tied (the same rank, "2=": the event's tie-breaks did not part them) cover as
+many places as they are, and *share* the prizes of those places (money is split, an object
+drawn or settled by the organizer; the standings' tie-breaks, set before play, avoid it).
 
 *Public*: the final results are shown to everyone once the event is finished, or every round
 of it is published (results_public).
@@ -65,6 +66,9 @@ class Placed:
     standing: Standing
     place: str
     prize: Prize | None = None
+    # Every prize of the places a tied run covers (``prize`` the first), shared by the run.
+    prizes: list[Prize] = field(default_factory=list)
+    shared: bool = False
 
 
 @dataclass
@@ -134,8 +138,9 @@ def event_categories(event: Event) -> list[str]:
 
 def prizes_award(ranked: list[Ranking], prizes: Iterable[Prize]) -> list[Ranking]:
     """Give ``prizes`` to the rows of ``ranked`` by R-PRIZE-ONE (module docstring): each
-    ranking's prizes by place, overall first then the categories in order, a player given one
-    prize passed over for the next. Sets ``Placed.prize`` and ``Ranking.prizes``; returns
+    ranking's prizes by place among the players not given one yet, overall first then the
+    categories in order; a run of tied players shares the prizes of the places it covers.
+    Sets ``Placed.prize``, ``Placed.prizes``, ``Placed.shared`` and ``Ranking.prizes``; returns
     ``ranked``. A prize for a place beyond the ranking's players stays unawarded."""
     by_category: dict[str, list[Prize]] = {}
     for prize in sorted(prizes, key=lambda p: p.place):
@@ -143,25 +148,34 @@ def prizes_award(ranked: list[Ranking], prizes: Iterable[Prize]) -> list[Ranking
     given: set[int] = set()
     for ranking in ranked:
         ranking.prizes = by_category.get(ranking.category, [])
-        waiting = iter(r for r in ranking.rows if r.standing.player_id not in given)
-        for prize in ranking.prizes:
-            row = next(waiting, None)
-            if row is None:
-                break
-            row.prize = prize
-            given.add(row.standing.player_id)
+        by_place = {p.place: p for p in ranking.prizes}
+        waiting = [r for r in ranking.rows if r.standing.player_id not in given]
+        first = 0
+        while first < len(waiting) and by_place:
+            last = first
+            if waiting[first].place.endswith("="):
+                while last + 1 < len(waiting) and waiting[last + 1].place == waiting[first].place:
+                    last += 1
+            won = [by_place[n] for n in range(first + 1, last + 2) if n in by_place]
+            for row in waiting[first : last + 1] if won else []:
+                row.prize, row.prizes, row.shared = won[0], won, last > first
+                given.add(row.standing.player_id)
+            first = last + 1
     return ranked
 
 
 @dataclass(frozen=True)
 class Award:
-    """A prize winner: the ranking ("" overall, or a category), her place there, the prize."""
+    """A prize winner: the ranking ("" overall, or a category), her place there, the prize
+    (``prizes``: every prize she shares with the players tied with her, ``shared``)."""
 
     category: str
     label: str
     place: str
     standing: Standing
     prize: Prize
+    prizes: tuple[Prize, ...] = ()
+    shared: bool = False
 
 
 def final_results(event: Event) -> list[Ranking]:
@@ -172,7 +186,9 @@ def final_results(event: Event) -> list[Ranking]:
 def awards(ranked: Sequence[Ranking]) -> list[Award]:
     """The prize winners of ``ranked`` (final_results), in the order the prizes were given."""
     return [
-        Award(r.category, r.label, row.place, row.standing, row.prize)
+        Award(
+            r.category, r.label, row.place, row.standing, row.prize, tuple(row.prizes), row.shared
+        )
         for r in ranked
         for row in r.rows
         if row.prize is not None
