@@ -505,7 +505,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_UI_SETTINGS": {"theme": {"typography": {"fontFamily": "system-ui, sans-serif"}}},
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {"ResolutionEnum": "games.models.Resolution"},
+    "ENUM_NAME_OVERRIDES": {
+        "ResolutionEnum": "games.models.Resolution",
+        # A game's status keeps the name it had before events had one.
+        "StatusEnum": "games.models.Status",
+        "EventStatusEnum": "tournaments.models.EventStatus",
+    },
 }
 
 # Error reporting (sentry-sdk) for the web processes and the Celery workers, which load these

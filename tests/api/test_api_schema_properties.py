@@ -51,6 +51,7 @@ def _world_parameters(world: ApiWorld) -> dict[str, dict[str, object]]:
     board = {"path.slug": event.slug, "path.number": world.personas.boards[0].number}
     person = {"path.id": world.rated.pk}
     return {
+        "/api/events/{slug}/": {"path.slug": event.slug},
         "/api/events/{slug}/tables/": {"path.slug": event.slug},
         "/api/events/{slug}/flagged/": {"path.slug": event.slug},
         "/api/events/{slug}/audit/": {"path.slug": event.slug},

@@ -230,6 +230,12 @@ def test_the_public_reads_answers_parse(world, served) -> None:
     a.ask(anonymous, "get", GAME, {"id": ABSENT}, expect=404)
     a.ask(_client(token="not-a-token"), "get", GAME, {"id": world.verified.pk}, expect=401)
 
+    # The event's announcement and life: public, read only.
+    slug = {"slug": world.personas.event.slug}
+    assert a.ask(anonymous, "get", EVENT, slug, expect=200).json()["registration"]
+    a.ask(anonymous, "get", EVENT, {"slug": "no-such-event"}, expect=404)
+    a.ask(_client(token="not-a-token"), "get", EVENT, slug, expect=401)
+
     a.ask(anonymous, "get", "/api/clubs/", {}, expect=200)
     a.ask(
         anonymous, "get", "/api/series/{slug}/standings/", {"slug": world.series.slug}, expect=200

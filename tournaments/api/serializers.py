@@ -16,6 +16,7 @@ from ddz_site.kernel.text import text_refusal
 from games.models import Game, Resolution
 from games.steps import MAX_STEPS
 from tournaments.core.lineups import table_players, tables_players
+from tournaments.models import EventStatus
 from tournaments.tables.selectors import ENTRY_STATES, entry_state
 from tournaments.tables.versions import VERSION_MAX
 
@@ -414,3 +415,47 @@ class AuditEntrySerializer(serializers.Serializer):
     object_type = serializers.CharField()
     object_id = serializers.CharField()
     changes = serializers.DictField()
+
+
+class VenueSerializer(serializers.Serializer):
+    name = serializers.CharField(read_only=True, help_text="empty when not given")
+    address = serializers.CharField(read_only=True, help_text="lines separated by newlines")
+
+
+class RegistrationStateSerializer(serializers.Serializer):
+    open = serializers.BooleanField(
+        read_only=True,
+        help_text="whether it takes registrations now: the status is registration_open and "
+        "the deadline has not passed",
+    )
+    limit = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="places; null for no limit"
+    )
+    deadline = serializers.DateTimeField(read_only=True, allow_null=True)
+    places_taken = serializers.IntegerField(read_only=True, help_text="accepted registrations")
+    waiting_list = serializers.BooleanField(
+        read_only=True, help_text="once the places are taken, new registrations wait for one"
+    )
+    categories = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="those an entrant may declare: women, youth, senior, novice or the "
+        "organizer's own labels",
+    )
+
+
+class EventSerializer(serializers.Serializer):
+    """An event's announcement and life, read only (tournaments.people.life and
+    tournaments.people.registration hold their rules)."""
+
+    name = serializers.CharField(read_only=True)
+    slug = serializers.CharField(read_only=True)
+    status = serializers.ChoiceField(choices=EventStatus.choices, read_only=True)
+    starts_at = serializers.DateTimeField(read_only=True, allow_null=True)
+    ends_at = serializers.DateTimeField(read_only=True, allow_null=True)
+    time_zone = serializers.CharField(
+        read_only=True, help_text="IANA name of the zone the event is shown in (the venue's)"
+    )
+    online = serializers.BooleanField(read_only=True)
+    venue = VenueSerializer(read_only=True)
+    registration = RegistrationStateSerializer(read_only=True)

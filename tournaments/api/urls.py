@@ -1,6 +1,6 @@
-"""API URLs (namespace "api"), mounted at /api/: referee entry, games, rulings, the table
-status board, the audit log, the token, and the OpenAPI schema with Swagger UI and Redoc
-served from the project's own static files (drf-spectacular-sidecar)."""
+"""API URLs (namespace "api"), mounted at /api/: the event (its announcement), referee entry,
+games, rulings, the table status board, the audit log, the token, and the OpenAPI schema with
+Swagger UI and Redoc served from the project's own static files (drf-spectacular-sidecar)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ ENTRY = "events/<str:slug>/tables/<int:table_id>/boards/<int:number>/"
 
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="token"),
+    path("events/<str:slug>/", views.EventView.as_view(), name="event"),
     path("events/<str:slug>/tables/", views.TableStatusView.as_view(), name="tables"),
     path("events/<str:slug>/flagged/", views.FlaggedQueueView.as_view(), name="flagged"),
     path("events/<str:slug>/audit/", views.AuditLogView.as_view(), name="audit"),

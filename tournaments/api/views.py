@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -21,7 +22,8 @@ from games.models import Board, EntryDraft, Game
 from tournaments.api import serializers as s
 from tournaments.core.access import can_enter_table, is_chief_referee, is_official
 from tournaments.core.embargo import game_visible_to, visible_to
-from tournaments.models import Event, Table
+from tournaments.models import Event, EventStatus, Table
+from tournaments.people import life, registration
 from tournaments.tables import selectors
 from tournaments.tables.review import game_confirm, game_resolve, step_check
 from tournaments.tables.submission import game_submit, submission_record
@@ -91,6 +93,41 @@ TABLE_PARAMS = [
     OpenApiParameter("table_id", int, OpenApiParameter.PATH),
     OpenApiParameter("number", int, OpenApiParameter.PATH),
 ]
+
+
+class EventView(APIView):
+    """An event's announcement: its status, when (start, end, time zone) and where (online or
+    its venue), and its registration (open now or not, limit, deadline, places taken). Read
+    only and public, as the event's page is."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: s.EventSerializer})
+    def get(self, request: Request, slug: str) -> Response:
+        event = _event(slug)
+        deadline = event.registration_deadline
+        data = {
+            "name": event.name,
+            "slug": event.slug,
+            "status": event.status,
+            "starts_at": event.starts_at,
+            "ends_at": event.ends_at,
+            "time_zone": str(life.zone_of(event)),
+            "online": event.online,
+            "venue": {"name": event.venue_name, "address": event.venue_address},
+            "registration": {
+                # The rule tournaments.people.registration.register applies: open, and no later
+                # than the deadline.
+                "open": event.status == EventStatus.REGISTRATION_OPEN
+                and (deadline is None or timezone.now() <= deadline),
+                "limit": event.registration_limit,
+                "deadline": deadline,
+                "places_taken": registration.accepted_count(event),
+                "waiting_list": event.waiting_list,
+                "categories": list(event.categories),
+            },
+        }
+        return Response(s.EventSerializer(data).data)
 
 
 class TableStatusView(APIView):
