@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -22,7 +21,7 @@ from games.models import Board, EntryDraft, Game
 from tournaments.api import serializers as s
 from tournaments.core.access import can_enter_table, is_chief_referee, is_official
 from tournaments.core.embargo import game_visible_to, visible_to
-from tournaments.models import Event, EventStatus, Table
+from tournaments.models import Event, Table
 from tournaments.people import life, registration
 from tournaments.tables import selectors
 from tournaments.tables.review import game_confirm, game_resolve, step_check
@@ -116,10 +115,7 @@ class EventView(APIView):
             "online": event.online,
             "venue": {"name": event.venue_name, "address": event.venue_address},
             "registration": {
-                # The rule tournaments.people.registration.register applies: open, and no later
-                # than the deadline.
-                "open": event.status == EventStatus.REGISTRATION_OPEN
-                and (deadline is None or timezone.now() <= deadline),
+                "open": registration.closed_refusal(event) is None,
                 "limit": event.registration_limit,
                 "deadline": deadline,
                 "places_taken": registration.accepted_count(event),

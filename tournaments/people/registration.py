@@ -256,6 +256,21 @@ def _fields(name: str, email: str, club: str, note: str) -> tuple[str, str, str,
     return name, email, club, note
 
 
+def closed_refusal(event: Event) -> str | None:
+    """Why ``event`` takes no registration now (its status is not "registration open", or its
+    deadline is past), in the reader's language; None while it takes them. The one rule of the
+    registration form, register and the API's ``registration.open``."""
+    if event.status != EventStatus.REGISTRATION_OPEN:
+        return _("Registration of %(event)s is not open.") % {"event": event.name}
+    deadline = event.registration_deadline
+    if deadline is not None and timezone.now() > deadline:
+        return _("Registration of %(event)s closed on %(deadline)s.") % {
+            "event": event.name,
+            "deadline": timezone.localtime(deadline).strftime("%Y-%m-%d %H:%M"),
+        }
+    return None
+
+
 def register(
     *,
     event: Event,
@@ -282,19 +297,9 @@ def register(
     name, email, club, note = _fields(name, email, club, note)
     with transaction.atomic():
         locked = Event.objects.select_for_update().get(pk=event.pk)
-        if locked.status != EventStatus.REGISTRATION_OPEN:
-            raise RegistrationRefused(
-                _("Registration of %(event)s is not open.") % {"event": locked.name}
-            )
-        deadline = locked.registration_deadline
-        if deadline is not None and timezone.now() > deadline:
-            raise RegistrationRefused(
-                _("Registration of %(event)s closed on %(deadline)s.")
-                % {
-                    "event": locked.name,
-                    "deadline": timezone.localtime(deadline).strftime("%Y-%m-%d %H:%M"),
-                }
-            )
+        closed = closed_refusal(locked)
+        if closed is not None:
+            raise RegistrationRefused(closed)
         chosen = _categories_check(locked, categories or [])
         if Registration.objects.filter(event=locked, user=user).exists():
             raise RegistrationRefused(

@@ -135,12 +135,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _closed_refusal(event: Event) -> str:
     """Why the event takes no registration now; '' while it does."""
-    if event.status != EventStatus.REGISTRATION_OPEN:
-        return _("Registration of this event is not open.")
-    deadline = event.registration_deadline
-    if deadline is not None and timezone.now() > deadline:
-        return _("Registration of this event is closed: its deadline is past.")
-    return ""
+    return service.closed_refusal(event) or ""
 
 
 @login_required
