@@ -1,4 +1,4 @@
-"""The e-mail the site sends (DESIGN.md ("Mail", "E-mail")): each message is one OutgoingMail row,
+"""The e-mail the site sends (DESIGN.md "Mail"): each message is one OutgoingMail row,
 written in the caller's transaction under a key naming what it says to whom, so the same message
 is never queued twice; after commit the workers send it through Django's e-mail machinery
 (tournaments.tasks.mail_send → tournaments.core.outbox.mail_deliver), retried, and a row
