@@ -89,10 +89,9 @@ def refuse_nul(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[
         if in_path or "%00" in request.META.get("QUERY_STRING", ""):
             if in_path:
                 return not_found(request)
-            message = _("Bad request.")
             if _is_api(request):
-                return JsonResponse(api_error("parse_error", message), status=400)
-            return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
+                return JsonResponse(api_error("parse_error", _("Bad request.")), status=400)
+            return defaults.bad_request(request, None)  # type: ignore[arg-type]
         return get_response(request)
 
     return middleware
