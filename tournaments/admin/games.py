@@ -27,7 +27,7 @@ DEAL_FIELDS = ("event", "round", "number", "hands", "bottom", "first_bidder", "a
 class BoardForm(forms.ModelForm):
     """A board added or its deal changed by hand, refused in an event with a deal seed: its
     boards are dealt from the seed (the dashboard), so the reveal can verify every one, and
-    none is added once the seed is public (tournaments.core.access.refuse_after_reveal)."""
+    none is added once the seed is public (tournaments.core.access.refuse_more_play)."""
 
     class Meta:
         model = Board

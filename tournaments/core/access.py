@@ -33,6 +33,7 @@ from tournaments.core.lineups import seat_played
 from tournaments.models import (
     Event,
     EventRole,
+    EventStatus,
     PlayerLink,
     Role,
     RoundState,
@@ -260,13 +261,19 @@ def organizer_lock(event: Event, actor: Actor) -> Event:
     return Event.objects.select_for_update().get(pk=event.pk)
 
 
-def refuse_after_reveal(event: Event) -> None:
-    """Refuse adding a stage, a round or boards to `event` once its deal seed is revealed:
-    anyone could compute a board dealt from the public seed before it is played.
+def refuse_more_play(event: Event) -> None:
+    """Refuse adding a stage, a round or boards to `event` once it is finished (its results are
+    final: they moved the ratings and the series; reopen it first) or its deal seed is revealed
+    (anyone could compute a board dealt from the public seed before it is played).
 
     Raises:
-        AdministrationRefused: the seed is revealed.
+        AdministrationRefused: the event finished, or its seed revealed.
     """
+    if event.status == EventStatus.FINISHED:
+        raise AdministrationRefused(
+            _("Event %(event)s is finished: reopen it before adding a stage, a round or boards.")
+            % {"event": event.name}
+        )
     if event.seed_revealed:
         raise AdministrationRefused(
             _(

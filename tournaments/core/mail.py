@@ -30,7 +30,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.core import signing
@@ -40,12 +39,12 @@ from django.db.models.functions import Lower
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone, translation
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from ddz_site.kernel.dispatch import MAIL_SEND, enqueue
 from ddz_site.kernel.errors import DomainError
 from games.models import Game
+from tournaments.core import zones
 from tournaments.core.access import Actor, organizer_lock
 from tournaments.core.audit import audit_record
 from tournaments.models import (
@@ -127,20 +126,10 @@ def _render(template: str, address: str, **context: Any) -> str:
     return render_to_string(f"mail/{template}.txt", context).strip() + "\n"
 
 
-def _zone(event: Event) -> ZoneInfo:
-    try:
-        return ZoneInfo(event.time_zone or settings.TIME_ZONE)
-    except (ValueError, KeyError):
-        return ZoneInfo(settings.TIME_ZONE)
-
-
-def _when(event: Event, moment: datetime, format_name: str = "DATETIME_FORMAT") -> str:
+def _when(event: Event, moment: datetime) -> str:
     """``moment`` in the event's time zone, in the active language's format, with the zone
-    ("Oct. 3, 2026, 9:30 a.m. (Asia/Shanghai)"); ``TIME`` gives "21:40" alone."""
-    local = timezone.localtime(moment, _zone(event))
-    if format_name == "TIME":
-        return local.strftime("%H:%M")
-    return f"{date_format(local, format_name)} ({_zone(event).key})"
+    ("Oct. 3, 2026, 9:30 a.m. (Asia/Shanghai)")."""
+    return zones.event_time(event, moment)
 
 
 # --- Queueing ------------------------------------------------------------------------------
@@ -421,9 +410,10 @@ def correction_ends(round_: Round) -> dict[int, datetime]:
 
 def round_closed(round_: Round) -> None:
     """Queue to every player seated in ``round_`` that his results are in and may be checked
-    until the end of the correction window ("check them until 21:40", in the event's time
-    zone) through his private link if he has one in force, else on his scorecard. Nothing
-    when the event has no correction window, nor to a table whose window is already over."""
+    until the end of the correction window ("check them until Oct. 3, 2026, 9:40 p.m.
+    (Asia/Shanghai)", in the event's time zone) through his private link if he has one in
+    force, else on his scorecard. Nothing when the event has no correction window, nor to a
+    table whose window is already over."""
     event = round_.event
     ends = correction_ends(round_)
     if not ends:
@@ -455,7 +445,7 @@ def round_closed(round_: Round) -> None:
                 event=event,
                 player=player,
                 round=round_.number,
-                until=_when(event, ends[seat.table_id], "TIME"),
+                until=_when(event, ends[seat.table_id]),
                 has_link=player.pk in linked,
                 scorecard_url=site_url(scorecard),
             )

@@ -36,7 +36,7 @@ from tournaments.core.access import (
     NotOrganizer,
     may_create_events,
     organizer_lock,
-    refuse_after_reveal,
+    refuse_more_play,
 )
 from tournaments.core.audit import audit_record
 from tournaments.core.rules import FINISHED, rules_of
@@ -208,12 +208,12 @@ def round_create(*, event: Event, actor: Actor, stage: Stage | None = None) -> R
 
     Raises:
         NotOrganizer; AdministrationRefused: a stage of another event; the deal seed is
-        revealed (tournaments.core.access.refuse_after_reveal).
+        revealed (tournaments.core.access.refuse_more_play).
     """
     if stage is not None and stage.event_id != event.pk:
         raise AdministrationRefused(_("That stage belongs to another event."))
     with transaction.atomic():
-        refuse_after_reveal(organizer_lock(event, actor))
+        refuse_more_play(organizer_lock(event, actor))
         number = (event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
         round_ = Round.objects.create(
             event=event, number=number, stage=stage, state=RoundState.DRAFT
@@ -245,7 +245,7 @@ def round_deal(*, round_: Round, boards: int, actor: Actor) -> list[Board]:
     event = round_.event
     with transaction.atomic():
         locked = organizer_lock(event, actor)
-        refuse_after_reveal(locked)
+        refuse_more_play(locked)
         if not locked.deal_commitment:
             raise AdministrationRefused(
                 _("Commit the deal seed first: the boards are derived from it.")

@@ -36,7 +36,7 @@ from tournaments.core.access import (
     AdministrationRefused,
     organizer_check,
     organizer_lock,
-    refuse_after_reveal,
+    refuse_more_play,
 )
 from tournaments.core.audit import audit_record
 from tournaments.core.rules import FINISHED, rules_of
@@ -82,7 +82,7 @@ def stage_create(
         (ddz_site.kernel.text) or of only invisible characters; an unknown kind; a cut below 1,
         above
         MAX_CUT or above the number of the event's entries (when it has some); the deal seed
-        is revealed (tournaments.core.access.refuse_after_reveal).
+        is revealed (tournaments.core.access.refuse_more_play).
     """
     name = name.strip()
     unfit = text_refusal(name, max_length=Stage._meta.get_field("name").max_length)
@@ -104,7 +104,7 @@ def stage_create(
             _("A cut lets at most %(max)s players through.") % {"max": MAX_CUT}
         )
     with transaction.atomic():
-        refuse_after_reveal(organizer_lock(event, actor))
+        refuse_more_play(organizer_lock(event, actor))
         entries = event.entries.count()
         if cut is not None and entries and cut > entries:
             raise AdministrationRefused(

@@ -33,6 +33,7 @@ from ddz_site.kernel.text import text_refusal
 from tournaments.core.access import Actor, organizer_lock
 from tournaments.core.audit import audit_record
 from tournaments.core.rating_requests import ratings_request
+from tournaments.core.zones import zone_of
 from tournaments.models import STARTED, Event, EventStatus, Round, RoundState
 from tournaments.ratings.service import event_day
 
@@ -66,16 +67,6 @@ def zone_parse(name: str) -> str:
             % {"zone": name[:64]}
         ) from None
     return name
-
-
-def zone_of(event: Event) -> tzinfo:
-    """The zone ``event`` is shown in: its own, else the site's."""
-    if event.time_zone:
-        try:
-            return ZoneInfo(event.time_zone)
-        except (ZoneInfoNotFoundError, ValueError):
-            pass  # a name the database stopped knowing: the site's zone, not a crash
-    return timezone.get_default_timezone()
 
 
 def event_moment(event: Event) -> datetime:

@@ -67,6 +67,8 @@ CATEGORIES = {
 MAX_CATEGORIES = 12
 CATEGORY_LENGTH = 40  # Prize.category's length: a category's prizes name it
 DECISIONS = ("accept", "decline", "waitlist")
+# The most places an event offers: more is a typo (and past what the database holds).
+MAX_PLACES = 100_000
 
 
 class RegistrationRefused(AdministrationRefused):
@@ -150,20 +152,26 @@ def registration_open(
     deadline: datetime | None = None,
     waiting_list: bool = True,
     categories: list[str] | None = None,
+    check_in_required: bool | None = None,
 ) -> Event:
     """Open registration of ``event`` (or change its settings while open): its ``limit`` of
     places (None: no limit), ``deadline``, ``waiting_list`` and ``categories`` (keys of
-    CATEGORIES or the organizer's labels, as categories_parse gives them). Audited
+    CATEGORIES or the organizer's labels, as categories_parse gives them), and whether its
+    rounds are seated with those checked in (``check_in_required``; None: unchanged). Audited
     (``registration.open``).
 
     Raises:
         NotOrganizer; RegistrationRefused: the event finished or under way (a round started), a
-        limit below 1 or below the entries accepted already, a deadline past, a category
-        declared by a registration and dropped.
+        limit below 1, above MAX_PLACES or below the entries accepted already, a deadline past,
+        a category declared by a registration and dropped.
     """
     categories = categories_parse(",".join(categories or []))
     if limit is not None and limit < 1:
         raise RegistrationRefused(_("The limit is at least 1 place (or empty: no limit)."))
+    if limit is not None and limit > MAX_PLACES:
+        raise RegistrationRefused(
+            _("An event has at most %(n)s places (or empty: no limit).") % {"n": MAX_PLACES}
+        )
     if deadline is not None and deadline <= timezone.now():
         raise RegistrationRefused(_("The registration deadline is past: choose a later one."))
     with transaction.atomic():
@@ -197,6 +205,8 @@ def registration_open(
             "waiting_list": waiting_list,
             "categories": categories,
         }
+        if check_in_required is not None:
+            values["check_in_required"] = check_in_required
         Event.objects.filter(pk=locked.pk).update(**values)
         audit_record(
             event=locked,

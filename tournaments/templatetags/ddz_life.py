@@ -3,6 +3,8 @@ list of events shows beside an event's name, and the event page's "when and wher
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django import template
 from django.utils import formats
 from django.utils.html import format_html
@@ -24,6 +26,12 @@ def event_day(event: Event) -> str:
 def event_when(event: Event) -> str:
     """When the event is played, in its time zone ("" without a start)."""
     return life.event_when(event)
+
+
+@register.filter
+def in_zone_of(moment: datetime | None, event: Event) -> str:
+    """``moment`` in ``event``'s time zone, the zone named (life.event_time)."""
+    return life.event_time(event, moment)
 
 
 @register.filter

@@ -281,7 +281,8 @@ def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     event = get_object_or_404(Event, slug=slug)
     stage = get_object_or_404(Stage, event=event, number=number)
     if action == "round":
-        count = _int(request.POST.get("count")) or 1
+        count = _int(request.POST.get("count"))
+        count = 1 if count is None else count  # empty: one round
         if not 1 <= count <= 30:
             messages.error(request, _("Add 1 to 30 rounds at a time."))
             return redirect("organizer:dashboard", slug=event.slug)

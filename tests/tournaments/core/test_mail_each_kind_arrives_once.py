@@ -1,7 +1,7 @@
 """Each kind of message reaches a real SMTP server once, sent by a real Celery worker, with what
 it must say: a round's seating ("Round 1: table 2, seat E", from the seating rows), results
-published (the player's scorecard), the correction window ("check them until HH:MM" in the
-event's time zone: the event's correction minutes after the table's last game was stored), a
+published (the player's scorecard), the correction window ("check them until" a date and time
+in the event's zone: the event's correction minutes after the table's last game was stored), a
 registration received and decided (with its status page). Players who turned e-mail off, or
 have no address, get none; queued again, nothing more arrives.
 """
@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Max
 from django.urls import reverse
+from django.utils.formats import date_format
 
 from games.models import Game
 from tests.conftest import Worker
@@ -112,7 +113,9 @@ def test_seating_results_and_correction_each_arrive_once(
         last = Game.objects.filter(table=table, replaced_at__isnull=True).aggregate(
             last=Max("submitted_at")
         )["last"]
-        until = (last + timedelta(minutes=45)).astimezone(zone).strftime("%H:%M")
+        # The window's end with its date and zone (a bare "00:15" was the next day's, unsaid).
+        local = (last + timedelta(minutes=45)).astimezone(zone)
+        until = f"{date_format(local, 'DATETIME_FORMAT')} (Asia/Shanghai)"
         (got,) = smtp_server.with_id(message_id(f"correction:{round_.pk}:{player.pk}"))
         assert f"Check them until {until}" in " ".join(body_of(got).split())
 

@@ -194,3 +194,20 @@ def test_seating_command(tmp_path) -> None:
     assert caught.value.returncode == 2
     with pytest.raises(CommandError):
         call_command("ddz_seating", "--players", "2", "--rounds", "3")
+
+
+@pytest.mark.parametrize("count", ["0", "-1", "31", "abc"])
+def test_adding_a_number_of_rounds_outside_1_to_30_adds_none(client, setup, count) -> None:
+    """"0 rounds" is not one round (a trial found one added, and "Rounds added.")."""
+    event, td, _referee = setup
+    client.force_login(td)
+    client.post(
+        reverse("organizer:stage_create", args=[event.slug]), {"name": "Q", "kind": "qualifying"}
+    )
+    answer = client.post(
+        reverse("organizer:stage_action", args=[event.slug, 1, "round"]),
+        {"count": count},
+        follow=True,
+    )
+    assert "Add 1 to 30 rounds at a time." in answer.content.decode()
+    assert not Round.objects.filter(event=event).exists()

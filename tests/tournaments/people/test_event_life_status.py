@@ -143,3 +143,24 @@ def test_a_finished_event_starts_no_round_until_it_is_reopened(td) -> None:
     life.event_reopen(event=event, actor=td)
     round_states.round_start(round_=second, actor=td)
     assert second.__class__.objects.get(pk=second.pk).state == RoundState.IN_PLAY
+
+
+def test_a_finished_event_takes_no_new_stage_round_or_board(td) -> None:
+    """Its results are final: no stage, round or board is added until it is reopened (a trial
+    added a draft round after finishing, which then kept the seed from being revealed)."""
+    from tournaments.events import rounds, stages
+
+    event = _organized(event_create(name="Done cup", rules="classic"), td)
+    stage = stages.stage_create(event=event, actor=td)
+    draft = rounds.round_create(event=event, stage=stage, actor=td)
+    rounds.event_seed_commit(event=event, actor=td)
+    Event.objects.filter(pk=event.pk).update(status=EventStatus.FINISHED)
+    with translation.override("en"):
+        for attempt in (
+            lambda: stages.stage_create(event=event, actor=td),
+            lambda: rounds.round_create(event=event, stage=stage, actor=td),
+            lambda: rounds.round_deal(round_=draft, boards=2, actor=td),
+        ):
+            with pytest.raises(round_states.AdministrationRefused, match="is finished"):
+                attempt()
+    assert event.stages.count() == 1 and event.rounds.count() == 1 and not event.boards.exists()

@@ -30,6 +30,7 @@ from django.views.decorators.http import require_POST
 from ddz_site.kernel.errors import DomainError
 from tournaments.core.access import NotAllowed, NotOrganizer, is_organizer
 from tournaments.models import Event, EventStatus, Registration, RegistrationStatus
+from tournaments.people import life
 from tournaments.people import registration as service
 from tournaments.people.checkin import next_round
 from tournaments.web.officials import qr_svg
@@ -216,6 +217,7 @@ class SettingsForm(forms.Form):
     limit = forms.IntegerField(
         label=gettext_lazy("Places"),
         min_value=1,
+        max_value=service.MAX_PLACES,
         required=False,
         help_text=gettext_lazy("Empty: no limit."),
     )
@@ -233,6 +235,20 @@ class SettingsForm(forms.Form):
             "Separated by commas: women, youth, senior, novice, or your own labels."
         ),
     )
+    check_in_required = forms.BooleanField(
+        label=gettext_lazy("Check-in"),
+        required=False,
+        help_text=gettext_lazy("Seating a round seats only the players checked in for it."),
+    )
+
+    def __init__(self, *args: Any, zone: str = "", **kwargs: Any) -> None:
+        # The deadline is typed and shown in the event's zone (the view makes it current).
+        # Ids of their own: the page's other form (AddForm) has a categories field too.
+        kwargs.setdefault("auto_id", "settings_%s")
+        super().__init__(*args, **kwargs)
+        self.fields["deadline"].help_text = _("In the event's time zone, %(zone)s.") % {
+            "zone": zone
+        }
 
 
 class AddForm(forms.Form):
@@ -254,8 +270,9 @@ def _settings_initial(event: Event) -> dict[str, Any]:
     deadline = event.registration_deadline
     return {
         "limit": event.registration_limit,
-        "deadline": timezone.localtime(deadline) if deadline else None,
+        "deadline": timezone.localtime(deadline, life.zone_of(event)) if deadline else None,
         "waiting_list": event.waiting_list,
+        "check_in_required": event.check_in_required,
         "categories": ", ".join(service.category_label(c) for c in event.categories),
     }
 
@@ -279,6 +296,24 @@ def _registrations_page(
     rows = list(Registration.objects.filter(event=event).select_related("player"))
     taken = sum(1 for r in rows if r.status == RegistrationStatus.ACCEPTED)
     free = event.registration_limit is None or taken < event.registration_limit
+    zone = life.zone_of(event)
+    with timezone.override(zone):
+        return _registrations_render(
+            request, event, rows, taken, free, settings_form, add_form, status
+        )
+
+
+def _registrations_render(
+    request: HttpRequest,
+    event: Event,
+    rows: list[Registration],
+    taken: int,
+    free: bool,
+    settings_form: SettingsForm | None,
+    add_form: AddForm | None,
+    status: int,
+) -> HttpResponse:
+    zone = str(life.zone_of(event))
     return render(
         request,
         "people/registration_list.html",
@@ -287,7 +322,8 @@ def _registrations_page(
             "rows": rows,
             "taken": taken,
             "waiting": service.first_waiting(event) if free else None,
-            "settings_form": settings_form or SettingsForm(initial=_settings_initial(event)),
+            "settings_form": settings_form
+            or SettingsForm(initial=_settings_initial(event), zone=zone),
             "add_form": add_form or AddForm(),
             "labels": {c: service.category_label(c) for c in event.categories},
         },
@@ -314,8 +350,10 @@ def _run(request: HttpRequest, event: Event, call: Any, success: str) -> HttpRes
 def registration_settings(request: HttpRequest, slug: str) -> HttpResponse:
     """Open registration with the form's settings (or change them while open)."""
     event = _event_for_organizer(request, slug)
-    form = SettingsForm(request.POST)
-    if form.is_valid():
+    form = SettingsForm(request.POST, zone=str(life.zone_of(event)))
+    with timezone.override(life.zone_of(event)):
+        valid = form.is_valid()  # the deadline typed is a time of the event's zone
+    if valid:
         data = form.cleaned_data
 
         def call() -> None:
@@ -326,6 +364,7 @@ def registration_settings(request: HttpRequest, slug: str) -> HttpResponse:
                 deadline=data["deadline"],
                 waiting_list=data["waiting_list"],
                 categories=service.categories_parse(data["categories"]),
+                check_in_required=data["check_in_required"],
             )
 
         done = _run(request, event, call, _("Registration is open with these settings."))
