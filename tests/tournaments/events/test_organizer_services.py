@@ -198,7 +198,7 @@ def test_seating_command(tmp_path) -> None:
 
 @pytest.mark.parametrize("count", ["0", "-1", "31", "abc"])
 def test_adding_a_number_of_rounds_outside_1_to_30_adds_none(client, setup, count) -> None:
-    """"0 rounds" is not one round (a trial found one added, and "Rounds added.")."""
+    """Zero rounds is not one round (a trial found one added, and "Rounds added.")."""
     event, td, _referee = setup
     client.force_login(td)
     client.post(
