@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.browser.chromium import CHROMIUM, chromium
 from tournaments.league import clubs
-from tournaments.models import Entry, Player, Standing
+from tournaments.models import Entry, Event, EventStatus, Player, Standing
 
 pytestmark = [
     pytest.mark.browser,
@@ -29,6 +29,8 @@ def test_home_to_a_players_history_in_three_clicks(live_server) -> None:
     ann, bo = Player.objects.create(name="Ann"), Player.objects.create(name="Bo")
     for n in (1, 2):
         event = clubs.club_event_open(club=club, actor=admin, name=f"River Cup {n}", series=season)
+        # Played and finished: only a finished event counts in its series.
+        Event.objects.filter(pk=event.pk).update(status=EventStatus.FINISHED)
         for pos, player in enumerate((ann, bo) if n == 1 else (bo, ann), 1):
             Entry.objects.create(event=event, player=player)
             Standing.objects.create(
@@ -54,6 +56,7 @@ def test_home_to_a_players_history_in_three_clicks(live_server) -> None:
         expect(page.locator("#person-name")).to_have_text("Ann")
         history = page.locator("#history tbody tr")
         expect(history).to_have_count(2)
-        expect(history.nth(0)).to_contain_text("River Cup 1")
-        expect(history.nth(1)).to_contain_text("River Cup 2")
+        # Newest first, as every list of events.
+        expect(history.nth(0)).to_contain_text("River Cup 2")
+        expect(history.nth(1)).to_contain_text("River Cup 1")
         expect(page.locator("#results-chart svg")).to_be_visible()

@@ -40,7 +40,7 @@ def test_dashboard_runs_a_round(live_server, tmp_path: Path) -> None:
         try:
             page = browser.new_page(viewport={"width": 390, "height": 844})
             page.goto(f"{live_server.url}/organizer/events/autumn-open/")
-            page.fill("input[name=username]", "director")
+            page.fill("input[name=login]", "director")
             page.fill("input[name=password]", "s3cret-pw")
             page.get_by_role("button", name="Sign in").click()
             page.wait_for_selector("#rounds")

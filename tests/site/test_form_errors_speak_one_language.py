@@ -49,7 +49,14 @@ ALLOWED_LATIN = frozenset(
 # Identifiers a sentence names as they are typed (games.messages: a rule option, its choices, a
 # preset, a bidding or scoring system; a column of the players file): never translated.
 IDENTIFIERS = sorted(
-    {*OPTION_NAMES, *PRESETS, *BIDDING_SYSTEMS, *SCORING_SYSTEMS, *players_csv.COLUMNS},
+    {
+        *OPTION_NAMES,
+        *PRESETS,
+        *BIDDING_SYSTEMS,
+        *SCORING_SYSTEMS,
+        *players_csv.COLUMNS,
+        *players_csv.OPTIONAL,
+    },
     key=len,
     reverse=True,
 )

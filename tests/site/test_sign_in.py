@@ -155,7 +155,8 @@ def test_tokens_are_stored_hashed_and_expire(users) -> None:
 
 
 # The API's public read views: everything else needs an authenticated user.
-PUBLIC = {"token", "game", "board-games", "schema", "swagger", "redoc"}
+# The event (its announcement: dates, venue, status, registration) is as public as its page.
+PUBLIC = {"token", "event", "game", "board-games", "schema", "swagger", "redoc"}
 
 
 def test_the_api_is_authenticated_by_default() -> None:
