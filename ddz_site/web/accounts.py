@@ -16,6 +16,7 @@ adapter (AccountAdapter, settings.ACCOUNT_ADAPTER).
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -25,11 +26,11 @@ from allauth.account.views import LoginView
 from allauth.core import context
 from django import forms
 from django.conf import settings
-from django.contrib.sites.shortcuts import get_current_site
 from django.core.validators import ProhibitNullCharactersValidator
 from django.http import HttpRequest
 from django.shortcuts import resolve_url
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ddz_site.kernel.text import text_refusal
@@ -55,6 +56,14 @@ def _typed(field: forms.Field) -> None:
     field.validators = [_site_text] + [
         v for v in field.validators if not isinstance(v, ProhibitNullCharactersValidator)
     ]
+
+
+@dataclass(frozen=True)
+class SiteName:
+    """What allauth's mail templates read of "the current site": its name and domain."""
+
+    name: str
+    domain: str
 
 
 class SignInForm(LoginForm):
@@ -93,8 +102,13 @@ class AccountAdapter(DefaultAccountAdapter):
         its own (``account:<template>:<uuid4>``: each sending is a new message; a second
         confirmation mail asked for is sent too)."""
         request = context.request
-        ctx = {"request": request, "email": email, "current_site": get_current_site(request)}
+        ctx = {"request": request, "email": email}
         ctx.update(context_)
+        # allauth greets from "the current site", else the request's host name: the site's own
+        # name and address instead (DDZ_SITE_URL), in the mail's language.
+        ctx["current_site"] = SiteName(
+            name=gettext("Duplicate Dou Dizhu"), domain=settings.DDZ_SITE_URL.split("://", 1)[-1]
+        )
         message = self.render_mail(template_prefix, email, ctx)
         name = template_prefix.rsplit("/", 1)[-1]
         mail.queue(

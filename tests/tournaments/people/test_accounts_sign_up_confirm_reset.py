@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from tournaments.models import OutgoingMail
 
@@ -148,3 +149,16 @@ def test_every_page_offers_sign_up_beside_sign_in() -> None:
     for url in (reverse("account_login"), reverse("account_signup")):
         answer = Client(HTTP_ACCEPT_LANGUAGE="zh-hans").get(url)
         assert answer.status_code == 200 and "<header>" in answer.content.decode()
+
+
+def test_the_account_mails_name_the_site_not_the_host_they_were_asked_from() -> None:
+    """allauth greets "Hello from <site name>!": the site's own name and address, not the
+    host name of the request (a trial read "Hello from 127.0.0.1:8765!")."""
+    from django.conf import settings
+
+    with translation.override("en"):
+        mail = _sign_up(Client())
+    assert mail.body.startswith("Hello from Duplicate Dou Dizhu!")
+    assert "Hello from testserver" not in mail.body
+    # Signed with the site's name and address (its link still goes where it was asked from).
+    assert mail.body.rstrip().endswith(settings.DDZ_SITE_URL.split("://", 1)[1])
