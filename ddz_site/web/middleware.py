@@ -24,7 +24,9 @@
   DELETE, OPTIONS, TRACE, CONNECT…) answers 405 with ``Allow: GET, HEAD, POST`` before the
   CSRF check (which refused them as an expired page) and before any view (which answered
   OPTIONS and TRACE with the page itself): the API's error shape (``method_not_allowed``) at
-  the JSON doors, the site's own page otherwise. The API keeps DRF's answers.
+  the JSON doors, the site's own page otherwise. The API keeps DRF's answers. A page's view
+  that refuses a method itself with an empty 405 (a button's address, ``require_POST``, opened
+  by a GET) gets the same page, with the view's ``Allow``.
 - `not_found`, the site's handler404, and `csrf_failure`, its CSRF_FAILURE_VIEW: the API and
   the JSON doors of the private links answer in the API's error shape (a path no URL matches,
   ``boards/-1/``, included), every other address the site's own 404 or 403 page, translated;
@@ -249,8 +251,27 @@ def page_methods_only(
     """A method no page takes, outside /api/: 405 with ``Allow`` (see the module)."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
-        if request.method in PAGE_METHODS or _is_api(request):
+        if _is_api(request):
             return get_response(request)
+        if request.method in PAGE_METHODS:
+            response = get_response(request)
+            if (
+                response.status_code == 405
+                and not response.streaming
+                and not response.content
+                and not _wants_json(request)
+            ):
+                # A button's address (require_POST) opened as a page, e.g. a sign-in's next
+                # after a form sent signed out: the site's page, never an empty answer.
+                page = render(
+                    request,
+                    "403.html",
+                    {"exception": METHOD_NOT_ALLOWED_MESSAGE, "heading": _("Not allowed")},
+                    status=405,
+                )
+                page["Allow"] = response["Allow"]
+                return page
+            return response
         allowed = _json_door_allow(request.path) or ", ".join(PAGE_METHODS)
         if _wants_json(request):
             return method_not_allowed(allowed)

@@ -60,3 +60,25 @@ def world():
     from tests.entry_personas import build_world
 
     return build_world(seed="trial-methods")
+
+
+def test_opening_a_buttons_address_answers_the_sites_page_with_a_way_back() -> None:
+    """A button's address (POST only) opened as a page, as a sign-in's ``next`` does after a
+    form was sent signed out: the site's 405 page in the reader's language, with a way back to
+    the event (a trial saw Chromium's blank "HTTP ERROR 405")."""
+    from django.contrib.auth import get_user_model
+
+    from tests.factories import EventFactory
+    from tournaments.models import EventRole, Role
+
+    event = EventFactory()
+    td = get_user_model().objects.create_user("button-td", password="x")
+    EventRole.objects.create(event=event, user=td, role=Role.ORGANIZER)
+    client = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
+    client.force_login(td)
+    answer = client.get(f"/organizer/events/{event.slug}/finish/")
+    assert answer.status_code == 405
+    assert answer["Allow"] == "POST"
+    text = answer.content.decode()
+    assert "<html" in text and "不接受该请求方法" in text
+    assert f'href="/events/{event.slug}/"' in text  # back to the event
