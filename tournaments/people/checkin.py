@@ -239,7 +239,10 @@ def entry_rounds_set(
             changes["withdrawn_from"] = [current.withdrawn_from, withdrawn_from]
         if first_round is not None and withdrawn_from is not None and withdrawn_from <= first_round:
             raise CheckInRefused(
-                _("%(name)s would withdraw before playing: withdraw him after round %(round)s.")
+                _(
+                    "%(name)s would withdraw before playing: set the withdrawal after round "
+                    "%(round)s."
+                )
                 % {"name": current.player.name, "round": first_round}
             )
         if not changes:
