@@ -28,6 +28,21 @@ def unreadable(text: str) -> bool:
     return REPLACEMENT in text
 
 
+# Characters that show nothing yet make two texts differ or read in another order: the zero-width
+# space, the direction marks, embeddings, overrides and isolates, the word joiner and invisible
+# operators, the byte-order mark. The joiners of written text (U+200C, U+200D: emoji, scripts)
+# are text.
+INVISIBLE = frozenset(
+    "\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+    "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff"
+)
+
+
+def has_invisible(text: str) -> bool:
+    """`text` holds a character of INVISIBLE."""
+    return not INVISIBLE.isdisjoint(text)
+
+
 def has_control(text: str, *, lines: bool = False) -> bool:
     """`text` holds a control character (Cc) or a lone surrogate (Cs); with `lines`, tab, line
     feed and carriage return are text."""
@@ -49,7 +64,8 @@ def text_refusal(
 ) -> tuple[str, str] | None:
     """(code, message) of what makes `text` unfit to store, or None: ``unreadable`` (U+FFFD:
     not UTF-8), ``control`` (a control character; with `lines`, tab and line ends are text),
-    ``max_length`` (more than `max_length` characters)."""
+    ``invisible`` (a character of INVISIBLE), ``max_length`` (more than `max_length`
+    characters)."""
     if unreadable(text):
         return (
             "unreadable",
@@ -59,6 +75,14 @@ def text_refusal(
         return (
             "control",
             _("This text holds control characters (such as NUL): remove them and send it again."),
+        )
+    if has_invisible(text):
+        return (
+            "invisible",
+            _(
+                "This text holds invisible characters (such as a zero-width space or a "
+                "direction mark): remove them and send it again."
+            ),
         )
     if max_length is not None and len(text) > max_length:
         return (

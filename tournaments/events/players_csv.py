@@ -41,6 +41,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ddz_site.kernel.spreadsheet import spreadsheet_cell, spreadsheet_text
+from ddz_site.kernel.text import has_invisible
 from tournaments.core.access import Actor, AdministrationRefused, organizer_lock
 from tournaments.core.audit import audit_record
 from tournaments.core.rules import rules_of
@@ -180,6 +181,11 @@ def players_csv_preview(*, event: Event, text: str) -> Preview:
         row.categories = _categories(event, values.get("categories", ""), row.errors)
         for column in with_nul:
             row.errors.append(_("%(column)s holds a NUL character.") % {"column": column})
+        for column in (h for h in COLUMNS if has_invisible(values.get(h, ""))):
+            row.errors.append(
+                _("%(column)s holds invisible characters (such as a zero-width space).")
+                % {"column": column}
+            )
         if not row.name:
             row.errors.append(_("The name is empty."))
         for column, limit in LIMITS.items():
