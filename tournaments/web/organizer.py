@@ -43,6 +43,7 @@ from tournaments.models import (
     Event,
     EventFormat,
     EventRole,
+    Registration,
     Role,
     Round,
     ScoringMethod,
@@ -117,6 +118,10 @@ def home(request: HttpRequest) -> HttpResponse:
             "organizer": Role.ORGANIZER,
             # A referee's tables in play, at their next board: where he goes first.
             "tables_now": table_selectors.tables_now(request.user),
+            # A player's registrations, newest event first, each to his own registration page.
+            "registrations": Registration.objects.filter(user=cast(User, request.user))
+            .select_related("event")
+            .order_by("-event__starts_at", "-created_at"),
         },
     )
 
