@@ -298,7 +298,8 @@ def register(
 
     Raises:
         NotAllowed: nobody signed in; RegistrationRefused: registration not open, its deadline
-        past, this account registered already, every place taken and no waiting list, a
+        past, this account registered already (unless withdrawn: the same registration is then
+        received again), every place taken and no waiting list, a
         category the event does not have, an unfit field (the reason).
     """
     user = signed_in(actor)
@@ -311,7 +312,8 @@ def register(
         if closed is not None:
             raise RegistrationRefused(closed)
         chosen = _categories_check(locked, categories or [])
-        if Registration.objects.filter(event=locked, user=user).exists():
+        before = Registration.objects.filter(event=locked, user=user).first()
+        if before is not None and before.status != RegistrationStatus.WITHDRAWN:
             raise RegistrationRefused(
                 _("This account is registered for %(event)s already: see your registration.")
                 % {"event": locked.name}
@@ -324,15 +326,19 @@ def register(
                     % {"n": locked.registration_limit, "event": locked.name}
                 )
             status = RegistrationStatus.WAITLISTED
-        registration = Registration.objects.create(
+        # One registration an account: one withdrawn is received again (a change of mind).
+        registration, _made = Registration.objects.update_or_create(
             event=locked,
             user=user,
-            name=name,
-            email=email or user.email,
-            club=club,
-            categories=chosen,
-            note=note,
-            status=status,
+            defaults={
+                "name": name,
+                "email": email or user.email,
+                "club": club,
+                "categories": chosen,
+                "note": note,
+                "status": status,
+                "decided_at": None,
+            },
         )
         audit_record(
             event=locked,

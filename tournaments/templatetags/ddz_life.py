@@ -10,6 +10,7 @@ from django.utils import formats
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from tournaments.core import zones
 from tournaments.models import Event
 from tournaments.people import life
 
@@ -30,8 +31,8 @@ def event_when(event: Event) -> str:
 
 @register.filter
 def in_zone_of(moment: datetime | None, event: Event) -> str:
-    """``moment`` in ``event``'s time zone, the zone named (life.event_time)."""
-    return life.event_time(event, moment)
+    """``moment`` in ``event``'s time zone, the zone named (tournaments.core.zones)."""
+    return zones.event_time(event, moment)
 
 
 @register.filter

@@ -276,3 +276,34 @@ def test_categories_typed_with_chinese_commas_split_as_with_ascii_ones() -> None
         "本地选手",
         "novice",
     ]
+
+
+def test_a_withdrawn_entrant_registers_again_while_registration_is_open(django_user_model) -> None:
+    """A player who withdrew may change his mind while registration is open: the same
+    registration is received again (a trial's player was sent to "withdrawn" for good); one
+    declined by the organizer may not."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from tournaments.events.setup import event_create
+    from tournaments.models import Event, EventStatus, Registration, RegistrationStatus
+    from tournaments.people import registration as service
+
+    event = event_create(name="Second thoughts", rules="classic")
+    Event.objects.filter(pk=event.pk).update(status=EventStatus.REGISTRATION_OPEN)
+    event.refresh_from_db()
+    li = django_user_model.objects.create_user("li-again", password="x")
+    first = service.register(event=event, actor=li, name="Li")
+    Registration.objects.filter(pk=first.pk).update(status=RegistrationStatus.WITHDRAWN)
+    client = Client(headers={"accept-language": "en"})
+    client.force_login(li)
+    form = client.get(reverse("registration:register", args=[event.slug]))
+    assert form.status_code == 200 and 'id="register"' in form.content.decode()
+    again = service.register(event=event, actor=li, name="Li Wei", club="North")
+    assert again.pk == first.pk
+    assert (again.status, again.name, again.club) == (RegistrationStatus.PENDING, "Li Wei", "North")
+    assert Registration.objects.filter(event=event).count() == 1
+
+    Registration.objects.filter(pk=first.pk).update(status=RegistrationStatus.DECLINED)
+    with pytest.raises(service.RegistrationRefused, match="registered for Second thoughts"):
+        service.register(event=event, actor=li, name="Li")

@@ -93,7 +93,11 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return _sign_in_page(request, event)
     user = cast(User, request.user)
-    if Registration.objects.filter(event=event, user=user).exists():
+    if (
+        Registration.objects.filter(event=event, user=user)
+        .exclude(status=RegistrationStatus.WITHDRAWN)
+        .exists()
+    ):
         return redirect("registration:mine", slug=event.slug)
     player = getattr(user, "player", None)
     initial = {
