@@ -62,7 +62,9 @@ CSV_MAX_BYTES = 1_000_000
 login_required = partial(_login_required, login_url="account_login")
 
 
-def _event_for_organizer(request: HttpRequest, slug: str) -> Event:
+def event_for_organizer(request: HttpRequest, slug: str) -> Event:
+    """The event ``slug`` if the signed-in user organizes it: 404 / 403 (PermissionDenied)
+    otherwise. The one check of every organizer's page."""
     event = get_object_or_404(Event, slug=slug)
     if not is_organizer(request.user, event):
         raise PermissionDenied(_("Only the organizers of this event may see this page."))
@@ -201,7 +203,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     """An event's dashboard: the deals, the stages, the rounds (the round the room plays
     first, then the rounds to come, then the past rounds folded: overview.now_first), the
     officials, the private links and the audit log."""
-    event = _event_for_organizer(request, slug)
+    event = event_for_organizer(request, slug)
     stages = list(event.stages.prefetch_related("entries__player").order_by("number"))
     checks = selectors.round_seating_checks(event=event)
     shown, past = overview.now_first(overview.event_overview(event=event), current_round(event))
@@ -355,7 +357,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
 def players(request: HttpRequest, slug: str) -> HttpResponse:
     """The event's players; POST a players file to preview it, then with ``confirm`` to import
     it (the same text, carried in the form)."""
-    event = _event_for_organizer(request, slug)
+    event = event_for_organizer(request, slug)
     preview = None
     text = ""
     status = 200
@@ -409,7 +411,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def players_export(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event_for_organizer(request, slug)
+    event = event_for_organizer(request, slug)
     response = HttpResponse(
         players_csv.players_csv_export(event=event), content_type="text/csv; charset=utf-8"
     )
@@ -420,7 +422,7 @@ def players_export(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def print_round(request: HttpRequest, slug: str, number: int, what: str) -> HttpResponse:
     """Print pages of a round: ``table-cards``, ``hand-records`` or ``seating``."""
-    event = _event_for_organizer(request, slug)
+    event = event_for_organizer(request, slug)
     round_ = get_object_or_404(Round, event=event, number=number)
     tables = overview.round_tables(round_)
     boards = list(Board.objects.filter(round=round_).order_by("number"))
@@ -456,7 +458,7 @@ def print_round(request: HttpRequest, slug: str, number: int, what: str) -> Http
 @login_required
 def guide_cards(request: HttpRequest, slug: str) -> HttpResponse:
     """Every player's guide card: her table and seat in each round seated so far."""
-    event = _event_for_organizer(request, slug)
+    event = event_for_organizer(request, slug)
     return render(
         request, "print/guide_cards.html", {"event": event, "cards": overview.guide_cards(event)}
     )

@@ -9,13 +9,11 @@ sign-in page for the anonymous).
 from __future__ import annotations
 
 from datetime import datetime
-from functools import partial
 from typing import Any
 from zoneinfo import available_timezones
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required as _login_required
 from django.core.exceptions import PermissionDenied
 from django.forms.fields import BaseTemporalField
 from django.http import HttpRequest, HttpResponse
@@ -26,22 +24,13 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from ddz_site.kernel.errors import DomainError
-from tournaments.core.access import NotAllowed, NotOrganizer, is_organizer
+from tournaments.core.access import NotAllowed, NotOrganizer
 from tournaments.models import STARTED, Event
 from tournaments.people import life
-
-login_required = partial(_login_required, login_url="organizer:login")
+from tournaments.web.organizer import event_for_organizer, login_required
 
 # What a datetime-local input sends, and what a person may type where it is a text box.
 WALL_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
-
-
-def event_for_organizer(request: HttpRequest, slug: str) -> Event:
-    """The event ``slug`` if the user organizes it; 404 / 403 otherwise."""
-    event = get_object_or_404(Event, slug=slug)
-    if not is_organizer(request.user, event):
-        raise PermissionDenied(_("Only the organizers of this event may see this page."))
-    return event
 
 
 class WallTimeField(forms.DateTimeField):

@@ -15,7 +15,7 @@ from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
@@ -23,10 +23,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import TypedTextField
 from tournaments.core import mail
-from tournaments.core.access import NotOrganizer, is_organizer, link_refusal
+from tournaments.core.access import NotOrganizer, link_refusal
 from tournaments.links import tokens
-from tournaments.models import Event, MailState, OutgoingMail, Player
-from tournaments.web.organizer import login_required
+from tournaments.models import MailState, OutgoingMail, Player
+from tournaments.web.organizer import event_for_organizer, login_required
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -84,9 +84,7 @@ def broadcast(request: HttpRequest, slug: str) -> HttpResponse:
     """The organizer's message to every player of the event: the form, how many it reaches,
     and the event's mails that failed. POST sends it (once per form shown: its nonce); 403 for
     anyone who is not an organizer of the event."""
-    event = get_object_or_404(Event, slug=slug)
-    if not is_organizer(request.user, event):
-        raise PermissionDenied(_("Only the organizers of this event may see this page."))
+    event = event_for_organizer(request, slug)
     status = 200
     if request.method == "POST":
         form = BroadcastForm(request.POST)

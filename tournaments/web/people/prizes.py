@@ -26,7 +26,7 @@ from tournaments.core.access import NotAllowed, NotOrganizer, is_organizer
 from tournaments.models import Event, Standing
 from tournaments.people import life
 from tournaments.results import prizes
-from tournaments.web.people.life import event_for_organizer, login_required
+from tournaments.web.organizer import event_for_organizer, login_required
 
 
 class PrizeForm(forms.Form):

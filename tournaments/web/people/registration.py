@@ -28,12 +28,13 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from ddz_site.kernel.errors import DomainError
-from tournaments.core.access import NotAllowed, NotOrganizer, is_organizer
+from tournaments.core.access import NotAllowed, NotOrganizer
 from tournaments.models import Event, EventStatus, Registration, RegistrationStatus
 from tournaments.people import life
 from tournaments.people import registration as service
 from tournaments.people.checkin import next_round
 from tournaments.web.officials import qr_svg
+from tournaments.web.organizer import event_for_organizer
 
 
 def _sign_up_url() -> str:
@@ -263,13 +264,6 @@ class AddForm(forms.Form):
     accept = forms.BooleanField(label=gettext_lazy("Accept at once"), required=False, initial=True)
 
 
-def _event_for_organizer(request: HttpRequest, slug: str) -> Event:
-    event = get_object_or_404(Event, slug=slug)
-    if not is_organizer(request.user, event):
-        raise PermissionDenied(_("Only the organizers of this event may see this page."))
-    return event
-
-
 def _settings_initial(event: Event) -> dict[str, Any]:
     deadline = event.registration_deadline
     return {
@@ -285,7 +279,7 @@ def _settings_initial(event: Event) -> dict[str, Any]:
 def registrations(request: HttpRequest, slug: str) -> HttpResponse:
     """The organizer's registrations page: the settings, the registrations by status, the
     first on the waiting list when a place is free, and the form to add an entrant."""
-    event = _event_for_organizer(request, slug)
+    event = event_for_organizer(request, slug)
     return _registrations_page(request, event)
 
 
@@ -353,7 +347,7 @@ def _run(request: HttpRequest, event: Event, call: Any, success: str) -> HttpRes
 @require_POST
 def registration_settings(request: HttpRequest, slug: str) -> HttpResponse:
     """Open registration with the form's settings (or change them while open)."""
-    event = _event_for_organizer(request, slug)
+    event = event_for_organizer(request, slug)
     form = SettingsForm(request.POST, zone=str(life.zone_of(event)))
     with timezone.override(life.zone_of(event)):
         valid = form.is_valid()  # the deadline typed is a time of the event's zone
@@ -380,7 +374,7 @@ def registration_settings(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def registration_close(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event_for_organizer(request, slug)
+    event = event_for_organizer(request, slug)
     done = _run(
         request,
         event,
@@ -394,7 +388,7 @@ def registration_close(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def registration_add(request: HttpRequest, slug: str) -> HttpResponse:
     """Add an entrant (accepted at once, or received)."""
-    event = _event_for_organizer(request, slug)
+    event = event_for_organizer(request, slug)
     form = AddForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
@@ -420,7 +414,7 @@ def registration_add(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def registration_action(request: HttpRequest, slug: str, pk: int, action: str) -> HttpResponse:
     """Accept, decline, waitlist or withdraw one registration."""
-    event = _event_for_organizer(request, slug)
+    event = event_for_organizer(request, slug)
     registration = get_object_or_404(Registration, event=event, pk=pk)
     said = {
         "accept": _("%(name)s is accepted."),
