@@ -126,12 +126,6 @@ def _render(template: str, address: str, **context: Any) -> str:
     return render_to_string(f"mail/{template}.txt", context).strip() + "\n"
 
 
-def _when(event: Event, moment: datetime) -> str:
-    """``moment`` in the event's time zone, in the active language's format, with the zone
-    ("Oct. 3, 2026, 9:30 a.m. (Asia/Shanghai)")."""
-    return zones.event_time(event, moment)
-
-
 # --- Queueing ------------------------------------------------------------------------------
 
 
@@ -256,7 +250,7 @@ def registration_status_url(registration: Registration) -> str:
 
 def _registration_context(registration: Registration) -> dict[str, Any]:
     event = registration.event
-    starts = _when(event, event.starts_at) if event.starts_at else ""
+    starts = zones.event_time(event, event.starts_at)
     return {
         "registration": registration,
         "event": event,
@@ -445,7 +439,7 @@ def round_closed(round_: Round) -> None:
                 event=event,
                 player=player,
                 round=round_.number,
-                until=_when(event, ends[seat.table_id]),
+                until=zones.event_time(event, ends[seat.table_id]),
                 has_link=player.pk in linked,
                 scorecard_url=site_url(scorecard),
             )
