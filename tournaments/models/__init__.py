@@ -84,6 +84,7 @@ from tournaments.models.standings import (
     AdjustmentKind,
     Penalty,
     Standing,
+    StandingsChange,
     StandingsState,
 )
 from tournaments.models.structure import (
@@ -143,6 +144,7 @@ __all__ = [
     "StageEntry",
     "StageKind",
     "Standing",
+    "StandingsChange",
     "StandingsState",
     "Substitution",
     "Table",

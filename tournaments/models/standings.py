@@ -80,6 +80,27 @@ class StandingsState(models.Model):
         return f"{self.event_id}: {self.done}/{self.requested}"
 
 
+class StandingsChange(models.Model):
+    """What one generation of an event's standings changed (StandingsState.requested): the
+    boards whose games moved (a game stored, verified, replaced or ruled on), or `boards`
+    null for anything else the standings read (seats, adjusted scores, penalties, the lineup,
+    the event's settings). Written in the same transaction as the bump, so a recomputation
+    that knows the standings of one generation reads again only what the later ones changed
+    (tournaments.standings.changes). Rows older than CHANGES_KEPT_SECONDS are pruned by the
+    verification sweep; a recomputation whose knowledge is older reads everything."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings_changes")
+    generation = models.BigIntegerField()
+    boards = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["event", "generation"], name="standings_change_gen")]
+
+    def __str__(self) -> str:
+        return f"{self.event_id}@{self.generation}: {self.boards}"
+
+
 class AdjustmentKind(models.TextChoices):
     AVERAGE_PLUS = "avg+", _("average-plus")
     AVERAGE = "avg", _("average")

@@ -163,6 +163,10 @@ def kept_forget() -> None:
         BOARD_POINTS.clear()
         _STORED_KEPT.clear()
     running_forget()
+    # Here, not at the top: the snapshots module builds on this one.
+    from tournaments.standings.changes import snapshots_forget
+
+    snapshots_forget()
 
 
 # How many events' contexts a process keeps (each holds its seats: 30,000 for 10,000 players).

@@ -6,6 +6,7 @@ verified, a worker verifies first and recomputes only when the stored standings 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -15,22 +16,36 @@ from django.utils import timezone
 
 from ddz_site.kernel.dispatch import RECOMPUTE_STANDINGS, enqueue
 from games.models import Game, Status
-from tournaments.models import (
-    StandingsState,
-)
+from tournaments.models import StandingsChange, StandingsState
 from tournaments.standings.store import GATHER_SECONDS, standings_recompute
 
 
-def standings_request(*, event_id: int, inline: bool = False, more: bool = False) -> None:
+def standings_request(
+    *,
+    event_id: int,
+    boards: Iterable[int] | None = None,
+    inline: bool = False,
+    more: bool = False,
+) -> None:
     """Ask for the standings of an event: bump its generation in the caller's transaction
-    (so the request commits with the change that moves the standings, or not at all), and
-    after commit have one recomputation run, unless one is queued or running already: sent
-    as a task, or with `inline` (a worker that has just verified games) run at once in this
-    process, so that it never waits behind the queue of verifications; `more`: the caller's
-    batch came full, so more games likely wait (see _backlog)."""
-    if not StandingsState.objects.filter(pk=event_id).update(requested=F("requested") + 1):
-        StandingsState.objects.get_or_create(event_id=event_id)
-        StandingsState.objects.filter(pk=event_id).update(requested=F("requested") + 1)
+    (so the request commits with the change that moves the standings, or not at all) and log
+    what the change touched (StandingsChange: the ids of `boards` whose games moved, or,
+    when None, anything else the standings read), and after commit have one recomputation
+    run, unless one is queued or running already: sent as a task, or with `inline` (a worker
+    that has just verified games) run at once in this process, so that it never waits behind
+    the queue of verifications; `more`: the caller's batch came full, so more games likely
+    wait (see _backlog)."""
+    with transaction.atomic():
+        if not StandingsState.objects.filter(pk=event_id).update(requested=F("requested") + 1):
+            StandingsState.objects.get_or_create(event_id=event_id)
+            StandingsState.objects.filter(pk=event_id).update(requested=F("requested") + 1)
+        # The bump holds the state row until commit: the generation read back is this one's.
+        generation = StandingsState.objects.values_list("requested", flat=True).get(pk=event_id)
+        StandingsChange.objects.create(
+            event_id=event_id,
+            generation=generation,
+            boards=None if boards is None else sorted(set(boards)),
+        )
     transaction.on_commit(partial(_send, event_id, inline=inline, more=more))
 
 
@@ -63,6 +78,19 @@ BACKLOG_SECONDS = 60.0
 # once more while it runs, which costs a computation (its store is skipped when the first
 # one's is newer).
 OVERDUE_SECONDS = 5.0
+
+
+# How long the change log keeps a generation (StandingsChange): well past the age at which a
+# process stops moving its snapshot (tournaments.standings.changes.SNAPSHOT_SECONDS).
+CHANGES_KEPT_SECONDS = 900.0
+
+
+def standings_changes_prune(*, now: datetime | None = None) -> int:
+    """Delete the change log's rows older than CHANGES_KEPT_SECONDS; how many."""
+    now = now or timezone.now()
+    since = now - timedelta(seconds=CHANGES_KEPT_SECONDS)
+    deleted, _kinds = StandingsChange.objects.filter(created_at__lt=since).delete()
+    return deleted
 
 
 def standings_overdue(*, now: datetime | None = None) -> list[int]:

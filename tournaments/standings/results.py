@@ -22,30 +22,26 @@ differ from this computation; the rulings that move them are tournaments.standin
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass, field, replace
-from decimal import Decimal
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Count
 from django.db.models.fields.json import KeyTextTransform
 
 from games.counting import counted_q
-from games.models import Board, Game
+from games.models import Game
 from tournaments.core import lineups
 from tournaments.core.embargo import open_board_ids
 from tournaments.models import (
-    Adjustment,
     Event,
-    Penalty,
-    Seat,
     Stage,
-    Table,
 )
 from tournaments.scoring import methods
 from tournaments.scoring import ranking as scoring_ranking
+from tournaments.standings import changes
 from tournaments.standings.cache import (
     BOARD_POINTS,
     BOARD_POINTS_KEPT,
@@ -57,27 +53,16 @@ from tournaments.standings.cache import (
     kept_results,
 )
 from tournaments.standings.running import running_sums
-
-
-@dataclass
-class EventResults:
-    """Everything the standings of one event are computed from, fetched in a few flat queries.
-
-    `results` are the seat results of open boards (board and table are ids, player a player
-    id); `stage_of_board` maps a board id to its round's stage id (None: no stage);
-    `expected` maps a board id to the tables that should have played it (Neuberg's N).
-    """
-
-    event: Event
-    results: list[methods.SeatResult]
-    stage_of_board: dict[Hashable, int | None]
-    expected: dict[Hashable, int]
-    penalties: list[tuple[int, int | None, Fraction]]
-    unranked: set[int] = field(default_factory=set)
-    # `results` board by board, in the same order, when event_results read them: a board's
-    # list is the very object of the recomputation before while the board is unchanged
-    # (BOARD_RESULTS), and board_points finds its points by it.
-    by_board: dict[Hashable, list[methods.SeatResult]] | None = None
+from tournaments.standings.seat_results import (
+    EventResults,
+    Layout,
+    adjustments_of,
+    boards_of,
+    credit_adjustments,
+    credit_games,
+    rulings_of,
+    seats_of_tables,
+)
 
 
 def event_results(
@@ -86,18 +71,21 @@ def event_results(
     boards: set[int] | None = None,
     with_penalties: bool = True,
     lineup: lineups.Lineup | None = None,
+    generation: int | None = None,
 ) -> EventResults:
     """The seat results of `event` (see the module docstring) on `boards` (default: the open
     boards), and its penalties and unranked players (reserves the organizer did not rank)
     unless not `with_penalties`; each seat result is credited to who played the board
-    (tournaments.events.substitutions). Nine flat queries at most, whatever the event's size."""
+    (tournaments.events.substitutions). Nine flat queries at most, whatever the event's size.
+    With `generation` (the standings' recomputation of that generation, all defaults) what
+    it reads is kept as the event's snapshot (tournaments.standings.changes)."""
     if boards is None:
         boards = open_board_ids(event)
-    seat_rows, seat_of = _seats_of_tables(event)
+    seat_rows, seat_of = seats_of_tables(event)
     if lineup is None:  # the caller's, when it has the event's already
         lineup = lineups.lineup_of(event=event)
-    stage_of_board, expected, number_of = _boards_of(event)
-    adjustment_rows, adjusted = _adjustments_of(event)
+    stage_of_board, expected, number_of = boards_of(event)
+    adjustment_rows, adjusted = adjustments_of(event)
     games = Game.objects.filter(
         counted_q(),  # verified, or flagged and ruled to stand (tournaments.tables.review)
         board__event=event,
@@ -114,14 +102,14 @@ def event_results(
     by_seat = {f"score_{i}": KeyTextTransform(seat, "score") for i, seat in enumerate(seats)}
     read = games if versions is None else games.filter(board_id__in=set(versions) - set(kept))
     by_board: dict[int, list[methods.SeatResult]] = defaultdict(list)
-    layout = _Layout(boards, seat_of, number_of, adjusted, lineup)
-    _credit_games(
+    layout = Layout(boards, seat_of, number_of, adjusted, lineup)
+    credit_games(
         by_board,
         read.annotate(**by_seat).values_list("board_id", "table_id", *by_seat),
         seats,
         layout,
     )
-    _credit_adjustments(by_board, layout, kept)
+    credit_adjustments(by_board, layout, kept)
     if versions is not None:
         keep_results(event.pk, context, versions, by_board)
     every_board: dict[Hashable, list[methods.SeatResult]] = {}
@@ -129,9 +117,9 @@ def event_results(
         for board_id, board_results in source.items():
             every_board[board_id] = board_results
     results = [r for board_results in every_board.values() for r in board_results]
-    penalties, unranked = _rulings_of(event) if with_penalties else ([], set())
+    penalties, unranked = rulings_of(event) if with_penalties else ([], set())
     # Board by board for board_points only where boards are kept (else nothing to find).
-    return EventResults(
+    data = EventResults(
         event,
         results,
         stage_of_board,
@@ -140,163 +128,12 @@ def event_results(
         unranked,
         every_board if versions is not None else None,
     )
-
-
-# An adjustment as the standings read it: its kind, its percentage (an artificial one) and
-# its possible results (a weighted score: (score, weight) pairs, exact).
-_Ruling = tuple[str, Decimal | None, tuple[tuple[Fraction, Fraction], ...]]
-
-
-@dataclass(frozen=True)
-class _Layout:
-    """What event_results credits the seat results of a board by: who sat where, the boards'
-    numbers (a substitution covers a range of them), and which seats an adjustment replaces."""
-
-    boards: set[int]  # the boards to credit; any other is passed over
-    seat_of: dict[int, dict[str, int]]  # table id → seat → id of the player seated there
-    number_of: dict[int, int]  # board id → its number
-    adjusted: dict[tuple[int, int], dict[str, _Ruling]]  # (board id, table id) → seat → ruling
-    lineup: lineups.Lineup
-
-
-def _seats_of_tables(
-    event: Event,
-) -> tuple[tuple[tuple[int, str, int], ...], dict[int, dict[str, int]]]:
-    """The seats of `event` as rows (table id, seat, player id) and as table → seat → player."""
-    seat_rows = tuple(
-        Seat.objects.filter(table__round__event=event)
-        .order_by("table_id", "seat")
-        .values_list("table_id", "seat", "player_id")
-    )
-    seat_of: dict[int, dict[str, int]] = defaultdict(dict)
-    for table_id, seat, player_id in seat_rows:
-        seat_of[table_id][seat] = player_id
-    return seat_rows, seat_of
-
-
-def _boards_of(
-    event: Event,
-) -> tuple[dict[Hashable, int | None], dict[Hashable, int], dict[int, int]]:
-    """Per board of `event`: its stage, the tables expected to play it (those of its round,
-    when it has one) and its number."""
-    tables_per_round = dict(
-        Table.objects.filter(round__event=event)
-        .order_by()
-        .values_list("round_id")
-        .annotate(n=Count("id"))
-        .values_list("round_id", "n")
-    )
-    stage_of_board: dict[Hashable, int | None] = {}
-    expected: dict[Hashable, int] = {}
-    number_of: dict[int, int] = {}
-    for board_id, round_id, stage_id, number in Board.objects.filter(event=event).values_list(
-        "id", "round_id", "round__stage_id", "number"
-    ):
-        stage_of_board[board_id] = stage_id
-        number_of[board_id] = number
-        if round_id is not None:
-            expected[board_id] = tables_per_round.get(round_id, 0)
-    return stage_of_board, expected, number_of
-
-
-def _adjustments_of(
-    event: Event,
-) -> tuple[tuple[tuple[Any, ...], ...], dict[tuple[int, int], dict[str, _Ruling]]]:
-    """The adjustments of `event` as rows (board id, table id, seat, kind, percentage,
-    possible results) and as (board id, table id) → seat → (kind, percentage, possible
-    results)."""
-    adjustment_rows = tuple(
-        (board_id, table_id, seat, kind, percentage, _options(weighted))
-        for board_id, table_id, seat, kind, percentage, weighted in Adjustment.objects.filter(
-            board__event=event
+    if generation is not None and versions is not None and with_penalties:
+        changes.snapshot_keep(
+            event.pk,
+            changes.Snapshot(generation, time.monotonic(), data, layout, seats, context),
         )
-        .order_by("board_id", "table_id", "seat")
-        .values_list("board_id", "table_id", "seat", "kind", "percentage", "weighted")
-    )
-    adjusted: dict[tuple[int, int], dict[str, _Ruling]] = defaultdict(dict)
-    for board_id, table_id, seat, kind, percentage, options in adjustment_rows:
-        adjusted[(board_id, table_id)][seat] = (kind, percentage, options)
-    return adjustment_rows, adjusted
-
-
-def _options(weighted: Any) -> tuple[tuple[Fraction, Fraction], ...]:
-    """A weighted score's stored possible results (`[{"score": 6, "weight": "1/2"}, …]`) as
-    exact (score, weight) pairs; () for any other adjustment."""
-    return tuple((Fraction(str(o["score"])), Fraction(str(o["weight"]))) for o in weighted or ())
-
-
-def _credit_games(
-    by_board: dict[int, list[methods.SeatResult]],
-    rows: Iterable[tuple[Any, ...]],
-    seats: list[str],
-    layout: _Layout,
-) -> None:
-    """Append to `by_board` the seat result of every seat of each game of `rows` (board id,
-    table id, then the score of each of `seats`), but for the seats an adjustment replaces."""
-    # A score takes few distinct values: each is made a Fraction once, not once per seat.
-    fractions: dict[Any, Fraction] = {}
-    lineup = layout.lineup
-    for board_id, table_id, *values in rows:
-        if board_id not in layout.boards:
-            continue
-        rulings = layout.adjusted.get((board_id, table_id), {})
-        score = dict(zip(seats, values, strict=True))
-        for seat, player_id in layout.seat_of.get(table_id, {}).items():
-            if seat in rulings:
-                continue
-            value = score.get(seat)
-            if value is not None:
-                # Each board is credited to who played it (tournaments.events.substitutions); most
-                # events have no substitution, and this loop runs once per seat of each game.
-                if lineup:
-                    player_id = lineup.player_id(
-                        table_id, seat, layout.number_of[board_id], player_id
-                    )
-                exact = fractions.get(value)
-                if exact is None:
-                    exact = fractions[value] = Fraction(value)
-                by_board[board_id].append(
-                    methods.SeatResult(board_id, table_id, seat, player_id, exact)
-                )
-
-
-def _credit_adjustments(
-    by_board: dict[int, list[methods.SeatResult]],
-    layout: _Layout,
-    kept: dict[int, list[methods.SeatResult]],
-) -> None:
-    """Append to `by_board` the seat result of every adjusted seat, on the boards not `kept`
-    (their results already hold their adjustments)."""
-    for (board_id, table_id), rulings in layout.adjusted.items():
-        if board_id not in layout.boards or board_id in kept:
-            continue
-        players = layout.seat_of.get(table_id, {})
-        for seat, (kind, percentage, options) in rulings.items():
-            if seat in players:
-                player_id = layout.lineup.player_id(
-                    table_id, seat, layout.number_of[board_id], players[seat]
-                )
-                if options:
-                    result = methods.weighted_result(board_id, table_id, seat, player_id, options)
-                else:
-                    # An artificial percentage in the pure scoring's notation ("61.8%").
-                    adjusted = f"{format(percentage, 'f')}%" if percentage is not None else kind
-                    result = methods.SeatResult(
-                        board_id, table_id, seat, player_id, Fraction(0), adjusted=adjusted
-                    )
-                by_board[board_id].append(result)
-
-
-def _rulings_of(event: Event) -> tuple[list[tuple[int, int | None, Fraction]], set[int]]:
-    """The penalties of `event` (player id, stage id, points) and its unranked players: like
-    the penalties, who is left out of the ranking matters to the ranking only."""
-    penalties: list[tuple[int, int | None, Fraction]] = [
-        (player_id, stage_id, Fraction(points))
-        for player_id, stage_id, points in Penalty.objects.filter(event=event).values_list(
-            "player_id", "stage_id", "points"
-        )
-    ]
-    return penalties, lineups.unranked_ids(event)
+    return data
 
 
 def method_of(event: Event) -> methods.Method:
@@ -588,13 +425,32 @@ def _rows(event: Event, rows: list[scoring_ranking.RankedRow]) -> list[dict[str,
     ]
 
 
-def computed_rows(*, event: Event) -> dict[int | None, list[dict[str, Any]]]:
-    """What standings_recompute would store now, per scope, as plain dicts of FIELDS."""
+def computed_rows(
+    *, event: Event, generation: int | None = None, incremental: bool = True
+) -> dict[int | None, list[dict[str, Any]]]:
+    """What standings_recompute would store now, per scope, as plain dicts of FIELDS. With
+    `generation` (the one being recomputed), what is read is kept as the event's snapshot
+    and, when `incremental`, a snapshot kept is moved to it by the boards changed since
+    (tournaments.standings.changes), its rows returned as they are when no result and no
+    setting changed."""
     stages = list(event.stages.all())
-    scopes = compute(event_results(event=event), stages=stages)
+    settings = changes.settings_of(event, stages)
+    moved = None
+    if generation is not None and incremental:
+        moved = changes.results_since(event, generation)
+    if moved is not None and moved.unchanged and moved.settings == settings and moved.rows:
+        return moved.rows
+    if moved is not None:
+        data = replace(moved.results, event=event)
+    else:
+        data = event_results(event=event, generation=generation)
+    scopes = compute(data, stages=stages)
     event_rows = _rows(event, scopes[None])
     # A stage ranked as the whole event (one stage, the common case) is formatted once.
-    return {
+    rows = {
         scope: event_rows if rows == scopes[None] else _rows(event, rows)
         for scope, rows in scopes.items()
     }
+    if generation is not None:
+        changes.snapshot_rows(event.pk, generation, rows, settings)
+    return rows

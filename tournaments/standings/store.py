@@ -24,6 +24,7 @@ from tournaments.models import (
     Standing,
     StandingsState,
 )
+from tournaments.standings import changes
 from tournaments.standings.cache import FIELDS, keep_stored, standings_version, stored_rows_of
 from tournaments.standings.results import computed_rows
 
@@ -59,7 +60,8 @@ def standings_warm(*, limit: int = 1) -> int:
     with _READING_AHEAD:
         for event in events:
             try:
-                computed_rows(event=event)
+                requested = StandingsState.objects.values_list("requested", flat=True)
+                computed_rows(event=event, generation=requested.get(pk=event.pk))
             except Exception:
                 logger.exception("the standings of event %s could not be read ahead", event.pk)
                 continue
@@ -121,15 +123,24 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
     with _READING_AHEAD:
         pass  # a read-ahead of this process is done (standings_warm)
     read_at = timezone.now()
-    new = computed_rows(event=event) if coalesced else None
+    new = computed_rows(event=event, generation=generation) if coalesced else None
     with transaction.atomic():
         _writers_lock(event_id)
         if new is None:
             # Computed under the lock: rows older than a coalesced store never replace them.
             read_at = timezone.now()
-            new = computed_rows(event=event)
-        if coalesced and _stored_already(event_id, generation):
+            # A caller that needs the rows now reads everything: what it changed itself (a
+            # stage, a seating) may not be in the change log.
+            new = computed_rows(event=event, generation=generation, incremental=False)
+        done = _done(event_id)
+        if coalesced and done >= generation:
             return False  # a newer recomputation is stored already
+        if coalesced and changes.rows_stored_here(event_id, new, done):
+            # Nothing changed since this process stored these very rows, and no one stored
+            # since: no rows to read or compare (tournaments.standings.changes).
+            _mark_done(event_id, generation, read_at, timezone.now())
+            changes.snapshot_stored(event_id, new, max(done, generation))
+            return False
         version = standings_version(event_id)
         old = stored_rows_of(event, version)
         changed = False
@@ -152,12 +163,8 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
         # What is stored now, scope by scope: the new rows (a stale scope has none left).
         keep_stored(event_id, version, new)
         # Last, so that the state row is held for an instant only (a verification bumps it).
-        StandingsState.objects.filter(pk=event_id).update(
-            done=Greatest(F("done"), generation),
-            runs=F("runs") + 1,
-            read_at=read_at,
-            stored_at=now,
-        )
+        _mark_done(event_id, generation, read_at, now)
+        changes.snapshot_stored(event_id, new, max(done, generation))
     # A correction to a rated event moves the rating of that event and of every one after it.
     ratings_request(event_id)
     return changed
@@ -165,8 +172,22 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
 
 def _stored_already(event_id: int, generation: int) -> bool:
     """Whether the standings of `generation` or a newer one are stored (one query)."""
+    return _done(event_id) >= generation
+
+
+def _done(event_id: int) -> int:
+    """The generation of the stored standings of `event_id` (-1: no state row)."""
     done = StandingsState.objects.filter(pk=event_id).values_list("done", flat=True).first()
-    return done is not None and done >= generation
+    return -1 if done is None else done
+
+
+def _mark_done(event_id: int, generation: int, read_at: Any, stored_at: Any) -> None:
+    StandingsState.objects.filter(pk=event_id).update(
+        done=Greatest(F("done"), generation),
+        runs=F("runs") + 1,
+        read_at=read_at,
+        stored_at=stored_at,
+    )
 
 
 def _store_rows(event_id: int, scope: int | None, rows: list[dict[str, Any]]) -> None:

@@ -450,7 +450,7 @@ def _store_submission(
     # pending, and games.tasks.sweep_pending_games sends it again.
     transaction.on_commit(lambda: enqueue(VERIFY_GAME, game_id))
     if replaced:
-        standings_request(event_id=event_id)
+        standings_request(event_id=event_id, boards=[board.pk])
     return game
 
 

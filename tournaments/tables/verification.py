@@ -20,7 +20,11 @@ from ddz_site.kernel.sql import model_columns
 from games.models import Board, Game, Resolution, Status
 from games.outcome import accepted_claim_fields, replay_fields
 from tournaments.core.rating_requests import ratings_sweep
-from tournaments.standings.requests import standings_overdue, standings_request
+from tournaments.standings.requests import (
+    standings_changes_prune,
+    standings_overdue,
+    standings_request,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -92,9 +96,18 @@ def games_verify(
         # A batch that came full leaves more games waiting: a backlog however old they are.
         more = len(games) >= (fill or len(wanted))
         current = {g.board_id for g in stored if g.replaced_at is None}
-        events = Board.objects.filter(pk__in=current).values_list("event_id", flat=True)
-        for event_id in sorted(set(events)):
-            standings_request(event_id=event_id, inline=standings_inline, more=more)
+        boards_of: dict[int, list[int]] = {}
+        for board_id, event_id in Board.objects.filter(pk__in=current).values_list(
+            "pk", "event_id"
+        ):
+            boards_of.setdefault(event_id, []).append(board_id)
+        for event_id in sorted(boards_of):
+            standings_request(
+                event_id=event_id,
+                boards=boards_of[event_id],
+                inline=standings_inline,
+                more=more,
+            )
     return [g.pk for g in stored]
 
 
@@ -153,7 +166,8 @@ def verification_sweep(*, older_than: float, limit: int = 500) -> int:
     messages merely waiting in a long queue costs a query a message. The standings overdue
     (tournaments.standings.requests.standings_overdue: their recomputation lost to the broker
     or to a killed worker) are sent too, and so is the rating wanted and not stored
-    (tournaments.core.rating_requests.ratings_sweep), unless the broker failed meanwhile.
+    (tournaments.core.rating_requests.ratings_sweep), unless the broker failed meanwhile. The
+    standings' change log is pruned (standings_changes_prune).
     """
     since = timezone.now() - timedelta(seconds=older_than)
     pending = list(
@@ -169,6 +183,7 @@ def verification_sweep(*, older_than: float, limit: int = 500) -> int:
         for event_id in standings_overdue():
             enqueue(RECOMPUTE_STANDINGS, event_id)
         ratings_sweep()  # the rating wanted and not stored, likewise (tournaments.ratings.service)
+    standings_changes_prune()
     if pending:
         logger.warning("verification sweep: %s pending games sent again", len(pending))
     return len(pending)

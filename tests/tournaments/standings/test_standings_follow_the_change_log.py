@@ -1,0 +1,208 @@
+"""A coalesced recomputation reads again only what the change log names (StandingsChange):
+the boards of the games verified, replaced or ruled on since the generation it knows. Its
+stored rows equal a recomputation from nothing after every kind of change; one that finds
+nothing changed reads no seat, no board but the changed ones and no stored standing. On real
+PostgreSQL (the process keeps nothing elsewhere)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games.models import Game, Status
+from tests.factories import PlayerFactory, bot_record, duplicate_round
+from tournaments.models import Adjustment, Standing, StandingsChange, StandingsState
+from tournaments.standings import cache
+from tournaments.standings import results as standings_results
+from tournaments.standings.requests import (
+    CHANGES_KEPT_SECONDS,
+    standings_changes_prune,
+    standings_refresh,
+    standings_request,
+)
+from tournaments.tables.submission import game_submit
+from tournaments.tables.verification import game_verify
+
+pytestmark = pytest.mark.django_db
+
+SCORES = [{"S": 4, "E": -2, "W": -2}, {"S": -4, "E": 2, "W": 2}, {"S": 2, "E": -1, "W": -1}]
+
+
+def _stored(event) -> dict:
+    rows: dict = {}
+    for row in Standing.objects.filter(event=event).order_by("stage_id", "position"):
+        rows.setdefault(row.stage_id, []).append(
+            {name: getattr(row, name) for name in cache.FIELDS}
+        )
+    return rows
+
+
+def _from_nothing(event) -> dict:
+    cache.kept_forget()
+    rows = standings_results.computed_rows(event=event)
+    return {scope: scope_rows for scope, scope_rows in rows.items() if scope_rows}
+
+
+def _refresh(event) -> None:
+    # What the worker runs after the request's commit (the test's transaction never commits).
+    standings_refresh(event_id=event.pk)
+
+
+@pytest.fixture
+def played():
+    """4 tables, 3 boards, every game verified through the services, standings stored."""
+    event, round_, tables, boards = duplicate_round(tables=4, boards=3, seed="log")
+    for board in boards:
+        for table in tables:
+            game = game_submit(table=table, board=board, record=bot_record(board, table))
+            game_verify(game_id=game.pk)
+    cache.kept_forget()
+    _refresh(event)
+    return event, round_, tables, boards
+
+
+def test_a_request_logs_its_generation_and_boards(played) -> None:
+    event, _round, tables, boards = played
+    before = StandingsState.objects.get(pk=event.pk).requested
+    standings_request(event_id=event.pk, boards=[boards[1].pk, boards[0].pk, boards[1].pk])
+    standings_request(event_id=event.pk)
+    logged = list(
+        StandingsChange.objects.filter(event=event, generation__gt=before)
+        .order_by("generation")
+        .values_list("generation", "boards")
+    )
+    assert logged == [
+        (before + 1, sorted([boards[0].pk, boards[1].pk])),
+        (before + 2, None),  # anything else: the next recomputation reads everything
+    ]
+
+
+def test_every_kind_of_change_stores_the_rows_of_a_recompute_from_nothing(played) -> None:
+    event, _round, tables, boards = played
+    b1, b2, b3 = boards
+    t1, t2, t3, t4 = tables
+    assert _stored(event) == _from_nothing(event)
+    # A new score on board 1, table 2.
+    with transaction.atomic():
+        Game.objects.filter(table=t2, board=b1).update(score={"S": -10, "E": 5, "W": 5})
+        standings_request(event_id=event.pk, boards=[b1.pk])
+    _refresh(event)
+    assert _stored(event) == _from_nothing(event)
+    # A game no longer counted (flagged) on board 2.
+    with transaction.atomic():
+        Game.objects.filter(table=t3, board=b2).update(status=Status.FLAGGED)
+        standings_request(event_id=event.pk, boards=[b2.pk])
+    _refresh(event)
+    assert _stored(event) == _from_nothing(event)
+    # The board is back; two boards changed in two generations before one recomputation.
+    with transaction.atomic():
+        Game.objects.filter(table=t3, board=b2).update(status=Status.VERIFIED)
+        standings_request(event_id=event.pk, boards=[b2.pk])
+    with transaction.atomic():
+        Game.objects.filter(table=t4, board=b3).update(score={"S": 6, "E": -3, "W": -3})
+        standings_request(event_id=event.pk, boards=[b3.pk])
+    _refresh(event)
+    assert _stored(event) == _from_nothing(event)
+    # A game replaced on board 3 (the new version counts, the old one no longer).
+    old = Game.objects.get(table=t1, board=b3, replaced_at__isnull=True)
+    with transaction.atomic():
+        Game.objects.filter(pk=old.pk).update(replaced_at=timezone.now())
+        Game.objects.create(
+            table=t1,
+            board=b3,
+            record={},
+            status=Status.VERIFIED,
+            version=old.version + 1,
+            score={"S": -6, "E": 3, "W": 3},
+        )
+        standings_request(event_id=event.pk, boards=[b3.pk])
+    _refresh(event)
+    assert _stored(event) == _from_nothing(event)
+    # A game removed from board 1: the board is under embargo again and counts for no one.
+    with transaction.atomic():
+        Game.objects.filter(table=t4, board=b1).delete()
+        standings_request(event_id=event.pk, boards=[b1.pk])
+    _refresh(event)
+    stored = _stored(event)
+    assert stored == _from_nothing(event)
+    assert all(row["boards"] == 2 for row in stored[None])
+    # An adjusted score (logged without boards: the recomputation reads everything).
+    with transaction.atomic():
+        Adjustment.objects.create(table=t4, board=b1, seat="S", kind="avg+")
+        standings_request(event_id=event.pk)
+    _refresh(event)
+    assert _stored(event) == _from_nothing(event)
+
+
+def test_a_recompute_that_finds_nothing_changed_reads_no_seat_and_no_stored_row(played) -> None:
+    event, _round, tables, boards = played
+    # A batch verified again with the same scores (a redelivered message, a re-verification):
+    # logged with its board, and nothing moves.
+    with transaction.atomic():
+        Game.objects.filter(board=boards[0]).update(verified_at=timezone.now())
+        standings_request(event_id=event.pk, boards=[boards[0].pk])
+    before = _stored(event)
+    runs = StandingsState.objects.get(pk=event.pk).runs
+    with CaptureQueriesContext(connection) as seen:
+        _refresh(event)
+    sql = [q["sql"] for q in seen.captured_queries]
+    assert not [s for s in sql if '"tournaments_seat"' in s]
+    assert not [s for s in sql if 'FROM "tournaments_standing"' in s]
+    # The boards and games read are the changed board's only (its openness, its games).
+    reads = [s for s in sql if s.startswith("SELECT") and '"games_' in s]
+    assert len(reads) == 2 and all(f"IN ({boards[0].pk})" in s for s in reads)
+    state = StandingsState.objects.get(pk=event.pk)
+    assert state.done == state.requested and state.runs == runs + 1
+    assert _stored(event) == before == _from_nothing(event)
+
+
+def test_a_table_seated_without_a_request_is_read_in_full(played) -> None:
+    event, _round, _tables, _boards = played
+    # A second round seated (its tables and seats written without a standings request).
+    second_event, round_, tables, boards = duplicate_round(tables=2, boards=1, event=event)
+    assert second_event == event
+    for table in tables:
+        game = game_submit(table=table, board=boards[0], record=bot_record(boards[0], table))
+        game_verify(game_id=game.pk)
+    _refresh(event)
+    stored = _stored(event)
+    assert stored == _from_nothing(event)
+    assert {row["player_id"] for row in stored[None]} >= {
+        s.player_id for t in tables for s in t.seats.all()
+    }
+
+
+def test_a_pruned_log_reads_everything_again(played) -> None:
+    event, _round, tables, boards = played
+    with transaction.atomic():
+        Game.objects.filter(table=tables[0], board=boards[2]).update(
+            score={"S": -8, "E": 4, "W": 4}
+        )
+        standings_request(event_id=event.pk, boards=[boards[2].pk])
+    # The log's rows grow old and are pruned before the recomputation runs: it cannot know
+    # which boards moved, so it reads every one.
+    StandingsChange.objects.filter(event=event).update(
+        created_at=timezone.now() - timedelta(seconds=CHANGES_KEPT_SECONDS + 1)
+    )
+    assert standings_changes_prune() >= 1
+    assert not StandingsChange.objects.filter(event=event).exists()
+    _refresh(event)
+    assert _stored(event) == _from_nothing(event)
+
+
+def test_a_new_player_seated_by_hand_counts_after_a_full_request(played) -> None:
+    # The organizer's own recompute (the admin's action) asks without boards.
+    event, _round, tables, _boards = played
+    newcomer = PlayerFactory(name="Late Lin")
+    seat = tables[0].seats.get(seat="S")
+    seat.player = newcomer
+    seat.save()
+    standings_request(event_id=event.pk)
+    _refresh(event)
+    stored = _stored(event)
+    assert newcomer.pk in {row["player_id"] for row in stored[None]}
+    assert stored == _from_nothing(event)

@@ -1,0 +1,245 @@
+"""Standings at the cost of the change: what a process knows of an event's seat results at one
+generation (a *snapshot*), moved to a later generation by reading again only the boards the
+change log names (tournaments.models.StandingsChange).
+
+A recomputation of generation G that finds a snapshot of generation S ≤ G reads the log rows
+of S+1 … G (one query). When every one of them names boards, it reads those boards' openness
+and counted games (two queries) and credits them with the snapshot's seats, adjusted scores
+and lineup, which no such change moves; everything else the standings read (the seats of
+every round, the boards and their stages, adjustments, penalties, substitutions) is the
+snapshot's. A generation logged without boards, one missing from the log (pruned), a board
+or a table the snapshot does not know, or a snapshot older than SNAPSHOT_SECONDS sends the
+recomputation back to the full read (tournaments.standings.results.event_results), which
+takes a new snapshot. When none of the named boards' results differ, the results are the
+snapshot's own objects and, with the event's settings the same, so are the computed rows:
+the recomputation stores nothing and costs a few queries at any size.
+
+Why it is exact: the log row of a generation commits with the change that bumped it, and a
+generation is visible only once every earlier one is (the bump holds the state row until
+commit), so the snapshot of S holds every change up to S and the log names every board a
+later one touched. The property tests hold that the stored rows equal a recompute from
+nothing after every kind of change.
+
+PostgreSQL only, like the rest of what a process keeps (tournaments.standings.cache).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict, defaultdict
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from django.db import connection
+from django.db.models.fields.json import KeyTextTransform
+
+from games.counting import counted_q
+from games.models import Board, Game
+from tournaments.core.embargo import with_open
+from tournaments.models import Event, StandingsChange
+from tournaments.scoring import methods
+from tournaments.standings.cache import keep_results
+from tournaments.standings.seat_results import (
+    EventResults,
+    Layout,
+    credit_adjustments,
+    credit_games,
+)
+
+# A snapshot older than this is not moved but read again from nothing: a bound on what a
+# writer that logged too little could leave wrong (none is known; the tests look for them).
+SNAPSHOT_SECONDS = 300.0
+# How many events' snapshots a process keeps, least recently used first out.
+SNAPSHOTS_KEPT = 32
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """An event's seat results as read at `generation` (see the module docstring).
+
+    `layout` holds the open boards, the seats, the boards' numbers, the adjusted seats and
+    the lineup; `context` is the key the per-board cache keeps them under
+    (tournaments.standings.cache.keep_results); `rows` are the rows computed from exactly
+    these results with the settings `settings` (computed_rows), and `stored_done` the `done`
+    generation the state row had when this process stored those rows (None: not stored here).
+    """
+
+    generation: int
+    taken: float  # time.monotonic() of the full read it comes from
+    results: EventResults
+    layout: Layout
+    seats: list[str]
+    context: tuple[Any, ...]
+    rows: dict[int | None, list[dict[str, Any]]] | None = None
+    settings: tuple[Any, ...] | None = None
+    stored_done: int | None = None
+    unchanged: bool = field(default=False)
+
+
+_SNAPSHOTS: OrderedDict[int, Snapshot] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def snapshot_of(event_id: int) -> Snapshot | None:
+    """The snapshot this process keeps of `event_id`, if any."""
+    with _LOCK:
+        return _SNAPSHOTS.get(event_id)
+
+
+def snapshot_keep(event_id: int, snapshot: Snapshot) -> None:
+    """Keep `snapshot` as the event's, unless one of a later generation is kept already."""
+    with _LOCK:
+        kept = _SNAPSHOTS.get(event_id)
+        if kept is not None and kept.generation > snapshot.generation:
+            return
+        _SNAPSHOTS[event_id] = snapshot
+        _SNAPSHOTS.move_to_end(event_id)
+        while len(_SNAPSHOTS) > SNAPSHOTS_KEPT:
+            _SNAPSHOTS.popitem(last=False)
+
+
+def snapshots_forget() -> None:
+    """Forget every snapshot, as in a new process (tests)."""
+    with _LOCK:
+        _SNAPSHOTS.clear()
+
+
+def settings_of(event: Event, stages: list[Any]) -> tuple[Any, ...]:
+    """What the rows depend on besides the seat results: the event's scoring settings and
+    its stages' numbers, cuts and carry-over."""
+    return (
+        event.scoring_method,
+        str(event.adjustment_unit),
+        tuple(event.tiebreaks or ()),
+        event.lot_seed,
+        event.deal_commitment,
+        event.slug,
+        tuple((s.pk, s.number, s.cut, s.carry_over) for s in stages),
+    )
+
+
+def changed_boards(event_id: int, since: int, upto: int) -> set[int] | None:
+    """The boards the generations `since`+1 … `upto` of `event_id` changed, or None when one
+    of them changed something else or is missing from the log. One query."""
+    if upto <= since:
+        return set()
+    rows = StandingsChange.objects.filter(
+        event_id=event_id, generation__gt=since, generation__lte=upto
+    ).values_list("generation", "boards")
+    generations: set[int] = set()
+    boards: set[int] = set()
+    for generation, named in rows:
+        if named is None:
+            return None
+        generations.add(generation)
+        boards.update(int(b) for b in named)
+    return boards if len(generations) == upto - since else None
+
+
+def results_since(event: Event, generation: int) -> Snapshot | None:
+    """The event's snapshot moved to `generation` (kept, and returned with `unchanged` when
+    no board's results differ), or None when a full read is needed (see the module
+    docstring)."""
+    if connection.vendor != "postgresql":
+        return None
+    snap = snapshot_of(event.pk)
+    if (
+        snap is None
+        or snap.generation > generation
+        or time.monotonic() - snap.taken > SNAPSHOT_SECONDS
+    ):
+        return None
+    boards = changed_boards(event.pk, snap.generation, generation)
+    if boards is None or not boards <= set(snap.layout.number_of):
+        return None
+    if not boards:
+        moved = replace(snap, generation=generation, unchanged=True)
+        snapshot_keep(event.pk, moved)
+        return moved
+    now_open = set(
+        with_open(Board.objects.filter(pk__in=boards).order_by())
+        .filter(is_open=True)
+        .values_list("id", flat=True)
+    )
+    seats = snap.seats
+    by_seat = {f"score_{i}": KeyTextTransform(seat, "score") for i, seat in enumerate(seats)}
+    rows = list(
+        Game.objects.filter(counted_q(), board_id__in=now_open, replaced_at__isnull=True)
+        .order_by()
+        .annotate(**by_seat)
+        .values_list("board_id", "table_id", *by_seat)
+    )
+    if any(row[1] not in snap.layout.seat_of for row in rows):
+        return None  # a table seated after the snapshot: its seats are not known here
+    credited = replace(snap.layout, boards=now_open)
+    grouped: dict[int, list[methods.SeatResult]] = defaultdict(list)
+    credit_games(grouped, rows, seats, credited)
+    credit_adjustments(grouped, credited, {})
+    read = {b: grouped[b] for b in grouped if grouped[b]}
+    every_board = dict(snap.results.by_board or {})
+    changed = False
+    for board in boards:
+        old = every_board.get(board)
+        new = read.get(board)
+        if new is None:
+            changed |= every_board.pop(board, None) is not None
+        elif old is None or sorted(old, key=_place) != sorted(new, key=_place):
+            # Compared in one order: the rows come in whatever order the table holds them.
+            every_board[board] = new
+            changed = True
+    if not changed:
+        moved = replace(snap, generation=generation, unchanged=True)
+        snapshot_keep(event.pk, moved)
+        return moved
+    open_boards = (set(snap.layout.boards) - boards) | now_open
+    # The boards read here are kept with a version no row has, so that their points are kept
+    # with them (board_point_lists) and a full read reads them again.
+    keep_results(event.pk, snap.context, dict.fromkeys(read, ""), read)
+    results = replace(
+        snap.results,
+        event=event,
+        results=[r for rs in every_board.values() for r in rs],
+        by_board=every_board,
+    )
+    moved = Snapshot(
+        generation=generation,
+        taken=snap.taken,
+        results=results,
+        layout=replace(snap.layout, boards=open_boards),
+        seats=seats,
+        context=snap.context,
+    )
+    snapshot_keep(event.pk, moved)
+    return moved
+
+
+def _place(result: methods.SeatResult) -> tuple[Any, str]:
+    return (result.table, result.seat)
+
+
+def snapshot_rows(
+    event_id: int, generation: int, rows: dict[int | None, list[dict[str, Any]]], settings: Any
+) -> None:
+    """Attach the rows computed from the snapshot of `generation` (and the settings they were
+    computed with) to it, if it is still the one kept."""
+    with _LOCK:
+        kept = _SNAPSHOTS.get(event_id)
+        if kept is not None and kept.generation == generation:
+            _SNAPSHOTS[event_id] = replace(kept, rows=rows, settings=settings, stored_done=None)
+
+
+def rows_stored_here(event_id: int, rows: Any, done: int) -> bool:
+    """Whether `rows` are the very rows this process stored last for `event_id`, and no
+    store happened since (the state's `done` is still the one it left)."""
+    kept = snapshot_of(event_id)
+    return kept is not None and kept.rows is rows and kept.stored_done == done
+
+
+def snapshot_stored(event_id: int, rows: Any, done: int) -> None:
+    """Record that the kept snapshot's `rows` are stored, leaving the state's `done` at
+    `done`."""
+    with _LOCK:
+        kept = _SNAPSHOTS.get(event_id)
+        if kept is not None and kept.rows is rows:
+            _SNAPSHOTS[event_id] = replace(kept, stored_done=done)
