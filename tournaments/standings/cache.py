@@ -21,6 +21,7 @@ from tournaments.models import (
 )
 from tournaments.scoring import methods
 from tournaments.standings.running import running_forget
+from tournaments.standings.snapshots import snapshots_forget
 
 # The seat results of each board, kept per process (a recomputation reads again only the
 # boards that changed): found again while the board's counted games are the
@@ -163,9 +164,6 @@ def kept_forget() -> None:
         BOARD_POINTS.clear()
         _STORED_KEPT.clear()
     running_forget()
-    # Here, not at the top: the snapshots module builds on this one.
-    from tournaments.standings.changes import snapshots_forget
-
     snapshots_forget()
 
 

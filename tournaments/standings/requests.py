@@ -50,19 +50,20 @@ def standings_request(
 
 
 # While games of an event wait to be verified, a worker that has verified a chunk leaves the
-# recomputation to the worker that verifies the event's last pending game (each one reads the
-# whole event: under a burst, one per chunk held verification back), unless the stored
+# recomputation to the worker that verifies the event's last pending game (a recomputation that
+# reads much of the event, one per chunk, would hold verification back), unless the stored
 # standings are stale. For a worker that keeps up with the room (its batch was not full) they
-# are stale FRESH_SECONDS after they were stored: a game reaches the standings about one
-# recomputation after its verification. For one draining a queue (its batch came full) they
-# stay fresh for as long as their recomputation took, so that it verifies at least half its
-# time, and while DEEP_QUEUE games of the event or more wait, DRAIN_FRESH_TIMES as long, so
-# that it verifies three quarters of its time at least, whatever the event's size (a
+# are stale once as old as their recomputation took, FRESH_SECONDS at most: it spends at most
+# about half its time recomputing, and a recomputation of a few changed boards (milliseconds,
+# tournaments.standings.changes) follows every batch. For one draining a queue (its batch came
+# full) they stay fresh for as long as their recomputation took, so that it verifies at least
+# half its time, and while DEEP_QUEUE games of the event or more wait, DRAIN_FRESH_TIMES as
+# long, so that it verifies three quarters of its time at least, whatever the event's size (a
 # recompute of a large event costs about a second; the README's benchmarks give the figures).
 # The longer wait is kept for a drain only: in a burst it would delay every standing. A game
 # pending longer than BACKLOG_SECONDS (one the verifier cannot judge stays pending) holds
-# nothing back, unless the worker's batch came full (its games may have waited for minutes);
-# the sweep sends such a game again.
+# nothing back, unless the worker's batch came full (its games may have waited for minutes); the
+# sweep sends such a game again.
 FRESH_SECONDS = 0.25
 DRAIN_FRESH_TIMES = 3
 DEEP_QUEUE = 2000
@@ -126,7 +127,9 @@ def _backlog(event_id: int, *, more: bool = False) -> bool:
     took = (stored_at - read_at).total_seconds() if read_at is not None else 0.0
     pending = Game.objects.filter(status=Status.PENDING, board__event_id=event_id)
     if not more:
-        if stored_at < now - timedelta(seconds=FRESH_SECONDS):
+        # Fresh for as long as they took, FRESH_SECONDS at most: cheap standings (the change
+        # log's: milliseconds) follow each verified batch with no window.
+        if stored_at < now - timedelta(seconds=min(FRESH_SECONDS, took)):
             return False
         return pending.filter(submitted_at__gte=now - timedelta(seconds=BACKLOG_SECONDS)).exists()
     if stored_at < now - timedelta(seconds=max(FRESH_SECONDS, took)):

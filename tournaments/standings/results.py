@@ -41,7 +41,7 @@ from tournaments.models import (
 )
 from tournaments.scoring import methods
 from tournaments.scoring import ranking as scoring_ranking
-from tournaments.standings import changes
+from tournaments.standings import changes, snapshots
 from tournaments.standings.cache import (
     BOARD_POINTS,
     BOARD_POINTS_KEPT,
@@ -129,9 +129,9 @@ def event_results(
         every_board if versions is not None else None,
     )
     if generation is not None and versions is not None and with_penalties:
-        changes.snapshot_keep(
+        snapshots.snapshot_keep(
             event.pk,
-            changes.Snapshot(generation, time.monotonic(), data, layout, seats, context),
+            snapshots.Snapshot(generation, time.monotonic(), data, layout, seats, context),
         )
     return data
 
@@ -452,5 +452,5 @@ def computed_rows(
         for scope, rows in scopes.items()
     }
     if generation is not None:
-        changes.snapshot_rows(event.pk, generation, rows, settings)
+        snapshots.snapshot_rows(event.pk, generation, rows, settings)
     return rows

@@ -24,7 +24,7 @@ from tournaments.models import (
     Standing,
     StandingsState,
 )
-from tournaments.standings import changes
+from tournaments.standings import snapshots
 from tournaments.standings.cache import FIELDS, keep_stored, standings_version, stored_rows_of
 from tournaments.standings.results import computed_rows
 
@@ -135,11 +135,11 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
         done = _done(event_id)
         if coalesced and done >= generation:
             return False  # a newer recomputation is stored already
-        if coalesced and changes.rows_stored_here(event_id, new, done):
+        if coalesced and snapshots.rows_stored_here(event_id, new, done):
             # Nothing changed since this process stored these very rows, and no one stored
             # since: no rows to read or compare (tournaments.standings.changes).
             _mark_done(event_id, generation, read_at, timezone.now())
-            changes.snapshot_stored(event_id, new, max(done, generation))
+            snapshots.snapshot_stored(event_id, new, max(done, generation))
             return False
         version = standings_version(event_id)
         old = stored_rows_of(event, version)
@@ -164,7 +164,7 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
         keep_stored(event_id, version, new)
         # Last, so that the state row is held for an instant only (a verification bumps it).
         _mark_done(event_id, generation, read_at, now)
-        changes.snapshot_stored(event_id, new, max(done, generation))
+        snapshots.snapshot_stored(event_id, new, max(done, generation))
     # A correction to a rated event moves the rating of that event and of every one after it.
     ratings_request(event_id)
     return changed

@@ -526,6 +526,25 @@ def test_a_worker_keeping_up_recomputes_at_once_and_one_draining_a_deep_queue_wa
     assert requests._backlog(event.pk, more=False) is True  # fresh even for it
 
 
+def test_cheap_standings_follow_each_verified_batch_with_no_window(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Standings that took 10 ms to compute, stored 50 ms ago, games of the event pending: a
+    worker keeping up with the room recomputes after its batch (the standings are fresh for
+    no longer than they took to compute, FRESH_SECONDS at most), so a game reaches them one
+    recompute after its verification, not after a fixed window."""
+    _verification_unsent(monkeypatch)
+    event, _round, tables, boards = duplicate_round(tables=3, boards=1, seed="cheap")
+    for t in tables:
+        game_submit(table=t, board=boards[0], record=bot_record(boards[0], t))
+    StandingsState.objects.get_or_create(event_id=event.pk)
+    state = StandingsState.objects.filter(pk=event.pk)
+    _took(state, seconds=0.01, ended_ago=0.05)
+    assert requests._backlog(event.pk, more=False) is False
+    _took(state, seconds=0.2, ended_ago=0.05)  # a dearer one leaves the verifier a moment
+    assert requests._backlog(event.pk, more=False) is True
+
+
 def test_a_recompute_outpaced_by_old_pending_games_leaves_the_next_to_their_verifier(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

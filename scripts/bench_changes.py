@@ -1,0 +1,241 @@
+"""Benchmark the standings' recomputation against the size of the change, not of the event.
+
+Run by `make bench`. On PostgreSQL (DDZ_BENCH_DATABASE_URL, default the local service's
+database `ddz_bench`), for each size (players × rounds played, 6 boards a round, three players
+a table, seated afresh each round) it builds once an event of verified games written directly
+(COPY: the scores only, no records; the recomputation reads the scores), then times, in this
+process as a worker runs it (tournaments.standings.requests.standings_refresh after a request):
+
+  full       a recomputation from nothing (the process keeps nothing; every row stored);
+  changed    one game's score changed on each of --changed boards of the last round, requested
+             with those boards (as a verification does), then the recomputation;
+  unchanged  a request naming a board whose games did not change (a message delivered
+             twice), then the recomputation.
+
+Each is the median of --repeats runs. Goals (issue "Standings at the speed of the change"):
+changed ≤ 30 ms at 600 players; unchanged ≤ 5 ms at every size. Prints a Markdown table;
+exit 1 when a goal is missed.
+
+    python scripts/bench_changes.py                                  # 150 … 30,000 players
+    python scripts/bench_changes.py --sizes 600x12 --repeats 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/ddz_bench"
+BOARDS = 6
+SIZES = ("150x3", "150x12", "600x3", "600x12", "2400x3", "2400x12", "30000x3", "30000x12")
+GOAL_CHANGED_600_MS = 30.0
+GOAL_UNCHANGED_MS = 5.0
+# Scores of a classic game (R-SCORE: the landlord wins or loses twice what each farmer does).
+SCORES = [(2 * k, -k, -k) for k in (1, 2, 4, 8)] + [(-2 * k, k, k) for k in (1, 2, 4, 8)]
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def setup_django(database_url: str) -> None:
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "x" * 40)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "ddz_site.settings"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", "--noinput", verbosity=0)
+
+
+def ensure_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[-1]
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as c:
+        if not c.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            c.execute(f'CREATE DATABASE "{name}"')
+
+
+def build(players: int, rounds: int):
+    """The event of `players` × `rounds` (made once; found again by its slug)."""
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from ddz_site.kernel.sql import copy_rows
+    from games.models import Board, Game, Status
+    from tournaments.models import Event, Player, Round, RoundState, Seat, Table
+
+    slug = f"bench-changes-{players}x{rounds}"
+    found = Event.objects.filter(slug=slug).first()
+    if found is not None:
+        return found
+    log(f"building {slug} …")
+    rng = random.Random(slug)
+    with transaction.atomic():
+        event = Event.objects.create(name=f"Bench changes {players}x{rounds}", slug=slug)
+        made = Player.objects.bulk_create(Player(name=f"Bench {n}") for n in range(players))
+        ids = [p.pk for p in made]
+        now = timezone.now()
+        # Every column of a game row: a verified game's, the score set per row.
+        defaults = {
+            f.attname: f.get_db_prep_save(f.get_default(), connection)
+            for f in Game._meta.concrete_fields
+            if not f.primary_key
+        }
+        defaults.update(
+            record="{}", status=Status.VERIFIED, submitted_at=now, verified_at=now, version=1
+        )
+        names = list(defaults)
+        for number in range(1, rounds + 1):
+            round_ = Round.objects.create(event=event, number=number, state=RoundState.CLOSED)
+            tables = Table.objects.bulk_create(
+                Table(round=round_, number=t + 1) for t in range(players // 3)
+            )
+            order = ids[:]
+            rng.shuffle(order)
+            copy_rows(
+                Seat,
+                ("table_id", "seat", "player_id"),
+                [
+                    (table.pk, seat, order[3 * i + k])
+                    for i, table in enumerate(tables)
+                    for k, seat in enumerate("SEW")
+                ],
+            )
+            boards = Board.objects.bulk_create(
+                Board(
+                    event=event,
+                    round=round_,
+                    number=(number - 1) * BOARDS + b + 1,
+                    hands={},
+                    bottom="",
+                    deal_key=f"{slug}-{number}-{b}",
+                )
+                for b in range(BOARDS)
+            )
+            rows = []
+            for board in boards:
+                for table in tables:
+                    s, e, w = rng.choice(SCORES)
+                    values = dict(
+                        defaults,
+                        table_id=table.pk,
+                        board_id=board.pk,
+                        score=f'{{"S": {s}, "E": {e}, "W": {w}}}',
+                    )
+                    rows.append([values[n] for n in names])
+            copy_rows(Game, names, rows)
+    log(f"built {slug}")
+    return event
+
+
+def _timed(fn) -> float:
+    started = time.perf_counter()
+    fn()
+    return (time.perf_counter() - started) * 1000
+
+
+def measure(event, *, changed: int, repeats: int) -> dict[str, float]:
+    """Milliseconds (medians) of the three recomputations of the module docstring."""
+    from django.db import transaction
+
+    from games.models import Board, Game
+    from tournaments.models import Standing, StandingsState
+    from tournaments.standings import cache
+    from tournaments.standings.requests import standings_refresh, standings_request
+
+    def refresh() -> None:
+        standings_refresh(event_id=event.pk)
+
+    def request(**kwargs) -> None:
+        # As a worker's task finds it: the recomputation marked queued, so that the request
+        # sends none (with no broker configured Celery runs tasks at once, in the request).
+        with transaction.atomic():
+            StandingsState.objects.filter(pk=event.pk).update(queued=True)
+            standings_request(event_id=event.pk, **kwargs)
+
+    StandingsState.objects.get_or_create(event_id=event.pk)
+    full = []
+    for _ in range(repeats):
+        cache.kept_forget()
+        Standing.objects.filter(event=event).delete()
+        request()
+        full.append(_timed(refresh))
+    last = list(Board.objects.filter(event=event).order_by("-number").values_list("pk", flat=True))[
+        :changed
+    ]
+    rng = random.Random(event.slug)
+    moved = []
+    for _ in range(repeats):
+        with transaction.atomic():
+            for board_id in last:
+                game = Game.objects.filter(board_id=board_id).order_by("?").first()
+                s, e, w = rng.choice(SCORES)
+                Game.objects.filter(pk=game.pk).update(score={"S": s, "E": e, "W": w})
+            request(boards=last)
+        moved.append(_timed(refresh))
+    unchanged = []
+    for _ in range(repeats):
+        request(boards=last[:1])
+        unchanged.append(_timed(refresh))
+    return {
+        "full": statistics.median(full),
+        "changed": statistics.median(moved),
+        "unchanged": statistics.median(unchanged),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default=",".join(SIZES), help="players x rounds, by commas")
+    parser.add_argument("--changed", type=int, default=BOARDS, help="boards changed")
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args(argv)
+    url = os.environ.get("DDZ_BENCH_DATABASE_URL", DEFAULT_DB)
+    ensure_database(url)
+    setup_django(url)
+    lines = [
+        f"Recomputation against the change ({args.changed} boards changed; medians of "
+        f"{args.repeats} runs, ms):",
+        "",
+        "| players | rounds played | games | from nothing | "
+        f"{args.changed} boards changed | nothing changed |",
+        "|---|---|---|---|---|---|",
+    ]
+    ok = True
+    for size in args.sizes.split(","):
+        players, rounds = (int(n) for n in size.lower().split("x"))
+        event = build(players, rounds)
+        found = measure(event, changed=args.changed, repeats=args.repeats)
+        games = players // 3 * rounds * BOARDS
+        lines.append(
+            f"| {players:,} | {rounds} | {games:,} | {found['full']:,.1f} "
+            f"| {found['changed']:,.1f} | {found['unchanged']:,.1f} |"
+        )
+        log(lines[-1])
+        ok &= found["unchanged"] <= GOAL_UNCHANGED_MS
+        if players == 600 and args.changed == BOARDS:
+            ok &= found["changed"] <= GOAL_CHANGED_600_MS
+    lines += [
+        "",
+        f"Goals: {BOARDS} boards changed ≤ {GOAL_CHANGED_600_MS:g} ms at 600 players; "
+        f"nothing changed ≤ {GOAL_UNCHANGED_MS:g} ms at every size: "
+        + ("met" if ok else "**missed**")
+        + ".",
+    ]
+    print("\n".join(lines))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
