@@ -31,11 +31,11 @@ from dataclasses import replace
 from typing import Any
 
 from django.db import connection
+from django.db.models import Case, Value, When
 from django.db.models.fields.json import KeyTextTransform
 
 from games.counting import counted_q
-from games.models import Board, Game
-from tournaments.core.embargo import with_open
+from games.models import Game
 from tournaments.models import Event, StandingsChange
 from tournaments.scoring import methods
 from tournaments.standings.cache import keep_results
@@ -102,21 +102,12 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
         moved = replace(snap, generation=generation, unchanged=True)
         snapshot_keep(event.pk, moved)
         return moved
-    now_open = set(
-        with_open(Board.objects.filter(pk__in=boards).order_by())
-        .filter(is_open=True)
-        .values_list("id", flat=True)
-    )
     seats = snap.seats
-    by_seat = {f"score_{i}": KeyTextTransform(seat, "score") for i, seat in enumerate(seats)}
-    rows = list(
-        Game.objects.filter(counted_q(), board_id__in=now_open, replaced_at__isnull=True)
-        .order_by()
-        .annotate(**by_seat)
-        .values_list("board_id", "table_id", *by_seat)
-    )
+    rows = _current_games(boards, seats)
     if any(row[1] not in snap.layout.seat_of for row in rows):
         return None  # a table seated after the snapshot: its seats are not known here
+    now_open = _open_of(boards, rows, snap)
+    rows = [(b, t, *scores) for b, t, counted, *scores in rows if counted and b in now_open]
     credited = replace(snap.layout, boards=now_open)
     grouped: dict[int, list[methods.SeatResult]] = defaultdict(list)
     credit_games(grouped, rows, seats, credited)
@@ -157,6 +148,34 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
     )
     snapshot_keep(event.pk, moved)
     return moved
+
+
+def _current_games(boards: set[int], seats: list[str]) -> list[tuple[Any, ...]]:
+    """Every current game of `boards` (counted or not: each finishes its table's board) as
+    (board id, table id, counted, the score of each of `seats`). One query."""
+    by_seat = {f"score_{i}": KeyTextTransform(seat, "score") for i, seat in enumerate(seats)}
+    counted = Case(When(counted_q(), then=Value(True)), default=Value(False))
+    return list(
+        Game.objects.filter(board_id__in=boards, replaced_at__isnull=True)
+        .order_by()
+        .annotate(counted=counted, **by_seat)
+        .values_list("board_id", "table_id", "counted", *by_seat)
+    )
+
+
+def _open_of(boards: set[int], rows: list[tuple[Any, ...]], snap: Snapshot) -> set[int]:
+    """Which of `boards` are open (tournaments.core.embargo: every table of the board's round
+    has a current game of it or an adjusted score for it), from their current games `rows`
+    and the snapshot's tables per round and adjusted seats. A game's table is one of its
+    board's round (tournaments.tables.submission refuses any other)."""
+    finished: dict[int, set[int]] = defaultdict(set)
+    for board_id, table_id, *_rest in rows:
+        finished[board_id].add(table_id)
+    for board_id, table_id in snap.layout.adjusted:
+        if board_id in boards:
+            finished[board_id].add(table_id)
+    expected = snap.results.expected
+    return {b for b in boards if b not in expected or len(finished.get(b, ())) >= expected[b]}
 
 
 def _place(result: methods.SeatResult) -> tuple[Any, str]:

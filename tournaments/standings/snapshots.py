@@ -24,8 +24,7 @@ class Snapshot:
     `layout` holds the open boards, the seats, the boards' numbers, the adjusted seats and
     the lineup; `context` is the key the per-board cache keeps them under
     (tournaments.standings.cache.keep_results); `rows` are the rows computed from exactly
-    these results with the settings `settings` (computed_rows), and `stored_done` the `done`
-    generation the state row had when this process stored those rows (None: not stored here).
+    these results with the settings `settings` (computed_rows).
     """
 
     generation: int
@@ -36,7 +35,6 @@ class Snapshot:
     context: tuple[Any, ...]
     rows: dict[int | None, list[dict[str, Any]]] | None = None
     settings: tuple[Any, ...] | None = None
-    stored_done: int | None = None
     unchanged: bool = field(default=False)
 
 
@@ -66,6 +64,7 @@ def snapshots_forget() -> None:
     """Forget every snapshot, as in a new process (tests)."""
     with _LOCK:
         _SNAPSHOTS.clear()
+        _STORED.clear()
 
 
 def snapshot_rows(
@@ -76,20 +75,24 @@ def snapshot_rows(
     with _LOCK:
         kept = _SNAPSHOTS.get(event_id)
         if kept is not None and kept.generation == generation:
-            _SNAPSHOTS[event_id] = replace(kept, rows=rows, settings=settings, stored_done=None)
+            _SNAPSHOTS[event_id] = replace(kept, rows=rows, settings=settings)
 
 
-def rows_stored_here(event_id: int, rows: Any, done: int) -> bool:
-    """Whether `rows` are the very rows this process stored last for `event_id`, and no
-    store happened since (the state's `done` is still the one it left)."""
-    kept = snapshot_of(event_id)
-    return kept is not None and kept.rows is rows and kept.stored_done == done
+# The rows this process stored last per event, with the `done` generation the state row was
+# left at: while `done` is still that, no one else stored, and the stored rows are these.
+_STORED: OrderedDict[int, tuple[int, dict[int | None, list[dict[str, Any]]]]] = OrderedDict()
 
 
-def snapshot_stored(event_id: int, rows: Any, done: int) -> None:
-    """Record that the kept snapshot's `rows` are stored, leaving the state's `done` at
-    `done`."""
+def stored_here(event_id: int) -> tuple[int, dict[int | None, list[dict[str, Any]]]] | None:
+    """(`done`, rows) of the last store of `event_id` by this process, if any."""
     with _LOCK:
-        kept = _SNAPSHOTS.get(event_id)
-        if kept is not None and kept.rows is rows:
-            _SNAPSHOTS[event_id] = replace(kept, stored_done=done)
+        return _STORED.get(event_id)
+
+
+def stored_set(event_id: int, done: int, rows: dict[int | None, list[dict[str, Any]]]) -> None:
+    """Record that this process stored `rows` for `event_id`, leaving `done` at `done`."""
+    with _LOCK:
+        _STORED[event_id] = (done, rows)
+        _STORED.move_to_end(event_id)
+        while len(_STORED) > SNAPSHOTS_KEPT:
+            _STORED.popitem(last=False)
