@@ -340,6 +340,15 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", not DEBUG)
 # HTTPS-only cookies; the demo's server (`make demo`, DEBUG off on plain HTTP at the loopback)
 # turns them off.
+# Sessions: with a shared cache (DDZ_CACHE_URL) read there, written through to the database
+# (a signed-in page costs no session query); without one, in the database alone, since a
+# cache in each process's memory would keep a session another process ended.
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db"
+    if _cache_url
+    else "django.contrib.sessions.backends.db"
+)
+SESSION_CACHE_ALIAS = "shared"
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # A load balancer or monitor asks /healthz over plain HTTP on the private network.

@@ -182,3 +182,16 @@ def test_a_pool_of_connections_for_the_asgi_servers_threads() -> None:
     assert _settings(url, code).stdout.strip() == "None"
     both = _settings({**url, "DATABASE_POOL_SIZE": "8", "DATABASE_CONN_MAX_AGE": "60"}, code)
     assert both.returncode != 0 and "DATABASE_POOL_SIZE" in both.stderr
+
+
+def test_sessions_are_kept_in_the_shared_cache_when_there_is_one() -> None:
+    """With a shared cache (DDZ_CACHE_URL) a signed-in request reads its session there, the
+    database holding it for a cache that lost it; without one, the database alone: a cache in
+    each process's memory would keep serving a session another process ended (sign-out)."""
+    code = "print(settings.SESSION_ENGINE, getattr(settings, 'SESSION_CACHE_ALIAS', '-'))"
+    shared = _settings({"DDZ_CACHE_URL": "redis://redis.internal:6379/2"}, code)
+    assert shared.returncode == 0, shared.stderr
+    assert shared.stdout.split() == ["django.contrib.sessions.backends.cached_db", "shared"]
+    alone = _settings({}, code)
+    assert alone.returncode == 0, alone.stderr
+    assert alone.stdout.split()[0] == "django.contrib.sessions.backends.db"
