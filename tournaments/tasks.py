@@ -26,7 +26,7 @@ from tournaments.core.outbox import mail_deliver, mail_sweep
 from tournaments.ratings.service import ratings_refresh
 from tournaments.standings.requests import standings_refresh
 from tournaments.standings.store import standings_warm
-from tournaments.tables.verification import VERIFY_BATCH, games_verify, verification_sweep
+from tournaments.tables.verification import verification_run, verification_sweep
 
 
 def _read_ahead() -> None:
@@ -78,11 +78,11 @@ def ratings_recompute() -> int:
 @shared_task(name="games.tasks.verify_game", **DB_TASK_OPTIONS)
 def verify_game(game_id: int) -> bool:
     """Replay game `game_id` through the engine and store the result (idempotent), with up to
-    VERIFY_BATCH - 1 other pending games when the queue is deep
-    (tournaments.tables.verification.games_verify),
-    then the standings they move (at once, unless a recomputation is queued or running); True
-    when this task stored game `game_id`."""
-    return game_id in games_verify(game_ids=[game_id], fill=VERIFY_BATCH, standings_inline=True)
+    VERIFY_BATCH - 1 other pending games, the oldest first, then the standings they move (at
+    once, unless a recomputation is queued or running); the next message sent when the batch
+    came full (tournaments.tables.verification.verification_run). True when this task stored
+    game `game_id`."""
+    return verification_run(game_id=game_id)
 
 
 @shared_task(name="games.tasks.sweep_pending_games", **DB_TASK_OPTIONS)

@@ -12,6 +12,11 @@ A broker that cannot be reached costs a request nothing: `enqueue` publishes wit
 and after one failure the process sends nothing for PAUSE_SECONDS (the broker is *paused*),
 so the requests meanwhile do not try it. What was not sent is in an outbox the sweep reads
 (a pending game; standings or a rating wanted and not stored).
+
+A message that stands for all the work of its kind (a verification takes the oldest pending
+games, whichever game its message names) is sent with `enqueue_once`: one waits at a time,
+and the worker that takes it says so (`taken`), so a burst of 1,200 submissions sends a
+handful of messages, not 1,200 that each find their game verified already.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ import time
 from typing import Any
 
 from celery import Task
+from django.conf import settings
+from django.core.cache import caches
 from django.db import DatabaseError
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
@@ -85,3 +92,42 @@ def enqueue(name: str, *args: Any, countdown: float | None = None) -> bool:
         )
         return False
     return True
+
+
+def _shared_cache() -> bool:
+    """Whether the "shared" cache is one every process of the site sees (Redis): a flag in
+    one process's memory would hold back the messages of a work another process took."""
+    return str(settings.CACHES["shared"]["BACKEND"]).endswith("RedisCache")
+
+
+def enqueue_once(name: str, *args: Any, key: str, seconds: float) -> bool:
+    """Send the task called `name` with `args` unless a message sent under `key` still waits
+    for a worker (one that has not called `taken(key)`); True when one waits, sent now or
+    before. The flag lives in the shared cache for `seconds` at most, so a message lost
+    with its worker holds back the next ones no longer than that (the sweep sends its work
+    meanwhile). Without a shared cache, when tasks run at once (the embedded default), or
+    when the cache does not answer, it sends every time, as `enqueue`."""
+    if app.conf.task_always_eager or not _shared_cache():
+        return enqueue(name, *args)
+    cache = caches["shared"]
+    try:
+        if not cache.add(key, 1, timeout=seconds):
+            return True
+    except Exception:  # a cache that does not answer (Redis down): send, as without one
+        logger.warning("shared cache unavailable: %s%r sent without coalescing", name, args)
+        return enqueue(name, *args)
+    if enqueue(name, *args):
+        return True
+    taken(key)  # not sent: the next change tries again
+    return False
+
+
+def taken(key: str) -> None:
+    """A worker took the message waiting under `key` (enqueue_once): the next change sends
+    another. Taken before the work is read, so a change committed after the read sends one."""
+    if not _shared_cache():
+        return
+    try:
+        caches["shared"].delete(key)
+    except Exception:  # the flag expires by itself
+        logger.warning("shared cache unavailable: the flag %s expires by itself", key)

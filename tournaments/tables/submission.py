@@ -34,7 +34,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ddz_site.kernel.broadcast import table_changed
-from ddz_site.kernel.dispatch import VERIFY_GAME, enqueue
 from games import messages, quick_result
 from games import steps as entry_steps
 from games.engine import EngineError, RecordError, read_record
@@ -46,6 +45,7 @@ from tournaments.core.audit import audit_record
 from tournaments.core.rules import round_refusal
 from tournaments.models import Event, Round, Table
 from tournaments.standings.requests import standings_request
+from tournaments.tables.verification import verification_send
 from tournaments.tables.versions import (
     VersionSeen,
     conflict_message,
@@ -448,7 +448,7 @@ def _store_submission(
     game_id, event_id = game.pk, board.event_id
     # After commit, and never failing the request: a broker that is down leaves the game
     # pending, and games.tasks.sweep_pending_games sends it again.
-    transaction.on_commit(lambda: enqueue(VERIFY_GAME, game_id))
+    transaction.on_commit(lambda: verification_send(game_id))
     if replaced:
         standings_request(event_id=event_id, boards=[board.pk])
     return game

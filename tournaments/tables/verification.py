@@ -15,7 +15,13 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from ddz_site.kernel.dispatch import RECOMPUTE_STANDINGS, VERIFY_GAME, enqueue
+from ddz_site.kernel.dispatch import (
+    RECOMPUTE_STANDINGS,
+    VERIFY_GAME,
+    enqueue,
+    enqueue_once,
+    taken,
+)
 from ddz_site.kernel.sql import model_columns
 from games.models import Board, Game, Resolution, Status
 from games.outcome import accepted_claim_fields, replay_fields
@@ -109,6 +115,32 @@ def games_verify(
                 more=more,
             )
     return [g.pk for g in stored]
+
+
+# The shared cache's flag of a verification message waiting for a worker (enqueue_once), and
+# how long it holds back the next ones at most (a message lost with its worker).
+VERIFY_WAITING = "verification-waiting"
+VERIFY_WAITING_SECONDS = 5.0
+
+
+def verification_send(game_id: int) -> bool:
+    """After a game is stored: have its verification run, by a message unless one waits
+    already (it will take the oldest pending games, this one among them); False when the
+    broker could not be reached (the sweep sends it)."""
+    return enqueue_once(VERIFY_GAME, game_id, key=VERIFY_WAITING, seconds=VERIFY_WAITING_SECONDS)
+
+
+def verification_run(*, game_id: int) -> bool:
+    """A worker's verification (the task verify_game): the waiting message taken, then the
+    oldest pending games verified in a batch of VERIFY_BATCH, game `game_id` among them
+    unless older ones wait, and the standings they move at once; when the batch came full,
+    the next message sent (the coalesced ones stand for the games left). True when this
+    call stored game `game_id`."""
+    taken(VERIFY_WAITING)
+    stored = games_verify(game_ids=[game_id], fill=VERIFY_BATCH, standings_inline=True)
+    if len(stored) >= VERIFY_BATCH:
+        verification_send(game_id)
+    return game_id in stored
 
 
 def _store_outcomes(games: Sequence[Game], names: Sequence[str]) -> None:
