@@ -50,6 +50,9 @@ def _env() -> dict[str, str]:
         CELERY_TASK_DEFAULT_QUEUE=QUEUE,
         DJANGO_SETTINGS_MODULE="ddz_site.settings",
     )
+    # The shared cache of a deployment (README, "Configuration"): the verification messages
+    # coalesce there, and the sessions are read there.
+    env.setdefault("DDZ_CACHE_URL", "redis://127.0.0.1:6379/12")
     return env
 
 

@@ -44,11 +44,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connection, connections
+from django.db import connection, connections, transaction
+from django.db.models import F
 
 from ddz_site.celery import app
 from games import steps as entry_steps
 from games.bot import play_record
+from games.engine import replay
 from games.models import Board, Game, Status
 from games.notation import rank_cards
 from tournaments.demo.accounts import demo_organizer_ensure
@@ -286,6 +288,7 @@ class Command(BaseCommand):
         workers_started = 0.0
         state_log: list[tuple[float, float]] = []
         stop = threading.Event()
+        floors = _floors(event, work) if workers else {}
         try:
             poller, clients, submitted, began = _submit(event, work, options, state_log, stop)
             ended = max(t for _, t in submitted)
@@ -324,6 +327,7 @@ class Command(BaseCommand):
             if state_log
             else None,
             "recomputes": state.runs - runs_before,  # this run's (the counter is the event's)
+            "floors": floors,
         }
         if drain:
             out["drain"] = _drain_measures(options["workers"], times, state_log, workers_started)
@@ -386,3 +390,31 @@ class Command(BaseCommand):
                 if time.monotonic() > deadline:
                     raise CommandError("a Celery worker did not start")
         return procs
+
+
+def _floors(event: Event, work: list[Any]) -> dict[str, float]:
+    """What the machine cannot do faster, measured before the burst (medians): a commit of a
+    one-row write (ms), a round trip to a worker through the broker (Celery's control ping,
+    the cost of an empty task's message, ms), and the engine's replay of one of the burst's
+    records (µs)."""
+    commits = []
+    for _ in range(50):
+        started = time.perf_counter()
+        with transaction.atomic():
+            StandingsState.objects.filter(pk=event.pk).update(runs=F("runs"))
+        commits.append((time.perf_counter() - started) * 1000)
+    pings = []
+    for _ in range(20):
+        started = time.perf_counter()
+        if app.control.ping(limit=1, timeout=2.0):
+            pings.append((time.perf_counter() - started) * 1000)
+    replays = []
+    for _table, _board, record in work[:300]:
+        started = time.perf_counter()
+        replay(record)
+        replays.append((time.perf_counter() - started) * 1e6)
+    return {
+        "commit_ms": round(statistics.median(commits), 2),
+        "worker_round_trip_ms": round(statistics.median(pings), 2) if pings else -1.0,
+        "replay_us": round(statistics.median(replays), 1),
+    }
