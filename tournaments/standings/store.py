@@ -122,8 +122,8 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return False
-    if coalesced and _stored_already(event_id, generation):
-        return False  # a newer recomputation is stored already: nothing to read
+    # No check of `done` here: the caller (standings_refresh) has just read it; the check
+    # that counts is the one under the writers' lock.
     with _READING_AHEAD:
         pass  # a read-ahead of this process is done (standings_warm)
     read_at = timezone.now()
@@ -193,11 +193,6 @@ def _unchanged_here(event_id: int, generation: int, new: Any, read_at: Any) -> b
     if marked:
         snapshots.stored_set(event_id, max(mine[0], generation), new)
     return bool(marked)
-
-
-def _stored_already(event_id: int, generation: int) -> bool:
-    """Whether the standings of `generation` or a newer one are stored (one query)."""
-    return _done(event_id) >= generation
 
 
 def _done(event_id: int) -> int:
