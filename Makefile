@@ -93,7 +93,9 @@ bench: $(STAMP)
 	$(MAKE) services
 	@# Every benchmark runs and prints its table; the target fails at the end if one missed a goal.
 	@status=0; \
+	$(PY) scripts/robot_match.py --deals 1000 || status=1; \
 	$(PY) scripts/bench_standings.py || status=1; \
+	$(PY) scripts/bench_changes.py || status=1; \
 	$(PY) scripts/bench_pipeline.py || status=1; \
 	$(PY) scripts/taps.py || status=1; \
 	$(PY) scripts/bench_live_tables.py --tables 300 --servers 2 || status=1; \

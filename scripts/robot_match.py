@@ -213,7 +213,31 @@ def main(argv: list[str] | None = None) -> int:
     result = match(args.deals, args.seed, args.robot, args.opponent, args.bidding, rules)
     print(render(result))
     print(f"\nWall time: {time.perf_counter() - started:.0f} s.")
-    return 0
+    ok, verdict = goals(result, args.robot)
+    print(verdict)
+    return 0 if ok else 1
+
+
+# The issue's goals for the robot an online entrant meets: it beats the demo's bot by a margin
+# the match can tell from luck (its mean score per deal above zero by MARGIN_SE standard
+# errors), and decides within P95_MS milliseconds at the 95th percentile.
+MARGIN_SE = 3.0
+P95_MS = 50.0
+
+
+def goals(result: dict[str, Any], robot: str) -> tuple[bool, str]:
+    """Whether `robot` met the goals in `result`, and a sentence saying so."""
+    scores = result["tally"][robot]["score"]
+    mean = statistics.fmean(scores)
+    se = statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else 0.0
+    p95 = _percentile(result["times"][robot], 0.95)
+    ok = mean > MARGIN_SE * se and p95 <= P95_MS
+    return ok, (
+        f"Goals: {robot} ahead by more than {MARGIN_SE:g} standard errors "
+        f"({mean:+.3f} ± {se:.3f} a deal) and p95 ≤ {P95_MS:g} ms ({p95:.2f} ms): "
+        + ("met" if ok else "**missed**")
+        + "."
+    )
 
 
 if __name__ == "__main__":
