@@ -172,7 +172,10 @@ def online_table(runs: list[tuple[int, dict[str, Any]]]) -> tuple[list[str], boo
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--online", action="store_true", help="also the 9,999-player event")
+    parser.add_argument("--online", action="store_true", help="also the online event's drain")
+    parser.add_argument(
+        "--online-players", type=int, default=9999, help="its players (a multiple of 3)"
+    )
     parser.add_argument("--skip-burst", action="store_true", help="only the online event")
     args = parser.parse_args(argv)
     _prepare()
@@ -196,12 +199,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.online:
         drains = []
         for workers in (1, 2):
-            common = ["--players", "9999", "--rounds", "1", "--boards", "10", "--timeout", "3600"]
+            common = ["--players", str(args.online_players), "--rounds", "1", "--boards", "10"]
+            common += ["--timeout", "3600"]
             result = simulate(*common, "--burst", "--drain", "--workers", str(workers))
             drains.append((workers, result))
         lines, online_ok = online_table(drains)
         ok = ok and online_ok
-        out += ["", "An online event (ddz_simulate --drain, 9,999 players x 10 boards):", ""]
+        out += [
+            "",
+            f"An online event (ddz_simulate --drain, {args.online_players:,} players x 10 boards):",
+            "",
+        ]
         out += lines
     print("\n".join(out))
     return 0 if ok else 1
