@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -243,40 +243,49 @@ def matchpoints(
     """
     rows = list(results)
     _check(rows)
-    points: dict[int, tuple[Fraction, Fraction]] = {}
-    index = {id(r): i for i, r in enumerate(rows)}
-    for (board, _seat), group in _groups(rows).items():
-        tables = len({r.table for r in group})
+    # Each result's points by its place in `rows`, group by group (a board and seat).
+    points: list[tuple[Fraction, Fraction]] = [(Fraction(0), Fraction(0))] * len(rows)
+    groups: dict[tuple[Hashable, str], list[int]] = defaultdict(list)
+    for i, r in enumerate(rows):
+        groups[(r.board, r.seat)].append(i)
+    for (board, _seat), places in groups.items():
+        tables = len({rows[i].table for i in places})
         big_n = max(tables, (expected or {}).get(board, tables))
         top = Fraction(2 * (big_n - 1))
-        for r in group:
+        compared = []
+        for i in places:
+            r = rows[i]
             if r.adjusted is not None:
-                points[index[id(r)]] = (top * adjusted_share(r.adjusted), top)
-        compared = [r for r in group if r.adjusted is None]
+                points[i] = (top * adjusted_share(r.adjusted), top)
+            else:
+                compared.append(i)
         n = len(compared)
-        if any(r.weighted for r in compared):
-            for r, exact in zip(compared, _weighted_matchpoints(compared), strict=True):
-                points[index[id(r)]] = (exact if n == big_n else (exact + 1) * big_n / n - 1, top)
+        if any(rows[i].weighted for i in compared):
+            exacts = _weighted_matchpoints([rows[i] for i in compared])
+            for i, exact in zip(compared, exacts, strict=True):
+                points[i] = (exact if n == big_n else (exact + 1) * big_n / n - 1, top)
             continue
         # Compared as integers over the group's common denominator: exact, and many times
         # faster than comparing Fractions (the standings of a large event sort 40,000 scores).
-        den = lcm(1, *(r.score.denominator for r in compared))
-        real = sorted(_scaled(r.score, den) for r in compared)
-        # The points of one raw score, made a Fraction once per group (a board at 200 tables
-        # has a few dozen distinct ones): Neuberg's (raw + 1) * N / n - 1 in one division.
-        made: dict[int, Fraction] = {}
-        for r in compared:
-            # Sorted once per group, so a board at T tables costs T log T, not T squared.
-            # 2 per score below, 1 per other equal score: below + (below + equal) - 1.
-            key = _scaled(r.score, den)
-            raw = bisect_left(real, key) + bisect_right(real, key) - 1
-            value = made.get(raw)
-            if value is None:
-                value = made[raw] = (
-                    Fraction(raw) if n == big_n else Fraction((raw + 1) * big_n - n, n)
-                )
-            points[index[id(r)]] = (value, top)
-    return [SeatPoints(r.board, r.table, r.seat, r.player, *points[i]) for i, r in enumerate(rows)]
+        scores = [rows[i].score for i in compared]
+        den = lcm(1, *{s.denominator for s in scores})
+        keys = [s.numerator * (den // s.denominator) for s in scores]
+        # One pass over the sorted scores: a score earns 2 per score below it and 1 per other
+        # equal score (below + (below + equal) - 1), made a Fraction once per distinct score
+        # (a board at 200 tables has a few dozen), with Neuberg's (raw + 1) * N / n - 1 in one
+        # division when fewer than N tables compare.
+        value_of: dict[int, tuple[Fraction, Fraction]] = {}
+        below = 0
+        for key, equal in sorted(Counter(keys).items()):
+            raw = 2 * below + equal - 1
+            value = Fraction(raw) if n == big_n else Fraction((raw + 1) * big_n - n, n)
+            value_of[key] = (value, top)
+            below += equal
+        for i, key in zip(compared, keys, strict=True):
+            points[i] = value_of[key]
+    return [
+        SeatPoints(r.board, r.table, r.seat, r.player, *points[i]) for i, r in enumerate(rows)
+    ]
 
 
 def _weighted_matchpoints(compared: Sequence[SeatResult]) -> list[Fraction]:
