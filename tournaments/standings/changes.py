@@ -27,22 +27,20 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
 
 from django.db import connection
-from django.db.models import Case, Value, When
+from django.db.models import Case, Count, Value, When
 from django.db.models.fields.json import KeyTextTransform
 
 from games.counting import counted_q
-from games.models import Game
-from tournaments.models import Event, StandingsChange
+from games.models import Board, Game
+from tournaments.models import Event, Seat, StandingsChange
 from tournaments.scoring import methods
 from tournaments.standings.cache import keep_results
-from tournaments.standings.seat_results import (
-    credit_adjustments,
-    credit_games,
-)
+from tournaments.standings.seat_results import Layout, credit_adjustments, credit_games
 from tournaments.standings.snapshots import Snapshot, snapshot_keep, snapshot_of
 
 # A snapshot older than this is not moved but read again from nothing: a bound on what a
@@ -104,11 +102,22 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
         return moved
     seats = snap.seats
     rows = _current_games(boards, seats)
-    if any(row[1] not in snap.layout.seat_of for row in rows):
-        return None  # a table seated after the snapshot: its seats are not known here
-    now_open = _open_of(boards, rows, snap)
+    layout = _with_tables(snap.layout, {row[1] for row in rows}, seats)
+    if layout is None:
+        return None
+    # The tables of the changed boards' rounds counted again: a table may have been added
+    # since (an online entrant starting a board), and it counts in N until it finishes.
+    counted_again = _round_tables(boards)
+    if any(
+        n != snap.results.expected.get(b) and alone is False
+        for b, (n, alone) in counted_again.items()
+    ):
+        return None  # a table added to a round of several boards: each board's openness moves
+    expected: dict[Hashable, int] = dict(snap.results.expected)
+    expected.update({b: n for b, (n, _alone) in counted_again.items()})
+    now_open = _open_of(boards, rows, layout, expected)
     rows = [(b, t, *scores) for b, t, counted, *scores in rows if counted and b in now_open]
-    credited = replace(snap.layout, boards=now_open)
+    credited = replace(layout, boards=now_open)
     grouped: dict[int, list[methods.SeatResult]] = defaultdict(list)
     credit_games(grouped, rows, seats, credited)
     credit_adjustments(grouped, credited, {})
@@ -124,7 +133,7 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
             # Compared in one order: the rows come in whatever order the table holds them.
             every_board[board] = new
             changed = True
-    if not changed:
+    if not changed and layout is snap.layout and expected == snap.results.expected:
         moved = replace(snap, generation=generation, unchanged=True)
         snapshot_keep(event.pk, moved)
         return moved
@@ -136,13 +145,14 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
         snap.results,
         event=event,
         results=[r for rs in every_board.values() for r in rs],
+        expected=expected,
         by_board=every_board,
     )
     moved = Snapshot(
         generation=generation,
         taken=snap.taken,
         results=results,
-        layout=replace(snap.layout, boards=open_boards),
+        layout=replace(layout, boards=open_boards),
         seats=seats,
         context=snap.context,
     )
@@ -163,18 +173,52 @@ def _current_games(boards: set[int], seats: list[str]) -> list[tuple[Any, ...]]:
     )
 
 
-def _open_of(boards: set[int], rows: list[tuple[Any, ...]], snap: Snapshot) -> set[int]:
-    """Which of `boards` are open (tournaments.core.embargo: every table of the board's round
-    has a current game of it or an adjusted score for it), from their current games `rows`
-    and the snapshot's tables per round and adjusted seats. A game's table is one of its
-    board's round (tournaments.tables.submission refuses any other)."""
+def _with_tables(layout: Layout, tables: set[int], seats: list[str]) -> Layout | None:
+    """`layout` with the seats of those of `tables` it does not know (tables added to a round
+    since the snapshot: an online entrant's play of a board), read in one query; None when
+    one has no seats or a seat the event's score columns do not name (read everything)."""
+    unknown = tables - layout.seat_of.keys()
+    if not unknown:
+        return layout
+    added: dict[int, dict[str, int]] = defaultdict(dict)
+    for table_id, seat, player_id in Seat.objects.filter(table_id__in=unknown).values_list(
+        "table_id", "seat", "player_id"
+    ):
+        added[table_id][seat] = player_id
+    if added.keys() != unknown or any(s not in seats for t in added.values() for s in t):
+        return None
+    return replace(layout, seat_of={**layout.seat_of, **added})
+
+
+def _round_tables(boards: set[int]) -> dict[int, tuple[int, bool]]:
+    """Board id → (the number of tables of its round, whether it is the round's one board),
+    for those of `boards` in a round. One query."""
+    return {
+        board_id: (tables, others == 1)
+        for board_id, tables, others in Board.objects.filter(pk__in=boards, round__isnull=False)
+        .order_by()
+        .annotate(
+            tables=Count("round__tables", distinct=True),
+            others=Count("round__boards", distinct=True),
+        )
+        .values_list("pk", "tables", "others")
+    }
+
+
+def _open_of(
+    boards: set[int], rows: list[tuple[Any, ...]], layout: Layout, expected: dict[Any, int]
+) -> set[int]:
+    """Which of `boards` the standings count (tournaments.core.embargo.open_board_ids: every
+    table of the board's round has a current game of it or an adjusted score for it), from
+    their current games `rows`, the adjusted seats and the tables of each board's round. A
+    game's table is one of its board's round (tournaments.tables.submission refuses any
+    other)."""
     finished: dict[int, set[int]] = defaultdict(set)
     for board_id, table_id, *_rest in rows:
         finished[board_id].add(table_id)
-    for board_id, table_id in snap.layout.adjusted:
+    for board_id, table_id in layout.adjusted:
         if board_id in boards:
             finished[board_id].add(table_id)
-    expected = snap.results.expected
     return {b for b in boards if b not in expected or len(finished.get(b, ())) >= expected[b]}
 
 

@@ -152,10 +152,10 @@ def test_a_recompute_that_finds_nothing_changed_reads_no_seat_and_no_stored_row(
     sql = [q["sql"] for q in seen.captured_queries]
     assert not [s for s in sql if '"tournaments_seat"' in s]
     assert not [s for s in sql if 'FROM "tournaments_standing"' in s]
-    # The games read are the changed board's only: its current games, which give both its
-    # openness and its counted scores, in one query.
+    # What is read is the changed board's only: its current games, which give both its
+    # openness and its counted scores, and the tables of its round.
     reads = [s for s in sql if s.startswith("SELECT") and '"games_' in s]
-    assert len(reads) == 1 and f"IN ({boards[0].pk})" in reads[0]
+    assert len(reads) == 2 and all(f"IN ({boards[0].pk})" in s for s in reads)
     # No lock and no transaction: the stored rows are this process's, marked done at once.
     assert not [s for s in sql if "pg_advisory_xact_lock" in s]
     state = StandingsState.objects.get(pk=event.pk)
@@ -209,3 +209,50 @@ def test_a_new_player_seated_by_hand_counts_after_a_full_request(played) -> None
     stored = _stored(event)
     assert newcomer.pk in {row["player_id"] for row in stored[None]}
     assert stored == _from_nothing(event)
+
+
+def _table_added(round_, board=None):
+    """A table added to `round_` with three new players (as an online entrant starting a
+    board adds one), and, with `board`, its verified game of that board."""
+    from tournaments.models import Seat, Table
+
+    table = Table.objects.create(round=round_, number=round_.tables.count() + 1)
+    for seat in "SEW":
+        Seat.objects.create(table=table, seat=seat, player=PlayerFactory())
+    if board is not None:
+        game = game_submit(table=table, board=board, record=bot_record(board, table))
+        game_verify(game_id=game.pk)
+    return table
+
+
+def test_a_table_added_to_a_round_of_several_boards_is_read_in_full(played) -> None:
+    # Boards 2 and 3 are no longer finished by every table of their round: none counts them.
+    event, round_, _tables, boards = played
+    _table_added(round_, boards[0])
+    _refresh(event)
+    stored = _stored(event)
+    assert stored == _from_nothing(event)
+    assert {row["boards"] for row in stored[None]} == {1}
+
+
+def test_a_table_added_to_a_one_board_round_is_read_with_its_seats_only() -> None:
+    # One board a round, as online: the added table's seats are read, not the event's.
+    event, round_, tables, boards = duplicate_round(tables=3, boards=1, seed="one")
+    for table in tables:
+        game_verify(
+            game_id=game_submit(
+                table=table, board=boards[0], record=bot_record(boards[0], table)
+            ).pk
+        )
+    cache.kept_forget()
+    _refresh(event)
+    added = _table_added(round_)
+    game = game_submit(table=added, board=boards[0], record=bot_record(boards[0], added))
+    with CaptureQueriesContext(connection) as seen:
+        game_verify(game_id=game.pk)
+        _refresh(event)
+    seat_reads = [q["sql"] for q in seen.captured_queries if 'FROM "tournaments_seat"' in q["sql"]]
+    assert len(seat_reads) == 1 and f"IN ({added.pk})" in seat_reads[0]
+    stored = _stored(event)
+    assert stored == _from_nothing(event)
+    assert len(stored[None]) == 12 and all(row["top"] == "6" for row in stored[None])
