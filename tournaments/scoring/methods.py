@@ -283,9 +283,7 @@ def matchpoints(
             below += equal
         for i, key in zip(compared, keys, strict=True):
             points[i] = value_of[key]
-    return [
-        SeatPoints(r.board, r.table, r.seat, r.player, *points[i]) for i, r in enumerate(rows)
-    ]
+    return [SeatPoints(r.board, r.table, r.seat, r.player, *points[i]) for i, r in enumerate(rows)]
 
 
 def _weighted_matchpoints(compared: Sequence[SeatResult]) -> list[Fraction]:
