@@ -61,6 +61,7 @@ demo: $(STAMP) $(DEMO_STATIC)/staticfiles.json
 	@echo "  $(SITE)/events/demo-duplicate/boards/1/   traveller of board 1"
 	@echo "  $(SITE)/events/archive-of-real-games/     the imported real games"
 	@echo "  $(SITE)/series/demo-series-2026/          a club's series standings; names lead to profiles"
+	@echo "  $(SITE)/events/demo-online-cup/online/    online against robots: sign up, enter, play"
 	@echo "  $(SITE)/accounts/login/                   sign in with a demo login above"
 	@echo "  $(SITE)/referee/events/demo-duplicate/    referee entry (demo-referee: table 1 of round 5)"
 	@echo "  $(SITE)/organizer/events/demo-duplicate/  the organizer's dashboard (demo-organizer)"

@@ -40,6 +40,8 @@ urlpatterns = [
     # Registration and check-in: the player's pages under the public event's, the organizer's
     # under /organizer/ (before the organizer's module, whose paths are shorter).
     path("", include("tournaments.web.urls.registration")),
+    # An entrant's online play, under the public event pages (tournaments.online).
+    path("", include("tournaments.web.urls.online")),
     # Before the organizer's and referee's modules: its paths live under theirs.
     path("", include("tournaments.web.urls.officials")),
     path("referee/", include("tournaments.web.urls.referee")),

@@ -23,6 +23,7 @@ from django.db import connections
 
 from ddz_site.kernel.dispatch import DB_TASK_OPTIONS
 from tournaments.core.outbox import mail_deliver, mail_sweep
+from tournaments.online.close import online_sweep
 from tournaments.ratings.service import ratings_refresh
 from tournaments.standings.requests import standings_refresh
 from tournaments.standings.store import standings_warm
@@ -91,9 +92,12 @@ def sweep_pending_games(older_than: float = 120) -> int:
     message a chunk), the overdue standings and the rating wanted
     (tournaments.tables.verification.verification_sweep); the number of games sent. The mails
     waiting, or whose claim's lease expired, are sent again too
-    (tournaments.core.outbox.mail_sweep)."""
+    (tournaments.core.outbox.mail_sweep). Online play's moves whose time ran out are played by
+    the robots, and the online windows that ended are closed (tournaments.online.close)."""
     mail_sweep(older_than=older_than)
-    return verification_sweep(older_than=older_than)
+    sent = verification_sweep(older_than=older_than)
+    online_sweep()  # last: the pipeline's own sweeps never wait on it
+    return sent
 
 
 @shared_task(**DB_TASK_OPTIONS)

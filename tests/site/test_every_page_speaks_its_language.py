@@ -41,7 +41,7 @@ from games.engine.bidding import PASS_CALLS
 from games.engine.cards import PASS_WORDS
 from games.models import Board, Game
 from tests.api_world import build_api_world
-from tests.factories import EventFactory, PlayerFactory, bot_record
+from tests.factories import EventFactory, PlayerFactory, bot_record, online_event
 from tests.paths import ROOT_DIR
 from tournaments.events import round_states, rounds, stages
 from tournaments.links import tokens
@@ -60,6 +60,7 @@ from tournaments.models import (
     TableAssignment,
 )
 from tournaments.models import Player as PlayerModel
+from tournaments.online import play as online_play
 from tournaments.tables.review import game_resolve
 from tournaments.tables.submission import game_submit
 from tournaments.tables.verification import game_verify
@@ -118,6 +119,7 @@ class Walk:
     player_token: str
     users: dict[str, User]
     clients: dict[str, Client] = field(default_factory=dict)
+    online: Event | None = None  # an online event against robots, its entrant on board 1
 
 
 def _token(url: str) -> str:
@@ -213,6 +215,10 @@ def _walk(language: str) -> Walk:
         player_token=_token(player_link[0].url),
         users=users,
     )
+    # An online event against robots in its window: its entrant started board 1.
+    walk.online, _td, (entrant,) = online_event(entrants=1, boards=1)
+    online_play.online_board_start(event=walk.online, user=entrant, number=1)
+    users["entrant"] = entrant
     # An error page is an answer to check like any other (a 500 is listed, not raised).
     walk.clients["public"] = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE=language)
     for persona, user in users.items():
@@ -338,6 +344,8 @@ def _fill(walk: Walk, pattern: Pattern) -> list[dict[str, Any]] | None:
         from tournaments.people.accounts import invitation_token
 
         special[pattern.name] = {"token": [invitation_token(player=walk.player, event=event)]}
+    if pattern.name.startswith("online:") and walk.online is not None:
+        special[pattern.name] = {"slug": [walk.online.slug], "number": [1]}
     values = {**by_name, "number": [board.number], **special.get(pattern.name, {})}
     if pattern.name.startswith("links:"):
         link = walk.table_token
@@ -364,6 +372,10 @@ def _path(pattern: Pattern, kwargs: dict[str, Any]) -> str:
 
 
 def _personas(path: str) -> list[str]:
+    if "/online/boards/" in path:
+        return ["entrant"]  # his own seat's device: nobody else's
+    if "/online/" in path:
+        return ["entrant", "organizer"]
     if path.startswith(("/organizer/", "/admin/")):
         return ["organizer"]
     if path.startswith("/referee/"):

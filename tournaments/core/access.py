@@ -37,6 +37,7 @@ from tournaments.models import (
     PlayerLink,
     Role,
     RoundState,
+    Seat,
     SeatLink,
     Table,
     TableAssignment,
@@ -249,9 +250,27 @@ class NotOrganizer(AdministrationRefused):
     """The acting user is not an organizer of the event."""
 
 
+class _Sweep:
+    """The actor of the periodic sweep (tournaments.tasks) when it does an organizer's work by
+    the event's own settings: the close of an online event's window once its end is past
+    (tournaments.online.close). Never a user, built by no door; audited as the system."""
+
+    is_authenticated = False
+
+    def __repr__(self) -> str:
+        return "SWEEP"
+
+    def audit_fields(self) -> dict[str, str]:
+        """What tournaments.core.audit.audit_record adds to the changes it made."""
+        return {"by": "sweep"}
+
+
+SWEEP = _Sweep()
+
+
 def organizer_check(event: Event, actor: Actor) -> None:
-    """Refuses non-organizers of ``event`` (NotOrganizer)."""
-    if not is_organizer(actor, event):
+    """Refuses non-organizers of ``event`` (NotOrganizer); SWEEP passes (see it)."""
+    if actor is not SWEEP and not is_organizer(actor, event):
         raise NotOrganizer(_("Only the organizers of %(event)s may change it.") % {"event": event})
 
 
@@ -308,6 +327,14 @@ def may_enter(actor: Actor, table: Table) -> bool:
             SeatLink.objects.select_related("table_link").filter(pk=via["id"]).order_by().first()
         )
         return seat_link is not None and seat_refusal(seat_link, table) is None
+    if via.get("link") == "online" and via.get("table_id") == table.pk:
+        # An entrant of an online event at his own seat (tournaments.online.play.entrant_device).
+        return Seat.objects.filter(
+            table=table,
+            seat=via.get("seat"),
+            player__user_id=via["id"],
+            table__round__event__online_robots=True,
+        ).exists()
     if via.get("link") == "player" and via.get("table_id") == table.pk:
         # A player link acting at the seat she holds in this table's round (seat device).
         player_link = PlayerLink.objects.filter(pk=via["id"]).order_by().first()

@@ -10,10 +10,20 @@ assigned to that game's table (tournaments.core.access.can_enter_table: a refere
 tables, never another table's result of a board still in play). Once the board is open,
 everyone sees everything (public).
 
+An online robot duplicate (tournaments.online) is *sealed* while its window is not closed
+(`results_sealed`): every table there is one entrant's play of one board, and a board is played
+by new tables until the window closes, so no board is open before then, whatever its tables
+finished (`with_open`, `board_is_open`). An entrant sees his own games once he played them
+(`game_visible_to`), and the public leaderboard its totals only. Its stored standings count
+every game played so far, each board compared among the tables that finished it
+(`played_games_count`): entrants come at different times, so some board is always being played,
+and waiting for all its tables would leave the leaderboard empty until the close.
+
 Every page and endpoint that shows a board's results or hands asks `visible_to(user, board)`
-(or, for a list, `visible_board_ids` once); one that shows a game asks
-`game_visible_to(user, game)`; the stored standings count open boards only, so that a total
-moving can never tell the public a result still under embargo.
+(or, for a list, `visible_board_ids` once, `public_board_ids` for one who is no user); one that
+shows a game asks `game_visible_to(user, game)`; the stored standings count open boards only
+(finished ones in a sealed event), so that a total moving can never tell the public a result
+still under embargo.
 """
 
 from __future__ import annotations
@@ -37,11 +47,32 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from games.models import Board, Game
-from tournaments.core.access import Actor, can_enter_table, is_chief_referee
-from tournaments.models import Adjustment, Event, Round, Table
+from tournaments.core.access import Actor, can_enter_table, is_chief_referee, signed_in
+from tournaments.models import Adjustment, Event, Round, Seat, Table
 
 if TYPE_CHECKING:  # django-stubs-ext is a development dependency
     from django_stubs_ext import WithAnnotations
+
+
+# The boards of a sealed event (`results_sealed`), as a filter on Board.
+SEALED_Q = Q(event__online=True, event__online_robots=True, event__online_closed_at__isnull=True)
+
+
+# The boards of an online robot duplicate, sealed or not (`played_games_count`).
+ONLINE_Q = Q(event__online=True, event__online_robots=True)
+
+
+def played_games_count(event: Event) -> bool:
+    """Whether the standings of `event` count each board's games as they are played, N being
+    the tables that finished it (an online robot duplicate; module docstring), rather than
+    once every table of its round finished it."""
+    return bool(event.online and event.online_robots)
+
+
+def results_sealed(event: Event) -> bool:
+    """Whether `event` is an online robot duplicate whose window is not closed yet (module
+    docstring): no board of it is open, whatever its tables finished."""
+    return bool(event.online and event.online_robots and event.online_closed_at is None)
 
 
 def board_is_open(board: Board) -> bool:
@@ -65,18 +96,37 @@ def visible_to(user: Actor, board: Board) -> bool:
 
 def game_visible_to(user: Actor, game: Game) -> bool:
     """Whether `user` may see `game` (its record, result, hands and replay): organizers and
-    chief referees always, a referee of the game's table always, everyone else once the
-    game's board is open."""
-    return can_enter_table(user, game.table) or board_is_open(game.board)
+    chief referees always, a referee of the game's table always, in a sealed event its entrant
+    (the account of a player seated at its table: his own game, once played), everyone else
+    once the game's board is open."""
+    if can_enter_table(user, game.table) or board_is_open(game.board):
+        return True
+    user_row = signed_in(user)
+    return (
+        user_row is not None
+        and results_sealed(game.board.event)
+        and Seat.objects.filter(table_id=game.table_id, player__user=user_row).exists()
+    )
 
 
 def open_board_ids(event: Event) -> set[int]:
-    """The ids of the open boards of `event`, in one query whatever its size."""
+    """The ids of the boards of `event` the stored standings count, in one query whatever its
+    size: the open boards; in an online robot duplicate, every board (`played_games_count`;
+    while sealed its leaderboard shows totals only: `public_board_ids` says what anyone may
+    see)."""
     return set(
-        with_open(Board.objects.filter(event=event))
+        with_open(Board.objects.filter(event=event), seal=False)
         .filter(is_open=True)
         .values_list("id", flat=True)
     )
+
+
+def public_board_ids(event: Event) -> set[int]:
+    """The ids of the boards of `event` whose results the public sees: the open boards (none
+    in a sealed event). One query at most."""
+    if results_sealed(event):
+        return set()
+    return open_board_ids(event)
 
 
 def visible_board_ids(user: Actor, event: Event) -> set[int] | None:
@@ -84,7 +134,7 @@ def visible_board_ids(user: Actor, event: Event) -> set[int] | None:
     organizer or chief referee); a referee, like the public, sees the open boards."""
     if is_chief_referee(user, event):
         return None
-    return open_board_ids(event)
+    return public_board_ids(event)
 
 
 class OpenAnnotation(TypedDict):
@@ -93,9 +143,12 @@ class OpenAnnotation(TypedDict):
     is_open: bool
 
 
-def with_open(boards: QuerySet[Board]) -> QuerySet[WithAnnotations[Board, OpenAnnotation]]:
+def with_open(
+    boards: QuerySet[Board], *, seal: bool = True
+) -> QuerySet[WithAnnotations[Board, OpenAnnotation]]:
     """`boards` annotated with `is_open` (see the module docstring), computed in the same SQL
-    query, for list pages that must not spend a query per board."""
+    query, for list pages that must not spend a query per board. Without `seal`, what the
+    standings count: every board of an online robot duplicate (`played_games_count`)."""
     finished = (
         Table.objects.filter(round_id=OuterRef("round_id"))
         .filter(
@@ -125,6 +178,7 @@ def with_open(boards: QuerySet[Board]) -> QuerySet[WithAnnotations[Board, OpenAn
         round_tables=Coalesce(Subquery(tables, output_field=IntegerField()), 0),
     ).annotate(
         is_open=Case(
+            When(SEALED_Q, then=Value(False)) if seal else When(ONLINE_Q, then=Value(True)),
             When(round__isnull=True, then=Value(True)),
             When(
                 Q(round_tables__gt=0) & Q(finished_tables__gte=F("round_tables")),

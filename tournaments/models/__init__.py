@@ -48,6 +48,7 @@ from tournaments.models.events import (
     EventQuerySet,
     EventStatus,
     Player,
+    RobotStrength,
     RoundState,
     ScoringMethod,
 )
@@ -133,6 +134,7 @@ __all__ = [
     "Role",
     "Round",
     "RoundClock",
+    "RobotStrength",
     "RoundState",
     "SEAT_CHOICES",
     "STARTED",

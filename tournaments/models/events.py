@@ -76,6 +76,9 @@ class Player(models.Model):
     )
     email = models.EmailField(_("e-mail address"), blank=True)
     mail_off = models.BooleanField(_("no e-mail from the site"), default=False)
+    # A robot of an online event (tournaments.online): it plays the seats the entrants do not,
+    # entered unranked, never a person.
+    robot = models.BooleanField(_("robot"), default=False, editable=False)
     profile_hidden = models.BooleanField(
         _("profile hidden from the public"),
         default=False,
@@ -144,6 +147,14 @@ class EventFormat(models.TextChoices):
     TEAM_OF_THREE = "team_of_three", _("Teams of three")
     TEAM_MATCH = "team_match", _("3 v 3 two-table team match")
     SINGLE_TABLE = "single_table", _("Single table")
+
+
+class RobotStrength(models.TextChoices):
+    """The robots of an online event (games.robots.STRENGTHS)."""
+
+    BASIC = "basic", _("basic")
+    MEDIUM = "medium", _("medium")
+    STRONG = "strong", _("strong")
 
 
 class Event(models.Model):
@@ -242,6 +253,32 @@ class Event(models.Model):
         help_text=_("The venue's time zone, e.g. Asia/Shanghai; empty: the site's."),
     )
     online = models.BooleanField(_("online"), default=False)
+    # Online robot duplicate (tournaments.online), an online event with ``online_robots``: the
+    # window is starts_at..ends_at; each entrant plays every board on the site against robots
+    # of this strength, with this long for each of his moves; ``online_closed_at`` is when the
+    # window was closed (every started board finished by the robots, the seed revealed).
+    online_robots = models.BooleanField(
+        _("played on the site against robots"),
+        default=False,
+        help_text=_(
+            "Online only: each entrant plays every board in the window, the other seats "
+            "played by robots."
+        ),
+    )
+    robot_strength = models.CharField(
+        _("robot strength"),
+        max_length=8,
+        choices=RobotStrength.choices,
+        default=RobotStrength.STRONG,
+    )
+    move_seconds = models.PositiveIntegerField(
+        _("seconds per move online"),
+        default=60,
+        help_text=_("Online play: a move not made in time is played by the robot."),
+    )
+    online_closed_at = models.DateTimeField(
+        _("online window closed"), null=True, blank=True, editable=False
+    )
     venue_name = models.CharField(_("venue"), max_length=200, blank=True)
     venue_address = models.TextField(_("venue address"), blank=True)
     registration_limit = models.PositiveIntegerField(
@@ -289,6 +326,13 @@ class Event(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(status__in=EventStatus.values), name="event_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(robot_strength__in=RobotStrength.values),
+                name="event_robot_strength_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(move_seconds__gte=5), name="event_move_seconds_at_least_5"
             ),
             models.CheckConstraint(
                 condition=models.Q(ends_at__isnull=True)

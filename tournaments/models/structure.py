@@ -94,6 +94,9 @@ class Round(models.Model):
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveIntegerField(_("number"))
+    # Online robot duplicate (tournaments.online): how many of the entrant's moves the robot
+    # played for him (he let the time of a move run out, or the window closed mid-board).
+    robot_moves = models.PositiveIntegerField(_("moves played by the robot"), default=0)
     history = HistoricalRecords()
 
     class Meta:

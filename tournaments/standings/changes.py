@@ -37,6 +37,7 @@ from django.db.models.fields.json import KeyTextTransform
 
 from games.counting import counted_q
 from games.models import Board, Game
+from tournaments.core.embargo import played_games_count
 from tournaments.models import Event, Seat, StandingsChange
 from tournaments.scoring import methods
 from tournaments.standings.cache import keep_results
@@ -107,7 +108,7 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
         return None
     # The tables of the changed boards' rounds counted again: a table may have been added
     # since (an online entrant starting a board), and it counts in N until it finishes.
-    counted_again = _round_tables(boards)
+    counted_again = {} if played_games_count(event) else _round_tables(boards)
     if any(
         n != snap.results.expected.get(b) and alone is False
         for b, (n, alone) in counted_again.items()
@@ -115,7 +116,7 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
         return None  # a table added to a round of several boards: each board's openness moves
     expected: dict[Hashable, int] = dict(snap.results.expected)
     expected.update({b: n for b, (n, _alone) in counted_again.items()})
-    now_open = _open_of(boards, rows, layout, expected)
+    now_open = boards if played_games_count(event) else _open_of(boards, rows, layout, expected)
     rows = [(b, t, *scores) for b, t, counted, *scores in rows if counted and b in now_open]
     credited = replace(layout, boards=now_open)
     grouped: dict[int, list[methods.SeatResult]] = defaultdict(list)

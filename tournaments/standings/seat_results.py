@@ -16,6 +16,7 @@ from django.db.models import Count
 
 from games.models import Board
 from tournaments.core import lineups
+from tournaments.core.embargo import played_games_count
 from tournaments.models import Adjustment, Event, Penalty, Seat, Table
 from tournaments.scoring import methods
 
@@ -77,7 +78,9 @@ def boards_of(
     event: Event,
 ) -> tuple[dict[Hashable, int | None], dict[Hashable, int], dict[int, int]]:
     """Per board of `event`: its stage, the tables expected to play it (those of its round,
-    when it has one) and its number."""
+    when it has one; none in an online robot duplicate, where N is the tables that finished
+    it: tournaments.core.embargo.played_games_count) and its number."""
+    by_round = not played_games_count(event)
     tables_per_round = dict(
         Table.objects.filter(round__event=event)
         .order_by()
@@ -93,7 +96,7 @@ def boards_of(
     ):
         stage_of_board[board_id] = stage_id
         number_of[board_id] = number
-        if round_id is not None:
+        if round_id is not None and by_round:
             expected[board_id] = tables_per_round.get(round_id, 0)
     return stage_of_board, expected, number_of
 

@@ -2,12 +2,14 @@
 position, its steps and its undo; the WebSocket consumer (tournaments.web.live_socket) pushes
 the same position on every change, and these doors are the fallback a device polls.
 
-Four doors open a device (tournaments.links.devices): ``seat`` (``/s/TOKEN/``), ``table``
+Five doors open a device (tournaments.links.devices): ``seat`` (``/s/TOKEN/``), ``table``
 (the referee device, ``/t/TOKEN/boards/N/device/``), ``player`` (a player's own link at her
-seat, ``/p/TOKEN/rounds/R/boards/N/``) and ``referee`` (the referee device of a signed-in
-referee, ``/referee/events/SLUG/tables/ID/boards/N/device/``). Every answer is private (never
-cached nor indexed) and a refusal is the link's refusal page, or the API's error shape for a
-JSON door.
+seat, ``/p/TOKEN/rounds/R/boards/N/``), ``referee`` (the referee device of a signed-in
+referee, ``/referee/events/SLUG/tables/ID/boards/N/device/``) and ``online`` (a signed-in
+entrant's seat at his play of a board of an online event, ``/events/SLUG/online/boards/N/``,
+tournaments.online.play.entrant_device: the robots answer each of his steps). Every answer is
+private (never cached nor indexed) and a refusal is the link's refusal page, or the API's error
+shape for a JSON door.
 
 JSON doors:
 
@@ -40,6 +42,8 @@ from tournaments.core.rules import rules_of
 from tournaments.events.overview import in_seat_order
 from tournaments.links import checks, devices
 from tournaments.links.devices import Device, DeviceRefused
+from tournaments.online import play as online_play
+from tournaments.online.window import is_online_duplicate
 from tournaments.tables import live, selectors
 from tournaments.web.links import keep_private
 
@@ -55,12 +59,16 @@ def _private(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
 
 
 def open_device(kind: str, kwargs: dict[str, Any], *, user: Any, ua: str) -> Device:
-    """The device of `kind` (``seat``, ``table``, ``player``, ``referee``) that the address's
-    `kwargs` open, for `user` (the signed-in referee device) from the device `ua`.
+    """The device of `kind` (``seat``, ``table``, ``player``, ``referee``, ``online``) that the
+    address's `kwargs` open, for `user` (the signed-in referee device, the online entrant) from
+    the device `ua`.
 
     Raises:
-        DeviceRefused: tournaments.links.devices's refusals.
+        DeviceRefused: tournaments.links.devices's refusals, and the online entrant's
+            (tournaments.online.play.entrant_device).
     """
+    if kind == "online":
+        return online_play.entrant_device(user, kwargs["slug"], kwargs["number"], device=ua)
     if kind == "referee":
         return devices.signed_in_device(user, kwargs["slug"], kwargs["table_id"], kwargs["number"])
     if kind == "seat":
@@ -81,6 +89,7 @@ URL_PREFIX = {
     "table": "links:table",
     "player": "links:player",
     "referee": "referee:device",
+    "online": "online:device",
 }
 
 
@@ -187,11 +196,11 @@ def seat_home(request: HttpRequest, token: str) -> HttpResponse:
 @_private
 def board_page(request: HttpRequest, kind: str, **kwargs: Any) -> HttpResponse:
     """The device's page for one board: the seat's hand, the table, the buttons."""
-    if kind == "referee" and not request.user.is_authenticated:
+    if kind in ("referee", "online") and not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     try:
         device = _open(request, kind, kwargs)
-        state = live.live_state(table=device.table, board=device.board)
+        state = online_play.live_state_now(table=device.table, board=device.board)
     except DeviceRefused as exc:
         return _refused_page(request, exc)
     names = rules_of(device.board.event).seats
@@ -264,8 +273,9 @@ def _json_door(method: str) -> Callable[..., Any]:
 
 @_json_door("GET")
 def position(request: HttpRequest, device: Device) -> JsonResponse:
-    """GET: the board at the table now, as this device sees it."""
-    state = live.live_state(table=device.table, board=device.board)
+    """GET: the board at the table now, as this device sees it (an online entrant's overdue
+    move played by the robot first)."""
+    state = online_play.live_state_now(table=device.table, board=device.board)
     return JsonResponse({"view": device_view(device, state)})
 
 
@@ -284,7 +294,7 @@ def take_step(device: Device, body: dict[str, Any]) -> dict[str, Any]:
         unfit = text_refusal(text, max_length=MAX_STEP_CHARS)
         if unfit is not None:
             raise DomainError(unfit[1])
-        state, error = live.live_step(
+        state, error = online_play.step_and_robots(
             table=device.table,
             board=device.board,
             seat=device.seat,
@@ -338,8 +348,11 @@ def claim(request: HttpRequest, device: Device) -> JsonResponse:
 
 @_json_door("POST")
 def undo(request: HttpRequest, device: Device) -> JsonResponse:
-    """POST ``{"at"}``: ask to take back the last step, or agree to it (tables.live)."""
+    """POST ``{"at"}``: ask to take back the last step, or agree to it (tables.live); never at
+    a table of an online event (a robot agrees to nothing)."""
     body = _read(request)
+    if is_online_duplicate(device.board.event):
+        raise DomainError(_("No step is taken back in online play."))
     state = live.live_undo(
         table=device.table, board=device.board, seat=device.seat, at=_at(body), actor=device.bearer
     )

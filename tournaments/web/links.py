@@ -373,7 +373,9 @@ def _player_page(
     ``message``), shown beside the form of its game with what she typed."""
     event, player = link.event, link.player
     view = player_view(link)
-    rows = pages.player_scorecard(event=event, player=player, visible=embargo.open_board_ids(event))
+    rows = pages.player_scorecard(
+        event=event, player=player, visible=embargo.public_board_ids(event)
+    )
     # Her seat device in each round in play: its address and QR code (to open it on a phone).
     devices = {}
     firsts = selectors.first_boards([r.pk for r, _t, _s, _m in view.seats])

@@ -40,6 +40,7 @@ from ddz_site.kernel.broadcast import table_group
 from ddz_site.web.middleware import api_error
 from games import steps as entry_steps
 from tournaments.links.devices import Device, DeviceRefused
+from tournaments.online.play import live_state_now
 from tournaments.tables import live
 from tournaments.web.devices import device_view, open_device, take_step
 
@@ -96,7 +97,8 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
         """The device resolved anew and its view of the board now, from the database."""
         try:
             device = self._open()
-            state = live.live_state(table=device.table, board=device.board)
+            # An online entrant's overdue move is played by the robot first.
+            state = live_state_now(table=device.table, board=device.board)
             self.device, self.checked_at = device, time.monotonic()
             self.deal = state.position.deal
             self.position = state.position if state.game is None else None
@@ -238,6 +240,10 @@ class SignedInRefereeConsumer(LiveTableConsumer):
     kind = "referee"
 
 
+class OnlineEntrantConsumer(LiveTableConsumer):
+    kind = "online"
+
+
 websocket_urlpatterns = [
     path("ws/s/<str:token>/boards/<int:number>/", SeatConsumer.as_asgi()),
     path("ws/t/<str:token>/boards/<int:number>/device/", RefereeDeviceConsumer.as_asgi()),
@@ -246,5 +252,6 @@ websocket_urlpatterns = [
         "ws/referee/events/<str:slug>/tables/<int:table_id>/boards/<int:number>/device/",
         SignedInRefereeConsumer.as_asgi(),
     ),
+    path("ws/events/<str:slug>/online/boards/<int:number>/", OnlineEntrantConsumer.as_asgi()),
     re_path(r"", NoSuchSocket.as_asgi()),
 ]

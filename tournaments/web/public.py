@@ -70,7 +70,9 @@ def _stage(event: Event, request: HttpRequest) -> Stage | None:
 
 def _standings_key(event: Event, stage: Stage | None) -> str:
     stamp = event.standings_updated_at.timestamp() if event.standings_updated_at else 0
-    return f"{event.pk}-{stage.number if stage else 0}-{stamp}-{get_language()}"
+    # A sealed event's table (totals only) is another page than the one after its close.
+    sealed = "sealed" if embargo.results_sealed(event) else "open"
+    return f"{event.pk}-{stage.number if stage else 0}-{stamp}-{sealed}-{get_language()}"
 
 
 def _standings_html(request: HttpRequest, event: Event, stage: Stage | None) -> str:
@@ -89,7 +91,14 @@ def _standings_html(request: HttpRequest, event: Event, stage: Stage | None) -> 
         seated = bool(rows) or Seat.objects.filter(table__round__event=event).exists()
         html = render_to_string(
             "tournaments/_standings.html",
-            {"event": event, "stage": stage, "standings": rows, "seated": seated},
+            {
+                "event": event,
+                "stage": stage,
+                "standings": rows,
+                "seated": seated,
+                # An online event in its window: totals only (tournaments.core.embargo).
+                "sealed": embargo.results_sealed(event),
+            },
             request=None,
         )
         cache.set(key, html, 3600 if rows else REFRESH_SECONDS)
@@ -125,17 +134,26 @@ def _live_url(event: Event, stage: Stage | None) -> str:
     return f"{url}?stage={stage.number}" if stage else url
 
 
-def _standings_stamp(slug: str) -> tuple[int, float] | None:
-    """(event id, standings_updated_at) of the event `slug`, read at most once a
-    STAMP_SECONDS per process: the busiest page then answers without touching the database,
-    and shows a change at most that much later (its own refresh is slower anyway)."""
+def _standings_stamp(slug: str) -> tuple[int, float, float] | None:
+    """(event id, standings_updated_at, online_closed_at: an online event's seal lifted) of
+    the event `slug`, read at most once a STAMP_SECONDS per process: the busiest page then
+    answers without touching the database, and shows a change at most that much later (its
+    own refresh is slower anyway)."""
     key = "standings-stamp:" + hashlib.sha256(slug.encode()).hexdigest()
     stamp = cache.get(key)
     if stamp is None:
-        row = Event.objects.filter(slug=slug).values_list("pk", "standings_updated_at").first()
+        row = (
+            Event.objects.filter(slug=slug)
+            .values_list("pk", "standings_updated_at", "online_closed_at")
+            .first()
+        )
         if row is None:
             return None
-        stamp = (row[0], row[1].timestamp() if row[1] else 0.0)
+        stamp = (
+            row[0],
+            row[1].timestamp() if row[1] else 0.0,
+            row[2].timestamp() if row[2] else 0.0,
+        )
         cache.set(key, stamp, STAMP_SECONDS)
     return stamp
 
@@ -191,7 +209,12 @@ def _with_account(request: HttpRequest, page: str) -> str:
 
 def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings table alone, for the page's refresh; 304 when unchanged (ETag)."""
-    event = get_object_or_404(Event.objects.only("pk", "slug", "standings_updated_at"), slug=slug)
+    event = get_object_or_404(
+        Event.objects.only(
+            "pk", "slug", "standings_updated_at", "online", "online_robots", "online_closed_at"
+        ),
+        slug=slug,
+    )
     stage = _stage(event, request)
     etag = '"' + hashlib.sha256(_standings_key(event, stage).encode()).hexdigest()[:32] + '"'
     if request.headers.get("If-None-Match") == etag:

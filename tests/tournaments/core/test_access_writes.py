@@ -235,6 +235,12 @@ NOT_ASKING = {
     "tournaments.tables.selectors.confirm_queue": "a selector: reads only",
     "tournaments.core.audit.audit_record": "the audit itself: records whoever acted",
     "tournaments.core.audit.admin_record": "the audit of the admin, whose pages ask first",
+    "tournaments.online.close.online_window_close": (
+        "asks through the round services it calls (organizer_lock: an organizer or the sweep)"
+    ),
+    "tournaments.online.play.step_and_robots": (
+        "asks through tournaments.tables.live.live_step (entry_open_check, may_enter)"
+    ),
 }
 SERVICE_MODULES = [
     "tournaments/tables/submission.py",
@@ -255,6 +261,9 @@ SERVICE_MODULES = [
     "tournaments/standings/rulings.py",
     "tournaments/standings/store.py",
     "tournaments/standings/requests.py",
+    "tournaments/online/window.py",
+    "tournaments/online/play.py",
+    "tournaments/online/close.py",
 ]
 
 

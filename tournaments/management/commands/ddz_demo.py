@@ -39,6 +39,7 @@ from django.utils import timezone
 from games.models import Game, Status
 from tournaments.archive.records import records_import
 from tournaments.demo import life as demo_life
+from tournaments.demo import online as demo_online
 from tournaments.demo.accounts import demo_accounts_ensure, demo_organizer_ensure
 from tournaments.demo.league import demo_league_build, demo_league_clear, demo_play
 from tournaments.events import players_csv, round_states, rounds, stages
@@ -144,9 +145,11 @@ def _open_round_play(
 def demo_events_clear() -> None:
     """Delete the demo's events of a run before (a run of the demo starts afresh): their rounds
     first, since a round protects its stage."""
-    names = [DEMO_EVENT, ARCHIVE_EVENT, demo_life.OPEN_EVENT]
+    names = [DEMO_EVENT, ARCHIVE_EVENT, demo_life.OPEN_EVENT, *demo_online.EVENTS]
     Round.objects.filter(event__name__in=names).delete()
     Event.objects.filter(name__in=names).delete()
+    # The online events' robots, entered in no event now (a robot plays for one event only).
+    Player.objects.filter(robot=True, entries__isnull=True).delete()
 
 
 class Command(BaseCommand):
@@ -196,6 +199,7 @@ class Command(BaseCommand):
         self._standings_show(event, timeout)
         self._league_show(td=td, seed=seed, timeout=timeout, site_=options["site"].rstrip("/"))
         self._open_show(site=options["site"].rstrip("/"))
+        self._online_show(seed=seed, site=options["site"].rstrip("/"), timeout=timeout)
         folder = options["records"]
         if folder:
             self._records_import(folder, timeout)
@@ -252,6 +256,21 @@ class Command(BaseCommand):
             f"\n{event.name}: {life.event_when(event)} at {life.event_where(event)}; "
             f"registration open, {event.registration_limit} places ({counts}): "
             f"{site}{event.get_absolute_url()}"
+        )
+
+    def _online_show(self, *, seed: str, site: str, timeout: float) -> None:
+        """The online robot duplicates (tournaments.demo.online): one open, one closed."""
+        cup, sprint = demo_online.demo_online_build(seed=seed)
+        _wait_verified(sprint, timeout)
+        _wait_standings(sprint, timeout)
+        self.stdout.write(
+            f"\n{cup.name}: online against robots, {cup.boards.count()} boards, its window open "
+            f"for a week ({life.event_when(cup)}); sign up, enter and play at "
+            f"{site}/events/{cup.slug}/online/"
+        )
+        self.stdout.write(
+            f"{sprint.name}: its window closed, standings and travellers public: "
+            f"{site}{sprint.get_absolute_url()}"
         )
 
     def _records_import(self, folder: str, timeout: float) -> None:

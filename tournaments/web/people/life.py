@@ -25,7 +25,8 @@ from django.views.decorators.http import require_POST
 
 from ddz_site.kernel.errors import DomainError
 from tournaments.core.access import NotAllowed, NotOrganizer
-from tournaments.models import STARTED, Event
+from tournaments.models import STARTED, Event, RobotStrength
+from tournaments.online.window import MAX_MOVE_SECONDS, MIN_MOVE_SECONDS, online_play_set
 from tournaments.people import life
 from tournaments.web.organizer import event_for_organizer, login_required
 
@@ -69,6 +70,24 @@ class EventLifeForm(forms.Form):
         widget=forms.TextInput(attrs={"list": "time-zones", "autocomplete": "off"}),
     )
     online = forms.BooleanField(label=gettext_lazy("Played online"), required=False)
+    # Online play on the site (tournaments.online): the window is the start and the end.
+    online_robots = forms.BooleanField(
+        label=gettext_lazy("Played on this site against robots"),
+        required=False,
+        help_text=gettext_lazy(
+            "Online only: each entrant plays every board between the start and the end, the "
+            "other seats played by robots."
+        ),
+    )
+    robot_strength = forms.ChoiceField(
+        label=gettext_lazy("Robot strength"), choices=RobotStrength.choices, required=False
+    )
+    move_seconds = forms.IntegerField(
+        label=gettext_lazy("Seconds per move online"),
+        min_value=MIN_MOVE_SECONDS,
+        max_value=MAX_MOVE_SECONDS,
+        required=False,
+    )
     venue_name = forms.CharField(label=gettext_lazy("Venue"), required=False, max_length=200)
     venue_address = forms.CharField(
         label=gettext_lazy("Venue address"),
@@ -98,6 +117,9 @@ def _initial(event: Event) -> dict[str, Any]:
         "ends_at": wall(event.ends_at),
         "time_zone": event.time_zone,
         "online": event.online,
+        "online_robots": event.online_robots,
+        "robot_strength": event.robot_strength,
+        "move_seconds": event.move_seconds,
         "venue_name": event.venue_name,
         "venue_address": event.venue_address,
         "status": event.status,
@@ -131,6 +153,13 @@ def event_life(request: HttpRequest, slug: str) -> HttpResponse:
                     online=data["online"],
                     venue_name=data["venue_name"],
                     venue_address=data["venue_address"],
+                )
+                online_play_set(
+                    event=event,
+                    actor=request.user,
+                    robots=bool(data["online"] and data["online_robots"]),
+                    strength=data["robot_strength"] or event.robot_strength,
+                    move_seconds=data["move_seconds"] or event.move_seconds,
                 )
                 if before_play and data.get("status"):
                     life.event_status_set(event=event, actor=request.user, status=data["status"])

@@ -1,0 +1,118 @@
+"""The end of an online event's window (`online_window_close`) and the sweep that drives online
+play between requests (`online_sweep`: the timeouts, the closes due). Vocabulary:
+tournaments.online.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Board, EntryDraft, Game, Status
+from tournaments.core.access import SWEEP, Actor, AdministrationRefused
+from tournaments.core.audit import audit_record
+from tournaments.events import round_states, rounds
+from tournaments.models import Event, Round, RoundState, Table
+from tournaments.online.play import board_seat, timeout_check
+from tournaments.online.robots import robots_act
+from tournaments.online.window import MIN_MOVE_SECONDS
+from tournaments.tables.verification import games_verify
+
+# What online_window_close answers: the window closed now or before, or why not yet.
+CLOSED, NOT_DUE, WAITING = "closed", "not_due", "waiting"
+
+
+def _boards_in_play(event: Event) -> list[tuple[Table, Board]]:
+    """Every started play of `event` with no game stored yet, with its board."""
+    boards = {b.round_id: b for b in Board.objects.filter(event=event).select_related("event")}
+    tables = Table.objects.filter(round__event=event).exclude(
+        pk__in=Game.objects.filter(table__round__event=event, replaced_at__isnull=True).values(
+            "table_id"
+        )
+    )
+    return [(t, boards[t.round_id]) for t in tables.order_by("round__number", "number")]
+
+
+def online_window_close(*, event: Event, actor: Actor = SWEEP, now: datetime | None = None) -> str:
+    """Close the window of the online `event` once its end is past: the robots finish every
+    board still in play (the entrant's moves counted in Table.robot_moves), its games are
+    verified, every round closed and published, the seed revealed, and the event unsealed
+    (tournaments.core.embargo). Idempotent: each part is skipped once done, and a close
+    waiting for a game to settle (a claim the workers flagged needs a chief referee's ruling)
+    is done by a later sweep. Audited (``online.window_close``, and each service's own record).
+
+    Returns CLOSED (now or before), NOT_DUE (the window is open, or not online) or WAITING.
+
+    Raises:
+        NotOrganizer: `actor` is neither an organizer nor the sweep (access.SWEEP, the
+            default).
+    """
+    now = now or timezone.now()
+    fresh = Event.objects.get(pk=event.pk)
+    if fresh.online_closed_at is not None:
+        return CLOSED
+    if not (fresh.online and fresh.online_robots) or fresh.ends_at is None or now < fresh.ends_at:
+        return NOT_DUE
+    for table, board in _boards_in_play(fresh):
+        human = board_seat(fresh, board.number)
+        robots_act(table=table, board=board, human=human, for_human=10_000)
+    pending = Game.objects.filter(
+        table__round__event=fresh, replaced_at__isnull=True, status=Status.PENDING
+    ).values_list("pk", flat=True)
+    games_verify(game_ids=list(pending))
+    try:
+        with transaction.atomic():
+            _rounds_finish(fresh, actor)
+            if fresh.deal_commitment and not Event.objects.get(pk=fresh.pk).seed_revealed:
+                rounds.event_seed_reveal(event=fresh, actor=actor)
+            if not Event.objects.filter(pk=fresh.pk, online_closed_at__isnull=True).update(
+                online_closed_at=now
+            ):
+                return CLOSED
+            audit_record(
+                event=fresh, actor=actor, action="online.window_close", obj=fresh, changes={}
+            )
+    except AdministrationRefused:
+        return WAITING  # a game not settled yet: the next sweep tries again
+    event.online_closed_at = now
+    return CLOSED
+
+
+def _rounds_finish(event: Event, actor: Actor) -> None:
+    """Close, then publish, every round of `event` not published yet (the round's services).
+
+    Raises:
+        AdministrationRefused: a round whose games are not all settled.
+    """
+    for round_ in Round.objects.filter(event=event).order_by("number"):
+        if round_.state == RoundState.IN_PLAY:
+            round_ = round_states.round_close(round_=round_, actor=actor)
+        if round_.state == RoundState.CLOSED:
+            round_states.round_publish(round_=round_, actor=actor)
+
+
+def online_timeouts_sweep(now: datetime | None = None) -> int:
+    """Play by the robot every entrant's move whose time ran out, in every online event whose
+    window is not closed (`timeout_check`); the number played."""
+    now = now or timezone.now()
+    drafts = EntryDraft.objects.filter(
+        table__round__event__online=True,
+        table__round__event__online_robots=True,
+        table__round__event__online_closed_at__isnull=True,
+        updated_at__lte=now - timedelta(seconds=MIN_MOVE_SECONDS),
+    ).select_related("table", "board__event")
+    return sum(timeout_check(table=d.table, board=d.board, now=now) for d in drafts)
+
+
+def online_sweep(now: datetime | None = None) -> dict[str, int]:
+    """What the periodic sweep (tournaments.tasks) does for online play: the timeouts, then
+    the close of every online event whose window ended. ``{"timeouts", "closed"}``."""
+    now = now or timezone.now()
+    timeouts = online_timeouts_sweep(now)
+    due = Event.objects.filter(
+        online=True, online_robots=True, online_closed_at__isnull=True, ends_at__lte=now
+    )
+    closed = sum(online_window_close(event=e, now=now) == CLOSED for e in due)
+    return {"timeouts": timeouts, "closed": closed}

@@ -1,0 +1,250 @@
+"""An entrant's play of an online event: his boards (`entrant_boards`), starting one
+(`online_board_start`), his device at it (`entrant_device`), a step of his and the robots' answer
+(`step_and_robots`, the one call of both device doors) and his move played by the robot when its
+time ran out (`timeout_check`). Vocabulary: tournaments.online.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import Board, EntryDraft, Game
+from tournaments.core.access import Actor, signed_in
+from tournaments.core.audit import audit_record
+from tournaments.core.rules import rules_of
+from tournaments.links.devices import Device, DeviceRefused
+from tournaments.links.tokens import DEVICE_CHARS, LinkBearer
+from tournaments.models import Entry, Event, Player, Round, RoundState, Seat, Table
+from tournaments.online.robots import robot_moves_for, robot_players, robots_act
+from tournaments.online.window import OnlineRefused, is_online_duplicate, window_refusal
+from tournaments.tables import live
+
+
+def board_seat(event: Event, number: int) -> str:
+    """The seat every entrant holds on board `number` of `event` (R-SEAT order, rotating by
+    board number: S, E, W, S, … at three players)."""
+    seats = rules_of(event).seats
+    return seats[(number - 1) % len(seats)]
+
+
+def entrant_of(event: Event, user: Actor) -> Player | None:
+    """The player `user`'s account plays `event` as: his Player (Player.user) entered in it
+    and not withdrawn; None for anyone else."""
+    account = signed_in(user)
+    if account is None:
+        return None
+    entry = (
+        Entry.objects.filter(
+            event=event, player__user=account, player__robot=False, withdrawn_from__isnull=True
+        )
+        .select_related("player")
+        .first()
+    )
+    return entry.player if entry is not None else None
+
+
+@dataclass(frozen=True)
+class EntrantBoard:
+    """One board of an online event as its entrant sees it: its ``number``, his ``seat``, his
+    ``table`` (None: not started), ``state`` (``not_started``, ``in_play``, ``finished``), his
+    ``game`` once finished and the ``robot_moves`` played for him."""
+
+    number: int
+    seat: str
+    table: Table | None
+    state: str
+    game: Game | None
+    robot_moves: int
+
+
+def entrant_boards(event: Event, player: Player) -> list[EntrantBoard]:
+    """Every board of `event`, in number order, with `player`'s play of it. Three queries."""
+    tables = {
+        s.table.round_id: s.table
+        for s in Seat.objects.filter(table__round__event=event, player=player).select_related(
+            "table"
+        )
+    }
+    games = {
+        g.table_id: g
+        for g in Game.objects.filter(
+            table_id__in=[t.pk for t in tables.values()], replaced_at__isnull=True
+        )
+    }
+    out = []
+    for board in Board.objects.filter(event=event).order_by("number"):
+        table = tables.get(board.round_id) if board.round_id is not None else None
+        game = games.get(table.pk) if table is not None else None
+        state = "not_started" if table is None else "finished" if game else "in_play"
+        moves = table.robot_moves if table is not None else 0
+        out.append(
+            EntrantBoard(board.number, board_seat(event, board.number), table, state, game, moves)
+        )
+    return out
+
+
+def _board(event: Event, number: int) -> Board:
+    board = Board.objects.filter(event=event, number=number, round__isnull=False).first()
+    if board is None:
+        raise OnlineRefused(_("%(event)s has no board %(n)s.") % {"event": event.name, "n": number})
+    return board
+
+
+def online_board_start(
+    *, event: Event, user: Actor, number: int, now: datetime | None = None
+) -> Table:
+    """Start board `number` of `event` for the entrant `user`: his table of the board's round,
+    him at the board's seat (`board_seat`) and the robots at the others, the robots played up
+    to his first turn. A board started already answers with its table (one play a board).
+    Audited (``online.board_start``).
+
+    Raises:
+        OnlineRefused: the window not open (its times said), `user` not entered, no such
+            board, its round not in play.
+    """
+    refusal = window_refusal(event, now)
+    if refusal is not None:
+        raise OnlineRefused(refusal)
+    player = entrant_of(event, user)
+    if player is None:
+        raise OnlineRefused(_("Only an entrant of %(event)s plays its boards.") % {"event": event})
+    board = _board(event, number)
+    seat = board_seat(event, number)
+    with transaction.atomic():
+        # The event's row orders the starts (and the close, which locks it too): one set of
+        # robot players, one table a play, no start in a round closed meanwhile.
+        locked = Event.objects.select_for_update().get(pk=event.pk)
+        mine = Seat.objects.filter(table__round=board.round, player=player).first()
+        table = mine.table if mine is not None else _table_make(locked, board, player, seat, user)
+    # Also for a play started before (a robot's turn left by a failure): up to his turn.
+    robots_act(table=table, board=board, human=seat)
+    return Table.objects.select_related("round__event").get(pk=table.pk)
+
+
+def _table_make(event: Event, board: Board, player: Player, seat: str, actor: Actor) -> Table:
+    """A new table of `board`'s round: `player` at `seat`, the robots at the others, its draft
+    (the clock of his first move), audited as `actor`'s; the caller holds the event's row lock.
+
+    Raises:
+        OnlineRefused: the round is not in play.
+    """
+    # Read again under the lock: the close may have closed it since the board was read.
+    round_ = Round.objects.get(boards=board)
+    if round_.state != RoundState.IN_PLAY:
+        raise OnlineRefused(_("Board %(n)s is not in play.") % {"n": board.number})
+    robots = robot_players(event)
+    last = round_.tables.aggregate(n=Max("number"))["n"] or 0
+    table = Table.objects.create(round=round_, number=last + 1)
+    Seat.objects.bulk_create(
+        Seat(table=table, seat=s, player=player if s == seat else robots[s])
+        for s in rules_of(event).seats
+    )
+    EntryDraft.objects.get_or_create(table=table, board=board)
+    audit_record(
+        event=event,
+        actor=actor,
+        action="online.board_start",
+        obj=table,
+        changes={"board": board.number, "seat": seat, "player": player.name},
+    )
+    return table
+
+
+def entrant_device(user: Actor, slug: str, number: int, *, device: str = "") -> Device:
+    """The seat device of the entrant `user` on board `number` of the online event `slug`: his
+    own seat of his table, never another (the referee device is no entrant's).
+
+    Raises:
+        DeviceRefused: no such event or board, or a board he has not started (404); not an
+            entrant (403).
+    """
+    event = Event.objects.filter(slug=slug).first()
+    if event is None or not is_online_duplicate(event):
+        raise DeviceRefused(_("There is no such online event."), status=404)
+    player = entrant_of(event, user)
+    account = signed_in(user)
+    if player is None or account is None:
+        raise DeviceRefused(_("Only an entrant of %(event)s plays its boards.") % {"event": event})
+    board = (
+        Board.objects.select_related("event", "round")
+        .filter(event=event, number=number, round__isnull=False)
+        .first()
+    )
+    mine = (
+        Seat.objects.select_related("table__round__event")
+        .filter(table__round=board.round, player=player)
+        .first()
+        if board is not None
+        else None
+    )
+    if board is None or mine is None:
+        raise DeviceRefused(
+            _("You have not started board %(n)s: start it from your page.") % {"n": number},
+            status=404,
+        )
+    via: dict[str, Any] = {
+        "link": "online",
+        "id": account.pk,
+        "table_id": mine.table_id,
+        "seat": mine.seat,
+    }
+    return Device(
+        None, mine.table, board, mine.seat, LinkBearer(via=via, device=device[:DEVICE_CHARS])
+    )
+
+
+def timeout_check(*, table: Table, board: Board, now: datetime | None = None) -> bool:
+    """Play the entrant's move by the robot of his seat when its time ran out (his turn began
+    ``move_seconds`` ago or more: the table's draft was saved last then), and the robots'
+    answer; True when it did. Asked by the sweep and whenever his device reads the board."""
+    event = board.event
+    if not is_online_duplicate(event) or event.online_closed_at is not None:
+        return False
+    draft = EntryDraft.objects.filter(table=table, board=board).only("updated_at", "steps").first()
+    now = now or timezone.now()
+    if draft is None or draft.updated_at + timedelta(seconds=event.move_seconds) > now:
+        return False
+    human = board_seat(event, board.number)
+    if not robot_moves_for(table=table, board=board, human=human, at=len(draft.steps)):
+        return False
+    robots_act(table=table, board=board, human=human)
+    return True
+
+
+def live_state_now(*, table: Table, board: Board) -> live.LiveState:
+    """The board at `table` now (tournaments.tables.live.live_state), an online entrant's
+    overdue move played by the robot first (`timeout_check`)."""
+    timeout_check(table=table, board=board)
+    return live.live_state(table=table, board=board)
+
+
+def step_and_robots(
+    *, table: Table, board: Board, seat: str | None, step: str, at: int, actor: Actor
+) -> tuple[live.LiveState, dict[str, Any] | None]:
+    """One step of a device (tournaments.tables.live.live_step, the same answers), then, at a
+    table of an online event, the robots' steps until the entrant's turn or the end: what both
+    device doors (HTTP and socket) call.
+
+    Raises:
+        OnlineRefused: an online event's window is not open; as live_step otherwise.
+    """
+    event = board.event
+    if not is_online_duplicate(event):
+        return live.live_step(table=table, board=board, seat=seat, step=step, at=at, actor=actor)
+    refusal = window_refusal(event)
+    if refusal is not None:
+        raise OnlineRefused(refusal)
+    timeout_check(table=table, board=board)
+    state, error = live.live_step(
+        table=table, board=board, seat=seat, step=step, at=at, actor=actor
+    )
+    if error is None and state.game is None:
+        state = robots_act(table=table, board=board, human=board_seat(event, board.number))
+    return state, error

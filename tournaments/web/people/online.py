@@ -1,0 +1,121 @@
+"""The pages of online play (tournaments.online): an entrant's page of an online event (the
+window in the event's zone, his boards: not started, in play, finished with his result, and a
+button to play each), starting a board, and the organizer's dealing of the boards. His board
+itself is the device page of tournaments.web.devices (kind ``online``: his own seat only).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from ddz_site.kernel.errors import DomainError
+from tournaments.core.access import NotOrganizer, is_organizer
+from tournaments.core.embargo import results_sealed
+from tournaments.core.zones import event_time
+from tournaments.models import Event
+from tournaments.online import play
+from tournaments.online.entry import enter_refusal, online_enter
+from tournaments.online.window import (
+    MAX_ONLINE_BOARDS,
+    OnlineRefused,
+    is_online_duplicate,
+    online_boards_deal,
+    window_refusal,
+)
+
+
+def _event(slug: str) -> Event:
+    event = get_object_or_404(Event, slug=slug)
+    if not is_online_duplicate(event):
+        raise Http404(_("There is no such online event."))
+    return event
+
+
+def _rows(event: Event, request: HttpRequest) -> list[dict[str, Any]]:
+    player = play.entrant_of(event, request.user)
+    if player is None:
+        return []
+    rows = []
+    for board in play.entrant_boards(event, player):
+        game = board.game
+        score = (game.score or {}).get(board.seat) if game is not None else None
+        rows.append({"board": board, "score": score, "game": game})
+    return rows
+
+
+@login_required
+def online_home(request: HttpRequest, slug: str) -> HttpResponse:
+    """The entrant's page of the online event `slug` (module docstring); its organizer's
+    dealing form too."""
+    event = _event(slug)
+    return render(
+        request,
+        "people/online.html",
+        {
+            "event": event,
+            "opens": event_time(event, event.starts_at),
+            "closes": event_time(event, event.ends_at),
+            "refusal": window_refusal(event),
+            "entrant": play.entrant_of(event, request.user),
+            "enter_refusal": enter_refusal(event),
+            "rows": _rows(event, request),
+            "sealed": results_sealed(event),
+            "organizer": is_organizer(request.user, event),
+            "max_boards": MAX_ONLINE_BOARDS,
+        },
+    )
+
+
+@login_required
+@require_POST
+def online_start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """POST: start board `number` (or open it again) and go to its device page."""
+    event = _event(slug)
+    try:
+        play.online_board_start(event=event, user=request.user, number=number)
+    except OnlineRefused as exc:
+        messages.error(request, exc.message)
+        return redirect("online:home", slug=slug)
+    return redirect("online:device_board", slug=slug, number=number)
+
+
+@login_required
+@require_POST
+def online_join(request: HttpRequest, slug: str) -> HttpResponse:
+    """POST: the signed-in account enters the event (tournaments.online.entry)."""
+    event = _event(slug)
+    try:
+        online_enter(event=event, user=request.user)
+    except OnlineRefused as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("You are entered in %(event)s.") % {"event": event.name})
+    return redirect("online:home", slug=slug)
+
+
+@login_required
+@require_POST
+def online_deal(request: HttpRequest, slug: str) -> HttpResponse:
+    """POST ``boards``: the organizer deals that many boards, one round each."""
+    event = _event(slug)
+    try:
+        boards = int(request.POST.get("boards", ""))
+    except ValueError:
+        boards = 0
+    try:
+        made = online_boards_deal(event=event, boards=boards, actor=request.user)
+    except NotOrganizer as exc:
+        raise PermissionDenied(exc.message) from None
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("%(n)s boards dealt.") % {"n": len(made)})
+    return redirect("online:home", slug=slug)
