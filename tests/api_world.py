@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 
 from games.models import Game, Status
 from tests.entry_personas import World, build_world
-from tests.factories import bot_record, duplicate_round, event_finish, round_fill
+from tests.factories import bot_record, duplicate_round, event_finish, round_fill, verified
 from tournaments.events import round_states
 from tournaments.league import clubs
 from tournaments.models import Player, Series
@@ -24,7 +24,6 @@ from tournaments.ratings import service as ratings
 from tournaments.standings.store import standings_recompute
 from tournaments.tables.review import game_resolve
 from tournaments.tables.submission import game_submit
-from tournaments.tables.verification import game_verify
 
 
 @dataclass
@@ -56,7 +55,7 @@ def _game(world: World, *, table: int, board: int, flag: bool) -> Game:
         record=record,
         actor=world.users[f"referee{table + 1}"],
     )
-    game_verify(game_id=game.pk)
+    verified(game.pk)
     game.refresh_from_db()
     assert game.status == (Status.MISMATCH if flag else Status.VERIFIED), game.status
     return game

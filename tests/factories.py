@@ -112,16 +112,31 @@ def bot_record(board: Board, table: Table, *, seed: str = "test") -> dict[str, A
     )
 
 
+def verified(game_id: int) -> None:
+    """Verify game `game_id` now, whoever does: this process, or a test's worker process that
+    took it with its batch (a verification skips a game another holds, so the game may still be
+    pending when game_verify returns; its row lock is waited for, then it is verified here if
+    the worker did not)."""
+    from django.db import transaction
+
+    from games.models import Game
+    from tournaments.tables.verification import game_verify
+
+    if not game_verify(game_id=game_id):
+        with transaction.atomic():
+            Game.objects.select_for_update().filter(pk=game_id).values_list("pk").first()
+        game_verify(game_id=game_id)
+
+
 def round_fill(round_: Round, *, seed: str = "test") -> None:
     """A bot game of every board of `round_` at each of its tables, verified (so that the
     round can be closed: every game settled)."""
     from tournaments.tables.submission import game_submit
-    from tournaments.tables.verification import game_verify
 
     for board in round_.boards.order_by("number"):
         for table in round_.tables.order_by("number"):
             game = game_submit(table=table, board=board, record=bot_record(board, table, seed=seed))
-            game_verify(game_id=game.pk)
+            verified(game.pk)
 
 
 def event_finish(event: Event, actor: Any = None) -> Event:
@@ -136,3 +151,81 @@ def event_finish(event: Event, actor: Any = None) -> Event:
         actor = get_user_model().objects.filter(username="test-finisher").first()
         actor = actor or get_user_model().objects.create_superuser("test-finisher", password="x")
     return finish(event=event, actor=actor)
+
+
+ONLINE_SEED = "5eed" * 16
+
+
+def online_event(
+    *,
+    entrants: int = 3,
+    boards: int = 2,
+    strength: str = "basic",
+    move_seconds: int = 60,
+    scoring_method: str = "matchpoints",
+) -> tuple[Event, Any, list[Any]]:
+    """An online robot duplicate (tournaments.online) whose window is open now (from an hour
+    ago to an hour on), its seed committed (ONLINE_SEED) and `boards` boards dealt one round
+    each, with `entrants` accounts entered (user names ``entrant1``…, players ``Entrant 1``…).
+    Returns the event, its organizer and the entrants' users."""
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from tournaments.events import rounds
+    from tournaments.models import Entry, EventRole, Role
+    from tournaments.online.window import online_boards_deal
+
+    users = get_user_model().objects
+    now = timezone.now()
+    event = EventFactory(
+        scoring_method=scoring_method,
+        online=True,
+        online_robots=True,
+        robot_strength=strength,
+        move_seconds=move_seconds,
+        starts_at=now - timedelta(hours=1),
+        ends_at=now + timedelta(hours=1),
+        status="registration_open",
+    )
+    organizer = users.create_user(f"td-{event.slug}", password="pw")
+    EventRole.objects.create(event=event, user=organizer, role=Role.ORGANIZER)
+    rounds.event_seed_commit(event=event, actor=organizer, seed=ONLINE_SEED)
+    online_boards_deal(event=event, boards=boards, actor=organizer)
+    made = []
+    for i in range(1, entrants + 1):
+        user = users.create_user(f"entrant{i}-{event.slug}", password="pw")
+        player = Player.objects.create(name=f"Entrant {i}", user=user)
+        Entry.objects.create(event=event, player=player)
+        made.append(user)
+    event.refresh_from_db()
+    return event, organizer, made
+
+
+def online_board_play(event: Event, user: Any, number: int, *, seed: str = "me") -> Any:
+    """`user` starts board `number` of the online `event` and plays it to its end, each of
+    his moves chosen by a basic robot of `seed` (the same seed, the same moves), through his
+    device's service (tournaments.online.play.step_and_robots). Returns the stored game."""
+    from games.robots import Robot
+    from tournaments.online import play
+    from tournaments.online.robots import robot_step
+    from tournaments.tables import live
+
+    play.online_board_start(event=event, user=user, number=number)
+    device = play.entrant_device(user, event.slug, number)
+    me = Robot("basic", seed)
+    state = live.live_state(table=device.table, board=device.board)
+    while state.game is None:
+        position = state.position
+        assert position.to_move == device.seat, "the robots answer until the entrant's turn"
+        state, error = play.step_and_robots(
+            table=device.table,
+            board=device.board,
+            seat=device.seat,
+            step=robot_step(position, me),
+            at=len(position.steps),
+            actor=device.bearer,
+        )
+        assert error is None, error
+    return state.game
