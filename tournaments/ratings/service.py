@@ -105,7 +105,7 @@ def identities(player_ids: set[int]) -> dict[int, int]:
 def event_groups(event: Event) -> list[rating.Group[int]]:
     """The (board, seat) groups of `event`'s published rounds: keyed (board number, seat
     index), each player (id) with his raw score and his tablemates (rating.duplicate_groups);
-    adjusted seats left out. A few flat queries
+    adjusted seats and an online event's robots left out. A few flat queries
     (tournaments.standings.results.event_results)."""
     numbers = dict(
         Board.objects.filter(event=event, round__state=RoundState.PUBLISHED).values_list(
@@ -113,8 +113,14 @@ def event_groups(event: Event) -> list[rating.Group[int]]:
         )
     )
     data = event_results(event=event, boards=set(numbers), with_penalties=False)
+    # An online event's robots are no one to rate: left out as holders and as tablemates, as
+    # an adjusted seat is (tournaments.online).
+    robots = set(
+        Player.objects.filter(entries__event=event, robot=True).values_list("pk", flat=True)
+    )
+    results = [r for r in data.results if r.player not in robots]
     # The standings' identities are player ids and table ids here (ints).
-    identity = identities({cast(int, r.player) for r in data.results})
+    identity = identities({cast(int, r.player) for r in results})
     return rating.duplicate_groups(
         rating.RatedSeat(
             board=numbers[cast(int, r.board)],
@@ -125,7 +131,7 @@ def event_groups(event: Event) -> list[rating.Group[int]]:
             # A weighted score is a ruling too, not a result the seat played.
             adjusted=bool(r.adjusted or r.weighted),
         )
-        for r in data.results
+        for r in results
     )
 
 
