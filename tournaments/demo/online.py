@@ -2,9 +2,9 @@
 ones (tournaments.online): "Demo Online Cup", its window open from an hour ago for a week, six
 boards against strong robots, registration open, and a field of demo entrants who played the
 first boards already, so that a new account that registers and plays meets a field to be
-compared with; and "Demo Online Sprint", a window of the hour before the demo, every board
-played by its entrants, closed (the robots' unfinished boards finished, the games verified, the seed
-revealed), so its standings, travellers and replays show what an entrant sees after a window.
+compared with; and "Demo Online Sprint", every board played by its entrants, its window
+ended by the organizer and closed (the games verified, the seed revealed) and the event
+finished, so its standings, travellers and replays show what an entrant sees after a window.
 
 A demo entrant's moves are chosen by a basic robot seeded by his name (the same demo gives the
 same games), sent through his device's service (tournaments.online.play.step_and_robots) as a
@@ -106,10 +106,9 @@ def _online_event(
 def demo_online_build(*, seed: str, now: datetime | None = None) -> tuple[Event, Event]:
     """The two online events of the module docstring; (cup, sprint)."""
     now = now or timezone.now()
-    # The sprint's window closes two minutes from now: its entrants play inside it, and it is
-    # closed as the sweep closes a window once past (the sweep would, two minutes later).
-    closes = now + timedelta(minutes=2)
-    sprint, _actor = _online_event(
+    # The sprint's window is open for its entrants to play, then ended (below).
+    closes = now + timedelta(hours=1)
+    sprint, organizer = _online_event(
         ONLINE_SPRINT,
         opens=now - timedelta(hours=1),
         closes=closes,
@@ -120,7 +119,20 @@ def demo_online_build(*, seed: str, now: datetime | None = None) -> tuple[Event,
         user = _entrant(sprint, name)
         for number in range(1, SPRINT_BOARDS + 1):
             demo_online_play(event=sprint, user=user, number=number, seed=f"{seed}:{name}")
-    online_window_close(event=sprint, now=closes + timedelta(seconds=1))
+    # Everyone played: the organizer ends the window now, it is closed (as the sweep does once
+    # the end is past) and the event finished, so that its results are final.
+    ended = timezone.now() + timedelta(seconds=1)
+    life.event_place_set(
+        event=sprint,
+        actor=organizer,
+        starts_at=sprint.starts_at,
+        ends_at=ended,
+        time_zone=ZONE,
+        online=True,
+    )
+    online_window_close(event=sprint, now=ended)
+    sprint.refresh_from_db()
+    life.event_finish(event=sprint, actor=organizer)
     cup, _actor = _online_event(
         ONLINE_CUP,
         opens=now - timedelta(hours=1),

@@ -27,8 +27,9 @@ from django.utils.translation import gettext_lazy, ngettext
 from games.counting import not_counted_reason
 from games.models import Board, Game
 from tournaments.core import mail
-from tournaments.core.access import Actor, AdministrationRefused, organizer_lock
+from tournaments.core.access import SWEEP, Actor, AdministrationRefused, organizer_lock
 from tournaments.core.audit import audit_record
+from tournaments.core.embargo import results_sealed
 from tournaments.core.rating_requests import ratings_request
 from tournaments.models import (
     Adjustment,
@@ -161,6 +162,13 @@ def round_transition(*, round_: Round, action: str, actor: Actor) -> Round:
         locked = organizer_lock(event, actor)
         if action == "start":
             _refuse_start(locked, round_)
+        if action == "close" and actor is not SWEEP and results_sealed(locked):
+            # An online robot duplicate's rounds are its boards, played until the window
+            # closes: a round closed before would shut out the entrants who have not played it.
+            raise AdministrationRefused(
+                _("The rounds of %(event)s close with its window, once it ends.")
+                % {"event": locked.name}
+            )
         if action == "close":
             # Closing makes results final and lets the stage be cut: a table with nothing
             # entered would keep its boards under embargo for ever, and a game that does not

@@ -19,6 +19,7 @@ a conditional UPDATE where the status moves, audited (tournaments.core.audit).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date, datetime, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -133,6 +134,10 @@ def finish_refusal(event: Event) -> str | None:
 # --- Writing -------------------------------------------------------------------------------
 
 
+# The years an event's dates may fall in.
+FIRST_YEAR, LAST_YEAR = 1900, 2999
+
+
 def _aware(value: datetime | None, zone: tzinfo) -> datetime | None:
     if value is None or timezone.is_aware(value):
         return value
@@ -165,11 +170,20 @@ def event_place_set(
     Returns the event as stored. Audited as ``event.place`` with the fields changed.
 
     Raises:
-        NotOrganizer; LifeRefused: an unknown zone, an end without a start or before it, a
-        venue's name or address that is not printable text or too long.
+        NotOrganizer; LifeRefused: an unknown zone, a date outside FIRST_YEAR..LAST_YEAR, an
+        end without a start or before it, a venue's name or address that is not printable
+        text or too long; for an online robot duplicate in play, a change of its start, zone
+        or being online, or an end moved into the past or cleared (_window_refusal).
     """
     zone_name = zone_parse(time_zone)
     zone = ZoneInfo(zone_name) if zone_name else timezone.get_default_timezone()
+    for moment in (starts_at, ends_at):
+        if moment is not None and not FIRST_YEAR <= moment.year <= LAST_YEAR:
+            # Year 1 in a zone east of UTC is before the first instant a database stores.
+            raise LifeRefused(
+                _("Give a date between the years %(first)s and %(last)s.")
+                % {"first": FIRST_YEAR, "last": LAST_YEAR}
+            )
     start, end = _aware(starts_at, zone), _aware(ends_at, zone)
     if end is not None and start is None:
         raise LifeRefused(_("Give the event's start before its end."))
@@ -194,6 +208,9 @@ def event_place_set(
             for f, v in values.items()
             if getattr(locked, f) != v
         }
+        refusal = _window_refusal(locked, changes, end)
+        if refusal is not None:
+            raise LifeRefused(refusal)
         if changes:
             Event.objects.filter(pk=event.pk).update(**values)
             audit_record(
@@ -205,6 +222,27 @@ def event_place_set(
     for f, v in values.items():
         setattr(event, f, v)
     return event
+
+
+def _window_refusal(
+    event: Event, changes: Mapping[str, object], end: datetime | None
+) -> str | None:
+    """Why the window of an online robot duplicate whose boards are in play may not change so
+    (tournaments.online: its start and end are the window): once a round started, its start
+    stays, it stays online, and its end may only move to a time not yet past; None when the
+    change may be made."""
+    if not (event.online and event.online_robots) or event.started_round() is None:
+        return None
+    if event.online_closed_at is not None and changes:
+        return _("The window of %(event)s is closed: its dates stay.") % {"event": event.name}
+    if "starts_at" in changes or "online" in changes or "time_zone" in changes:
+        return _(
+            "Entrants are playing %(event)s: its start, its zone and its being online stay; "
+            "only its end may move."
+        ) % {"event": event.name}
+    if "ends_at" in changes and (end is None or end < timezone.now()):
+        return _("The window's end may move to now or later, never to the past.")
+    return None
 
 
 def _jsonable(value: object) -> object:
