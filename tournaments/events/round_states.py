@@ -141,6 +141,57 @@ def _refuse_start(event: Event, round_: Round) -> None:
         raise AdministrationRefused(_("Deal the round's boards before starting it."))
 
 
+def _refuse_online_close(event: Event, actor: Actor) -> None:
+    """An online robot duplicate's rounds are its boards, played until its window closes: a
+    round closed before would shut out the entrants who have not played it. Only the window's
+    close (the sweep) closes them.
+
+    Raises:
+        AdministrationRefused: `event` is sealed and `actor` is not the sweep.
+    """
+    if actor is not SWEEP and results_sealed(event):
+        raise AdministrationRefused(
+            _("The rounds of %(event)s close with its window, once it ends.")
+            % {"event": event.name}
+        )
+
+
+def _refuse_unsettled(round_: Round) -> None:
+    """Refuse to close `round_` while a game of it is not settled (see round_transition).
+
+    Raises:
+        AdministrationRefused: naming each table and board, and why.
+    """
+    # Closing makes results final and lets the stage be cut: a table with nothing
+    # entered would keep its boards under embargo for ever, and a game that does not
+    # count (pending, illegal, flagged, to be entered again) would leave its players
+    # out of the standings of that board, so every table's every board must be
+    # settled: a game that counts, or adjusted scores for a game that could not be
+    # played. The round's row lock (games are stored and ruled on under it) keeps a
+    # submission or a ruling from slipping between this check and the close.
+    Round.objects.select_for_update().filter(pk=round_.pk).values_list("pk").first()
+    unsettled = round_unsettled(round_=round_)
+    if unsettled:
+        raise AdministrationRefused(
+            ngettext(
+                "Round %(number)s cannot be closed: %(count)s game is not settled "
+                "(%(games)s). Enter it and let the engine verify it, have a chief "
+                "referee rule on it if it is flagged, or give an adjusted score to "
+                "every seat if it could not be played.",
+                "Round %(number)s cannot be closed: %(count)s games are not settled "
+                "(%(games)s). Enter each one and let the engine verify it, have a "
+                "chief referee rule on the flagged ones, or give an adjusted score to "
+                "every seat of a game that could not be played.",
+                len(unsettled),
+            )
+            % {
+                "number": round_.number,
+                "count": len(unsettled),
+                "games": unsettled_text(unsettled),
+            }
+        )
+
+
 def round_transition(*, round_: Round, action: str, actor: Actor) -> Round:
     """Move a round one state on: ``action`` is "start", "close" or "publish" (TRANSITIONS).
 
@@ -152,7 +203,8 @@ def round_transition(*, round_: Round, action: str, actor: Actor) -> Round:
     Raises:
         NotOrganizer; AdministrationRefused: an unknown action, the round not in the state
         before (already moved on, or not yet there), a start without boards or in a finished
-        event, a close while a game is not settled (naming each table and board, and why).
+        event, a close while a game is not settled (naming each table and board, and why)
+        or while an online window is open (_refuse_online_close).
     """
     if action not in TRANSITIONS:
         raise AdministrationRefused(_("Unknown round action %(action)s.") % {"action": action})
@@ -162,42 +214,9 @@ def round_transition(*, round_: Round, action: str, actor: Actor) -> Round:
         locked = organizer_lock(event, actor)
         if action == "start":
             _refuse_start(locked, round_)
-        if action == "close" and actor is not SWEEP and results_sealed(locked):
-            # An online robot duplicate's rounds are its boards, played until the window
-            # closes: a round closed before would shut out the entrants who have not played it.
-            raise AdministrationRefused(
-                _("The rounds of %(event)s close with its window, once it ends.")
-                % {"event": locked.name}
-            )
-        if action == "close":
-            # Closing makes results final and lets the stage be cut: a table with nothing
-            # entered would keep its boards under embargo for ever, and a game that does not
-            # count (pending, illegal, flagged, to be entered again) would leave its players
-            # out of the standings of that board, so every table's every board must be
-            # settled: a game that counts, or adjusted scores for a game that could not be
-            # played. Games are stored and ruled on under the round's row lock: taken first,
-            # it keeps a submission or a ruling from slipping between this check and the close.
-            Round.objects.select_for_update().filter(pk=round_.pk).values_list("pk").first()
-            unsettled = round_unsettled(round_=round_)
-            if unsettled:
-                raise AdministrationRefused(
-                    ngettext(
-                        "Round %(number)s cannot be closed: %(count)s game is not settled "
-                        "(%(games)s). Enter it and let the engine verify it, have a chief "
-                        "referee rule on it if it is flagged, or give an adjusted score to "
-                        "every seat if it could not be played.",
-                        "Round %(number)s cannot be closed: %(count)s games are not settled "
-                        "(%(games)s). Enter each one and let the engine verify it, have a "
-                        "chief referee rule on the flagged ones, or give an adjusted score to "
-                        "every seat of a game that could not be played.",
-                        len(unsettled),
-                    )
-                    % {
-                        "number": round_.number,
-                        "count": len(unsettled),
-                        "games": unsettled_text(unsettled),
-                    }
-                )
+        elif action == "close":
+            _refuse_online_close(locked, actor)
+            _refuse_unsettled(round_)
         if not Round.objects.filter(pk=round_.pk, state=before).update(state=after):
             now = Round.objects.filter(pk=round_.pk).values_list("state", flat=True).first()
             raise AdministrationRefused(
