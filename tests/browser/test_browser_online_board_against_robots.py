@@ -65,6 +65,7 @@ def test_an_entrant_plays_a_board_against_robots_in_the_browser(asgi_server: str
         page.get_by_role("button", name="Play board 1").click()
         page.wait_for_url("**/online/boards/1/")
         page.wait_for_function(LIVE)
+        assert not page.locator("#undo").is_visible()  # online play takes no step back
         for _tap in range(80):
             if page.locator("#result").is_visible():
                 break
