@@ -274,6 +274,7 @@ class Command(BaseCommand):
                     ids.append(game_submit(table=table, board=board, record=record).pk)
             for i in range(0, len(ids), VERIFY_BATCH):
                 games_verify(game_ids=ids[i : i + VERIFY_BATCH])
+            _verified_all(ids)
             round_states.round_close(round_=round_, actor=td)
             round_states.round_publish(round_=round_, actor=td)
             self.stderr.write(f"round {round_.number} played: {len(ids)} games")
@@ -418,3 +419,16 @@ def _floors(event: Event, work: list[Any]) -> dict[str, float]:
         "worker_round_trip_ms": round(statistics.median(pings), 2) if pings else -1.0,
         "replay_us": round(statistics.median(replays), 1),
     }
+
+
+def _verified_all(ids: list[int]) -> None:
+    """Every game of `ids` verified before the round closes: one that a worker took with its
+    batch meanwhile (a verification skips a game another holds) is waited for, by its row's
+    lock, then verified here if it is still pending."""
+    pending = Game.objects.filter(pk__in=ids, status=Status.PENDING).order_by()
+    left = list(pending.values_list("pk", flat=True))
+    if left:
+        with transaction.atomic():
+            # The games' rows alone (no join): a worker's batch holds exactly those.
+            list(Game.objects.filter(pk__in=left).order_by().select_for_update().values_list("pk"))
+        games_verify(game_ids=left)
