@@ -27,7 +27,9 @@ def hand_strength(cards: str) -> int:
     return 3 * counts["R"] + 2 * counts["B"] + counts["2"] + 2 * bombs + counts["A"] // 2
 
 
-def _choose_call(calls: list[str], strength: int, rng: random.Random) -> str:
+def choose_call(calls: list[str], strength: int, rng: random.Random) -> str:
+    """A call of `calls` by a hand of `strength` (hand_strength) with seeded noise: a bid of
+    0..3 by strength, or call, rob, double and redouble above thresholds (R-BID-…)."""
     target = strength + rng.choice((-1, 0, 0, 1))
     numeric = [c for c in calls if c.isdigit()]
     if numeric:
@@ -127,7 +129,7 @@ def play_record(
         call = (
             rng.choice(calls)
             if styles.get(seat) == "random"
-            else _choose_call(calls, hand_strength(rank_cards(hands[seat])), rng)
+            else choose_call(calls, hand_strength(rank_cards(hands[seat])), rng)
         )
         bidding = bidding.apply(seat, call)
     record: dict[str, Any] = {

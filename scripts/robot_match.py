@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 # games.bot's heuristic is the demo's player; its private choosers are the exact policy the
 # demo records are played with, so the match meets that player and not a copy of it.
-from games.bot import _choose_call, _choose_play, hand_strength  # noqa: E402
+from games.bot import _choose_play, choose_call, hand_strength  # noqa: E402
 from games.engine import Bidding, GameState, RuleSet, deal_random, replay  # noqa: E402
 from games.robots import STRENGTHS, Robot  # noqa: E402
 
@@ -51,7 +51,7 @@ def _bid(rules: RuleSet, hands: dict[str, str], first: str, how: str, tag: str) 
         seat = bidding.to_move
         assert seat is not None  # an auction not done has a seat to call
         if how == "heuristic":
-            call = _choose_call(bidding.legal_calls(), hand_strength(hands[seat]), rng)
+            call = choose_call(bidding.legal_calls(), hand_strength(hands[seat]), rng)
         else:
             call = Robot(how, f"{tag}:{seat}").call(bidding, hands[seat])
         bidding = bidding.apply(seat, call)

@@ -207,25 +207,8 @@ def online_board_play(event: Event, user: Any, number: int, *, seed: str = "me")
     """`user` starts board `number` of the online `event` and plays it to its end, each of
     his moves chosen by a basic robot of `seed` (the same seed, the same moves), through his
     device's service (tournaments.online.play.step_and_robots). Returns the stored game."""
-    from games.robots import Robot
-    from tournaments.online import play
-    from tournaments.online.robots import robot_step
-    from tournaments.tables import live
+    from tournaments.demo.online import demo_online_play
 
-    play.online_board_start(event=event, user=user, number=number)
-    device = play.entrant_device(user, event.slug, number)
-    me = Robot("basic", seed)
-    state = live.live_state(table=device.table, board=device.board)
-    while state.game is None:
-        position = state.position
-        assert position.to_move == device.seat, "the robots answer until the entrant's turn"
-        state, error = play.step_and_robots(
-            table=device.table,
-            board=device.board,
-            seat=device.seat,
-            step=robot_step(position, me),
-            at=len(position.steps),
-            actor=device.bearer,
-        )
-        assert error is None, error
-    return state.game
+    game = demo_online_play(event=event, user=user, number=number, seed=seed)
+    assert game is not None, "the robots answer until the entrant's turn, to the game's end"
+    return game

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from games.bot import hand_strength
+from games.bot import choose_call, hand_strength
 from games.engine import RANKS, Move, format_cards
 
 from .strong import compared_rank, is_power
@@ -27,16 +27,7 @@ def basic_call(calls: list[str], hand: Counts, rng: random.Random) -> str:
     """A call of ``calls`` by hand strength (R-BID-AUCTION, R-BID-ONCE: a bid of 0..3 by
     strength; R-BID-ROB, R-BID-COMP, R-DOUBLE-ORDER: call, rob, double, redouble above
     thresholds)."""
-    target = hand_strength(format_cards(hand)) + rng.choice((-1, 0, 0, 1))
-    numeric = [c for c in calls if c.isdigit()]
-    if numeric:
-        wanted = 0 if target < 4 else 1 if target < 6 else 2 if target < 8 else 3
-        good = [c for c in numeric if int(c) <= wanted]
-        return max(good, key=int) if good else "pass"
-    for call, needed in (("call", 5), ("rob", 7), ("double", 8), ("redouble", 9)):
-        if call in calls and target >= needed:
-            return call
-    return "pass" if "pass" in calls else calls[0]
+    return choose_call(calls, hand_strength(format_cards(hand)), rng)
 
 
 def basic_play(view: SeatView, rng: random.Random) -> str:

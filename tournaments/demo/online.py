@@ -57,9 +57,9 @@ def _entrant(event: Event, name: str) -> Any:
     return user
 
 
-def demo_online_play(*, event: Event, user: Any, number: int, seed: str) -> None:
+def demo_online_play(*, event: Event, user: Any, number: int, seed: str) -> Any:
     """`user` starts board `number` of `event` and plays it to its end, each of his moves a
-    basic robot's of `seed`, through his device's service."""
+    basic robot's of `seed`, through his device's service; the stored game."""
     play.online_board_start(event=event, user=user, number=number)
     device = play.entrant_device(user, event.slug, number)
     me = Robot("basic", seed)
@@ -76,6 +76,7 @@ def demo_online_play(*, event: Event, user: Any, number: int, seed: str) -> None
         )
         if error is not None:
             raise ValueError(f"demo entrant {user}: {error}")
+    return state.game
 
 
 def _online_event(
