@@ -6,10 +6,11 @@ databases (the embedded SQLite of the demo).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import connection, models
+from django.db.models import QuerySet
 
 
 def model_columns(model: type[models.Model], names: Sequence[str]) -> list[tuple[Any, str]]:
@@ -45,3 +46,49 @@ def copy_rows(
     ):
         for row in rows:
             copy.write_row(row)
+
+
+# Statements of prepared_values, by name and number of arguments, built once per process.
+_PREPARED: dict[tuple[str, int], tuple[str, list[Any], list[tuple[int, int]]]] = {}
+# Stand-ins for the arguments while a statement is built: far from any id or generation.
+_SENTINEL = -(10**15)
+PREPARED_ARGUMENTS = 64
+
+
+def prepared_values(
+    name: str, build: Callable[[list[int]], QuerySet[Any, Any]], args: Sequence[int]
+) -> list[tuple[Any, ...]]:
+    """The rows of the queryset `build(args)` (a values_list), its SQL built by the ORM once
+    per `name` and number of `args` and run again with these `args` (PostgreSQL). The ORM
+    spends about 2 ms building a statement with a subquery, a CASE or JSON keys, against
+    0.3 ms to run it: the standings' hot reads run many times a second.
+
+    The values are the database's, as the cursor gives them (no field's from_db_value: a
+    JSON column comes as text). `name` must name one shape of `build`; `args` are integers
+    that `build` uses only as values (the statement is built with stand-ins in their place).
+    More than PREPARED_ARGUMENTS arguments, or arguments the statement does not hold as
+    they are, run through the ORM each time.
+    """
+    ints = [int(a) for a in args]
+    key = (name, len(ints))
+    hit = _PREPARED.get(key)
+    if hit is None and len(ints) <= PREPARED_ARGUMENTS:
+        stand_ins = [_SENTINEL - i for i in range(len(ints))]
+        sql, params = build(stand_ins).query.sql_with_params()
+        where = {value: i for i, value in enumerate(stand_ins)}
+        slots = [
+            (position, where[p])
+            for position, p in enumerate(params)
+            if type(p) is int and p in where
+        ]
+        if {i for _position, i in slots} == set(range(len(ints))):
+            hit = _PREPARED[key] = (sql, list(params), slots)
+    if hit is None:
+        return [tuple(row) for row in build(ints)]
+    statement, stored, slots = hit
+    values = list(stored)
+    for position, i in slots:
+        values[position] = ints[i]
+    with connection.cursor() as cursor:
+        cursor.execute(statement, values)
+        return cursor.fetchall()

@@ -25,6 +25,7 @@ PostgreSQL only, like the rest of what a process keeps (tournaments.standings.ca
 
 from __future__ import annotations
 
+import json
 import time
 from collections import defaultdict
 from collections.abc import Hashable
@@ -32,13 +33,14 @@ from dataclasses import replace
 from typing import Any
 
 from django.db import connection
-from django.db.models import Case, Count, Value, When
+from django.db.models import Case, Count, OuterRef, QuerySet, Subquery, Value, When
 from django.db.models.fields.json import KeyTextTransform
 
+from ddz_site.kernel.sql import prepared_values
 from games.counting import counted_q
 from games.models import Board, Game
 from tournaments.core.embargo import played_games_count
-from tournaments.models import Event, Seat, StandingsChange
+from tournaments.models import Event, Seat, StandingsChange, Table
 from tournaments.scoring import methods
 from tournaments.standings.cache import keep_results
 from tournaments.standings.seat_results import Layout, credit_adjustments, credit_games
@@ -68,17 +70,24 @@ def changed_boards(event_id: int, since: int, upto: int) -> set[int] | None:
     of them changed something else or is missing from the log. One query."""
     if upto <= since:
         return set()
-    rows = StandingsChange.objects.filter(
-        event_id=event_id, generation__gt=since, generation__lte=upto
-    ).values_list("generation", "boards")
+    rows = prepared_values("standings.changes", _log_rows, [event_id, since, upto])
     generations: set[int] = set()
     boards: set[int] = set()
     for generation, named in rows:
+        if isinstance(named, str):  # the cursor's JSON text (prepared_values)
+            named = json.loads(named)
         if named is None:
             return None
         generations.add(generation)
         boards.update(int(b) for b in named)
     return boards if len(generations) == upto - since else None
+
+
+def _log_rows(args: list[int]) -> QuerySet[StandingsChange, tuple[int, Any]]:
+    event_id, since, upto = args
+    return StandingsChange.objects.filter(
+        event_id=event_id, generation__gt=since, generation__lte=upto
+    ).values_list("generation", "boards")
 
 
 def results_since(event: Event, generation: int) -> Snapshot | None:
@@ -119,19 +128,17 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
     now_open = boards if played_games_count(event) else _open_of(boards, rows, layout, expected)
     rows = [(b, t, *scores) for b, t, counted, *scores in rows if counted and b in now_open]
     credited = replace(layout, boards=now_open)
-    grouped: dict[int, list[methods.SeatResult]] = defaultdict(list)
-    credit_games(grouped, rows, seats, credited)
+    every_board = dict(snap.results.by_board or {})
+    grouped, games = _credit_again(rows, snap, credited, boards)
     credit_adjustments(grouped, credited, {})
     read = {b: grouped[b] for b in grouped if grouped[b]}
-    every_board = dict(snap.results.by_board or {})
     changed = False
     for board in boards:
         old = every_board.get(board)
         new = read.get(board)
         if new is None:
             changed |= every_board.pop(board, None) is not None
-        elif old is None or sorted(old, key=_place) != sorted(new, key=_place):
-            # Compared in one order: the rows come in whatever order the table holds them.
+        elif old is None or not _same(old, new):
             every_board[board] = new
             changed = True
     if not changed and layout is snap.layout and expected == snap.results.expected:
@@ -156,29 +163,82 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
         layout=replace(layout, boards=open_boards),
         seats=seats,
         context=snap.context,
+        games={**snap.games, **games},
     )
     snapshot_keep(event.pk, moved)
     return moved
 
 
+def _credit_again(
+    rows: list[tuple[Any, ...]], snap: Snapshot, layout: Layout, boards: set[int]
+) -> tuple[
+    dict[int, list[methods.SeatResult]],
+    dict[int, dict[int, tuple[tuple[Any, ...], tuple[methods.SeatResult, ...]]]],
+]:
+    """The seat results of the counted game rows `rows` of `boards` (board id, table id, the
+    seats' scores), board by board, and each board's rows with what they credited (kept as
+    Snapshot.games): a row the snapshot read the same last time gives its very seat results,
+    so only the games that changed are credited again (a verified batch changes a few of a
+    board's hundreds), and a board whose rows are all the same has its very results."""
+    grouped: dict[int, list[methods.SeatResult]] = defaultdict(list)
+    games: dict[int, dict[int, tuple[tuple[Any, ...], tuple[methods.SeatResult, ...]]]] = {
+        b: {} for b in boards
+    }
+    fresh: list[tuple[Any, ...]] = []
+    for row in rows:
+        board_id, table_id = row[0], row[1]
+        last = snap.games.get(board_id, {}).get(table_id)
+        if last is not None and last[0] == row:
+            grouped[board_id].extend(last[1])
+            games[board_id][table_id] = last
+        else:
+            fresh.append(row)
+    if fresh:
+        before: dict[Any, methods.SeatResult] = (
+            {
+                (r.board, r.table, r.seat): r
+                for b in boards
+                for r in snap.results.by_board.get(b, ())
+            }
+            if snap.results.by_board
+            else {}
+        )
+        credited: dict[int, list[methods.SeatResult]] = defaultdict(list)
+        credit_games(credited, fresh, snap.seats, layout, reuse=before)
+        by_table: dict[tuple[int, Any], list[methods.SeatResult]] = defaultdict(list)
+        for board_id, results in credited.items():
+            grouped[board_id].extend(results)
+            for r in results:
+                by_table[(board_id, r.table)].append(r)
+        for row in fresh:
+            games[row[0]][row[1]] = (row, tuple(by_table.get((row[0], row[1]), ())))
+    return grouped, games
+
+
 def _current_games(boards: set[int], seats: list[str]) -> list[tuple[Any, ...]]:
     """Every current game of `boards` (counted or not: each finishes its table's board) as
     (board id, table id, counted, the score of each of `seats`). One query."""
-    by_seat = {f"score_{i}": KeyTextTransform(seat, "score") for i, seat in enumerate(seats)}
-    counted = Case(When(counted_q(), then=Value(True)), default=Value(False))
-    return list(
-        Game.objects.filter(board_id__in=boards, replaced_at__isnull=True)
-        .order_by()
-        .annotate(counted=counted, **by_seat)
-        .values_list("board_id", "table_id", "counted", *by_seat)
-    )
+
+    def build(ids: list[int]) -> QuerySet[Game, tuple[Any, ...]]:
+        by_seat = {f"score_{i}": KeyTextTransform(s, "score") for i, s in enumerate(seats)}
+        counted = Case(When(counted_q(), then=Value(True)), default=Value(False))
+        return (
+            Game.objects.filter(board_id__in=ids, replaced_at__isnull=True)
+            .order_by()
+            .annotate(counted=counted, **by_seat)
+            .values_list("board_id", "table_id", "counted", *by_seat)
+        )
+
+    return prepared_values(f"standings.games:{','.join(seats)}", build, sorted(boards))
 
 
 def _with_tables(layout: Layout, tables: set[int], seats: list[str]) -> Layout | None:
-    """`layout` with the seats of those of `tables` it does not know (tables added to a round
-    since the snapshot: an online entrant's play of a board), read in one query; None when
-    one has no seats or a seat the event's score columns do not name (read everything)."""
-    unknown = tables - layout.seat_of.keys()
+    """`layout` with the seats of those of `tables` it does not know whole, read in one
+    query: a table added to a round since the snapshot (an online entrant's play of a board),
+    or one that had fewer seats than the event's score columns when it was read (an online
+    table that robots filled since). The very `layout` when nothing differs; None when such
+    a table has no seats or a seat the event's score columns do not name (read everything)."""
+    unknown = {t for t in tables if len(layout.seat_of.get(t, ())) < len(seats)}
     if not unknown:
         return layout
     added: dict[int, dict[str, int]] = defaultdict(dict)
@@ -188,22 +248,41 @@ def _with_tables(layout: Layout, tables: set[int], seats: list[str]) -> Layout |
         added[table_id][seat] = player_id
     if added.keys() != unknown or any(s not in seats for t in added.values() for s in t):
         return None
+    if all(layout.seat_of.get(t) == at for t, at in added.items()):
+        return layout
     return replace(layout, seat_of={**layout.seat_of, **added})
 
 
 def _round_tables(boards: set[int]) -> dict[int, tuple[int, bool]]:
     """Board id → (the number of tables of its round, whether it is the round's one board),
-    for those of `boards` in a round. One query."""
-    return {
-        board_id: (tables, others == 1)
-        for board_id, tables, others in Board.objects.filter(pk__in=boards, round__isnull=False)
-        .order_by()
-        .annotate(
-            tables=Count("round__tables", distinct=True),
-            others=Count("round__boards", distinct=True),
+    for those of `boards` in a round. One query: two counts per board by the round's indexes
+    (a join of tables and boards with COUNT(DISTINCT) took 5 ms at 200 tables a round)."""
+
+    def build(ids: list[int]) -> QuerySet[Board, tuple[int, int, int]]:
+        return (
+            Board.objects.filter(pk__in=ids, round__isnull=False)
+            .order_by()
+            .annotate(tables=_count_of(Table), others=_count_of(Board))
+            .values_list("pk", "tables", "others")
         )
-        .values_list("pk", "tables", "others")
+
+    return {
+        board_id: (n_tables or 0, n_boards == 1)
+        for board_id, n_tables, n_boards in prepared_values(
+            "standings.round_tables", build, sorted(boards)
+        )
     }
+
+
+def _count_of(model: type[Table] | type[Board]) -> Subquery:
+    """How many rows of `model` the outer board's round has (a subquery)."""
+    return Subquery(
+        model.objects.filter(round_id=OuterRef("round_id"))
+        .order_by()
+        .values("round_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
 
 
 def _open_of(
@@ -221,6 +300,22 @@ def _open_of(
         if board_id in boards:
             finished[board_id].add(table_id)
     return {b for b in boards if b not in expected or len(finished.get(b, ())) >= expected[b]}
+
+
+def _same(old: list[methods.SeatResult], new: list[methods.SeatResult]) -> bool:
+    """Whether a board's seat results read again are the ones it had, in any order (the rows
+    come in whatever order the table holds them): the same objects (an unchanged game's are
+    reused: _credit_again), and the others equal to the ones they replace (an adjusted seat
+    is a new object each time)."""
+    if len(old) != len(new):
+        return False
+    kept = {id(r) for r in old}
+    others = [r for r in new if id(r) not in kept]
+    if not others:
+        return True
+    reused = {id(r) for r in new}
+    replaced = {_place(r): r for r in old if id(r) not in reused}
+    return all(replaced.get(_place(r)) == r for r in others)
 
 
 def _place(result: methods.SeatResult) -> tuple[Any, str]:

@@ -133,6 +133,7 @@ def event_results(
             event.pk,
             snapshots.Snapshot(generation, time.monotonic(), data, layout, seats, context),
         )
+        snapshots.heap_settle(len(results))
     return data
 
 
@@ -285,7 +286,9 @@ def compute(
         )
     scopes: dict[int | None, list[scoring_ranking.RankedRow]] = {None: event_rows}
     ordered = sorted(stages, key=lambda s: s.number)
-    boards_present = {r.board for r in data.results}
+    boards_present = (
+        set(data.by_board) if data.by_board is not None else {r.board for r in data.results}
+    )
     for stage in ordered:
         counted = _counted_stages(stage, ordered)
         players, scope_results, scope_points = _stage_scope(

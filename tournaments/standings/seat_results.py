@@ -6,7 +6,7 @@ player who held the seat (tournaments.events.substitutions' lineup)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -132,12 +132,16 @@ def credit_games(
     rows: Iterable[tuple[Any, ...]],
     seats: list[str],
     layout: Layout,
+    reuse: Mapping[Any, methods.SeatResult] | None = None,
 ) -> None:
     """Append to `by_board` the seat result of every seat of each game of `rows` (board id,
-    table id, then the score of each of `seats`), but for the seats an adjustment replaces."""
+    table id, then the score of each of `seats`), but for the seats an adjustment replaces.
+    A seat result equal to the one `reuse` holds for its (board, table, seat) is that very
+    object (a recomputation finds the unchanged ones by identity)."""
     # A score takes few distinct values: each is made a Fraction once, not once per seat.
     fractions: dict[Any, Fraction] = {}
     lineup = layout.lineup
+    reuse = reuse or {}
     for board_id, table_id, *values in rows:
         if board_id not in layout.boards:
             continue
@@ -157,9 +161,16 @@ def credit_games(
                 exact = fractions.get(value)
                 if exact is None:
                     exact = fractions[value] = Fraction(value)
-                by_board[board_id].append(
-                    methods.SeatResult(board_id, table_id, seat, player_id, exact)
-                )
+                before = reuse.get((board_id, table_id, seat))
+                if (
+                    before is None
+                    or before.player != player_id
+                    or before.score != exact
+                    or before.adjusted is not None
+                    or before.weighted
+                ):
+                    before = methods.SeatResult(board_id, table_id, seat, player_id, exact)
+                by_board[board_id].append(before)
 
 
 def credit_adjustments(

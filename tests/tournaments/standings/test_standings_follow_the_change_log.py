@@ -256,3 +256,33 @@ def test_a_table_added_to_a_one_board_round_is_read_with_its_seats_only() -> Non
     stored = _stored(event)
     assert stored == _from_nothing(event)
     assert len(stored[None]) == 12 and all(row["top"] == "6" for row in stored[None])
+
+
+def test_a_table_read_with_empty_seats_is_read_again_once_they_are_filled() -> None:
+    # An online table waits for entrants with empty seats; robots fill them later, with no
+    # request. The snapshot read it with one seat: its game must credit all three.
+    from tournaments.models import Seat, Table
+
+    event, round_, tables, boards = duplicate_round(tables=3, boards=1, seed="fill")
+    for table in tables:
+        game_verify(
+            game_id=game_submit(
+                table=table, board=boards[0], record=bot_record(boards[0], table)
+            ).pk
+        )
+    waiting = Table.objects.create(round=round_, number=4)
+    Seat.objects.create(table=waiting, seat="S", player=PlayerFactory(name="Early Ema"))
+    standings_request(event_id=event.pk)  # anything changed: the snapshot is read in full
+    cache.kept_forget()
+    _refresh(event)
+    filled = [PlayerFactory(name="Robot-like East"), PlayerFactory(name="Robot-like West")]
+    Seat.objects.create(table=waiting, seat="E", player=filled[0])
+    Seat.objects.create(table=waiting, seat="W", player=filled[1])
+    game = game_submit(table=waiting, board=boards[0], record=bot_record(boards[0], waiting))
+    game_verify(game_id=game.pk)
+    _refresh(event)
+    stored = _stored(event)
+    assert stored == _from_nothing(event)
+    # Twelve seats of four tables, each compared among four: a top of 2 × (4 − 1) = 6.
+    assert {p.pk for p in filled} <= {row["player_id"] for row in stored[None]}
+    assert len(stored[None]) == 12 and all(row["top"] == "6" for row in stored[None])
