@@ -58,16 +58,30 @@ class TableProgress:
     boards: int
 
 
+@dataclass(frozen=True)
+class OnlinePlays:
+    """The plays of an online event's round (its one board): tables ``started``, those
+    ``finished`` (a current game stored), ``verified``, and ``robot`` (the robot played at
+    least one of the entrant's moves: a timeout, or the window's close)."""
+
+    started: int
+    finished: int
+    verified: int
+    robot: int
+
+
 @dataclass
 class RoundOverview:
     """A round on the dashboard; ``unsettled`` lists the (table, board, reason) not settled
     yet (rounds_unsettled), filled for rounds in play, which cannot be closed until it is
-    empty."""
+    empty. An online event's round has its ``plays`` counted instead of its tables listed
+    (thousands of entrants each start a table of their own)."""
 
     round: Round
     boards: int
     tables: list[TableProgress]
     unsettled: list[tuple[int, int, str]] = dc_field(default_factory=list)
+    plays: OnlinePlays | None = None
 
     @property
     def actions(self) -> list[str]:
@@ -91,12 +105,21 @@ def now_first(
     return first + ahead, sorted(past, key=lambda r: r.round.number, reverse=True)
 
 
-def event_overview(*, event: Event) -> list[RoundOverview]:
+def event_overview(*, event: Event, online: bool = False) -> list[RoundOverview]:
     """Each round of ``event`` with its boards and each table's entry progress (current games
-    entered and verified out of the round's boards); a fixed number of queries."""
+    entered and verified out of the round's boards); a fixed number of queries. With
+    `online` (an online event played on the site) each round's plays are counted instead
+    (OnlinePlays, one query), and nothing is listed as unsettled: every round stays in play
+    until the window's close finishes it."""
     rounds = list(
         event.rounds.select_related("stage").annotate(n_boards=Count("boards")).order_by("number")
     )
+    if online:
+        plays = online_plays(event)
+        return [
+            RoundOverview(r, r.n_boards, [], plays=plays.get(r.pk, OnlinePlays(0, 0, 0, 0)))
+            for r in rounds
+        ]
     tables = (
         Table.objects.filter(round__event=event)
         .prefetch_related("seats__player")
@@ -121,6 +144,26 @@ def event_overview(*, event: Event) -> list[RoundOverview]:
         RoundOverview(r, r.n_boards, by_round.get(r.pk, []), unsettled.get(r.pk, []))
         for r in rounds
     ]
+
+
+def online_plays(event: Event) -> dict[int, OnlinePlays]:
+    """Round id → the plays of that round of the online `event` (OnlinePlays). One query."""
+    current = Q(games__replaced_at__isnull=True)
+    rows = (
+        Table.objects.filter(round__event=event)
+        .order_by()
+        .values("round_id")
+        .annotate(
+            started=Count("pk", distinct=True),
+            finished=Count("games", filter=current, distinct=True),
+            verified=Count(
+                "games", filter=current & Q(games__status=Status.VERIFIED), distinct=True
+            ),
+            robot=Count("pk", filter=Q(robot_moves__gt=0), distinct=True),
+        )
+        .values_list("round_id", "started", "finished", "verified", "robot")
+    )
+    return {round_id: OnlinePlays(*counts) for round_id, *counts in rows}
 
 
 @dataclass(frozen=True)

@@ -465,4 +465,5 @@ def two_table_net(
 
 def format_fraction(value: Fraction) -> str:
     """A reduced fraction as text: "12", "-3/5"."""
-    return str(Fraction(value))
+    # A Fraction is reduced already: made again only when it is another number.
+    return str(value if type(value) is Fraction else Fraction(value))

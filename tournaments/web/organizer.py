@@ -50,6 +50,7 @@ from tournaments.models import (
     Stage,
     StageKind,
 )
+from tournaments.online.window import is_online_duplicate
 from tournaments.people import accounts as people_accounts
 from tournaments.people import life
 from tournaments.tables import selectors as table_selectors
@@ -205,8 +206,13 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     officials, the private links and the audit log."""
     event = event_for_organizer(request, slug)
     stages = list(event.stages.prefetch_related("entries__player").order_by("number"))
-    checks = selectors.round_seating_checks(event=event)
-    shown, past = overview.now_first(overview.event_overview(event=event), current_round(event))
+    # An online event's entrants are not seated by anyone (they meet the same robots, or
+    # whoever arrives), and each starts a table of his own: its rounds' plays are counted.
+    online = is_online_duplicate(event)
+    checks = {} if online else selectors.round_seating_checks(event=event)
+    shown, past = overview.now_first(
+        overview.event_overview(event=event, online=online), current_round(event)
+    )
     return render(
         request,
         "organizer/dashboard.html",
@@ -220,7 +226,8 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             # Each stage's movements with the bounds proved when they were made.
             "movements": selectors.stage_movements(event=event),
             "stage_kinds": StageKind.choices,
-            "entries": event.entries.count(),
+            # The robots of an online event are entered to fill seats, not as players.
+            "entries": event.entries.filter(player__robot=False).count(),
             "audit": selectors.audit_labelled(event=event),
             # Accounts asking to be players of the event (tournaments.people.accounts).
             "claims": people_accounts.claims_pending(event=event),
