@@ -100,6 +100,7 @@ bench: $(STAMP)
 	$(PY) scripts/bench_pipeline.py || status=1; \
 	$(PY) scripts/taps.py || status=1; \
 	$(PY) scripts/bench_live_tables.py --tables 300 --servers 2 || status=1; \
+	$(PY) scripts/bench_online.py --entrants 10000 --concurrent 200 --seconds 60 || status=1; \
 	exit $$status
 
 # The catalogues after new strings (scripts/zh_hant.py's docstring): makemessages puts the new
