@@ -25,7 +25,7 @@ devices after it commits (ddz_site.kernel.broadcast).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -192,6 +192,69 @@ def live_step(
         else:
             table_changed(table_id=table.pk, board_number=board.number, steps=after.steps)
     return LiveState(after, {}, game), None
+
+
+def live_steps_by(
+    *,
+    table: Table,
+    board: Board,
+    choose: Callable[[entry_steps.Position], str | None],
+    actor: Actor = None,
+) -> tuple[LiveState, list[str]]:
+    """Take the steps `choose` gives for the seat to move, one position after the other, as
+    one write: the robots of an online table answering an entrant, or finishing a board at
+    the window's close. `choose(position)` returns the step (a call, canonical cards or
+    ``pass``) or None to stop. Each step is judged by the engine and audited as live_step
+    does; the draft is saved and the table's devices told once, of the position after the
+    last step, and the step that finishes the game stores it through the write path. The
+    draft's lock is held while `choose` decides, so no device moves in between.
+
+    Returns ``(state, seats)``: the board after the steps and the seat that took each step.
+    A board recorded already is returned as it is, with no step taken.
+
+    Raises:
+        ValueError: the engine refused a step `choose` gave (its seat, step and message).
+        StateConflict: the table's round is not in play.
+        games.records.GameRejected: the finished game refused by the write path.
+    """
+    entry_open_check(table=table, actor=actor)
+    deal = entry_steps.EntryDeal.from_board(board)
+    with transaction.atomic():
+        draft = _locked_draft(table, board)
+        if _current_game(table, board) is not None:
+            return live_state(table=table, board=board), []
+        position = entry_steps.rebuild(deal, draft.steps)
+        seats: list[str] = []
+        while not position.finished and position.to_move is not None:
+            step = choose(position)
+            if step is None:
+                break
+            seat, at = position.to_move, len(position.steps)
+            try:
+                position = entry_steps.apply_step(position, step)
+            except entry_steps.EntryError as exc:
+                raise ValueError(
+                    f"the engine refused {seat}'s step {step!r} at step {at}: {exc}"
+                ) from exc
+            seats.append(seat)
+            audit_record(
+                event=board.event,
+                actor=actor,
+                action="entry.step",
+                obj=table,
+                changes={"board": board.number, "step": step, "seat": seat, "at": at},
+            )
+        if not seats:
+            return LiveState(position, dict(draft.undo or {}), None), []
+        draft.steps = list(position.steps)
+        draft.undo = {}
+        draft.save(update_fields=["steps", "undo", "updated_at"])
+        game = None
+        if position.finished:
+            game = _finish(table, board, position, actor)
+        else:
+            table_changed(table_id=table.pk, board_number=board.number, steps=position.steps)
+    return LiveState(position, {}, game), seats
 
 
 def _finish(table: Table, board: Board, position: entry_steps.Position, actor: Actor) -> Game:
