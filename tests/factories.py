@@ -163,10 +163,15 @@ def online_event(
     strength: str = "basic",
     move_seconds: int = 60,
     scoring_method: str = "matchpoints",
+    tables: bool = False,
+    seat_wait_seconds: int = 60,
+    rules: str = "classic",
 ) -> tuple[Event, Any, list[Any]]:
     """An online robot duplicate (tournaments.online) whose window is open now (from an hour
     ago to an hour on), its seed committed (ONLINE_SEED) and `boards` boards dealt one round
-    each, with `entrants` accounts entered (user names ``entrant1``…, players ``Entrant 1``…).
+    each, with `entrants` accounts entered (user names ``entrant1``…, players ``Entrant 1``…);
+    with `tables`, its entrants play together at online tables (tournaments.online.tables),
+    robots filling a table's free seats after `seat_wait_seconds`; `rules` its rules preset.
     Returns the event, its organizer and the entrants' users."""
     from datetime import timedelta
 
@@ -180,11 +185,14 @@ def online_event(
     users = get_user_model().objects
     now = timezone.now()
     event = EventFactory(
+        rules=rules,
         scoring_method=scoring_method,
         online=True,
         online_robots=True,
         robot_strength=strength,
         move_seconds=move_seconds,
+        online_tables=tables,
+        seat_wait_seconds=seat_wait_seconds,
         starts_at=now - timedelta(hours=1),
         ends_at=now + timedelta(hours=1),
         status="registration_open",
@@ -212,3 +220,38 @@ def online_board_play(event: Event, user: Any, number: int, *, seed: str = "me")
     game = demo_online_play(event=event, user=user, number=number, seed=seed)
     assert game is not None, "the robots answer until the entrant's turn, to the game's end"
     return game
+
+
+def online_table_play(event: Event, users: list[Any], number: int) -> Any:
+    """The entrants `users` of the online-tables `event` start board `number` in that order
+    (seated as they arrive: tournaments.online.tables) and play it to its end, each move of
+    the entrant to move chosen by a basic robot seeded by his user name, sent through his
+    device's service (tournaments.online.play.step_and_robots). The table must be full once
+    they started (as many entrants as seats, or robots filled it). Returns the stored game."""
+    from games.robots import Robot
+    from tournaments.online import play
+    from tournaments.online.robots import robot_step
+    from tournaments.tables import live
+
+    for user in users:
+        play.online_board_start(event=event, user=user, number=number)
+    devices = {}
+    for user in users:
+        device = play.entrant_device(user, event.slug, number)
+        devices[device.seat] = (device, Robot("basic", user.username))
+    any_device = next(iter(devices.values()))[0]
+    state = live.live_state(table=any_device.table, board=any_device.board)
+    for _turn in range(200):
+        if state.game is not None:
+            return state.game
+        device, robot = devices[state.position.to_move]
+        state, error = play.step_and_robots(
+            table=device.table,
+            board=device.board,
+            seat=device.seat,
+            step=robot_step(state.position, robot),
+            at=len(state.position.steps),
+            actor=device.bearer,
+        )
+        assert error is None, error
+    raise AssertionError("the board did not end")

@@ -92,8 +92,9 @@ def sweep_pending_games(older_than: float = 120) -> int:
     message a chunk), the overdue standings and the rating wanted
     (tournaments.tables.verification.verification_sweep); the number of games sent. The mails
     waiting, or whose claim's lease expired, are sent again too
-    (tournaments.core.outbox.mail_sweep). Online play's moves whose time ran out are played by
-    the robots, and the online windows that ended are closed (tournaments.online.close)."""
+    (tournaments.core.outbox.mail_sweep). Online play's tables whose wait is over are filled by
+    robots, the moves whose time ran out are played by the robots, and the online windows that
+    ended are closed (tournaments.online.close)."""
     mail_sweep(older_than=older_than)
     sent = verification_sweep(older_than=older_than)
     online_sweep()  # last: the pipeline's own sweeps never wait on it

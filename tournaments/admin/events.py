@@ -46,6 +46,7 @@ from tournaments.models import (
     TableAssignment,
     Team,
 )
+from tournaments.online.window import online_tables_refusals
 from tournaments.standings.requests import standings_request
 from tournaments.standings.rulings import (
     RulingRejected,
@@ -185,12 +186,26 @@ class EventRoleInline(admin.TabularInline):
     autocomplete_fields = ["user", "player"]
 
 
+# The settings of online play, fixed once a round started as the service fixes them
+# (tournaments.online.window.online_play_set): entrants met these robots and tables already.
+ONLINE_PLAY_FIELDS = (
+    "online_robots",
+    "robot_strength",
+    "move_seconds",
+    "online_tables",
+    "seat_wait_seconds",
+)
+
+
 class EventForm(forms.ModelForm):
     """Refuses a change to a setting of FROZEN_ONCE_STARTED once a round has started, on each
-    changed field, with the model's message (Event.save refuses it too)."""
+    changed field, with the model's message (Event.save refuses it too); the same for the
+    settings of online play (ONLINE_PLAY_FIELDS), and online tables without robots or a wait
+    out of range, with the service's words (tournaments.online.window)."""
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        self._online_check(data)
         changed = [f for f in FROZEN_ONCE_STARTED if f in self.changed_data]
         if self.instance.pk is not None and changed:
             try:
@@ -199,6 +214,23 @@ class EventForm(forms.ModelForm):
                 for field in changed:
                     self.add_error(field, exc.message)
         return data
+
+    def _online_check(self, data: dict[str, Any]) -> None:
+        refusals = online_tables_refusals(
+            robots=bool(data.get("online_robots")),
+            tables=bool(data.get("online_tables")),
+            seat_wait_seconds=data.get("seat_wait_seconds"),
+        )
+        for field, message in refusals.items():
+            if field in self.fields and field not in self.errors:
+                self.add_error(field, message)
+        changed = [f for f in ONLINE_PLAY_FIELDS if f in self.changed_data]
+        if self.instance.pk is not None and changed and self.instance.started_round() is not None:
+            for field in changed:
+                if field not in self.errors:
+                    self.add_error(
+                        field, _("Online play is fixed once a round of the event has started.")
+                    )
 
 
 @admin.register(Event)
@@ -232,6 +264,8 @@ class EventAdmin(AuditedAdmin):
 class TableInline(admin.TabularInline):
     model = Table
     extra = 0
+    # Written by online play only (tournaments.online.tables): shown, never edited.
+    readonly_fields = ["waiting_until"]
 
 
 @admin.register(Round)
@@ -254,12 +288,15 @@ class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     autocomplete_fields = ["player"]
+    # The robot's take-over at an online table (tournaments.online.tables): shown, never edited.
+    readonly_fields = ["robot_from"]
 
 
 @admin.register(Table)
 class TableAdmin(AuditedAdmin):
     list_display = ["__str__", "round", "number"]
     list_filter = ["round__event"]
+    readonly_fields = ["waiting_until"]
     inlines = [SeatInline, TableAssignmentInline]
 
 

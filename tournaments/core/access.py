@@ -328,12 +328,14 @@ def may_enter(actor: Actor, table: Table) -> bool:
         )
         return seat_link is not None and seat_refusal(seat_link, table) is None
     if via.get("link") == "online" and via.get("table_id") == table.pk:
-        # An entrant of an online event at his own seat (tournaments.online.play.entrant_device).
+        # An entrant of an online event at his own seat (tournaments.online.play.entrant_device),
+        # unless its robot took it over (tournaments.online.tables: he left the table).
         return Seat.objects.filter(
             table=table,
             seat=via.get("seat"),
             player__user_id=via["id"],
             table__round__event__online_robots=True,
+            robot_from__isnull=True,
         ).exists()
     if via.get("link") == "player" and via.get("table_id") == table.pk:
         # A player link acting at the seat she holds in this table's round (seat device).

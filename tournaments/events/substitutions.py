@@ -68,9 +68,7 @@ def substitute_choices(*, event: Event) -> list[tuple[Player, bool]]:
     """Who may be chosen as a substitute in `event`: its players (entrants and those seated),
     by name, each with whether she is a reserve."""
     # An online event's robots fill seats; they never stand in for anyone.
-    players = (
-        Player.objects.filter(_in_event(event), robot=False).distinct().order_by("name")
-    )
+    players = Player.objects.filter(_in_event(event), robot=False).distinct().order_by("name")
     reserves = set(event.entries.filter(reserve=True).values_list("player_id", flat=True))
     return [(p, p.pk in reserves) for p in players]
 

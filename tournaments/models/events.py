@@ -276,6 +276,23 @@ class Event(models.Model):
         default=60,
         help_text=_("Online play: a move not made in time is played by the robot."),
     )
+    # Online tables (tournaments.online.tables), a second form of online play against robots:
+    # entrants are seated together as they arrive, robots filling the seats still empty
+    # ``seat_wait_seconds`` after a table was made and taking over from a player who leaves.
+    online_tables = models.BooleanField(
+        _("entrants play together at online tables"),
+        default=False,
+        help_text=_(
+            "Online against robots only: entrants are seated together as they arrive, robots "
+            "filling the seats still empty after the wait and taking over from a player who "
+            "leaves."
+        ),
+    )
+    seat_wait_seconds = models.PositiveIntegerField(
+        _("seconds to wait for entrants at an online table"),
+        default=60,
+        help_text=_("Online tables: after this wait robots fill the seats still empty."),
+    )
     online_closed_at = models.DateTimeField(
         _("online window closed"), null=True, blank=True, editable=False
     )
@@ -333,6 +350,22 @@ class Event(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(move_seconds__gte=5), name="event_move_seconds_at_least_5"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(seat_wait_seconds__gte=1),
+                name="event_seat_wait_seconds_positive",
+                violation_error_message=_(
+                    "The wait for entrants at an online table is at least one second."
+                ),
+            ),
+            # Online tables are a form of online play against robots (tournaments.online).
+            models.CheckConstraint(
+                condition=models.Q(online_tables=False) | models.Q(online_robots=True),
+                name="event_online_tables_with_robots",
+                violation_error_message=_(
+                    "Entrants play together at online tables only in an event played on this "
+                    "site against robots."
+                ),
             ),
             models.CheckConstraint(
                 condition=models.Q(ends_at__isnull=True)

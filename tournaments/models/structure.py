@@ -97,6 +97,11 @@ class Table(models.Model):
     # Online robot duplicate (tournaments.online): how many of the entrant's moves the robot
     # played for him (he let the time of a move run out, or the window closed mid-board).
     robot_moves = models.PositiveIntegerField(_("moves played by the robot"), default=0)
+    # Online tables (tournaments.online.tables): while entrants are still awaited, when the
+    # robots fill the seats still empty; null once the table is full (and at any other table).
+    waiting_until = models.DateTimeField(
+        _("waits for entrants until"), null=True, blank=True, editable=False
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -105,6 +110,14 @@ class Table(models.Model):
         verbose_name_plural = _("tables")
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="table_number_unique")
+        ]
+        # The sweep looks for the waiting tables whose wait is over (a few among many).
+        indexes = [
+            models.Index(
+                fields=["waiting_until"],
+                condition=models.Q(waiting_until__isnull=False),
+                name="table_waiting_until",
+            )
         ]
 
     def __str__(self) -> str:
@@ -115,6 +128,12 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     seat = models.CharField(_("seat"), max_length=2, choices=SEAT_CHOICES)
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # Online tables (tournaments.online.tables): the number of steps the board had when the
+    # robot of this seat took over from its player (he left, let a move's time run out, or the
+    # window closed), so that his result is marked; null when he played it to its end.
+    robot_from = models.PositiveIntegerField(
+        _("played by the robot from step"), null=True, blank=True, editable=False
+    )
     history = HistoricalRecords()
 
     class Meta:

@@ -1,5 +1,5 @@
 """Online robot duplicate: an online event's boards played on the site, each entrant against
-robots (issue 22).
+robots (issue 22); and its second form, *online tables*, where the entrants play together.
 
 Vocabulary:
 
@@ -31,6 +31,16 @@ Vocabulary:
   the games are verified, every round closed and published and the seed revealed; then the
   event is no longer sealed. Run by the sweep (tournaments.tasks), idempotent.
 
+- *online tables* (``Event.online_tables``, tournaments.online.tables): the entrants of board n
+  are seated three to a table as they arrive (as many as the rules' seats), in the rules' seat
+  order, at the round's oldest table still waiting; the board starts once the table is full:
+  every seat taken, or ``Event.seat_wait_seconds`` after the table was made, when the robot
+  players fill the free seats. A timeout, the entrant's "Leave the table" or the close hands
+  his seat to its robot for the rest of the board, marked on his result
+  (``Seat.robot_from``). Each entrant is still compared with everyone who held his seat.
+
 Modules: robots (robot players, seeds, robots' steps), play (starting a board, a step and the
-robots' answer, timeouts), window (the window, dealing, the close, the sweep).
+robots' answer, timeouts, leaving a table), tables (online tables: seating as they arrive, the
+robots' fill, the take-over), window (the window, the settings, dealing), entry (entering),
+close (the close, the sweep).
 """

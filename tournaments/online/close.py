@@ -1,6 +1,6 @@
 """The end of an online event's window (`online_window_close`) and the sweep that drives online
-play between requests (`online_sweep`: the timeouts, the closes due). Vocabulary:
-tournaments.online.
+play between requests (`online_sweep`: the online tables whose wait is over, the timeouts, the
+closes due). Vocabulary: tournaments.online.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from tournaments.events import round_states, rounds
 from tournaments.models import Event, Round, RoundState, Table
 from tournaments.online.play import board_seat, timeout_check
 from tournaments.online.robots import robots_act
-from tournaments.online.window import MIN_MOVE_SECONDS
+from tournaments.online.tables import online_tables_sweep, tables_finish
+from tournaments.online.window import MIN_MOVE_SECONDS, is_online_tables
 from tournaments.tables.verification import games_verify
 
 # What online_window_close answers: the window closed now or before, or why not yet.
@@ -37,11 +38,13 @@ def _boards_in_play(event: Event) -> list[tuple[Table, Board]]:
 
 def online_window_close(*, event: Event, actor: Actor = SWEEP, now: datetime | None = None) -> str:
     """Close the window of the online `event` once its end is past: the robots finish every
-    board still in play (the entrant's moves counted in Table.robot_moves), its games are
-    verified, every round closed and published, the seed revealed, and the event unsealed
-    (tournaments.core.embargo). Idempotent: each part is skipped once done, and a close
-    waiting for a game to settle (a claim the workers flagged needs a chief referee's ruling)
-    is done by a later sweep. Audited (``online.window_close``, and each service's own record).
+    board still in play (the entrant's moves counted in Table.robot_moves; at online tables,
+    a table still waiting filled and every entrant's seat taken over, marked in
+    Seat.robot_from), its games are verified, every round closed and published, the seed
+    revealed, and the event unsealed (tournaments.core.embargo). Idempotent: each part is
+    skipped once done, and a close waiting for a game to settle (a claim the workers flagged
+    needs a chief referee's ruling) is done by a later sweep. Audited
+    (``online.window_close``, and each service's own record).
 
     Returns CLOSED (now or before), NOT_DUE (the window is open, or not online) or WAITING.
 
@@ -56,12 +59,13 @@ def online_window_close(*, event: Event, actor: Actor = SWEEP, now: datetime | N
     if not (fresh.online and fresh.online_robots) or fresh.ends_at is None or now < fresh.ends_at:
         return NOT_DUE
     for table, board in _boards_in_play(fresh):
+        if is_online_tables(fresh):
+            # A table still waiting is filled, every entrant's seat taken over (marked).
+            tables_finish(table=table, board=board, actor=actor)
+            continue
         human = board_seat(fresh, board.number)
         robots_act(table=table, board=board, human=human, for_human=10_000)
-    pending = Game.objects.filter(
-        table__round__event=fresh, replaced_at__isnull=True, status=Status.PENDING
-    ).values_list("pk", flat=True)
-    games_verify(game_ids=list(pending))
+    _pending_verify(fresh)
     try:
         with transaction.atomic():
             _rounds_finish(fresh, actor)
@@ -78,6 +82,22 @@ def online_window_close(*, event: Event, actor: Actor = SWEEP, now: datetime | N
         return WAITING  # a game not settled yet: the next sweep tries again
     event.online_closed_at = now
     return CLOSED
+
+
+def _pending_verify(event: Event) -> None:
+    """Verify the games of `event` still pending, here. A verification skips a game a worker
+    holds (SKIP LOCKED) and the worker may be verifying it at this moment: its lock is waited
+    for, then what the worker left pending is verified too, so that the close does not wait a
+    whole sweep for a game verified a millisecond after it looked."""
+    pending = Game.objects.filter(
+        table__round__event=event, replaced_at__isnull=True, status=Status.PENDING
+    ).values_list("pk", flat=True)
+    games_verify(game_ids=list(pending))
+    held = list(pending)
+    if held:
+        with transaction.atomic():
+            list(Game.objects.select_for_update().filter(pk__in=held).values_list("pk"))
+        games_verify(game_ids=list(pending))
 
 
 def _rounds_finish(event: Event, actor: Actor) -> None:
@@ -107,12 +127,15 @@ def online_timeouts_sweep(now: datetime | None = None) -> int:
 
 
 def online_sweep(now: datetime | None = None) -> dict[str, int]:
-    """What the periodic sweep (tournaments.tasks) does for online play: the timeouts, then
-    the close of every online event whose window ended. ``{"timeouts", "closed"}``."""
+    """What the periodic sweep (tournaments.tasks) does for online play: the online tables
+    whose wait is over filled by robots (tournaments.online.tables.online_tables_sweep), the
+    timeouts, then the close of every online event whose window ended. ``{"filled",
+    "timeouts", "closed"}``."""
     now = now or timezone.now()
+    filled = online_tables_sweep(now)
     timeouts = online_timeouts_sweep(now)
     due = Event.objects.filter(
         online=True, online_robots=True, online_closed_at__isnull=True, ends_at__lte=now
     )
     closed = sum(online_window_close(event=e, now=now) == CLOSED for e in due)
-    return {"timeouts": timeouts, "closed": closed}
+    return {"filled": filled, "timeouts": timeouts, "closed": closed}

@@ -1,7 +1,9 @@
 """An entrant's play of an online event: his boards (`entrant_boards`), starting one
 (`online_board_start`), his device at it (`entrant_device`), a step of his and the robots' answer
-(`step_and_robots`, the one call of both device doors) and his move played by the robot when its
-time ran out (`timeout_check`). Vocabulary: tournaments.online.
+(`step_and_robots`, the one call of both device doors), his move played by the robot when its
+time ran out (`timeout_check`) and, at online tables, leaving his table (`online_board_leave`).
+Vocabulary: tournaments.online; an event with online tables is seated and played as
+tournaments.online.tables says, each call here handing it on.
 """
 
 from __future__ import annotations
@@ -22,8 +24,14 @@ from tournaments.core.rules import rules_of
 from tournaments.links.devices import Device, DeviceRefused
 from tournaments.links.tokens import DEVICE_CHARS, LinkBearer
 from tournaments.models import Entry, Event, Player, Round, RoundState, Seat, Table
-from tournaments.online.robots import robot_moves_for, robot_players, robots_act
-from tournaments.online.window import OnlineRefused, is_online_duplicate, window_refusal
+from tournaments.online import tables as online_tables
+from tournaments.online.robots import robot_moves_for, robot_players, robots_act, robots_play
+from tournaments.online.window import (
+    OnlineRefused,
+    is_online_duplicate,
+    is_online_tables,
+    window_refusal,
+)
 from tournaments.tables import live
 
 
@@ -52,9 +60,12 @@ def entrant_of(event: Event, user: Actor) -> Player | None:
 
 @dataclass(frozen=True)
 class EntrantBoard:
-    """One board of an online event as its entrant sees it: its ``number``, his ``seat``, his
-    ``table`` (None: not started), ``state`` (``not_started``, ``in_play``, ``finished``), his
-    ``game`` once finished and the ``robot_moves`` played for him."""
+    """One board of an online event as its entrant sees it: its ``number``, his ``seat`` (at
+    online tables "" until he is seated), his ``table`` (None: not started), ``state``
+    (``not_started``, ``waiting``: his online table waits for entrants, ``in_play``,
+    ``finished``), his ``game`` once finished, the ``robot_moves`` played for him (robot
+    duplicate) and ``robot_from``, the step from which the robot took his seat over at an
+    online table (None: he played it himself)."""
 
     number: int
     seat: str
@@ -62,16 +73,19 @@ class EntrantBoard:
     state: str
     game: Game | None
     robot_moves: int
+    robot_from: int | None = None
 
 
 def entrant_boards(event: Event, player: Player) -> list[EntrantBoard]:
     """Every board of `event`, in number order, with `player`'s play of it. Three queries."""
-    tables = {
-        s.table.round_id: s.table
+    seats = {
+        s.table.round_id: s
         for s in Seat.objects.filter(table__round__event=event, player=player).select_related(
             "table"
         )
     }
+    tables = {round_id: s.table for round_id, s in seats.items()}
+    at_tables = is_online_tables(event)
     games = {
         g.table_id: g
         for g in Game.objects.filter(
@@ -83,10 +97,15 @@ def entrant_boards(event: Event, player: Player) -> list[EntrantBoard]:
         table = tables.get(board.round_id) if board.round_id is not None else None
         game = games.get(table.pk) if table is not None else None
         state = "not_started" if table is None else "finished" if game else "in_play"
+        if table is not None and table.waiting_until is not None:
+            state = "waiting"
         moves = table.robot_moves if table is not None else 0
-        out.append(
-            EntrantBoard(board.number, board_seat(event, board.number), table, state, game, moves)
+        mine = seats.get(board.round_id) if board.round_id is not None else None
+        seat = (
+            mine.seat if mine is not None else "" if at_tables else board_seat(event, board.number)
         )
+        robot_from = mine.robot_from if mine is not None else None
+        out.append(EntrantBoard(board.number, seat, table, state, game, moves, robot_from))
     return out
 
 
@@ -102,8 +121,10 @@ def online_board_start(
 ) -> Table:
     """Start board `number` of `event` for the entrant `user`: his table of the board's round,
     him at the board's seat (`board_seat`) and the robots at the others, the robots played up
-    to his first turn. A board started already answers with its table (one play a board).
-    Audited (``online.board_start``).
+    to his first turn; at online tables, his seat at a table of entrants
+    (tournaments.online.tables.table_join: the board starts once the table is full). A board
+    started already answers with its table (one play a board). Audited
+    (``online.board_start``).
 
     Raises:
         OnlineRefused: the window not open (its times said), `user` not entered, no such
@@ -116,6 +137,11 @@ def online_board_start(
     if player is None:
         raise OnlineRefused(_("Only an entrant of %(event)s plays its boards.") % {"event": event})
     board = _board(event, number)
+    if is_online_tables(event):
+        table = online_tables.table_join(
+            event=event, board=board, player=player, actor=user, now=now
+        )
+        return Table.objects.select_related("round__event").get(pk=table.pk)
     seat = board_seat(event, number)
     with transaction.atomic():
         # The event's row orders the starts (and the close, which locks it too): one set of
@@ -203,8 +229,12 @@ def entrant_device(user: Actor, slug: str, number: int, *, device: str = "") -> 
 def timeout_check(*, table: Table, board: Board, now: datetime | None = None) -> bool:
     """Play the entrant's move by the robot of his seat when its time ran out (his turn began
     ``move_seconds`` ago or more: the table's draft was saved last then), and the robots'
-    answer; True when it did. Asked by the sweep and whenever his device reads the board."""
+    answer; True when it did. At online tables the robot takes his seat over for the rest of
+    the board (tournaments.online.tables.table_timeout_check). Asked by the sweep and whenever
+    a device of the table reads the board."""
     event = board.event
+    if is_online_tables(event):
+        return online_tables.table_timeout_check(table=table, board=board, now=now)
     if not is_online_duplicate(event) or event.online_closed_at is not None:
         return False
     draft = EntryDraft.objects.filter(table=table, board=board).only("updated_at", "steps").first()
@@ -220,7 +250,10 @@ def timeout_check(*, table: Table, board: Board, now: datetime | None = None) ->
 
 def live_state_now(*, table: Table, board: Board) -> live.LiveState:
     """The board at `table` now (tournaments.tables.live.live_state), an online entrant's
-    overdue move played by the robot first (`timeout_check`)."""
+    overdue move played by the robot first (`timeout_check`); an online table whose wait is
+    over filled by robots first (tournaments.online.tables.waiting_at)."""
+    if is_online_tables(board.event):
+        online_tables.waiting_at(table=table, board=board)
     timeout_check(table=table, board=board)
     return live.live_state(table=table, board=board)
 
@@ -242,9 +275,40 @@ def step_and_robots(
     if refusal is not None:
         raise OnlineRefused(refusal)
     timeout_check(table=table, board=board)
+    at_tables = is_online_tables(event)
+    refusal = online_tables.step_refusal(table, seat) if at_tables else None
+    if refusal is not None:
+        raise OnlineRefused(refusal)
     state, error = live.live_step(
         table=table, board=board, seat=seat, step=step, at=at, actor=actor
     )
-    if error is None and state.game is None:
+    if error is None and state.game is None and at_tables:
+        state = robots_play(table=table, board=board, humans=online_tables.humans_of(table))
+    elif error is None and state.game is None:
         state = robots_act(table=table, board=board, human=board_seat(event, board.number))
     return state, error
+
+
+def online_board_leave(*, event: Event, user: Actor, number: int) -> int | None:
+    """The entrant `user` leaves his online table of board `number` of `event`
+    (tournaments.online.tables.table_leave): the step count from which the robot plays his
+    seat, or None when he left a table still waiting (his seat freed: he may start the board
+    again). Audited (``online.table_leave``).
+
+    Raises:
+        OnlineRefused: not an event with online tables, the window not open, `user` not
+            entered, no such board, no table of his at it, or its game over.
+    """
+    if not is_online_tables(event):
+        raise OnlineRefused(
+            _("The boards of %(event)s are played to their end: there is no table to leave.")
+            % {"event": event.name}
+        )
+    refusal = window_refusal(event)
+    if refusal is not None:
+        raise OnlineRefused(refusal)
+    player = entrant_of(event, user)
+    if player is None:
+        raise OnlineRefused(_("Only an entrant of %(event)s plays its boards.") % {"event": event})
+    board = _board(event, number)
+    return online_tables.table_leave(board=board, player=player, actor=user)

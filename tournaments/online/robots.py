@@ -9,6 +9,7 @@ once one wins (LiveConflict) and the robot reads the table again.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection
 
 from django.db.models import F
 
@@ -92,6 +93,28 @@ def robot_moves_for(*, table: Table, board: Board, human: str, at: int) -> bool:
     return True
 
 
+def _robot_turn(table: Table, board: Board, state: live.LiveState) -> tuple[live.LiveState, bool]:
+    """The robot of the seat to move in `state` plays one step at `table`; the board after it
+    and whether it played (False: another device moved first, the board is as it is now).
+
+    Raises:
+        ValueError: the engine refused the robot's step (a bug).
+    """
+    seat = state.position.to_move
+    assert seat is not None
+    step = robot_step(state.position, robot_of(board.event, board.number, seat))
+    at = len(state.position.steps)
+    try:
+        after, error = live.live_step(
+            table=table, board=board, seat=seat, step=step, at=at, actor=None
+        )
+    except live.LiveConflict as exc:
+        return exc.state, False  # another device moved first: the table now
+    if error is not None:
+        raise ValueError(f"the engine refused robot {seat}'s step {step!r}: {error}")
+    return after, True
+
+
 def robots_act(*, table: Table, board: Board, human: str, for_human: int = 0) -> live.LiveState:
     """Let the robots play at `table` until it is the turn of `human` (the entrant's seat) or
     the game is over; with `for_human` > 0 the robot of his seat also plays up to that many of
@@ -101,24 +124,31 @@ def robots_act(*, table: Table, board: Board, human: str, for_human: int = 0) ->
     Raises:
         games.records.GameRejected: the finished game refused by the write path (a bug).
     """
-    event = board.event
     state = live.live_state(table=table, board=board)
     for _turn in range(entry_steps.MAX_STEPS):
         seat = state.position.to_move
         if state.game is not None or seat is None or (seat == human and for_human <= 0):
             break
-        step = robot_step(state.position, robot_of(event, board.number, seat))
-        at = len(state.position.steps)
-        try:
-            state, error = live.live_step(
-                table=table, board=board, seat=seat, step=step, at=at, actor=None
-            )
-        except live.LiveConflict as exc:
-            state = exc.state  # another device moved first: the table now
-            continue
-        if error is not None:
-            raise ValueError(f"the engine refused robot {seat}'s step {step!r}: {error}")
-        if seat == human:
+        state, played = _robot_turn(table, board, state)
+        if played and seat == human:
             for_human -= 1
             Table.objects.filter(pk=table.pk).update(robot_moves=F("robot_moves") + 1)
+    return state
+
+
+def robots_play(*, table: Table, board: Board, humans: Collection[str]) -> live.LiveState:
+    """Let the robots play at the online table `table` (tournaments.online.tables) until the
+    turn of a seat of `humans` (the entrants who play their seats themselves) or the game's
+    end: every other seat is a robot's, a robot player's or one taken over from its entrant.
+    Returns the board at the table after them.
+
+    Raises:
+        games.records.GameRejected: the finished game refused by the write path (a bug).
+    """
+    state = live.live_state(table=table, board=board)
+    for _turn in range(entry_steps.MAX_STEPS):
+        seat = state.position.to_move
+        if state.game is not None or seat is None or seat in humans:
+            break
+        state, _played = _robot_turn(table, board, state)
     return state

@@ -21,6 +21,10 @@ from tournaments.models import Event, Round, RoundState
 
 MIN_MOVE_SECONDS = 5  # the model's check constraint: a move needs a few seconds at least
 MAX_MOVE_SECONDS = 3600
+# The organizer's wait at an online table before robots fill its empty seats (the model's
+# check constraint: positive).
+MIN_SEAT_WAIT_SECONDS = 1
+MAX_SEAT_WAIT_SECONDS = 3600
 MAX_ONLINE_BOARDS = 60
 
 
@@ -34,6 +38,12 @@ class OnlineRefused(DomainError):
 def is_online_duplicate(event: Event) -> bool:
     """Whether `event` is played on the site against robots (tournaments.online)."""
     return bool(event.online and event.online_robots)
+
+
+def is_online_tables(event: Event) -> bool:
+    """Whether the entrants of `event` play together at online tables (tournaments.online,
+    the second form: tournaments.online.tables), rather than each alone against robots."""
+    return bool(event.online and event.online_robots and event.online_tables)
 
 
 def window_refusal(event: Event, now: datetime | None = None) -> str | None:
@@ -51,16 +61,49 @@ def window_refusal(event: Event, now: datetime | None = None) -> str | None:
     return None
 
 
+def online_tables_refusals(
+    *, robots: bool, tables: bool, seat_wait_seconds: int | None
+) -> dict[str, str]:
+    """Why online tables cannot be set so, by field (``online_tables``,
+    ``seat_wait_seconds``), in the reader's language; empty when they can. The rules: online
+    tables only with robots (the model's check constraint too), a wait of 1..3600 seconds.
+    The service and the administration's form say the same."""
+    refusals = {}
+    if tables and not robots:
+        refusals["online_tables"] = _(
+            "Entrants play together at online tables only in an event played on this site "
+            "against robots."
+        )
+    if seat_wait_seconds is not None and not (
+        MIN_SEAT_WAIT_SECONDS <= seat_wait_seconds <= MAX_SEAT_WAIT_SECONDS
+    ):
+        refusals["seat_wait_seconds"] = _(
+            "The wait for entrants at an online table is %(low)s to %(high)s seconds."
+        ) % {"low": MIN_SEAT_WAIT_SECONDS, "high": MAX_SEAT_WAIT_SECONDS}
+    return refusals
+
+
 def online_play_set(
-    *, event: Event, actor: Actor, robots: bool, strength: str, move_seconds: int
+    *,
+    event: Event,
+    actor: Actor,
+    robots: bool,
+    strength: str,
+    move_seconds: int,
+    tables: bool | None = None,
+    seat_wait_seconds: int | None = None,
 ) -> Event:
     """Set how `event` is played online: on the site against robots (`robots`, an online
-    event only), their `strength` (games.robots.STRENGTHS) and the seconds of each move.
-    Audited as ``online.settings`` with the fields changed.
+    event only), their `strength` (games.robots.STRENGTHS), the seconds of each move, and
+    whether entrants play together at online tables (`tables`, with robots only) with the
+    wait before robots fill a table's empty seats (`seat_wait_seconds`); None keeps those
+    two as they are (robots turned off turn the tables off). Audited as ``online.settings``
+    with the fields changed.
 
     Raises:
         NotOrganizer; AdministrationRefused: an unknown strength, seconds out of 5..3600,
-        robots for an event not online, or a change once a round started.
+            robots for an event not online, tables without robots or a wait out of 1..3600
+            (`online_tables_refusals`), or a change once a round started.
     """
     if strength not in STRENGTHS:
         raise AdministrationRefused(_("Unknown robot strength %(s)s.") % {"s": strength})
@@ -69,7 +112,20 @@ def online_play_set(
             _("A move takes %(low)s to %(high)s seconds.")
             % {"low": MIN_MOVE_SECONDS, "high": MAX_MOVE_SECONDS}
         )
-    values = {"online_robots": robots, "robot_strength": strength, "move_seconds": move_seconds}
+    refusals = online_tables_refusals(
+        robots=robots, tables=bool(tables), seat_wait_seconds=seat_wait_seconds
+    )
+    if refusals:
+        raise AdministrationRefused(" ".join(refusals.values()))
+    values: dict[str, object] = {
+        "online_robots": robots,
+        "robot_strength": strength,
+        "move_seconds": move_seconds,
+    }
+    if tables is not None or not robots:
+        values["online_tables"] = bool(tables) and robots
+    if seat_wait_seconds is not None:
+        values["seat_wait_seconds"] = seat_wait_seconds
     with transaction.atomic():
         locked = organizer_lock(event, actor)
         if robots and not locked.online:

@@ -61,11 +61,16 @@ def _points(
 
 @dataclass
 class TravellerCell:
+    """One seat of a table's row: its player, score, points, adjusted score, and at an online
+    table ``robot_move``, the move from which the robot played the seat for its entrant
+    (tournaments.online.tables: Seat.robot_from + 1; None when he played it himself)."""
+
     seat: str
     player: Player | None
     score: Any
     points: Fraction | None
     adjusted: str
+    robot_move: int | None = None
 
 
 @dataclass
@@ -108,6 +113,7 @@ def board_traveller(*, board: Board) -> list[TravellerRow]:
         game = games.get(table.pk)
         # Who played the board at each seat: a substitute on her boards.
         players = lineup.players(table, board.number, {s.seat: s.player for s in table.seats.all()})
+        robot_moves = _robot_moves(table)
         verified = counts(game)
         cells = []
         top = None
@@ -122,12 +128,19 @@ def board_traveller(*, board: Board) -> list[TravellerRow]:
                     score=(game.score or {}).get(seat) if verified and game else None,
                     points=p.points if p else None,
                     adjusted=adjusted.get((table.pk, seat), ""),
+                    robot_move=robot_moves.get(seat),
                 )
             )
         rows.append(
             TravellerRow(table=table, game=game, cells=cells, bidding=bidding_text(game), top=top)
         )
     return rows
+
+
+def _robot_moves(table: Table) -> dict[str, int]:
+    """Seat → the move from which the robot played it for its entrant at an online table
+    (Seat.robot_from + 1: the first step after the take-over), from the prefetched seats."""
+    return {s.seat: s.robot_from + 1 for s in table.seats.all() if s.robot_from is not None}
 
 
 def bidding_text(game: Game | None) -> str:
@@ -408,10 +421,12 @@ def game_record(game: Game, *, public: bool) -> dict[str, Any]:
     # The board's hands carry suits when it was dealt (R-SUIT); a record holds ranks only.
     suited = board.hands if public and isinstance(board.hands, dict) else {}
     order = seats_of(event, board)
+    robot_moves = _robot_moves(game.table)
     seats = [
         {
             "seat": seat,
             "player": players.get(seat),
+            "robot_move": robot_moves.get(seat),
             "hand": suited.get(seat) or hands.get(seat, ""),
             "declared": (game.declared or {}).get(seat) if public else None,
             "score": (game.score or {}).get(seat) if public else None,

@@ -7,13 +7,18 @@ Five doors open a device (tournaments.links.devices): ``seat`` (``/s/TOKEN/``), 
 seat, ``/p/TOKEN/rounds/R/boards/N/``), ``referee`` (the referee device of a signed-in
 referee, ``/referee/events/SLUG/tables/ID/boards/N/device/``) and ``online`` (a signed-in
 entrant's seat at his play of a board of an online event, ``/events/SLUG/online/boards/N/``,
-tournaments.online.play.entrant_device: the robots answer each of his steps). Every answer is
-private (never cached nor indexed) and a refusal is the link's refusal page, or the API's error
-shape for a JSON door.
+tournaments.online.play.entrant_device: the robots answer each of his steps). At an online
+table still waiting for entrants (tournaments.online.tables) the ``online`` device shows no card:
+its page is the waiting page (who has joined, the seconds before robots fill the free seats),
+and its position door answers ``{"waiting": {"seats": [{"seat", "name"}], "seconds"}}`` until
+the table is full. Every answer is private (never cached nor indexed) and a refusal is the
+link's refusal page, or the API's error shape for a JSON door.
 
 JSON doors:
 
-- ``GET …/position/``: ``{"view": …}`` (games.live.seat.seat_view with ``game`` and ``next``).
+- ``GET …/position/``: ``{"view": …}`` (games.live.seat.seat_view with ``game``, ``next``
+  and ``left``: at an online table, the step from which the robot plays this seat, else null),
+  or ``{"waiting": …}`` at an online table still waiting (above).
 - ``POST …/steps/`` ``{"step": "33", "at": 7}``: 200 ``{"ok": true, "view"}``; 200
   ``{"ok": false, "error", "view"}`` when the engine refuses the step (nothing stored); 409
   ``{"error", "view"}`` when another device moved first or it is not this seat's turn.
@@ -43,7 +48,8 @@ from tournaments.events.overview import in_seat_order
 from tournaments.links import checks, devices
 from tournaments.links.devices import Device, DeviceRefused
 from tournaments.online import play as online_play
-from tournaments.online.window import is_online_duplicate
+from tournaments.online import tables as online_tables
+from tournaments.online.window import is_online_duplicate, is_online_tables
 from tournaments.tables import live, selectors
 from tournaments.web.links import keep_private
 
@@ -98,10 +104,33 @@ def _url(kind: str, what: str, kwargs: dict[str, Any], number: int | None = None
     return reverse(f"{URL_PREFIX[kind]}_{what}", kwargs=args)
 
 
-def device_view(device: Device, state: live.LiveState) -> dict[str, Any]:
-    """The JSON view of `state` for `device` (games.live.seat.seat_view, with ``game`` and, once the
-    board is recorded, ``next``: the next board to play or null)."""
+def device_waiting(device: Device) -> online_tables.Waiting | None:
+    """The waiting of `device`'s online table, filled by robots first when its wait is over
+    (tournaments.online.tables.waiting_at); None at any table that does not wait (any other
+    kind of table)."""
+    if not is_online_tables(device.board.event):
+        return None
+    return online_tables.waiting_at(table=device.table, board=device.board)
+
+
+def device_left(device: Device) -> int | None:
+    """At an online table, the step from which the robot plays `device`'s seat (its entrant
+    left, or let a move's time run out); None while he plays it, or at any other table."""
+    if not is_online_tables(device.board.event):
+        return None
+    return online_tables.seat_left_at(device.table, device.seat)
+
+
+def device_view(
+    device: Device, state: live.LiveState, *, left: int | None = None
+) -> dict[str, Any]:
+    """The JSON view of `state` for `device` (games.live.seat.seat_view, with ``game`` and, once
+    the board is recorded, ``next``: the next board to play or null), and ``left``
+    (`device_left`: the robot plays this seat from that step on; no move menu then)."""
     view = state.view(device.seat)
+    view["left"] = left
+    if left is not None:
+        view["menu"] = None  # the robot plays this seat: nothing for its entrant to choose
     view["board"] = device.board.number
     view["table"] = device.table.number
     view["next"] = (
@@ -161,6 +190,8 @@ def device_texts() -> dict[str, str]:
         "dispute": _("Dispute it"),
         "accepted": _("You accepted the claim."),
         "disputed": _("You disputed the claim: the chief referee will rule."),
+        "left": _("The robot plays your seat from move %(n)s on."),
+        "leaveConfirm": _("Leave the table? The robot plays your seat to the end of the board."),
     }
 
 
@@ -200,9 +231,13 @@ def board_page(request: HttpRequest, kind: str, **kwargs: Any) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     try:
         device = _open(request, kind, kwargs)
+        waiting = device_waiting(device)
+        if waiting is not None:
+            return _waiting_page(request, kind, kwargs, device, waiting)
         state = online_play.live_state_now(table=device.table, board=device.board)
     except DeviceRefused as exc:
         return _refused_page(request, exc)
+    left = device_left(device)
     names = rules_of(device.board.event).seats
     seated = [
         (s.seat, s.player)
@@ -217,7 +252,8 @@ def board_page(request: HttpRequest, kind: str, **kwargs: Any) -> HttpResponse:
             "kind": kind,
             "event": device.board.event,
             "seated": seated,
-            "view": device_view(device, state),
+            "view": device_view(device, state, left=left),
+            "at_tables": is_online_tables(device.board.event),
             "texts": device_texts(),
             "api": {
                 "position": _url(kind, "position", kwargs),
@@ -226,6 +262,39 @@ def board_page(request: HttpRequest, kind: str, **kwargs: Any) -> HttpResponse:
                 "claim": _url(kind, "claim", kwargs) if kind in ("seat", "player") else "",
                 "socket": "/ws/" + socket,
                 "board": _url(kind, "board", kwargs, 0).replace("/0/", "/{n}/"),
+            },
+        },
+    )
+
+
+def _waiting_page(
+    request: HttpRequest,
+    kind: str,
+    kwargs: dict[str, Any],
+    device: Device,
+    waiting: online_tables.Waiting,
+) -> HttpResponse:
+    """The page of an online table still waiting for entrants: who has joined, the seconds
+    before robots fill the free seats, kept live over the table's socket (or by polling the
+    position door); it reloads into the device page once the table is full."""
+    return render(
+        request,
+        "people/online_waiting.html",
+        {
+            "device": device,
+            "event": device.board.event,
+            "waiting": waiting,
+            "state": waiting.as_json(),
+            "api": {
+                "position": _url(kind, "position", kwargs),
+                "socket": "/ws/" + _url(kind, "board", kwargs).lstrip("/"),
+            },
+            "texts": {
+                "free": pgettext("a seat no entrant took yet", "free"),
+                "left": _("Robots take the seats still free in %(n)s s."),
+                "filling": _("Robots are taking the seats still free…"),
+                "live": _("Live"),
+                "polling": _("Live by polling (no socket)"),
             },
         },
     )
@@ -274,9 +343,12 @@ def _json_door(method: str) -> Callable[..., Any]:
 @_json_door("GET")
 def position(request: HttpRequest, device: Device) -> JsonResponse:
     """GET: the board at the table now, as this device sees it (an online entrant's overdue
-    move played by the robot first)."""
+    move played by the robot first), or the waiting of an online table not full yet."""
+    waiting = device_waiting(device)
+    if waiting is not None:
+        return JsonResponse({"waiting": waiting.as_json()})
     state = online_play.live_state_now(table=device.table, board=device.board)
-    return JsonResponse({"view": device_view(device, state)})
+    return JsonResponse({"view": device_view(device, state, left=device_left(device))})
 
 
 def take_step(device: Device, body: dict[str, Any]) -> dict[str, Any]:

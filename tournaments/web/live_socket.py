@@ -6,7 +6,10 @@ table's channel group (ddz_site.kernel.broadcast.table_group) and sends ``{"type
 "position", "view": …}``: on connecting (so a device that reconnects or reloads has the
 position), for every change told to the group, and when the device asks (``{"type":
 "position"}``). Each message is built for this device alone (games.live.seat), so a socket never
-carries another seat's unplayed cards.
+carries another seat's unplayed cards. At an online table still waiting for entrants
+(tournaments.online.tables) it sends ``{"type": "waiting", "waiting": {"seats", "seconds"}}``
+instead (no card at all), again at each arrival told to the group, until the table is full; a
+device asking for the position once the wait is over has the robots fill the table.
 
 A notice of a step carries the board's public steps (ddz_site.kernel.broadcast): the consumer
 keeps the deal and its last position and applies the new step itself, without reading the
@@ -42,7 +45,13 @@ from games import steps as entry_steps
 from tournaments.links.devices import Device, DeviceRefused
 from tournaments.online.play import live_state_now
 from tournaments.tables import live
-from tournaments.web.devices import device_view, open_device, take_step
+from tournaments.web.devices import (
+    device_left,
+    device_view,
+    device_waiting,
+    open_device,
+    take_step,
+)
 
 RECHECK_SECONDS = 15.0
 MAX_MESSAGE = 2_000  # characters: a step or a request for the position is a few dozen
@@ -77,6 +86,29 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
     recorded = False  # the board's game is stored: later notices of steps are late ones
     checked_at = 0.0
     language: str | None = None
+    left: int | None = None  # at an online table: the robot plays this seat from that step
+    gone = False  # the device closed its socket while a notice was on its way to it
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        """Send to the device, unless its socket is closed: a device that closes while a
+        notice is on its way (a phone locked, a page left) loses nothing, since its next
+        connection reads the board, so the notice is dropped and the socket leaves its group
+        instead of ending the consumer with a server error. ASGI servers raise an OSError
+        there; Daphne raises autobahn's Disconnected, a RuntimeError."""
+        if self.gone:
+            return
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except (OSError, RuntimeError):
+            self.gone = True
+            if self.group is not None and self.channel_layer is not None:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        """As AsyncJsonWebsocketConsumer.send_json, through `send` (its guard)."""
+        await self.send(text_data=await self.encode_json(content), close=close)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Every message handled in the reader's language (scope_language): what the socket
@@ -94,17 +126,26 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
 
     @database_sync_to_async
     def _read(self) -> dict[str, Any]:
-        """The device resolved anew and its view of the board now, from the database."""
+        """The device resolved anew and its message now, from the database: ``{"type":
+        "position", "view"}``, or ``{"type": "waiting", "waiting"}`` at an online table still
+        waiting for entrants (module docstring)."""
         try:
             device = self._open()
+            waiting = device_waiting(device)
+            if waiting is not None:
+                self.device, self.checked_at = device, time.monotonic()
+                self.deal, self.position, self.recorded = None, None, False
+                self.group = table_group(device.table.pk, device.board.number)
+                return {"type": "waiting", "waiting": waiting.as_json()}
             # An online entrant's overdue move is played by the robot first.
             state = live_state_now(table=device.table, board=device.board)
+            self.left = device_left(device)
             self.device, self.checked_at = device, time.monotonic()
             self.deal = state.position.deal
             self.position = state.position if state.game is None else None
             self.recorded = state.game is not None
             self.group = table_group(device.table.pk, device.board.number)
-            return device_view(device, state)
+            return {"type": "position", "view": device_view(device, state, left=self.left)}
         finally:
             # One socket is one thread of the server: it gives its connection back at once
             # instead of holding one per open socket.
@@ -126,8 +167,9 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
         except entry_steps.EntryError:
             return None
         self.position = position
-        # A board still in play: the view needs no database (no game, no next board, no claim).
-        return device_view(self.device, live.LiveState(position, undo, None))
+        # A board still in play: the view needs no database (no game, no next board, no claim;
+        # the robot's take-over of this seat is told by a notice without steps, read above).
+        return device_view(self.device, live.LiveState(position, undo, None), left=self.left)
 
     async def connect(self) -> None:
         await self.accept()
@@ -137,13 +179,13 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
 
     async def _send_read(self, taken_back: bool = False) -> bool:
         try:
-            view = await self._read()
+            message = await self._read()
         except DeviceRefused as exc:
             error = api_error(exc.code, exc.message)["error"]
             await self.send_json({"type": "refused", "error": error})
             await self.close(code=4404 if exc.status == 404 else 4403)
             return False
-        await self.send_json({"type": "position", "view": view, **_marked(taken_back)})
+        await self.send_json({**message, **_marked(taken_back)})
         return True
 
     async def disconnect(self, code: int) -> None:

@@ -241,6 +241,17 @@ NOT_ASKING = {
     "tournaments.online.play.step_and_robots": (
         "asks through tournaments.tables.live.live_step (entry_open_check, may_enter)"
     ),
+    "tournaments.online.tables.table_join": (
+        "an entrant's own seat: its caller (tournaments.online.play.online_board_start) takes "
+        "only an entrant of the event (entrant_of), at his own table"
+    ),
+    "tournaments.online.tables.table_leave": (
+        "an entrant's own seat: its caller (tournaments.online.play.online_board_leave) takes "
+        "only an entrant of the event (entrant_of), at his own table"
+    ),
+    "tournaments.online.tables.tables_finish": (
+        "the window's close (online_window_close), which asks through the round services"
+    ),
 }
 SERVICE_MODULES = [
     "tournaments/tables/submission.py",
@@ -264,6 +275,7 @@ SERVICE_MODULES = [
     "tournaments/online/window.py",
     "tournaments/online/play.py",
     "tournaments/online/close.py",
+    "tournaments/online/tables.py",
 ]
 
 

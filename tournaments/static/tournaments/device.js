@@ -105,6 +105,19 @@
     drawLog();
     drawResult();
     drawUndo();
+    drawLeft();
+  }
+
+  // At an online table: once the robot took this seat over (the entrant left, or let a move's
+  // time run out) it says from which move, and the seat has nothing left to leave.
+  function drawLeft() {
+    var note = $("left-note"), leave = $("leave");
+    var left = view.left !== undefined && view.left !== null;
+    if (note) {
+      note.hidden = !left;
+      note.textContent = left ? fmt(T.left, { n: view.left + 1 }) : "";
+    }
+    if (leave) { leave.hidden = left || view.phase === "done"; }
   }
 
   function drawHand() {
@@ -409,6 +422,11 @@
     send(readings.length ? readings[0].step : text);
   });
   $("clear-picked").addEventListener("click", function () { picked = []; drawHand(); });
+  if ($("leave")) {
+    $("leave").addEventListener("submit", function (event) {
+      if (!window.confirm(T.leaveConfirm)) { event.preventDefault(); }
+    });
+  }
   window.addEventListener("online", flush);
   draw();
   connect();

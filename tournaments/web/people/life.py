@@ -26,7 +26,14 @@ from django.views.decorators.http import require_POST
 from ddz_site.kernel.errors import DomainError
 from tournaments.core.access import NotAllowed, NotOrganizer
 from tournaments.models import STARTED, Event, RobotStrength
-from tournaments.online.window import MAX_MOVE_SECONDS, MIN_MOVE_SECONDS, online_play_set
+from tournaments.online.window import (
+    MAX_MOVE_SECONDS,
+    MAX_SEAT_WAIT_SECONDS,
+    MIN_MOVE_SECONDS,
+    MIN_SEAT_WAIT_SECONDS,
+    online_play_set,
+    online_tables_refusals,
+)
 from tournaments.people import life
 from tournaments.web.organizer import event_for_organizer, login_required
 
@@ -88,6 +95,22 @@ class EventLifeForm(forms.Form):
         max_value=MAX_MOVE_SECONDS,
         required=False,
     )
+    # Online tables (tournaments.online.tables): entrants seated together as they arrive.
+    online_tables = forms.BooleanField(
+        label=gettext_lazy("Entrants play together at online tables"),
+        required=False,
+        help_text=gettext_lazy(
+            "Played on this site against robots only: entrants are seated together as they "
+            "arrive; robots take the seats still free after the wait below, and take over "
+            "from a player who leaves or lets a move's time run out (marked on his result)."
+        ),
+    )
+    seat_wait_seconds = forms.IntegerField(
+        label=gettext_lazy("Seconds to wait for entrants at an online table"),
+        min_value=MIN_SEAT_WAIT_SECONDS,
+        max_value=MAX_SEAT_WAIT_SECONDS,
+        required=False,
+    )
     venue_name = forms.CharField(label=gettext_lazy("Venue"), required=False, max_length=200)
     venue_address = forms.CharField(
         label=gettext_lazy("Venue address"),
@@ -105,6 +128,20 @@ class EventLifeForm(forms.Form):
         ),
     )
 
+    def clean(self) -> dict[str, Any]:
+        """Online tables only with robots, as the service says (tournaments.online.window)."""
+        data = super().clean() or {}
+        robots = bool(data.get("online") and data.get("online_robots"))
+        refusals = online_tables_refusals(
+            robots=robots,
+            tables=bool(data.get("online_tables")),
+            seat_wait_seconds=data.get("seat_wait_seconds"),
+        )
+        for field, message in refusals.items():
+            if field not in self.errors:
+                self.add_error(field, message)
+        return data
+
 
 def _initial(event: Event) -> dict[str, Any]:
     zone = life.zone_of(event)
@@ -120,6 +157,8 @@ def _initial(event: Event) -> dict[str, Any]:
         "online_robots": event.online_robots,
         "robot_strength": event.robot_strength,
         "move_seconds": event.move_seconds,
+        "online_tables": event.online_tables,
+        "seat_wait_seconds": event.seat_wait_seconds,
         "venue_name": event.venue_name,
         "venue_address": event.venue_address,
         "status": event.status,
@@ -160,6 +199,8 @@ def event_life(request: HttpRequest, slug: str) -> HttpResponse:
                     robots=bool(data["online"] and data["online_robots"]),
                     strength=data["robot_strength"] or event.robot_strength,
                     move_seconds=data["move_seconds"] or event.move_seconds,
+                    tables=bool(data["online"] and data["online_robots"] and data["online_tables"]),
+                    seat_wait_seconds=data["seat_wait_seconds"] or event.seat_wait_seconds,
                 )
                 if before_play and data.get("status"):
                     life.event_status_set(event=event, actor=request.user, status=data["status"])

@@ -1,7 +1,9 @@
 """The pages of online play (tournaments.online): an entrant's page of an online event (the
-window in the event's zone, his boards: not started, in play, finished with his result, and a
-button to play each), starting a board, and the organizer's dealing of the boards. His board
-itself is the device page of tournaments.web.devices (kind ``online``: his own seat only).
+window in the event's zone, his boards: not started, waiting for his online table, in play,
+finished with his result and, at online tables, the robot's take-over of his seat, and a button
+to play each), starting a board, leaving his online table, and the organizer's dealing of the
+boards. His board itself is the device page of tournaments.web.devices (kind ``online``: his
+own seat only; the waiting page while his online table is not full).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from tournaments.online.window import (
     MAX_ONLINE_BOARDS,
     OnlineRefused,
     is_online_duplicate,
+    is_online_tables,
     online_boards_deal,
     window_refusal,
 )
@@ -47,7 +50,9 @@ def _rows(event: Event, request: HttpRequest) -> list[dict[str, Any]]:
     for board in play.entrant_boards(event, player):
         game = board.game
         score = (game.score or {}).get(board.seat) if game is not None else None
-        rows.append({"board": board, "score": score, "game": game})
+        # "played by the robot from move N": N is the first step after the take-over.
+        robot_move = board.robot_from + 1 if board.robot_from is not None else None
+        rows.append({"board": board, "score": score, "game": game, "robot_move": robot_move})
     return rows
 
 
@@ -67,6 +72,7 @@ def online_home(request: HttpRequest, slug: str) -> HttpResponse:
             "entrant": play.entrant_of(event, request.user),
             "enter_refusal": enter_refusal(event),
             "rows": _rows(event, request),
+            "at_tables": is_online_tables(event),
             "sealed": results_sealed(event),
             "organizer": is_organizer(request.user, event),
             "max_boards": MAX_ONLINE_BOARDS,
@@ -85,6 +91,32 @@ def online_start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         messages.error(request, exc.message)
         return redirect("online:home", slug=slug)
     return redirect("online:device_board", slug=slug, number=number)
+
+
+@login_required
+@require_POST
+def online_leave(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """POST: the entrant leaves his online table of board `number` (his device's "Leave the
+    table"; tournaments.online.play.online_board_leave), back to his page with what happened."""
+    event = _event(slug)
+    try:
+        at = play.online_board_leave(event=event, user=request.user, number=number)
+    except OnlineRefused as exc:
+        messages.error(request, exc.message)
+        return redirect("online:home", slug=slug)
+    if at is None:
+        messages.success(
+            request,
+            _("You left the table of board %(n)s before it started: start it again when you like.")
+            % {"n": number},
+        )
+    else:
+        messages.success(
+            request,
+            _("You left the table of board %(n)s: the robot plays your seat from move %(m)s on.")
+            % {"n": number, "m": at + 1},
+        )
+    return redirect("online:home", slug=slug)
 
 
 @login_required

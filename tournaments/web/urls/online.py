@@ -1,7 +1,8 @@
 """Online play URLs (namespace "online", mounted at the root, before the public pages): an
 entrant's page of an online event and his device at each board he started
-(tournaments.web.people.online, tournaments.web.devices kind ``online``); the WebSocket of a
-device is its address under /ws/ (tournaments.web.live_socket)."""
+(tournaments.web.people.online, tournaments.web.devices kind ``online``), and leaving his online
+table (POST); the WebSocket of a device is its address under /ws/
+(tournaments.web.live_socket)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ urlpatterns = [
     path("events/<str:slug>/online/deal/", views.online_deal, name="deal"),
     path("events/<str:slug>/online/enter/", views.online_join, name="enter"),
     path(BOARD + "start/", views.online_start, name="start"),
+    path(BOARD + "leave/", views.online_leave, name="leave"),
     path(BOARD, devices.board_page, KIND, name="device_board"),
     path(BOARD + "position/", devices.position, KIND, name="device_position"),
     path(BOARD + "steps/", devices.step, KIND, name="device_steps"),
