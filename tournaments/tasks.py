@@ -23,7 +23,8 @@ from django.db import connections
 
 from ddz_site.kernel.dispatch import DB_TASK_OPTIONS
 from tournaments.core.outbox import mail_deliver, mail_sweep
-from tournaments.online.close import online_sweep
+from tournaments.models import Event
+from tournaments.online.close import NOT_DUE, online_sweep, online_window_close
 from tournaments.ratings.service import ratings_refresh
 from tournaments.standings.requests import standings_refresh
 from tournaments.standings.store import standings_warm
@@ -99,6 +100,14 @@ def sweep_pending_games(older_than: float = 120) -> int:
     sent = verification_sweep(older_than=older_than)
     online_sweep()  # last: the pipeline's own sweeps never wait on it
     return sent
+
+
+@shared_task(**DB_TASK_OPTIONS)
+def online_close(event_id: int) -> str:
+    """Close the window of the online event `event_id` once its end is past (the organizer
+    ended it now: tournaments.online.close.online_window_end_now); what the close answered."""
+    event = Event.objects.filter(pk=event_id).first()
+    return online_window_close(event=event) if event is not None else NOT_DUE
 
 
 @shared_task(**DB_TASK_OPTIONS)

@@ -40,6 +40,7 @@ VERIFY_GAME = "games.tasks.verify_game"
 RECOMPUTE_STANDINGS = "tournaments.tasks.recompute_standings"
 RECOMPUTE_RATINGS = "tournaments.tasks.ratings_recompute"
 MAIL_SEND = "tournaments.tasks.mail_send"
+ONLINE_CLOSE = "tournaments.tasks.online_close"
 
 # The retry policy of every task that writes the database (games.tasks and tournaments.tasks):
 # a database error is retried with backoff; a task is acknowledged once done, so a lost

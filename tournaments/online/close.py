@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from ddz_site.kernel.dispatch import ONLINE_CLOSE, enqueue
 from games.models import Board, EntryDraft, Game, Status
 from tournaments.core.access import SWEEP, Actor, AdministrationRefused
 from tournaments.core.audit import audit_record
@@ -19,6 +20,7 @@ from tournaments.online.play import board_seat, timeout_check
 from tournaments.online.robots import robots_act
 from tournaments.online.tables import online_tables_sweep, tables_finish
 from tournaments.online.window import MIN_MOVE_SECONDS, is_online_tables
+from tournaments.people import life
 from tournaments.tables.verification import games_verify
 
 # What online_window_close answers: the window closed now or before, or why not yet.
@@ -82,6 +84,44 @@ def online_window_close(*, event: Event, actor: Actor = SWEEP, now: datetime | N
         return WAITING  # a game not settled yet: the next sweep tries again
     event.online_closed_at = now
     return CLOSED
+
+
+# At most this many boards in play are finished in the organizer's request that ends the
+# window; more are left to a worker (each takes a few tens of milliseconds).
+CLOSE_INLINE_BOARDS = 50
+
+
+def online_window_end_now(*, event: Event, actor: Actor) -> str:
+    """The organizer ends the window of the online `event` now (its end moved to now, as on
+    the event's date form, audited there), then closes it (`online_window_close`): here when
+    CLOSE_INLINE_BOARDS boards or fewer are in play, else by a worker (the task
+    ``online_close``; the sweep closes it too).
+
+    Returns CLOSED when it is closed on return, else WAITING.
+
+    Raises:
+        NotOrganizer: `actor` is not an organizer of the event.
+        tournaments.people.life.LifeRefused: the window is closed already, or the event not
+            an online robot duplicate whose end may move.
+    """
+    end = timezone.now() + timedelta(seconds=1)
+    life.event_place_set(
+        event=event,
+        actor=actor,
+        starts_at=event.starts_at,
+        ends_at=end,
+        time_zone=event.time_zone,
+        online=True,
+        venue_name=event.venue_name,
+        venue_address=event.venue_address,
+    )
+    if len(_boards_in_play(event)) <= CLOSE_INLINE_BOARDS:
+        # The close itself is the system's, as the sweep's (only it closes the rounds of a
+        # sealed event); the organizer's ending is audited by the date form's service.
+        return online_window_close(event=event, now=end)
+    if not enqueue(ONLINE_CLOSE, event.pk, countdown=1.0):
+        return WAITING  # the broker is away: the sweep closes it
+    return WAITING
 
 
 def _pending_verify(event: Event) -> None:

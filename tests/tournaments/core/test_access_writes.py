@@ -238,6 +238,10 @@ NOT_ASKING = {
     "tournaments.online.close.online_window_close": (
         "asks through the round services it calls (organizer_lock: an organizer or the sweep)"
     ),
+    "tournaments.online.close.online_window_end_now": (
+        "asks through tournaments.people.life.event_place_set (an organizer of the event), "
+        "the first thing it does"
+    ),
     "tournaments.online.play.step_and_robots": (
         "asks through tournaments.tables.live.live_step (entry_open_check, may_enter)"
     ),

@@ -24,6 +24,7 @@ from tournaments.core.embargo import results_sealed
 from tournaments.core.zones import event_time
 from tournaments.models import Event
 from tournaments.online import play
+from tournaments.online.close import CLOSED, online_window_end_now
 from tournaments.online.entry import enter_refusal, online_enter
 from tournaments.online.window import (
     MAX_ONLINE_BOARDS,
@@ -130,6 +131,35 @@ def online_join(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, exc.message)
     else:
         messages.success(request, _("You are entered in %(event)s.") % {"event": event.name})
+    return redirect("online:home", slug=slug)
+
+
+@login_required
+@require_POST
+def online_close_now(request: HttpRequest, slug: str) -> HttpResponse:
+    """POST: the organizer ends the window now and closes it
+    (tournaments.online.close.online_window_end_now)."""
+    event = _event(slug)
+    try:
+        done = online_window_end_now(event=event, actor=request.user)
+    except NotOrganizer as exc:
+        raise PermissionDenied(exc.message) from None
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        if done == CLOSED:
+            messages.success(
+                request,
+                _("The window is closed: the results of every board are public."),
+            )
+        else:
+            messages.success(
+                request,
+                _(
+                    "The window has ended: the robots are finishing the boards in play; the "
+                    "results are public once they are done."
+                ),
+            )
     return redirect("online:home", slug=slug)
 
 

@@ -19,6 +19,7 @@ KIND = {"kind": "online"}
 urlpatterns = [
     path("events/<str:slug>/online/", views.online_home, name="home"),
     path("events/<str:slug>/online/deal/", views.online_deal, name="deal"),
+    path("events/<str:slug>/online/close/", views.online_close_now, name="close"),
     path("events/<str:slug>/online/enter/", views.online_join, name="enter"),
     path(BOARD + "start/", views.online_start, name="start"),
     path(BOARD + "leave/", views.online_leave, name="leave"),
