@@ -1,9 +1,12 @@
 """The robots of an online event: its robot players, each robot's seed, and the robots' steps at
 one table (tournaments.online's vocabulary).
 
-A robot's step goes through the live table's write path (tournaments.tables.live.live_step) as
-the system (actor None), on the position it read: of a robot and an entrant's device acting at
-once one wins (LiveConflict) and the robot reads the table again.
+The robots' steps go through the live table's write path as the system (actor None): a
+timeout's one step through live_step, on the position the entrant let run out (of the robot
+and his device acting at once one wins: LiveConflict); the robots' answers up to an entrant's
+turn, or to the end at the close, through live_steps_by, deciding under the draft's lock, so
+no device moves in between, and written at once (each step judged and audited as a device's;
+one notice to the devices).
 """
 
 from __future__ import annotations
@@ -93,46 +96,40 @@ def robot_moves_for(*, table: Table, board: Board, human: str, at: int) -> bool:
     return True
 
 
-def _robot_turn(table: Table, board: Board, state: live.LiveState) -> tuple[live.LiveState, bool]:
-    """The robot of the seat to move in `state` plays one step at `table`; the board after it
-    and whether it played (False: another device moved first, the board is as it is now).
-
-    Raises:
-        ValueError: the engine refused the robot's step (a bug).
-    """
-    seat = state.position.to_move
-    assert seat is not None
-    step = robot_step(state.position, robot_of(board.event, board.number, seat))
-    at = len(state.position.steps)
-    try:
-        after, error = live.live_step(
-            table=table, board=board, seat=seat, step=step, at=at, actor=None
-        )
-    except live.LiveConflict as exc:
-        return exc.state, False  # another device moved first: the table now
-    if error is not None:
-        raise ValueError(f"the engine refused robot {seat}'s step {step!r}: {error}")
-    return after, True
+def _robots_of(board: Board) -> dict[str, Robot]:
+    """Seat → the robot that plays it on `board` (robot_of), for every seat of its rules."""
+    event = board.event
+    return {seat: robot_of(event, board.number, seat) for seat in rules_of(event).seats}
 
 
 def robots_act(*, table: Table, board: Board, human: str, for_human: int = 0) -> live.LiveState:
     """Let the robots play at `table` until it is the turn of `human` (the entrant's seat) or
     the game is over; with `for_human` > 0 the robot of his seat also plays up to that many of
     his moves (a timeout: one; the window's close: all), each counted in
-    ``Table.robot_moves``. Returns the board at the table after them.
+    ``Table.robot_moves``. The robots' steps are one write (live.live_steps_by: one lock, one
+    draft save, one notice to the devices). Returns the board at the table after them.
 
     Raises:
         games.records.GameRejected: the finished game refused by the write path (a bug).
+        ValueError: the engine refused a robot's step (a bug).
     """
-    state = live.live_state(table=table, board=board)
-    for _turn in range(entry_steps.MAX_STEPS):
-        seat = state.position.to_move
-        if state.game is not None or seat is None or (seat == human and for_human <= 0):
-            break
-        state, played = _robot_turn(table, board, state)
-        if played and seat == human:
-            for_human -= 1
-            Table.objects.filter(pk=table.pk).update(robot_moves=F("robot_moves") + 1)
+    robots = _robots_of(board)
+    budget = [for_human]
+
+    def choose(position: entry_steps.Position) -> str | None:
+        seat = position.to_move
+        if seat is None:
+            return None
+        if seat == human:
+            if budget[0] <= 0:
+                return None
+            budget[0] -= 1
+        return robot_step(position, robots[seat])
+
+    state, seats = live.live_steps_by(table=table, board=board, choose=choose)
+    played = sum(1 for seat in seats if seat == human)
+    if played:
+        Table.objects.filter(pk=table.pk).update(robot_moves=F("robot_moves") + played)
     return state
 
 
@@ -140,15 +137,19 @@ def robots_play(*, table: Table, board: Board, humans: Collection[str]) -> live.
     """Let the robots play at the online table `table` (tournaments.online.tables) until the
     turn of a seat of `humans` (the entrants who play their seats themselves) or the game's
     end: every other seat is a robot's, a robot player's or one taken over from its entrant.
-    Returns the board at the table after them.
+    One write, as robots_act. Returns the board at the table after them.
 
     Raises:
         games.records.GameRejected: the finished game refused by the write path (a bug).
+        ValueError: the engine refused a robot's step (a bug).
     """
-    state = live.live_state(table=table, board=board)
-    for _turn in range(entry_steps.MAX_STEPS):
-        seat = state.position.to_move
-        if state.game is not None or seat is None or seat in humans:
-            break
-        state, _played = _robot_turn(table, board, state)
+    robots = _robots_of(board)
+
+    def choose(position: entry_steps.Position) -> str | None:
+        seat = position.to_move
+        if seat is None or seat in humans:
+            return None
+        return robot_step(position, robots[seat])
+
+    state, _seats = live.live_steps_by(table=table, board=board, choose=choose)
     return state
