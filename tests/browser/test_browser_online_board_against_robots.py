@@ -77,7 +77,11 @@ def test_an_entrant_plays_a_board_against_robots_in_the_browser(asgi_server: str
             move.click()
         page.locator("#result").wait_for(state="visible")
         assert page.locator("#error").is_hidden(), page.inner_text("#error")
-        page.goto(f"{asgi_server}/events/{event.slug}/online/")
+        # One board a round online: no "Next board" (it showed, leading nowhere); the way on
+        # is his boards' page.
+        assert page.locator("#next").is_hidden()
+        page.locator("#your-boards").click()
+        page.wait_for_url(f"**/events/{event.slug}/online/")
         row = page.locator('#online-boards tr[data-board="1"]')
         assert "finished" in row.inner_text()
         context.close()

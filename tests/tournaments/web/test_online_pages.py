@@ -43,6 +43,8 @@ def test_the_organizer_makes_the_event_online_against_robots_and_deals() -> None
     assert event.rounds.count() == 3 and event.boards.count() == 3
     page = client.get(home).content.decode()
     assert "2026" in page and "Asia/Shanghai" in page and "3 boards dealt." in page
+    one = client.post(reverse("online:deal", args=[event.slug]), {"boards": "1"}, follow=True)
+    assert "1 board dealt." in one.content.decode()  # not "1 boards"
 
 
 def test_an_entrant_sees_his_boards_and_plays_them_in_the_window() -> None:

@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from ddz_site.kernel.errors import DomainError
@@ -179,5 +180,8 @@ def online_deal(request: HttpRequest, slug: str) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, _("%(n)s boards dealt.") % {"n": len(made)})
+        messages.success(
+            request,
+            ngettext("%(n)s board dealt.", "%(n)s boards dealt.", len(made)) % {"n": len(made)},
+        )
     return redirect("online:home", slug=slug)
