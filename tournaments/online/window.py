@@ -130,6 +130,11 @@ def online_play_set(
         locked = organizer_lock(event, actor)
         if robots and not locked.online:
             raise AdministrationRefused(_("Only an online event is played against robots."))
+        if robots and (locked.starts_at is None or locked.ends_at is None):
+            # Its start and end are the window: without them nobody could tell when to play.
+            raise AdministrationRefused(
+                _("An event played on this site needs its window: give its start and its end.")
+            )
         changes = {f: [getattr(locked, f), v] for f, v in values.items() if getattr(locked, f) != v}
         if changes and locked.started_round() is not None:
             # Entrants met these robots already: a change would compare unlike plays.

@@ -5,6 +5,7 @@ database refuses them too (check constraints)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import EventFactory, online_event
 from tests.tournaments.admin.test_admin_trust import _form_data  # the admin page's POST data
@@ -31,7 +33,11 @@ WAIT_RANGE = f"is {MIN_SEAT_WAIT_SECONDS} to {MAX_SEAT_WAIT_SECONDS} seconds"  #
 
 def _organized() -> tuple[Event, Any]:
     td = get_user_model().objects.create_user("tables-td", password="x")
-    event = EventFactory(online=True)
+    # An event against robots needs its window (its start and end).
+    now = timezone.now()
+    event = EventFactory(
+        online=True, starts_at=now + timedelta(days=1), ends_at=now + timedelta(days=2)
+    )
     EventRole.objects.create(event=event, user=td, role=Role.ORGANIZER)
     return event, td
 

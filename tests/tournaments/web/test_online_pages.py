@@ -106,3 +106,26 @@ def test_the_leaderboard_shows_totals_only_until_the_window_closes() -> None:
     live = reverse("public:standings_live", args=[event.slug])
     page = Client(HTTP_ACCEPT_LANGUAGE="en").get(live).content.decode()
     assert "/players/" in page and 'id="standings-sealed"' not in page
+
+
+def test_an_event_against_robots_needs_its_window_and_a_refusal_saves_nothing() -> None:
+    td = get_user_model().objects.create_user("online-no-window-td", password="x")
+    event = EventFactory(status=EventStatus.ANNOUNCED, starts_at=None, ends_at=None)
+    EventRole.objects.create(event=event, user=td, role=Role.ORGANIZER)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(td)
+    form = {
+        "starts_at": "",
+        "ends_at": "",
+        "time_zone": "Asia/Shanghai",
+        "online": "on",
+        "online_robots": "on",
+        "robot_strength": "basic",
+        "move_seconds": "45",
+    }
+    answer = client.post(reverse("prizes:event_life", args=[event.slug]), form)
+    assert answer.status_code == 400
+    assert "needs its window: give its start and its end" in answer.content.decode()
+    # Nothing of the form was saved: not online, no zone changed.
+    event.refresh_from_db()
+    assert not event.online and not event.online_robots and event.time_zone != "Asia/Shanghai"

@@ -15,6 +15,7 @@ from zoneinfo import available_timezones
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.forms.fields import BaseTemporalField
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -183,27 +184,9 @@ def event_life(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                life.event_place_set(
-                    event=event,
-                    actor=request.user,
-                    starts_at=data["starts_at"],
-                    ends_at=data["ends_at"],
-                    time_zone=data["time_zone"],
-                    online=data["online"],
-                    venue_name=data["venue_name"],
-                    venue_address=data["venue_address"],
-                )
-                online_play_set(
-                    event=event,
-                    actor=request.user,
-                    robots=bool(data["online"] and data["online_robots"]),
-                    strength=data["robot_strength"] or event.robot_strength,
-                    move_seconds=data["move_seconds"] or event.move_seconds,
-                    tables=bool(data["online"] and data["online_robots"] and data["online_tables"]),
-                    seat_wait_seconds=data["seat_wait_seconds"] or event.seat_wait_seconds,
-                )
-                if before_play and data.get("status"):
-                    life.event_status_set(event=event, actor=request.user, status=data["status"])
+                # One write: a refused part (the online play) leaves the dates unsaved too.
+                with transaction.atomic():
+                    _place_and_play_set(request, event, data, before_play)
             except (NotAllowed, NotOrganizer) as exc:
                 raise PermissionDenied(exc.message) from None
             except DomainError as exc:
@@ -260,3 +243,35 @@ def event_reopen(request: HttpRequest, slug: str) -> HttpResponse:
             "is finished again."
         ),
     )
+
+
+def _place_and_play_set(
+    request: HttpRequest, event: Event, data: dict[str, Any], before_play: bool
+) -> None:
+    """The services of the date, place and status form, in the caller's transaction.
+
+    Raises:
+        DomainError, NotAllowed, NotOrganizer: as the services do.
+    """
+    life.event_place_set(
+        event=event,
+        actor=request.user,
+        starts_at=data["starts_at"],
+        ends_at=data["ends_at"],
+        time_zone=data["time_zone"],
+        online=data["online"],
+        venue_name=data["venue_name"],
+        venue_address=data["venue_address"],
+    )
+    robots = bool(data["online"] and data["online_robots"])
+    online_play_set(
+        event=event,
+        actor=request.user,
+        robots=robots,
+        strength=data["robot_strength"] or event.robot_strength,
+        move_seconds=data["move_seconds"] or event.move_seconds,
+        tables=bool(robots and data["online_tables"]),
+        seat_wait_seconds=data["seat_wait_seconds"] or event.seat_wait_seconds,
+    )
+    if before_play and data.get("status"):
+        life.event_status_set(event=event, actor=request.user, status=data["status"])
