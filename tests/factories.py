@@ -222,16 +222,12 @@ def online_board_play(event: Event, user: Any, number: int, *, seed: str = "me")
     return game
 
 
-def online_table_play(event: Event, users: list[Any], number: int) -> Any:
+def online_table_seated(event: Event, users: list[Any], number: int) -> dict[str, Any]:
     """The entrants `users` of the online-tables `event` start board `number` in that order
-    (seated as they arrive: tournaments.online.tables) and play it to its end, each move of
-    the entrant to move chosen by a basic robot seeded by his user name, sent through his
-    device's service (tournaments.online.play.step_and_robots). The table must be full once
-    they started (as many entrants as seats, or robots filled it). Returns the stored game."""
+    (seated as they arrive: tournaments.online.tables); seat → (his device, the basic robot
+    seeded by his user name that chooses his moves)."""
     from games.robots import Robot
     from tournaments.online import play
-    from tournaments.online.robots import robot_step
-    from tournaments.tables import live
 
     for user in users:
         play.online_board_start(event=event, user=user, number=number)
@@ -239,19 +235,40 @@ def online_table_play(event: Event, users: list[Any], number: int) -> Any:
     for user in users:
         device = play.entrant_device(user, event.slug, number)
         devices[device.seat] = (device, Robot("basic", user.username))
+    return devices
+
+
+def online_table_step(devices: dict[str, Any], state: Any) -> Any:
+    """The entrant to move in `state` takes his robot's step through his device's service
+    (tournaments.online.play.step_and_robots); the board after it and the robots' answer."""
+    from tournaments.online import play
+    from tournaments.online.robots import robot_step
+
+    device, robot = devices[state.position.to_move]
+    state, error = play.step_and_robots(
+        table=device.table,
+        board=device.board,
+        seat=device.seat,
+        step=robot_step(state.position, robot),
+        at=len(state.position.steps),
+        actor=device.bearer,
+    )
+    assert error is None, error
+    return state
+
+
+def online_table_play(event: Event, users: list[Any], number: int) -> Any:
+    """The entrants `users` of the online-tables `event` start board `number` in that order
+    (online_table_seated) and play it to its end (online_table_step). The table must be full
+    once they started (as many entrants as seats, or robots filled it). Returns the stored
+    game."""
+    from tournaments.tables import live
+
+    devices = online_table_seated(event, users, number)
     any_device = next(iter(devices.values()))[0]
     state = live.live_state(table=any_device.table, board=any_device.board)
     for _turn in range(200):
         if state.game is not None:
             return state.game
-        device, robot = devices[state.position.to_move]
-        state, error = play.step_and_robots(
-            table=device.table,
-            board=device.board,
-            seat=device.seat,
-            step=robot_step(state.position, robot),
-            at=len(state.position.steps),
-            actor=device.bearer,
-        )
-        assert error is None, error
+        state = online_table_step(devices, state)
     raise AssertionError("the board did not end")

@@ -119,8 +119,7 @@ def online_window_end_now(*, event: Event, actor: Actor) -> str:
         # The close itself is the system's, as the sweep's (only it closes the rounds of a
         # sealed event); the organizer's ending is audited by the date form's service.
         return online_window_close(event=event, now=end)
-    if not enqueue(ONLINE_CLOSE, event.pk, countdown=1.0):
-        return WAITING  # the broker is away: the sweep closes it
+    enqueue(ONLINE_CLOSE, event.pk, countdown=1.0)  # not sent (broker away): the sweep closes it
     return WAITING
 
 

@@ -7,7 +7,6 @@ the game's page ("played by the robot from move N")."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 import pytest
 from django.test import Client
@@ -15,43 +14,16 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import EntryDraft
-from games.robots import Robot
-from tests.factories import online_event
+from tests.factories import online_event, online_table_seated, online_table_step
 from tournaments.core.access import NotAllowed
 from tournaments.core.rules import rules_of
-from tournaments.models import AuditEntry, Event, Seat, Table
+from tournaments.models import AuditEntry, Seat, Table
 from tournaments.online import play
 from tournaments.online.close import CLOSED, online_sweep, online_window_close
-from tournaments.online.robots import robot_step
 from tournaments.online.window import OnlineRefused
 from tournaments.tables import live
 
 pytestmark = pytest.mark.django_db
-
-
-def _seated(event: Event, users: list[Any]) -> dict[str, tuple[Any, Robot]]:
-    """Every entrant starts board 1 (one full table); seat → (his device, his moves' robot)."""
-    for user in users:
-        play.online_board_start(event=event, user=user, number=1)
-    out = {}
-    for user in users:
-        device = play.entrant_device(user, event.slug, 1)
-        out[device.seat] = (device, Robot("basic", user.username))
-    return out
-
-
-def _step(devices: dict[str, tuple[Any, Robot]], state: live.LiveState) -> live.LiveState:
-    device, robot = devices[state.position.to_move]
-    state, error = play.step_and_robots(
-        table=device.table,
-        board=device.board,
-        seat=device.seat,
-        step=robot_step(state.position, robot),
-        at=len(state.position.steps),
-        actor=device.bearer,
-    )
-    assert error is None, error
-    return state
 
 
 def _overdue(table: Table, seconds: int) -> None:
@@ -62,14 +34,14 @@ def _overdue(table: Table, seconds: int) -> None:
 
 def test_a_timeout_hands_his_seat_to_the_robot_to_the_end_of_the_board() -> None:
     event, _td, users = online_event(entrants=3, boards=1, tables=True, move_seconds=30)
-    devices = _seated(event, users)
+    devices = online_table_seated(event, users, 1)
     any_device = next(iter(devices.values()))[0]
     table, board = any_device.table, any_device.board
     state = live.live_state(table=table, board=board)
     # The entrants play until the second of the rules' seats is to move; he lets it run out.
     leaver = rules_of(event).seats[1]
     while state.position.to_move != leaver:
-        state = _step(devices, state)
+        state = online_table_step(devices, state)
     at = len(state.position.steps)
     _overdue(table, 29)
     assert online_sweep()["timeouts"] == 0  # in time
@@ -92,7 +64,7 @@ def test_a_timeout_hands_his_seat_to_the_robot_to_the_end_of_the_board() -> None
         if state.game is not None:
             break
         assert state.position.to_move != leaver, "the robot plays his seat to the end"
-        state = _step(others, state)
+        state = online_table_step(others, state)
     assert state.game is not None
     with pytest.raises(OnlineRefused, match=f"from move {at + 1}"):
         play.step_and_robots(
@@ -107,7 +79,7 @@ def test_a_timeout_hands_his_seat_to_the_robot_to_the_end_of_the_board() -> None
 
 def test_leave_the_table_is_a_post_with_its_token_and_marks_his_result() -> None:
     event, _td, users = online_event(entrants=3, boards=1, tables=True)
-    devices = _seated(event, users)
+    devices = online_table_seated(event, users, 1)
     seats = rules_of(event).seats
     leaver_seat = seats[2]
     leaver = users[2]
@@ -115,7 +87,7 @@ def test_leave_the_table_is_a_post_with_its_token_and_marks_his_result() -> None
     table, board = device.table, device.board
     state = live.live_state(table=table, board=board)
     while state.position.to_move != leaver_seat:
-        state = _step(devices, state)
+        state = online_table_step(devices, state)
     at = len(state.position.steps)
     url = reverse("online:leave", args=[event.slug, 1])
     client = Client(enforce_csrf_checks=True)
@@ -145,7 +117,7 @@ def test_leave_the_table_is_a_post_with_its_token_and_marks_his_result() -> None
     for _turn in range(200):
         if state.game is not None:
             break
-        state = _step(others, state)
+        state = online_table_step(others, state)
     game = state.game
     assert game is not None
     # The board's result pages show the mark once the window is closed (sealed before).

@@ -23,8 +23,9 @@ def unfrozen():
     gc.unfreeze()  # the rest of the suite collects as before
 
 
-def test_a_full_read_of_a_large_event_freezes_what_it_keeps(monkeypatch, unfrozen) -> None:
-    event, _round, tables, boards = duplicate_round(tables=2, boards=1, seed="heap")
+def _played(seed: str):
+    """An event of two tables, one board verified, nothing kept and nothing frozen."""
+    event, _round, tables, boards = duplicate_round(tables=2, boards=1, seed=seed)
     for table in tables:
         game_verify(
             game_id=game_submit(
@@ -33,6 +34,11 @@ def test_a_full_read_of_a_large_event_freezes_what_it_keeps(monkeypatch, unfroze
         )
     cache.kept_forget()
     gc.unfreeze()
+    return event
+
+
+def test_a_full_read_of_a_large_event_freezes_what_it_keeps(monkeypatch, unfrozen) -> None:
+    event = _played("heap")
     # Six seat results: "large" for this test.
     monkeypatch.setattr(snapshots, "SETTLE_RESULTS", 6)
     data = standings_results.event_results(event=event, generation=1)
@@ -43,15 +49,7 @@ def test_a_full_read_of_a_large_event_freezes_what_it_keeps(monkeypatch, unfroze
 
 
 def test_a_small_event_is_left_to_the_collector(monkeypatch, unfrozen) -> None:
-    event, _round, tables, boards = duplicate_round(tables=2, boards=1, seed="heap small")
-    for table in tables:
-        game_verify(
-            game_id=game_submit(
-                table=table, board=boards[0], record=bot_record(boards[0], table)
-            ).pk
-        )
-    cache.kept_forget()
-    gc.unfreeze()
+    event = _played("heap small")
     monkeypatch.setattr(snapshots, "SETTLE_RESULTS", 7)
     standings_results.event_results(event=event, generation=1)
     assert gc.get_freeze_count() == 0
