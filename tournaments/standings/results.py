@@ -247,9 +247,11 @@ def compute(
     unit = Fraction(event.adjustment_unit or 0)
     per_board = board_point_lists(data, method=method, unit=unit) if memo else None
     unranked = data.unranked
+    compared = data
     if unranked:
-        # Reserves the organizer did not rank: their boards are compared with the others
-        # (board_point_lists), but they have no row (tournaments.events.substitutions).
+        # Reserves the organizer did not rank (and an online table's robots): their boards
+        # are compared with the others (the points are computed from `compared`, every
+        # result), but they have no row (tournaments.events.substitutions).
         data = replace(data, results=[r for r in data.results if r.player not in unranked])
     found: list[list[methods.SeatPoints]] = []
 
@@ -259,7 +261,7 @@ def compute(
             points = (
                 [p for ps in per_board.values() for p in ps]
                 if per_board is not None
-                else board_points(data, method=method, unit=unit, memo=memo)
+                else board_points(compared, method=method, unit=unit, memo=memo)
             )
             found.append([p for p in points if p.player not in unranked] if unranked else points)
         return found[0]
