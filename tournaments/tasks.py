@@ -22,6 +22,7 @@ from celery.concurrency.thread import TaskPool as ThreadPool
 from django.db import connections
 
 from ddz_site.kernel.dispatch import DB_TASK_OPTIONS
+from tournaments.core.access import sweep_for
 from tournaments.core.outbox import mail_deliver, mail_sweep
 from tournaments.models import Event
 from tournaments.online.close import NOT_DUE, online_sweep, online_window_close
@@ -103,11 +104,14 @@ def sweep_pending_games(older_than: float = 120) -> int:
 
 
 @shared_task(**DB_TASK_OPTIONS)
-def online_close(event_id: int) -> str:
+def online_close(event_id: int, asked_by: str = "") -> str:
     """Close the window of the online event `event_id` once its end is past (the organizer
-    ended it now: tournaments.online.close.online_window_end_now); what the close answered."""
+    `asked_by`, a user name, ended it now: tournaments.online.close.online_window_end_now);
+    what the close answered."""
     event = Event.objects.filter(pk=event_id).first()
-    return online_window_close(event=event) if event is not None else NOT_DUE
+    if event is None:
+        return NOT_DUE
+    return online_window_close(event=event, actor=sweep_for(asked_by))
 
 
 @shared_task(**DB_TASK_OPTIONS)

@@ -253,24 +253,40 @@ class NotOrganizer(AdministrationRefused):
 class _Sweep:
     """The actor of the periodic sweep (tournaments.tasks) when it does an organizer's work by
     the event's own settings: the close of an online event's window once its end is past
-    (tournaments.online.close). Never a user, built by no door; audited as the system."""
+    (tournaments.online.close). Never a user, built by no door; audited as the system, and
+    with `asked_by` (`sweep_for`) as the system at that organizer's request."""
 
     is_authenticated = False
 
+    def __init__(self, asked_by: str = "") -> None:
+        self.asked_by = asked_by
+
     def __repr__(self) -> str:
-        return "SWEEP"
+        return f"SWEEP({self.asked_by})" if self.asked_by else "SWEEP"
 
     def audit_fields(self) -> dict[str, str]:
         """What tournaments.core.audit.audit_record adds to the changes it made."""
-        return {"by": "sweep"}
+        return {"by": "sweep", "asked_by": self.asked_by} if self.asked_by else {"by": "sweep"}
 
 
 SWEEP = _Sweep()
 
 
+def sweep_for(asked_by: str) -> _Sweep:
+    """The sweep's actor doing its work now at the request of the user named `asked_by` (an
+    organizer who ended an online window: tournaments.online.close), audited with his name.
+    The caller has checked that he may ask for it."""
+    return _Sweep(asked_by=asked_by)
+
+
+def is_sweep(actor: Actor) -> bool:
+    """Whether `actor` is the sweep's (SWEEP, or `sweep_for` someone)."""
+    return isinstance(actor, _Sweep)
+
+
 def organizer_check(event: Event, actor: Actor) -> None:
     """Refuses non-organizers of ``event`` (NotOrganizer); SWEEP passes (see it)."""
-    if actor is not SWEEP and not is_organizer(actor, event):
+    if not is_sweep(actor) and not is_organizer(actor, event):
         raise NotOrganizer(_("Only the organizers of %(event)s may change it.") % {"event": event})
 
 

@@ -178,7 +178,11 @@ def with_open(
         round_tables=Coalesce(Subquery(tables, output_field=IntegerField()), 0),
     ).annotate(
         is_open=Case(
-            When(SEALED_Q, then=Value(False)) if seal else When(ONLINE_Q, then=Value(True)),
+            *([When(SEALED_Q, then=Value(False))] if seal else []),
+            # Every board of an online robot duplicate once its window closed (sealed before:
+            # above), one that no entrant started too (no result, nothing left to play); for
+            # the standings, every board at any time (`played_games_count`).
+            When(ONLINE_Q, then=Value(True)),
             When(round__isnull=True, then=Value(True)),
             When(
                 Q(round_tables__gt=0) & Q(finished_tables__gte=F("round_tables")),

@@ -386,6 +386,34 @@ def round_published(round_: Round) -> None:
     _queue_all(event, messages)
 
 
+def online_closed(event: Event) -> None:
+    """Queue to every entrant who played a board of the online robot duplicate ``event`` (its
+    robots have no address) that its window closed: his scorecard, compared with the whole
+    field now, and the standings. Once per entrant (keyed by event and player), in place of
+    the rounds' own mails (tournaments.events.round_states)."""
+    played = Player.objects.filter(robot=False, seats__table__round__event=event).distinct()
+    standings = site_url(reverse("public:standings", kwargs={"slug": event.slug}))
+    messages = []
+    with translation.override(settings.LANGUAGE_CODE):
+        subject = _("%(event)s: the window is closed, your results") % {"event": event.name}
+        for player in _addressed(played):
+            scorecard = reverse(
+                "public:scorecard", kwargs={"slug": event.slug, "player_id": player.pk}
+            )
+            body = _render(
+                "online_closed",
+                player.email,
+                event=event,
+                player=player,
+                scorecard_url=site_url(scorecard),
+                standings_url=standings,
+            )
+            messages.append(
+                _Message(f"online-closed:{event.pk}:{player.pk}", player, subject, body)
+            )
+    _queue_all(event, messages)
+
+
 def correction_ends(round_: Round) -> dict[int, datetime]:
     """When the correction window of each table of ``round_`` ends (its id → the moment): the
     event's ``correction_minutes`` after the table's last game was stored (each game's window

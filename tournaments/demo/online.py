@@ -26,7 +26,7 @@ from tournaments.events import rounds
 from tournaments.events.setup import event_create
 from tournaments.models import Entry, Event, Player
 from tournaments.online import play
-from tournaments.online.close import online_window_close
+from tournaments.online.close import online_window_end_now
 from tournaments.online.robots import robot_step
 from tournaments.online.window import online_boards_deal, online_play_set
 from tournaments.people import life
@@ -120,20 +120,10 @@ def demo_online_build(*, seed: str, now: datetime | None = None) -> tuple[Event,
         user = _entrant(sprint, name)
         for number in range(1, SPRINT_BOARDS + 1):
             demo_online_play(event=sprint, user=user, number=number, seed=f"{seed}:{name}")
-    # Everyone played: the organizer ends the window now, it is closed (as the sweep does once
-    # the end is past) and the event finished, so that its results are final.
-    ended = timezone.now() + timedelta(seconds=1)
-    life.event_place_set(
-        event=sprint,
-        actor=organizer,
-        starts_at=sprint.starts_at,
-        ends_at=ended,
-        time_zone=ZONE,
-        online=True,
-    )
-    online_window_close(event=sprint, now=ended)
+    # Everyone played: the organizer ends the window now and it is closed (the robots have
+    # nothing left to play): the games verified, the seed revealed, the event finished.
+    online_window_end_now(event=sprint, actor=organizer)
     sprint.refresh_from_db()
-    life.event_finish(event=sprint, actor=organizer)
     cup, _actor = _online_event(
         ONLINE_CUP,
         opens=now - timedelta(hours=1),

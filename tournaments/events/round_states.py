@@ -27,9 +27,9 @@ from django.utils.translation import gettext_lazy, ngettext
 from games.counting import not_counted_reason
 from games.models import Board, Game
 from tournaments.core import mail
-from tournaments.core.access import SWEEP, Actor, AdministrationRefused, organizer_lock
+from tournaments.core.access import Actor, AdministrationRefused, is_sweep, organizer_lock
 from tournaments.core.audit import audit_record
-from tournaments.core.embargo import results_sealed
+from tournaments.core.embargo import played_games_count, results_sealed
 from tournaments.core.rating_requests import ratings_request
 from tournaments.models import (
     Adjustment,
@@ -149,7 +149,7 @@ def _refuse_online_close(event: Event, actor: Actor) -> None:
     Raises:
         AdministrationRefused: `event` is sealed and `actor` is not the sweep.
     """
-    if actor is not SWEEP and results_sealed(event):
+    if not is_sweep(actor) and results_sealed(event):
         raise AdministrationRefused(
             _("The rounds of %(event)s close with its window, once it ends.")
             % {"event": event.name}
@@ -227,6 +227,10 @@ def round_transition(*, round_: Round, action: str, actor: Actor) -> Round:
                     "before": RoundState(before).label,
                 }
             )
+        # An online robot duplicate's rounds are its boards, closed and published together
+        # by the window's close, which writes each entrant once (tournaments.online.close):
+        # no round's mail, nor a correction window with referees.
+        online_robots = played_games_count(locked)
         if action == "start":
             # The event's first round to start puts it in play (tournaments.people.life).
             Event.objects.filter(
@@ -235,8 +239,9 @@ def round_transition(*, round_: Round, action: str, actor: Actor) -> Round:
         if action == "publish":
             # Rated once the event is finished (tournaments.ratings.service): a no-op before.
             ratings_request(event.pk)
-            mail.round_published(round_)  # in this transaction (tournaments.core.mail)
-        if action == "close":
+            if not online_robots:
+                mail.round_published(round_)  # in this transaction (tournaments.core.mail)
+        if action == "close" and not online_robots:
             mail.round_closed(round_)  # the correction window, likewise
         audit_record(
             event=event,

@@ -114,4 +114,11 @@ class AuditEntry(models.Model):
             }
         if isinstance(via, dict) and via.get("link") == "player":
             return _("player link: %(player)s") % {"player": via.get("player")}
+        if isinstance(self.changes, dict) and self.changes.get("by") == "sweep":
+            # The system's own work (an online window's close), at an organizer's request
+            # when he ended the window (tournaments.core.access.sweep_for).
+            asked_by = self.changes.get("asked_by")
+            if asked_by:
+                return _("the system, for %(user)s") % {"user": asked_by}
+            return _("the system")
         return ""

@@ -12,10 +12,11 @@ from django.utils import timezone
 
 from ddz_site.kernel.dispatch import ONLINE_CLOSE, enqueue
 from games.models import Board, EntryDraft, Game, Status
-from tournaments.core.access import SWEEP, Actor, AdministrationRefused
+from tournaments.core import mail
+from tournaments.core.access import SWEEP, Actor, AdministrationRefused, signed_in, sweep_for
 from tournaments.core.audit import audit_record
 from tournaments.events import round_states, rounds
-from tournaments.models import Event, Round, RoundState, Table
+from tournaments.models import Event, EventStatus, Round, RoundState, Table
 from tournaments.online.play import board_seat, timeout_check
 from tournaments.online.robots import robots_act
 from tournaments.online.tables import online_tables_sweep, tables_finish
@@ -73,6 +74,10 @@ def online_window_close(*, event: Event, actor: Actor = SWEEP, now: datetime | N
             _rounds_finish(fresh, actor)
             if fresh.deal_commitment and not Event.objects.get(pk=fresh.pk).seed_revealed:
                 rounds.event_seed_reveal(event=fresh, actor=actor)
+            if Event.objects.get(pk=fresh.pk).status != EventStatus.FINISHED:
+                # Nothing can be played any more: the event is finished as by the organizer's
+                # "Finish the event" (its results move the ratings; he may reopen it).
+                life.event_finish(event=fresh, actor=actor)
             if not Event.objects.filter(pk=fresh.pk, online_closed_at__isnull=True).update(
                 online_closed_at=now
             ):
@@ -80,6 +85,7 @@ def online_window_close(*, event: Event, actor: Actor = SWEEP, now: datetime | N
             audit_record(
                 event=fresh, actor=actor, action="online.window_close", obj=fresh, changes={}
             )
+            mail.online_closed(fresh)  # each entrant who played, once (in this transaction)
     except AdministrationRefused:
         return WAITING  # a game not settled yet: the next sweep tries again
     event.online_closed_at = now
@@ -115,11 +121,14 @@ def online_window_end_now(*, event: Event, actor: Actor) -> str:
         venue_name=event.venue_name,
         venue_address=event.venue_address,
     )
+    # The close itself is the system's, as the sweep's (only it closes the rounds of a sealed
+    # event), at this organizer's request: its records name him (access.sweep_for); his
+    # ending is audited by the date form's service.
+    asked_by = actor.get_username() if signed_in(actor) is not None else ""
     if len(_boards_in_play(event)) <= CLOSE_INLINE_BOARDS:
-        # The close itself is the system's, as the sweep's (only it closes the rounds of a
-        # sealed event); the organizer's ending is audited by the date form's service.
-        return online_window_close(event=event, now=end)
-    enqueue(ONLINE_CLOSE, event.pk, countdown=1.0)  # not sent (broker away): the sweep closes it
+        return online_window_close(event=event, actor=sweep_for(asked_by), now=end)
+    # Not sent (the broker away): the sweep closes it.
+    enqueue(ONLINE_CLOSE, event.pk, asked_by, countdown=1.0)
     return WAITING
 
 
