@@ -366,6 +366,10 @@ LOGGING = {
             "style": "{",
         }
     },
+    "filters": {
+        # A refusal (403, 400) is logged as one line, without Django's traceback.
+        "client_errors": {"()": "ddz_site.kernel.logs.ClientErrorsWithoutTraceback"},
+    },
     "handlers": {
         "console": {"class": "logging.StreamHandler"},
         "django.server": {"class": "logging.StreamHandler", "formatter": "django.server"},
@@ -376,6 +380,7 @@ LOGGING = {
     "loggers": {
         "django": {"handlers": [], "level": "INFO", "propagate": True},
         "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+        "django.request": {"filters": ["client_errors"]},
     },
     "root": {
         "handlers": ["console"],
