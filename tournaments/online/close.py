@@ -163,15 +163,21 @@ def _rounds_finish(event: Event, actor: Actor) -> None:
 
 def online_timeouts_sweep(now: datetime | None = None) -> int:
     """Play by the robot every entrant's move whose time ran out, in every online event whose
-    window is not closed (`timeout_check`); the number played."""
+    window is not closed (`timeout_check`); the number played. Only the drafts older than
+    their own event's seconds per move are read (one query for the events, one for each
+    event's overdue drafts): the boards in play within their time are never visited."""
     now = now or timezone.now()
-    drafts = EntryDraft.objects.filter(
-        table__round__event__online=True,
-        table__round__event__online_robots=True,
-        table__round__event__online_closed_at__isnull=True,
-        updated_at__lte=now - timedelta(seconds=MIN_MOVE_SECONDS),
-    ).select_related("table", "board__event")
-    return sum(timeout_check(table=d.table, board=d.board, now=now) for d in drafts)
+    events = Event.objects.filter(
+        online=True, online_robots=True, online_closed_at__isnull=True
+    ).values_list("pk", "move_seconds")
+    played = 0
+    for event_id, move_seconds in events:
+        drafts = EntryDraft.objects.filter(
+            table__round__event_id=event_id,
+            updated_at__lte=now - timedelta(seconds=max(move_seconds, MIN_MOVE_SECONDS)),
+        ).select_related("table", "board__event")
+        played += sum(timeout_check(table=d.table, board=d.board, now=now) for d in drafts)
+    return played
 
 
 def online_sweep(now: datetime | None = None) -> dict[str, int]:
