@@ -17,7 +17,7 @@ from django.utils import timezone
 from ddz_site.kernel.dispatch import RECOMPUTE_STANDINGS, enqueue
 from games.models import Game, Status
 from tournaments.models import StandingsChange, StandingsState
-from tournaments.standings.store import GATHER_SECONDS, standings_recompute
+from tournaments.standings.store import GATHER_SECONDS, standings_store_generation
 
 
 def standings_request(
@@ -188,7 +188,10 @@ def standings_refresh(*, event_id: int) -> bool:
             return changed
         generation, done = state
         if done < generation:
-            changed |= standings_recompute(event_id=event_id, generation=generation)
+            stored = standings_store_generation(event_id=event_id, generation=generation)
+            changed |= stored.changed
+            if stored.released:  # with the mark: nothing was requested since it read
+                return changed
         # Released only when nothing was requested since it read: a request that bumps after
         # this finds the flag down and has a new recomputation run, one before it keeps this.
         if StandingsState.objects.filter(pk=event_id, requested=generation).update(queued=False):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
@@ -100,6 +101,22 @@ def _writers_lock(event_id: int) -> None:
             cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 
+@dataclass(frozen=True)
+class Stored:
+    """What a coalesced recomputation's store did (`standings_store_generation`)."""
+
+    changed: bool  # the stored rows changed
+    released: bool  # the flag StandingsState.queued released with the generation's mark
+
+
+def standings_store_generation(*, event_id: int, generation: int) -> Stored:
+    """The coalesced recomputation's store (tournaments.standings.requests.standings_refresh):
+    `standings_recompute` of `generation`, releasing the flag `queued` in the transaction
+    that marks the generation done when it is still the one requested (the release
+    standings_refresh would otherwise write after, in a commit of its own)."""
+    return _recompute(event_id, generation, release=True)
+
+
 def standings_recompute(*, event_id: int, generation: int | None = None) -> bool:
     """Recompute and store the standings of every scope of an event; True when they changed.
 
@@ -113,6 +130,12 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
     interleave and never store older rows over newer. The stored rows always equal a full
     recompute of the committed games of some moment no earlier than the generation's.
     """
+    return _recompute(event_id, generation, release=False).changed
+
+
+def _recompute(event_id: int, generation: int | None, *, release: bool) -> Stored:
+    """standings_recompute; with `release`, the flag released as standings_store_generation
+    says."""
     # Called without a generation (a caller that needs the rows up to date now, such as the
     # cut), it always compares and stores, whatever was requested.
     coalesced = generation is not None
@@ -121,15 +144,17 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
         generation = state.first() or 0
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
-        return False
+        return Stored(False, False)
     # No check of `done` here: the caller (standings_refresh) has just read it; the check
     # that counts is the one under the writers' lock.
     with _READING_AHEAD:
         pass  # a read-ahead of this process is done (standings_warm)
     read_at = timezone.now()
     new = computed_rows(event=event, generation=generation) if coalesced else None
-    if new is not None and _unchanged_here(event_id, generation, new, read_at):
-        return False
+    if new is not None:
+        released = _unchanged_here(event_id, generation, new, read_at, release=release)
+        if released is not None:
+            return Stored(False, released)
     with transaction.atomic():
         _writers_lock(event_id)
         if new is None:
@@ -140,7 +165,7 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
             new = computed_rows(event=event, generation=generation, incremental=False)
         done = _done(event_id)
         if coalesced and done >= generation:
-            return False  # a newer recomputation is stored already
+            return Stored(False, False)  # a newer recomputation is stored already
         mine = snapshots.stored_here(event_id) if coalesced else None
         if mine is not None and mine[0] == done:
             # No one stored since this process did: the stored rows are the ones it kept.
@@ -170,29 +195,50 @@ def standings_recompute(*, event_id: int, generation: int | None = None) -> bool
         keep_stored(event_id, version, new)
         # Last, so that the state row is held for an instant only (a verification bumps it).
         _mark_done(event_id, generation, read_at, now)
+        released = release and _release(event_id, generation)
         snapshots.stored_set(event_id, max(done, generation), new)
     # A correction to a rated event moves the rating of that event and of every one after it.
     ratings_request(event_id)
-    return changed
+    return Stored(changed, released)
 
 
-def _unchanged_here(event_id: int, generation: int, new: Any, read_at: Any) -> bool:
-    """Whether `new` are the very rows this process stored last and no one stored since:
-    then `generation` is marked done in one statement, with no lock, no transaction and
-    nothing read (a recomputation that found nothing changed, tournaments.standings.changes).
-    The condition on `done` makes the check and the mark one atomic step."""
+def _unchanged_here(
+    event_id: int, generation: int, new: Any, read_at: Any, *, release: bool
+) -> bool | None:
+    """When `new` are the very rows this process stored last and no one stored since, mark
+    `generation` done (with `release`, and the flag released as standings_store_generation
+    says) and answer whether the flag was released; None (nothing written) otherwise: a
+    recomputation that found nothing changed (tournaments.standings.changes) reads nothing
+    more and takes no lock. The condition on `done` makes the check and the mark one atomic
+    step. Like the store's, its commit does not wait for the disk (derived rows: a mark lost
+    in a crash is computed again; a release lost, sent again by the sweep)."""
     mine = snapshots.stored_here(event_id)
     if mine is None or mine[1] is not new:
-        return False
-    marked = StandingsState.objects.filter(pk=event_id, done=mine[0]).update(
-        done=Greatest(F("done"), generation),
-        runs=F("runs") + 1,
-        read_at=read_at,
-        stored_at=timezone.now(),
+        return None
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        marked = StandingsState.objects.filter(pk=event_id, done=mine[0]).update(
+            done=Greatest(F("done"), generation),
+            runs=F("runs") + 1,
+            read_at=read_at,
+            stored_at=timezone.now(),
+        )
+        if not marked:
+            return None
+        released = release and _release(event_id, generation)
+    snapshots.stored_set(event_id, max(mine[0], generation), new)
+    return released
+
+
+def _release(event_id: int, generation: int) -> bool:
+    """Release the flag `queued` of `event_id` if `generation` is still the one requested (a
+    request that bumps after finds it down and has a new recomputation run; one before it
+    keeps it up), in the caller's transaction; whether it did."""
+    return bool(
+        StandingsState.objects.filter(pk=event_id, requested=generation).update(queued=False)
     )
-    if marked:
-        snapshots.stored_set(event_id, max(mine[0], generation), new)
-    return bool(marked)
 
 
 def _done(event_id: int) -> int:

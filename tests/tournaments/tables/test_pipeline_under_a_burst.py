@@ -559,22 +559,22 @@ def test_a_recompute_outpaced_by_old_pending_games_leaves_the_next_to_their_veri
     event, ids = _pending_for_minutes(seed="outpaced")
     state = StandingsState.objects.filter(pk=event.pk)
     state.update(requested=1, queued=True)  # this worker's run, as _send hands it over
-    recompute = store.standings_recompute
+    computed = store.computed_rows
 
-    def outpaced(**kwargs: Any) -> bool:
-        changed = recompute(**kwargs)
-        # Meanwhile another worker stored games and asked again.
+    def outpaced(**kwargs: Any) -> Any:
+        rows = computed(**kwargs)
+        # Meanwhile (while it computed) another worker stored games and asked again.
         state.update(requested=F("requested") + 1)
-        return changed
+        return rows
 
-    monkeypatch.setattr(requests, "standings_recompute", outpaced)
+    monkeypatch.setattr(store, "computed_rows", outpaced)
     requests.standings_refresh(event_id=event.pk)
     after = state.get()
     assert sent == []
     assert not after.queued
     assert after.runs == requests.AGAIN_INLINE + 1
     # The worker that verifies the last of them finds the flag down and stores the rest.
-    monkeypatch.setattr(requests, "standings_recompute", recompute)
+    monkeypatch.setattr(store, "computed_rows", computed)
     assert len(services_verification.games_verify(game_ids=ids, standings_inline=True)) == len(ids)
     last = state.get()
     assert last.done == last.requested and not last.queued
