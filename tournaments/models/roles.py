@@ -120,5 +120,5 @@ class AuditEntry(models.Model):
             asked_by = self.changes.get("asked_by")
             if asked_by:
                 return _("the system, for %(user)s") % {"user": asked_by}
-            return _("the system")
+            return str(_("the system"))
         return ""
