@@ -8,6 +8,11 @@ adapter (AccountAdapter, settings.ACCOUNT_ADAPTER).
   account signs in (ACCOUNT_EMAIL_VERIFICATION "mandatory"); an account with no address on
   record (an official's) has nothing to confirm and signs in at once
   (ddz_site.web.account_stages).
+- *Where he was going*: the ``next`` a visitor signs up (or signs in unconfirmed) with is
+  carried by the confirmation link, as the sign-in page's own ``next``
+  (AccountAdapter.get_email_confirmation_url): the link opened in the same browser signs him in
+  and goes there (django-allauth's pending login keeps it), opened anywhere else it asks him to
+  sign in and then goes there. Only a ``next`` of the site (the adapter's is_safe_url).
 - *Mail*: every mail of django-allauth (confirmation, password reset, "account already exists")
   is one row of the site's outbox (tournaments.core.mail.queue), sent by the workers, never by
   the request that asked for it.
@@ -18,10 +23,11 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter, get_adapter
 from allauth.account.forms import LoginForm, SignupForm
+from allauth.account.utils import get_next_redirect_url
 from allauth.account.views import LoginView
 from allauth.core import context
 from django import forms
@@ -117,6 +123,25 @@ class AccountAdapter(DefaultAccountAdapter):
             subject=str(message.subject),
             body=str(message.body),
         )
+
+    def get_email_confirmation_url(self, request: HttpRequest, emailconfirmation: Any) -> str:
+        """The address of ``emailconfirmation``'s link; with the request's safe ``next`` (the
+        sign-up or sign-in form's), ``?next=`` the sign-in page on to it.
+
+        The pending sign-in that brings a visitor to his ``next`` lives in one browser's
+        session for a few minutes (ACCOUNT_LOGIN_TIMEOUT); the mail is often read on another
+        device or later. There django-allauth sends him after confirming to the link's
+        ``next`` (ConfirmEmailView), so the link names the sign-in page, which sends him on to
+        where he was going once he is signed in (SignInView unwraps it, at once if he is).
+        """
+        url = super().get_email_confirmation_url(request, emailconfirmation)
+        going = get_next_redirect_url(request) if request is not None else None
+        if not going:
+            return url
+        sign_in = reverse("account_login")
+        if urlsplit(going).path != sign_in:
+            going = f"{sign_in}?{urlencode({'next': going})}"
+        return f"{url}?{urlencode({'next': going})}"
 
     def get_client_ip(self, request: HttpRequest) -> str:
         # The address django-axes and the API's throttles count (ddz_site.web.security), so

@@ -94,6 +94,7 @@ AUDIT_ACTIONS: dict[str, Promise] = {
     "player.account": pgettext_lazy("audit action", "account tied to the player"),
     "player.claim.approve": pgettext_lazy("audit action", "profile claim approved"),
     "player.claim.decline": pgettext_lazy("audit action", "profile claim declined"),
+    "player.name": pgettext_lazy("audit action", "public name changed by the player"),
     "players.import": pgettext_lazy("audit action", "players imported"),
     "profile.hide": pgettext_lazy("audit action", "profile shown or hidden"),
     "round.close": pgettext_lazy("audit action", "round closed"),

@@ -103,6 +103,16 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def shown_name(self) -> str:
+        """The name people read: a robot's (stored "Robot S", tournaments.online.robots) in the
+        active language, "Robot S" (机器人 S); anyone else's as stored."""
+        if not self.robot:
+            return self.name
+        # The stored name ends with the robot's seat; the rest is the stored English word.
+        seat = self.name.rsplit(" ", 1)[-1]
+        return gettext("Robot %(seat)s") % {"seat": seat}
+
 
 # The settings of an event that decide its results: once a round has started, a change would
 # rescore or reorder what was played under the old ones.

@@ -124,7 +124,8 @@ def online_window_end_now(*, event: Event, actor: Actor) -> str:
     # The close itself is the system's, as the sweep's (only it closes the rounds of a sealed
     # event), at this organizer's request: its records name him (access.sweep_for); his
     # ending is audited by the date form's service.
-    asked_by = actor.get_username() if signed_in(actor) is not None else ""
+    user = signed_in(actor)
+    asked_by = user.get_username() if user is not None else ""
     if len(_boards_in_play(event)) <= CLOSE_INLINE_BOARDS:
         return online_window_close(event=event, actor=sweep_for(asked_by), now=end)
     # Not sent (the broker away): the sweep closes it.

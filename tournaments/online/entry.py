@@ -4,6 +4,13 @@ different times, has no seating to prepare and no organizer's decision to wait f
 per account: the player tied to the account (Player.user), made when it has none. The
 event's places (Event.registration_limit), if it has a limit, count the entrants, robots left
 out. An entry made by the organizer (tournaments.people.registration) counts the same.
+An account's online events (online_events_entered) are listed on its "My events".
+
+The player made at entry is named after the account (its user name: the local part of the
+address it signed up with); the account changes that public name on its account page
+(public_name_set), under the rules of a player's name: not blank, no longer than the field,
+never a robot's (ROBOT_NAME, of any seat of any rules), never another player's of one of the
+player's events (names are unique within an event). Here, beside the robots' names.
 """
 
 from __future__ import annotations
@@ -11,18 +18,40 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ddz_site.kernel.text import blank, text_refusal
+from games.engine import RuleSet
+from games.engine.rules import PRESETS
 from tournaments.core.access import Actor, signed_in
 from tournaments.core.audit import audit_record
-from tournaments.models import Entry, Event, Player
+from tournaments.models import Entry, Event, Player, Seat
+from tournaments.online.robots import ROBOT_NAME
 from tournaments.online.window import OnlineRefused, is_online_duplicate
+from tournaments.people.accounts import AccountRefused
+
+# The longest name a player's row holds.
+NAME_MAX = Player._meta.get_field("name").max_length or 120
 
 
 def online_entrants(event: Event) -> int:
     """How many players are entered in `event`, its robots left out."""
     return Entry.objects.filter(event=event, player__robot=False).count()
+
+
+def online_events_entered(user: Actor) -> QuerySet[Event]:
+    """The online robot duplicates `user`'s account is entered in: an entry of the player tied
+    to it (Player.user) or of a record merged into that player; none for anyone not signed
+    in. Unordered."""
+    account = signed_in(user)
+    if account is None:
+        return Event.objects.none()
+    entered = Entry.objects.filter(
+        Q(player__user=account) | Q(player__same_as__user=account)
+    ).values("event_id")
+    return Event.objects.filter(pk__in=entered, online=True, online_robots=True)
 
 
 def enter_refusal(event: Event, now: datetime | None = None) -> str | None:
@@ -76,5 +105,105 @@ def online_enter(*, event: Event, user: Actor, now: datetime | None = None) -> P
             action="online.enter",
             obj=player,
             changes={"player": player.name},
+        )
+    return player
+
+
+def _folded(name: str) -> str:
+    # Told apart by neither case nor spacing, as a reader would not.
+    return " ".join(name.split()).casefold()
+
+
+def robot_name(name: str) -> bool:
+    """Whether `name` is (or reads as) a robot's name: ROBOT_NAME of a seat of any rules."""
+    seats = {seat for preset in PRESETS for seat in RuleSet.from_spec(preset).seats}
+    return _folded(name) in {_folded(ROBOT_NAME.format(seat=seat)) for seat in seats}
+
+
+def _name_taken(name: str, player: Player, event_ids: list[int]) -> Event | None:
+    """An event of `event_ids` where a player other than `player` (entered or seated) is
+    named `name`, case apart; None when there is none."""
+    entry = (
+        Entry.objects.filter(event_id__in=event_ids, player__name__iexact=name)
+        .exclude(player=player)
+        .select_related("event")
+        .first()
+    )
+    if entry is not None:
+        return entry.event
+    seat = (
+        Seat.objects.filter(table__round__event_id__in=event_ids, player__name__iexact=name)
+        .exclude(player=player)
+        .select_related("table__round__event")
+        .first()
+    )
+    return seat.table.round.event if seat is not None else None
+
+
+def public_name_set(*, user: Actor, name: str) -> Player:
+    """Name the player tied to `user`'s account `name` (stripped), the name every page shows
+    (module docstring); the player. Audited (``player.name``, on each of the player's events,
+    else on none); the standings of those events are shown again with it (their cached pages
+    keyed by Event.standings_updated_at). The same name again changes nothing.
+
+    Raises:
+        AccountRefused: nobody signed in, an account tied to no player, a blank name, text the
+            site refuses (too long, control or invisible characters), a robot's name, or the
+            name of another player of one of the player's events. Nothing changed.
+    """
+    account = signed_in(user)
+    if account is None:
+        raise AccountRefused(_("Sign in to change your public name."))
+    if not Player.objects.filter(user=account).exists():
+        raise AccountRefused(_("Your account is not tied to a player yet."))
+    name = name.strip()
+    if not name or blank(name):
+        raise AccountRefused(_("Give your public name."))
+    unfit = text_refusal(name, max_length=NAME_MAX)
+    if unfit is not None:
+        raise AccountRefused(unfit[1])
+    if robot_name(name):
+        raise AccountRefused(
+            _("%(name)s is a name of the robots: choose another.") % {"name": name}
+        )
+    with transaction.atomic():
+        player = Player.objects.select_for_update().filter(user=account).first()
+        if player is None:  # untied since
+            raise AccountRefused(_("Your account is not tied to a player yet."))
+        if player.name == name:
+            return player
+        entered = Entry.objects.filter(player=player).values("event_id")
+        seated = Seat.objects.filter(player=player).values("table__round__event_id")
+        # The events' rows, in one order: two players renamed at once into one name of an
+        # event are told apart (the second sees the first).
+        events = list(
+            Event.objects.select_for_update()
+            .filter(Q(pk__in=entered) | Q(pk__in=seated))
+            .order_by("pk")
+        )
+        ids = [event.pk for event in events]
+        taken_at = _name_taken(name, player, ids)
+        if taken_at is not None:
+            raise AccountRefused(
+                _(
+                    "Another player of %(event)s is named %(name)s: names are unique within "
+                    "an event. Choose another."
+                )
+                % {"event": taken_at.name, "name": name}
+            )
+        old, player.name = player.name, name
+        player.save(update_fields=["name"])
+        audited: list[Event | None] = [*events] or [None]
+        for event in audited:
+            audit_record(
+                event=event,
+                actor=user,
+                action="player.name",
+                obj=player,
+                changes={"name": [old, name]},
+            )
+        # The standings tables are cached by their version: a new one shows the new name.
+        Event.objects.filter(pk__in=ids, standings_updated_at__isnull=False).update(
+            standings_updated_at=timezone.now()
         )
     return player

@@ -269,7 +269,8 @@ def _take_over(
             )
             if error is not None:
                 raise ValueError(f"the engine refused robot {seat}'s step {step!r}: {error}")
-        # Every device reads its seat's mark again (a notice without steps).
+        # Every device of the table reads the seats' marks again (a notice without steps): his
+        # own device its "left", the others' the seat taken over (their "taken_over").
         table_changed(table_id=table.pk, board_number=board.number)
     return steps
 

@@ -16,9 +16,11 @@ link's refusal page, or the API's error shape for a JSON door.
 
 JSON doors:
 
-- ``GET …/position/``: ``{"view": …}`` (games.live.seat.seat_view with ``game``, ``next``
-  and ``left``: at an online table, the step from which the robot plays this seat, else null),
-  or ``{"waiting": …}`` at an online table still waiting (above).
+- ``GET …/position/``: ``{"view": …}`` (games.live.seat.seat_view with ``game``, ``next``,
+  ``left``: at an online table, the step from which the robot plays this seat, else null,
+  ``taken_over``: the seats of the table the robot took over, `device_taken_over`, and
+  ``result_line``: who won and the verdict, `result_line`), or ``{"waiting": …}`` at an online
+  table still waiting (above).
 - ``POST …/steps/`` ``{"step": "33", "at": 7}``: 200 ``{"ok": true, "view"}``; 200
   ``{"ok": false, "error", "view"}`` when the engine refuses the step (nothing stored); 409
   ``{"error", "view"}`` when another device moved first or it is not this seat's turn.
@@ -42,11 +44,13 @@ from ddz_site.api import request_json
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import text_refusal
 from ddz_site.web.middleware import api_error, method_not_allowed
+from games.messages import call_label, status_label
 from games.models import Game
 from tournaments.core.rules import rules_of
 from tournaments.events.overview import in_seat_order
 from tournaments.links import checks, devices
 from tournaments.links.devices import Device, DeviceRefused
+from tournaments.models import AuditEntry, Seat
 from tournaments.online import play as online_play
 from tournaments.online import tables as online_tables
 from tournaments.online.window import is_online_duplicate, is_online_tables
@@ -54,6 +58,10 @@ from tournaments.tables import live, selectors
 from tournaments.web.links import keep_private
 
 MAX_STEP_CHARS = 60
+# The calls a device writes in words (games.messages.call_label); a bid and a pass have their own.
+NAMED_CALLS = ("call", "rob", "double", "redouble", "show", "surrender", "reveal")
+# The audited take-overs of an online table (tournaments.online.tables._take_over).
+TAKE_OVER_ACTIONS = ("online.table_leave", "online.robot_takeover")
 
 
 def _private(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -121,16 +129,108 @@ def device_left(device: Device) -> int | None:
     return online_tables.seat_left_at(device.table, device.seat)
 
 
+def device_taken_over(device: Device) -> list[dict[str, Any]]:
+    """At an online table, every seat the robot took over from its entrant (he left, let a
+    move's time run out, or the window closed: tournaments.online.tables), in the rules' seat
+    order: ``{"seat", "name", "from", "why", "text", "mark"}``, ``from`` the step the robot
+    plays from (``Seat.robot_from``), ``why`` ``"left"``, ``"timeout"`` or ``"close"``,
+    ``text`` the sentence the table reads and ``mark`` the seat's note, both in the active
+    language. [] at any other table. Two queries at most."""
+    event = device.board.event
+    if not is_online_tables(event):
+        return []
+    seats = {
+        s.seat: s
+        for s in Seat.objects.filter(
+            table=device.table, robot_from__isnull=False, player__robot=False
+        ).select_related("player")
+    }
+    if not seats:
+        return []
+    # Why is only in the take-over's audit entry; the newest of a seat says it.
+    whys: dict[str, str] = {}
+    entries = AuditEntry.objects.filter(
+        event=event,
+        action__in=TAKE_OVER_ACTIONS,
+        object_type="table",
+        object_id=str(device.table.pk),
+    ).values_list("changes", flat=True)
+    for changes in entries:
+        if isinstance(changes, dict) and "robot_from" in changes:
+            whys.setdefault(str(changes.get("seat")), str(changes.get("why") or ""))
+    told = []
+    for name in rules_of(event).seats:
+        seat = seats.get(name)
+        if seat is None or seat.robot_from is None:
+            continue
+        why = whys.get(name, "")
+        told.append(
+            {
+                "seat": name,
+                "name": seat.player.shown_name,
+                "from": seat.robot_from,
+                "why": why,
+                "text": _take_over_text(why, seat.player.shown_name, seat.robot_from + 1),
+                "mark": _("played by the robot from move %(n)s") % {"n": seat.robot_from + 1},
+            }
+        )
+    return told
+
+
+def _take_over_text(why: str, name: str, move: int) -> str:
+    params = {"name": name, "n": move}
+    if why == "left":
+        return _("%(name)s left: the robot plays his seat from move %(n)s.") % params
+    if why == "timeout":
+        return _("%(name)s ran out of time: the robot plays his seat from move %(n)s.") % params
+    return _("The robot plays the seat of %(name)s from move %(n)s.") % params
+
+
+def result_line(view: dict[str, Any]) -> str:
+    """The line a device shows once its board is over, in the active language: who won, then
+    the engine's verdict said once (the stored game's status once it is recorded, else the
+    live replay's), then why the game is not verified; "" while the board is in play."""
+    result, game = view.get("result"), view.get("game")
+    if not result and not game:
+        return ""
+    parts = []
+    if result:
+        winner = result.get("winner")
+        if winner == "landlord":
+            parts.append(_("The landlord wins"))
+        elif winner == "farmers":
+            parts.append(_("The farmers win"))
+        elif result.get("status") == "verified" and result.get("landlord") is None:
+            parts.append(_("Passed out"))
+    if game:
+        status = status_label(str(game.get("status")))
+        parts.append(_("Recorded: game %(id)s, %(status)s.") % {"id": game["id"], "status": status})
+    elif result:
+        parts.append(str(result.get("status_label") or status_label(str(result.get("status")))))
+    if result and result.get("undecided"):
+        parts.append(_("The claim could not be decided here: the referees will check it."))
+    elif result and result.get("text"):
+        parts.append(str(result["text"]))
+    return " · ".join(parts)
+
+
 def device_view(
-    device: Device, state: live.LiveState, *, left: int | None = None
+    device: Device,
+    state: live.LiveState,
+    *,
+    left: int | None = None,
+    taken_over: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The JSON view of `state` for `device` (games.live.seat.seat_view, with ``game`` and, once
-    the board is recorded, ``next``: the next board to play or null), and ``left``
-    (`device_left`: the robot plays this seat from that step on; no move menu then)."""
+    the board is recorded, ``next``: the next board to play or null), ``left`` (`device_left`:
+    the robot plays this seat from that step on; no move menu then), ``taken_over``
+    (`device_taken_over`, read from the database when `taken_over` is None) and
+    ``result_line`` (`result_line`)."""
     view = state.view(device.seat)
     view["left"] = left
     if left is not None:
         view["menu"] = None  # the robot plays this seat: nothing for its entrant to choose
+    view["taken_over"] = device_taken_over(device) if taken_over is None else taken_over
     view["board"] = device.board.number
     view["table"] = device.table.number
     view["next"] = (
@@ -139,6 +239,7 @@ def device_view(
         else None
     )
     view["claim"] = _claim(device, state.game)
+    view["result_line"] = result_line(view)
     return view
 
 
@@ -154,8 +255,9 @@ def _claim(device: Device, game: Game | None) -> dict[str, Any] | None:
     return {"by": claimant, "open": answers, "answer": mine}
 
 
-def device_texts() -> dict[str, str]:
-    """The device page's sentences in the reader's language (its script has none of its own)."""
+def device_texts() -> dict[str, Any]:
+    """The device page's sentences in the reader's language (its script has none of its own),
+    and ``calls``: each call it writes in words (NAMED_CALLS), as games.messages says it."""
     return {
         "turnYou": _("Your turn"),
         "turnOf": _("Waiting for %(seat)s"),
@@ -172,8 +274,6 @@ def device_texts() -> dict[str, str]:
         "polling": _("Live by polling (no socket)"),
         "moved": _("Another device moved first: here is the table now."),
         "done": _("The game is over."),
-        "recorded": _("Recorded: game %(id)s, %(status)s."),
-        "undecided": _("The claim could not be decided here: the referees will check it."),
         "undoAsked": _("%(seat)s asks to take back the last step."),
         "agree": _("Agree to take it back"),
         "yourHand": _("Your hand"),
@@ -192,6 +292,7 @@ def device_texts() -> dict[str, str]:
         "disputed": _("You disputed the claim: the chief referee will rule."),
         "left": _("The robot plays your seat from move %(n)s on."),
         "leaveConfirm": _("Leave the table? The robot plays your seat to the end of the board."),
+        "calls": {call: call_label(call) for call in NAMED_CALLS},
     }
 
 

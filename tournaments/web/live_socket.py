@@ -9,7 +9,10 @@ position), for every change told to the group, and when the device asks (``{"typ
 carries another seat's unplayed cards. At an online table still waiting for entrants
 (tournaments.online.tables) it sends ``{"type": "waiting", "waiting": {"seats", "seconds"}}``
 instead (no card at all), again at each arrival told to the group, until the table is full; a
-device asking for the position once the wait is over has the robots fill the table.
+device asking for the position once the wait is over has the robots fill the table. When a
+robot takes a seat over from its entrant (he left, or let a move's time run out), the notice
+carries no steps: every device of the table reads it again, and its view's ``taken_over`` names
+that seat from then on (tournaments.web.devices.device_taken_over).
 
 A notice of a step carries the board's public steps (ddz_site.kernel.broadcast): the consumer
 keeps the deal and its last position and applies the new step itself, without reading the
@@ -47,6 +50,7 @@ from tournaments.online.play import live_state_now
 from tournaments.tables import live
 from tournaments.web.devices import (
     device_left,
+    device_taken_over,
     device_view,
     device_waiting,
     open_device,
@@ -87,6 +91,7 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
     checked_at = 0.0
     language: str | None = None
     left: int | None = None  # at an online table: the robot plays this seat from that step
+    taken_over: list[dict[str, Any]] | None = None  # at an online table: the seats taken over
     gone = False  # the device closed its socket while a notice was on its way to it
 
     async def send(
@@ -140,12 +145,14 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
             # An online entrant's overdue move is played by the robot first.
             state = live_state_now(table=device.table, board=device.board)
             self.left = device_left(device)
+            self.taken_over = device_taken_over(device)
             self.device, self.checked_at = device, time.monotonic()
             self.deal = state.position.deal
             self.position = state.position if state.game is None else None
             self.recorded = state.game is not None
             self.group = table_group(device.table.pk, device.board.number)
-            return {"type": "position", "view": device_view(device, state, left=self.left)}
+            view = device_view(device, state, left=self.left, taken_over=self.taken_over)
+            return {"type": "position", "view": view}
         finally:
             # One socket is one thread of the server: it gives its connection back at once
             # instead of holding one per open socket.
@@ -154,7 +161,7 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
     def _view_of(self, steps: list[str], undo: dict[str, Any]) -> dict[str, Any] | None:
         """The view after the public `steps`, from the last position kept (no database), or
         None when it cannot be built here (the consumer then reads the database)."""
-        if self.device is None or self.deal is None:
+        if self.device is None or self.deal is None or self.taken_over is None:
             return None
         try:
             known = self.position
@@ -168,8 +175,9 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
             return None
         self.position = position
         # A board still in play: the view needs no database (no game, no next board, no claim;
-        # the robot's take-over of this seat is told by a notice without steps, read above).
-        return device_view(self.device, live.LiveState(position, undo, None), left=self.left)
+        # a robot's take-over of a seat is told by a notice without steps, read above).
+        state = live.LiveState(position, undo, None)
+        return device_view(self.device, state, left=self.left, taken_over=self.taken_over)
 
     async def connect(self) -> None:
         await self.accept()

@@ -50,6 +50,7 @@ from tournaments.models import (
     Stage,
     StageKind,
 )
+from tournaments.online.entry import online_events_entered
 from tournaments.online.window import is_online_duplicate
 from tournaments.people import accounts as people_accounts
 from tournaments.people import life
@@ -91,7 +92,8 @@ def _done(request: HttpRequest, event: Event, call: Any, success: str) -> HttpRe
 def home(request: HttpRequest) -> HttpResponse:
     """The signed-in user's events, each with his roles and where they take him (the
     dashboard for an organizer, the referee pages for referees, the public page for
-    players); where one signs in to without ?next=."""
+    players), his registrations and the online events he entered (each to its online page);
+    where one signs in to without ?next=."""
     by_event: dict[int, set[str]] = {}
     for event_id, role in EventRole.objects.filter(
         user=cast(User, request.user)
@@ -125,6 +127,9 @@ def home(request: HttpRequest) -> HttpResponse:
             "registrations": Registration.objects.filter(user=cast(User, request.user))
             .select_related("event")
             .order_by("-event__starts_at", "-created_at"),
+            # The online events his account entered (no registration, no role: he pressed
+            # Enter), each to its online page, where he plays his boards.
+            "online_events": life.newest_first(online_events_entered(request.user)),
         },
     )
 

@@ -49,10 +49,12 @@
     return out;
   }
   function rankName(r) { return r === "T" ? "10" : r === "B" ? T.smallJoker : r === "R" ? T.bigJoker : r; }
-  // A call as the seats say it: a bid by its number ("bid 3", never "3" read as a card).
+  // A call as the seats say it: a bid by its number ("bid 3", never "3" read as a card), a
+  // named call in the reader's words (the engine's word only for one the page does not know).
   function callText(call) {
     if (/^\d+$/.test(call)) { return fmt(T.bid, { n: call }); }
-    return call === "p" || call === "pass" ? T.pass : call;
+    if (call === "p" || call === "pass") { return T.pass; }
+    return (T.calls && T.calls[call]) || call;
   }
   function cardsText(text) {
     if (!text || text === "pass" || text === "p") { return T.pass; }
@@ -106,6 +108,26 @@
     drawResult();
     drawUndo();
     drawLeft();
+    drawTakenOver();
+  }
+
+  // At an online table: each seat the robot took over from its entrant is marked on its row,
+  // and the others read who left and from which move (this seat's own says drawLeft).
+  function drawTakenOver() {
+    var told = view.taken_over || [], marks = {};
+    told.forEach(function (t) { marks[t.seat] = t.mark; });
+    document.querySelectorAll("#table-seats tbody tr").forEach(function (tr) {
+      var s = tr.getAttribute("data-seat"), note = tr.querySelector(".robot-from");
+      tr.classList.toggle("robot", !!marks[s]);
+      if (note) { note.textContent = marks[s] || ""; note.hidden = !marks[s]; }
+    });
+    var list = $("taken-over");
+    if (!list) { return; }
+    list.textContent = "";
+    told.forEach(function (t) {
+      if (t.seat !== view.seat) { list.appendChild(el("li", "", t.text)); }
+    });
+    list.hidden = !list.children.length;
   }
 
   // At an online table: once the robot took this seat over (the entrant left, or let a move's
@@ -188,11 +210,8 @@
     var r = view.result, box = $("result");
     box.hidden = !r && !view.game;
     if (box.hidden) { return; }
-    var line = r ? (r.status_label || r.status) : "";
-    if (r && r.undecided) { line += " \u00b7 " + T.undecided; }
-    else if (r && r.text) { line += " \u00b7 " + r.text; }
-    if (view.game) { line += " \u00b7 " + fmt(T.recorded, { id: view.game.id, status: view.game.status }); }
-    $("result-line").textContent = line;
+    // Who won and the verdict, said once, in the reader's language (made by the server).
+    $("result-line").textContent = view.result_line || "";
     var body = document.querySelector("#result-score tbody");
     body.textContent = "";
     if (r && r.score) {

@@ -1,9 +1,10 @@
 """Pages of accounts tied to players (namespace "accounts"; tournaments.people.accounts): the
-account page ("My account"), the organizer's invitation of a player and the invitee's page,
-the claim "this is me" on a public profile and the organizer's decision on it.
+account page ("My account": the e-mail choice, the public name), the organizer's invitation of
+a player and the invitee's page, the claim "this is me" on a public profile and the
+organizer's decision on it.
 
 Thin: each POST calls one service; a refusal is shown as a message (403 when the user may not
-act at all) and changed nothing.
+act at all), or beside its field on the account page's name form (400), and changed nothing.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import cast
 
 from allauth.account.models import EmailAddress
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -20,18 +22,60 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from ddz_site.kernel.text import TypedTextField
 from tournaments.core.access import NotAllowed, NotOrganizer
 from tournaments.models import Event, Player, ProfileClaim
+from tournaments.online.entry import NAME_MAX, public_name_set
 from tournaments.people import accounts
+
+
+class PublicNameForm(forms.Form):
+    """The public name of the player tied to the account (tournaments.online.entry
+    .public_name_set holds the rules; the form says the typed text's own first)."""
+
+    name = TypedTextField(
+        label=gettext_lazy("Public name"),
+        max_length=NAME_MAX,
+        error_messages={"required": gettext_lazy("Give your public name.")},
+    )
+
+
+def _name_change(request: HttpRequest, form: PublicNameForm) -> bool:
+    """Change the public name to the bound ``form``'s; whether it was. A refusal is put on
+    the form (the page shows it beside the field)."""
+    if not form.is_valid():
+        return False
+    try:
+        player = public_name_set(user=request.user, name=form.cleaned_data["name"])
+    except accounts.AccountRefused as exc:
+        form.add_error("name", exc.message)
+        return False
+    messages.success(request, _("Your public name is now %(name)s.") % {"name": player.name})
+    return True
 
 
 @login_required
 def account(request: HttpRequest) -> HttpResponse:
-    """The signed-in user's account: the player tied to it, his e-mail addresses, his claims;
-    POST ``mail`` (a checkbox) turns the site's e-mail about his events on or off."""
-    if request.method == "POST":
+    """The signed-in user's account: the player tied to it, his e-mail addresses, his claims.
+    POST ``mail`` (a checkbox) turns the site's e-mail about his events on or off; POST
+    ``change=name`` with ``name`` changes his public name (PublicNameForm), the page shown
+    again with the reason (400) when it is refused."""
+    player = accounts.account_player(request.user)
+    name_form = PublicNameForm(initial={"name": player.name if player else ""})
+    status = 200
+    if request.method == "POST" and request.POST.get("change") == "name":
+        name_form = PublicNameForm(request.POST)
+        if _name_change(request, name_form):
+            return redirect("accounts:me")
+        if player is None:  # no form on his page to show the reason on
+            for error in name_form["name"].errors:
+                messages.error(request, str(error))
+            return redirect("accounts:me")
+        status = 400
+    elif request.method == "POST":
         try:
             accounts.account_mail_set(user=request.user, mail_on=bool(request.POST.get("mail")))
         except accounts.AccountRefused as exc:
@@ -44,10 +88,12 @@ def account(request: HttpRequest) -> HttpResponse:
         request,
         "people/account.html",
         {
-            "player": accounts.account_player(request.user),
+            "player": player,
+            "name_form": name_form,
             "addresses": EmailAddress.objects.filter(user=user).order_by("-primary", "email"),
             "claims": ProfileClaim.objects.filter(user=user).select_related("player"),
         },
+        status=status,
     )
 
 
