@@ -156,11 +156,37 @@ def test_a_recompute_that_finds_nothing_changed_reads_no_seat_and_no_stored_row(
     # openness and its counted scores, and the tables of its round.
     reads = [s for s in sql if s.startswith("SELECT") and '"games_' in s]
     assert len(reads) == 2 and all(f"IN ({boards[0].pk})" in s for s in reads)
-    # No lock and no transaction: the stored rows are this process's, marked done at once.
+    # No lock: the stored rows are this process's, marked done at once.
     assert not [s for s in sql if "pg_advisory_xact_lock" in s]
     state = StandingsState.objects.get(pk=event.pk)
     assert state.done == state.requested and state.runs == runs + 1
     assert _stored(event) == before == _from_nothing(event)
+
+
+def test_a_board_found_unchanged_twice_is_credited_once(played, monkeypatch) -> None:
+    # A board named again and again with the same games (messages delivered twice, a
+    # verification that changed nothing): the games read the first time are kept with the
+    # snapshot, so the second finds each row the same and credits no seat again.
+    from tournaments.standings import changes
+
+    event, _round, _tables, boards = played
+    credited: list[int] = []
+    real = changes.credit_games
+
+    def counting(by_board, rows, *args, **kwargs):
+        rows = list(rows)
+        credited.append(len(rows))
+        return real(by_board, rows, *args, **kwargs)
+
+    monkeypatch.setattr(changes, "credit_games", counting)
+    for _ in range(2):
+        with transaction.atomic():
+            standings_request(event_id=event.pk, boards=[boards[0].pk])
+        _refresh(event)
+    assert credited == [4]  # the board's 4 tables, the first time only
+    state = StandingsState.objects.get(pk=event.pk)
+    assert state.done == state.requested
+    assert _stored(event) == _from_nothing(event)
 
 
 def test_a_table_seated_without_a_request_is_read_in_full(played) -> None:
