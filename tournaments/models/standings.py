@@ -96,8 +96,8 @@ class StandingsState(models.Model):
 
 class StandingsChange(models.Model):
     """What one generation of an event's standings changed (StandingsState.requested): the
-    boards whose games moved (a game stored, verified, replaced or ruled on), or `boards`
-    null for anything else the standings read (seats, adjusted scores, penalties, the lineup,
+    boards whose games moved (a game stored, verified, replaced or ruled on), with `tables`
+    the very games when the change knows them, or `boards` null for anything else the standings read (seats, adjusted scores, penalties, the lineup,
     the event's settings). Written in the same transaction as the bump, so a recomputation
     that knows the standings of one generation reads again only what the later ones changed
     (tournaments.standings.changes). Rows older than CHANGES_KEPT_SECONDS are pruned by the
@@ -106,6 +106,10 @@ class StandingsChange(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings_changes")
     generation = models.BigIntegerField()
     boards = models.JSONField(null=True, blank=True)
+    # The games that moved, as [board id, table id] pairs, when the change names them (a
+    # verification, a replaced game, a ruling): only those are read again. Null: every game
+    # of `boards`.
+    tables = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

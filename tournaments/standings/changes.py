@@ -65,29 +65,40 @@ def settings_of(event: Event, stages: list[Any]) -> tuple[Any, ...]:
     )
 
 
-def changed_boards(event_id: int, since: int, upto: int) -> set[int] | None:
-    """The boards the generations `since`+1 … `upto` of `event_id` changed, or None when one
-    of them changed something else or is missing from the log. One query."""
+def changed_boards(
+    event_id: int, since: int, upto: int
+) -> tuple[set[int], set[tuple[int, int]] | None] | None:
+    """What the generations `since`+1 … `upto` of `event_id` changed: the boards, with the
+    very games (board id, table id) when every generation named them (else None: every game
+    of the boards); None when one of them changed something else or is missing from the
+    log. One query."""
     if upto <= since:
-        return set()
+        return set(), set()
     rows = prepared_values("standings.changes", _log_rows, [event_id, since, upto])
     generations: set[int] = set()
     boards: set[int] = set()
-    for generation, named in rows:
+    games: set[tuple[int, int]] | None = set()
+    for generation, named, tables in rows:
         if isinstance(named, str):  # the cursor's JSON text (prepared_values)
             named = json.loads(named)
+        if isinstance(tables, str):
+            tables = json.loads(tables)
         if named is None:
             return None
         generations.add(generation)
         boards.update(int(b) for b in named)
-    return boards if len(generations) == upto - since else None
+        if tables is None:
+            games = None
+        elif games is not None:
+            games.update((int(b), int(t)) for b, t in tables)
+    return (boards, games) if len(generations) == upto - since else None
 
 
-def _log_rows(args: list[int]) -> QuerySet[StandingsChange, tuple[int, Any]]:
+def _log_rows(args: list[int]) -> QuerySet[StandingsChange, tuple[int, Any, Any]]:
     event_id, since, upto = args
     return StandingsChange.objects.filter(
         event_id=event_id, generation__gt=since, generation__lte=upto
-    ).values_list("generation", "boards")
+    ).values_list("generation", "boards", "tables")
 
 
 def results_since(event: Event, generation: int) -> Snapshot | None:
@@ -103,15 +114,25 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
         or time.monotonic() - snap.taken > SNAPSHOT_SECONDS
     ):
         return None
-    boards = changed_boards(event.pk, snap.generation, generation)
-    if boards is None or not boards <= set(snap.layout.number_of):
+    found = changed_boards(event.pk, snap.generation, generation)
+    if found is None or not found[0] <= set(snap.layout.number_of):
         return None
+    boards, pairs = found
     if not boards:
         moved = replace(snap, generation=generation, unchanged=True)
         snapshot_keep(event.pk, moved)
         return moved
     seats = snap.seats
-    rows = _current_games(boards, seats)
+    # Only the named games are read when every board they change is open in the snapshot
+    # and its games are known there table by table (read again since the full read): the
+    # others' rows are the snapshot's.
+    by_games = (
+        pairs is not None and boards <= snap.layout.boards and all(b in snap.games for b in boards)
+    )
+    rows = _games_moved(snap, boards, pairs, seats) if by_games else None
+    if rows is None:
+        by_games = False
+        rows = _current_games(boards, seats)
     layout = _with_tables(snap.layout, {row[1] for row in rows}, seats)
     if layout is None:
         return None
@@ -125,7 +146,16 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
         return None  # a table added to a round of several boards: each board's openness moves
     expected: dict[Hashable, int] = dict(snap.results.expected)
     expected.update({b: n for b, (n, _alone) in counted_again.items()})
-    now_open = boards if played_games_count(event) else _open_of(boards, rows, layout, expected)
+    if played_games_count(event):
+        now_open = boards
+    elif by_games and expected == snap.results.expected:
+        # Open in the snapshot with the same tables: a finished table stays finished (its
+        # game replaced or ruled on, never taken away), so the boards stay open.
+        now_open = boards
+    else:
+        now_open = _open_of(
+            boards, rows if not by_games else _current_games(boards, seats), layout, expected
+        )
     rows = [(b, t, *scores) for b, t, counted, *scores in rows if counted and b in now_open]
     credited = replace(layout, boards=now_open)
     every_board = dict(snap.results.by_board or {})
@@ -215,6 +245,43 @@ def _credit_again(
         for row in fresh:
             games[row[0]][row[1]] = (row, tuple(by_table.get((row[0], row[1]), ())))
     return grouped, games
+
+
+def _games_moved(
+    snap: Snapshot, boards: set[int], pairs: set[tuple[int, int]] | None, seats: list[str]
+) -> list[tuple[Any, ...]] | None:
+    """The counted games of `boards` as _current_games gives them, reading only the games
+    `pairs` names (their current version, one query by their tables): every other table's
+    row is the one the snapshot read last (Snapshot.games), counted then. None when a named
+    game has no current version any more (a game taken away: its board's openness moves,
+    every game of the boards is read)."""
+    assert pairs is not None
+    tables = sorted({t for _b, t in pairs})
+
+    def build(ids: list[int]) -> QuerySet[Game, tuple[Any, ...]]:
+        by_seat = {f"score_{i}": KeyTextTransform(s, "score") for i, s in enumerate(seats)}
+        counted = Case(When(counted_q(), then=Value(True)), default=Value(False))
+        return (
+            Game.objects.filter(table_id__in=ids, replaced_at__isnull=True)
+            .order_by()
+            .annotate(counted=counted, **by_seat)
+            .values_list("board_id", "table_id", "counted", *by_seat)
+        )
+
+    fresh = {
+        (row[0], row[1]): row
+        for row in prepared_values(f"standings.games_at:{','.join(seats)}", build, tables)
+        if (row[0], row[1]) in pairs
+    }
+    if len(fresh) != len(pairs):
+        return None
+    rows: list[tuple[Any, ...]] = []
+    for board_id in boards:
+        for table_id, (row, _results) in snap.games[board_id].items():
+            if (board_id, table_id) not in pairs:
+                rows.append((row[0], row[1], True, *row[2:]))
+    rows.extend(fresh.values())
+    return rows
 
 
 def _current_games(boards: set[int], seats: list[str]) -> list[tuple[Any, ...]]:

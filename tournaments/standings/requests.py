@@ -24,13 +24,16 @@ def standings_request(
     *,
     event_id: int,
     boards: Iterable[int] | None = None,
+    games: Iterable[tuple[int, int]] | None = None,
     inline: bool = False,
     more: bool = False,
 ) -> None:
     """Ask for the standings of an event: bump its generation in the caller's transaction
     (so the request commits with the change that moves the standings, or not at all) and log
-    what the change touched (StandingsChange: the ids of `boards` whose games moved, or,
-    when None, anything else the standings read), and after commit have one recomputation
+    what the change touched (StandingsChange: the ids of `boards` whose games moved, or the
+    very `games` that moved, as (board id, table id) pairs, so that only they are read
+    again; when both are None, anything else the standings read), and after commit have one
+    recomputation
     run, unless one is queued or running already: sent as a task, or with `inline` (a worker
     that has just verified games) run at once in this process, so that it never waits behind
     the queue of verifications; `more`: the caller's batch came full, so more games likely
@@ -41,10 +44,17 @@ def standings_request(
             StandingsState.objects.filter(pk=event_id).update(requested=F("requested") + 1)
         # The bump holds the state row until commit: the generation read back is this one's.
         generation = StandingsState.objects.values_list("requested", flat=True).get(pk=event_id)
+        pairs = None if games is None else sorted({(int(b), int(t)) for b, t in games})
+        if pairs is not None:
+            boards = {b for b, _t in pairs} | set(boards or ())
         StandingsChange.objects.create(
             event_id=event_id,
             generation=generation,
             boards=None if boards is None else sorted(set(boards)),
+            # The games alone when they are all the change moved.
+            tables=[list(p) for p in pairs]
+            if pairs is not None and boards is not None and {b for b, _t in pairs} == set(boards)
+            else None,
         )
     transaction.on_commit(partial(_send, event_id, inline=inline, more=more))
 

@@ -320,7 +320,7 @@ def game_resolve(*, game_id: int, actor: Actor, decision: str, note: str) -> Gam
             changes["score"] = [game.score, extra["score"]]
         audit_record(event=event, actor=actor, action="game.resolve", obj=game, changes=changes)
         event_id = event.pk
-        standings_request(event_id=event_id, boards=[game.board_id])
+        standings_request(event_id=event_id, games=[(game.board_id, game.table_id)])
     game.refresh_from_db()
     return game
 

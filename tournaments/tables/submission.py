@@ -450,7 +450,7 @@ def _store_submission(
     # pending, and games.tasks.sweep_pending_games sends it again.
     transaction.on_commit(lambda: verification_send(game_id))
     if replaced:
-        standings_request(event_id=event_id, boards=[board.pk])
+        standings_request(event_id=event_id, games=[(board.pk, table.pk)])
     return game
 
 

@@ -101,16 +101,18 @@ def games_verify(
         _store_outcomes(stored, ["verified_at", *sorted(written)])
         # A batch that came full leaves more games waiting: a backlog however old they are.
         more = len(games) >= (fill or len(wanted))
-        current = {g.board_id for g in stored if g.replaced_at is None}
-        boards_of: dict[int, list[int]] = {}
-        for board_id, event_id in Board.objects.filter(pk__in=current).values_list(
-            "pk", "event_id"
-        ):
-            boards_of.setdefault(event_id, []).append(board_id)
-        for event_id in sorted(boards_of):
+        # The current games verified, by event: the standings read again only them.
+        current = [(g.board_id, g.table_id) for g in stored if g.replaced_at is None]
+        event_of = dict(
+            Board.objects.filter(pk__in={b for b, _t in current}).values_list("pk", "event_id")
+        )
+        games_of: dict[int, list[tuple[int, int]]] = {}
+        for board_id, table_id in current:
+            games_of.setdefault(event_of[board_id], []).append((board_id, table_id))
+        for event_id in sorted(games_of):
             standings_request(
                 event_id=event_id,
-                boards=boards_of[event_id],
+                games=games_of[event_id],
                 inline=standings_inline,
                 more=more,
             )

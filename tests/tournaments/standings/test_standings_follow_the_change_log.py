@@ -81,30 +81,46 @@ def test_a_request_logs_its_generation_and_boards(played) -> None:
     ]
 
 
-def test_every_kind_of_change_stores_the_rows_of_a_recompute_from_nothing(played) -> None:
+def _ask(event, board, table, named: str) -> None:
+    """Request the standings for a change of the game of `board` at `table`, named by its
+    board (every game of it read again) or by the game itself (only it)."""
+    if named == "games":
+        standings_request(event_id=event.pk, games=[(board.pk, table.pk)])
+    else:
+        standings_request(event_id=event.pk, boards=[board.pk])
+
+
+@pytest.mark.parametrize("named", ["boards", "games"])
+def test_every_kind_of_change_stores_the_rows_of_a_recompute_from_nothing(played, named) -> None:
     event, _round, tables, boards = played
     b1, b2, b3 = boards
     t1, t2, t3, t4 = tables
     assert _stored(event) == _from_nothing(event)
+    if named == "games":
+        # Each board read again once by the log: its games are known table by table, so
+        # the changes below read only the games they name.
+        with transaction.atomic():
+            standings_request(event_id=event.pk, boards=[b.pk for b in boards])
+        _refresh(event)
     # A new score on board 1, table 2.
     with transaction.atomic():
         Game.objects.filter(table=t2, board=b1).update(score={"S": -10, "E": 5, "W": 5})
-        standings_request(event_id=event.pk, boards=[b1.pk])
+        _ask(event, b1, t2, named)
     _refresh(event)
     assert _stored(event) == _from_nothing(event)
     # A game no longer counted (flagged) on board 2.
     with transaction.atomic():
         Game.objects.filter(table=t3, board=b2).update(status=Status.FLAGGED)
-        standings_request(event_id=event.pk, boards=[b2.pk])
+        _ask(event, b2, t3, named)
     _refresh(event)
     assert _stored(event) == _from_nothing(event)
     # The board is back; two boards changed in two generations before one recomputation.
     with transaction.atomic():
         Game.objects.filter(table=t3, board=b2).update(status=Status.VERIFIED)
-        standings_request(event_id=event.pk, boards=[b2.pk])
+        _ask(event, b2, t3, named)
     with transaction.atomic():
         Game.objects.filter(table=t4, board=b3).update(score={"S": 6, "E": -3, "W": -3})
-        standings_request(event_id=event.pk, boards=[b3.pk])
+        _ask(event, b3, t4, named)
     _refresh(event)
     assert _stored(event) == _from_nothing(event)
     # A game replaced on board 3 (the new version counts, the old one no longer).
@@ -119,13 +135,13 @@ def test_every_kind_of_change_stores_the_rows_of_a_recompute_from_nothing(played
             version=old.version + 1,
             score={"S": -6, "E": 3, "W": 3},
         )
-        standings_request(event_id=event.pk, boards=[b3.pk])
+        _ask(event, b3, t1, named)
     _refresh(event)
     assert _stored(event) == _from_nothing(event)
     # A game removed from board 1: the board is under embargo again and counts for no one.
     with transaction.atomic():
         Game.objects.filter(table=t4, board=b1).delete()
-        standings_request(event_id=event.pk, boards=[b1.pk])
+        _ask(event, b1, t4, named)
     _refresh(event)
     stored = _stored(event)
     assert stored == _from_nothing(event)
@@ -161,6 +177,27 @@ def test_a_recompute_that_finds_nothing_changed_reads_no_seat_and_no_stored_row(
     state = StandingsState.objects.get(pk=event.pk)
     assert state.done == state.requested and state.runs == runs + 1
     assert _stored(event) == before == _from_nothing(event)
+
+
+def test_a_game_named_is_the_only_one_read_again(played) -> None:
+    # A verification names its games: once a board's games are known table by table, a
+    # change reads only the games named (one query by their tables), whatever the board's
+    # size, and the rows equal a recompute from nothing.
+    event, _round, tables, boards = played
+    with transaction.atomic():
+        standings_request(event_id=event.pk, boards=[b.pk for b in boards])
+    _refresh(event)
+    with transaction.atomic():
+        Game.objects.filter(table=tables[1], board=boards[0]).update(
+            score={"S": 8, "E": -4, "W": -4}
+        )
+        standings_request(event_id=event.pk, games=[(boards[0].pk, tables[1].pk)])
+    with CaptureQueriesContext(connection) as seen:
+        _refresh(event)
+    games_read = [q["sql"] for q in seen.captured_queries if 'FROM "games_game"' in q["sql"]]
+    assert len(games_read) == 1
+    assert f'"table_id" IN ({tables[1].pk})' in games_read[0]
+    assert _stored(event) == _from_nothing(event)
 
 
 def test_a_board_found_unchanged_twice_is_credited_once(played, monkeypatch) -> None:
