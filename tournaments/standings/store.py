@@ -209,27 +209,45 @@ def _unchanged_here(
     `generation` done (with `release`, and the flag released as standings_store_generation
     says) and answer whether the flag was released; None (nothing written) otherwise: a
     recomputation that found nothing changed (tournaments.standings.changes) reads nothing
-    more and takes no lock. The condition on `done` makes the check and the mark one atomic
-    step. Like the store's, its commit does not wait for the disk (derived rows: a mark lost
-    in a crash is computed again; a release lost, sent again by the sweep)."""
+    more and takes no lock. One statement: the condition on `done` makes the check and the
+    mark one atomic step. Like the store's, its commit does not wait for the disk (derived
+    rows: a mark lost in a crash is computed again; a release lost, sent again by the
+    sweep). PostgreSQL only, like the snapshots that lead here."""
     mine = snapshots.stored_here(event_id)
-    if mine is None or mine[1] is not new:
+    if mine is None or mine[1] is not new or connection.vendor != "postgresql":
         return None
-    with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL synchronous_commit TO OFF")
-        marked = StandingsState.objects.filter(pk=event_id, done=mine[0]).update(
-            done=Greatest(F("done"), generation),
-            runs=F("runs") + 1,
-            read_at=read_at,
-            stored_at=timezone.now(),
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _MARK_UNCHANGED,
+            [
+                generation,
+                read_at,
+                timezone.now(),
+                release,
+                generation,
+                event_id,
+                mine[0],
+                generation,
+            ],
         )
-        if not marked:
-            return None
-        released = release and _release(event_id, generation)
+        row = cursor.fetchone()
+    if row is None:
+        return None
     snapshots.stored_set(event_id, max(mine[0], generation), new)
-    return released
+    return bool(release and row[0])
+
+
+# _unchanged_here's statement. set_config(…, true) is SET LOCAL as a function: it holds for
+# the statement's own transaction (autocommit), whose commit then does not wait for the disk,
+# with no BEGIN, SET or COMMIT of its own.
+_MARK_UNCHANGED = (
+    "WITH asynchronous AS (SELECT set_config('synchronous_commit', 'off', true)) "
+    f"UPDATE {StandingsState._meta.db_table} SET done = GREATEST(done, %s), runs = runs + 1, "
+    "read_at = %s, stored_at = %s, "
+    "queued = CASE WHEN %s AND requested = %s THEN false ELSE queued END "
+    "FROM asynchronous WHERE event_id = %s AND done = %s "
+    "RETURNING requested = %s"
+)
 
 
 def _release(event_id: int, generation: int) -> bool:
