@@ -11,6 +11,7 @@ the row, with who and when).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -50,6 +51,35 @@ def audit_record(
         object_type=(obj._meta.model_name or "") if obj is not None else "",
         object_id=str(obj.pk) if obj is not None else "",
         changes=changes or {},
+    )
+
+
+def audit_records(
+    *,
+    event: Event | None,
+    actor: Actor,
+    action: str,
+    obj: models.Model | None = None,
+    changes: Sequence[dict[str, Any]],
+) -> list[AuditEntry]:
+    """Record several changes of one kind by one actor on one object at once, one row each
+    as audit_record writes it (in `changes`' order, the link's fields added to each), in one
+    INSERT: the robots' steps at an online table, a dozen at the window's close."""
+    user = signed_in(actor)
+    through = getattr(actor, "audit_fields", None) if user is None else None
+    extra = through() if callable(through) else {}
+    object_type = (obj._meta.model_name or "") if obj is not None else ""
+    object_id = str(obj.pk) if obj is not None else ""
+    return AuditEntry.objects.bulk_create(
+        AuditEntry(
+            event=event,
+            actor=user,
+            action=action,
+            object_type=object_type,
+            object_id=object_id,
+            changes={**each, **extra},
+        )
+        for each in changes
     )
 
 

@@ -38,7 +38,7 @@ from games import steps as entry_steps
 from games.live import seat as seat_views
 from games.models import Board, EntryDraft, Game
 from tournaments.core.access import Actor
-from tournaments.core.audit import audit_record
+from tournaments.core.audit import audit_record, audit_records
 from tournaments.models import Table
 from tournaments.tables.review import StateConflict, entry_open_check
 from tournaments.tables.submission import game_submit, steps_record
@@ -225,6 +225,7 @@ def live_steps_by(
             return live_state(table=table, board=board), []
         position = entry_steps.rebuild(deal, draft.steps)
         seats: list[str] = []
+        audited: list[dict[str, Any]] = []
         while not position.finished and position.to_move is not None:
             step = choose(position)
             if step is None:
@@ -237,15 +238,13 @@ def live_steps_by(
                     f"the engine refused {seat}'s step {step!r} at step {at}: {exc}"
                 ) from exc
             seats.append(seat)
-            audit_record(
-                event=board.event,
-                actor=actor,
-                action="entry.step",
-                obj=table,
-                changes={"board": board.number, "step": step, "seat": seat, "at": at},
-            )
+            audited.append({"board": board.number, "step": step, "seat": seat, "at": at})
         if not seats:
             return LiveState(position, dict(draft.undo or {}), None), []
+        # Each step audited as live_step audits it, in one INSERT.
+        audit_records(
+            event=board.event, actor=actor, action="entry.step", obj=table, changes=audited
+        )
         draft.steps = list(position.steps)
         draft.undo = {}
         draft.save(update_fields=["steps", "undo", "updated_at"])

@@ -234,6 +234,7 @@ def test_every_other_writing_service_asks_access_with_every_role(service: str, r
 NOT_ASKING = {
     "tournaments.tables.selectors.confirm_queue": "a selector: reads only",
     "tournaments.core.audit.audit_record": "the audit itself: records whoever acted",
+    "tournaments.core.audit.audit_records": "the audit itself, several rows at once",
     "tournaments.core.audit.admin_record": "the audit of the admin, whose pages ask first",
     "tournaments.online.close.online_window_close": (
         "asks through the round services it calls (organizer_lock: an organizer or the sweep)"
