@@ -73,7 +73,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Method = Literal["matchpoints", "datum"]
 METHODS: tuple[Method, ...] = ("matchpoints", "datum")
@@ -105,9 +105,11 @@ class SeatResult:
     weighted: tuple[tuple[Fraction, Fraction], ...] = ()
 
 
-@dataclass(frozen=True)
-class SeatPoints:
-    """The points one seat result earns: MP (with the board's top) or the datum difference."""
+class SeatPoints(NamedTuple):
+    """The points one seat result earns: MP (with the board's top) or the datum difference.
+    A named tuple, not a dataclass: a recomputation makes one per seat of every board that
+    changed (600 a board at 600 players), and a frozen dataclass takes three times as long
+    to make."""
 
     board: Hashable
     table: Hashable
