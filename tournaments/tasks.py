@@ -25,7 +25,12 @@ from ddz_site.kernel.dispatch import DB_TASK_OPTIONS
 from tournaments.core.access import sweep_for
 from tournaments.core.outbox import mail_deliver, mail_sweep
 from tournaments.models import Event
-from tournaments.online.close import NOT_DUE, online_sweep, online_window_close
+from tournaments.online.close import (
+    NOT_DUE,
+    online_boards_finish,
+    online_sweep,
+    online_window_close,
+)
 from tournaments.ratings.service import ratings_refresh
 from tournaments.standings.requests import standings_refresh
 from tournaments.standings.store import standings_warm
@@ -112,6 +117,17 @@ def online_close(event_id: int, asked_by: str = "") -> str:
     if event is None:
         return NOT_DUE
     return online_window_close(event=event, actor=sweep_for(asked_by))
+
+
+@shared_task(**DB_TASK_OPTIONS)
+def online_finish(event_id: int, table_ids: list[int], asked_by: str = "") -> str:
+    """One chunk of an online window's close shared among the workers: the boards of
+    `table_ids` still in play finished, then the close asked again
+    (tournaments.online.close.online_boards_finish); what the close answered."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        return NOT_DUE
+    return online_boards_finish(event=event, table_ids=table_ids, actor=sweep_for(asked_by))
 
 
 @shared_task(**DB_TASK_OPTIONS)

@@ -41,6 +41,7 @@ RECOMPUTE_STANDINGS = "tournaments.tasks.recompute_standings"
 RECOMPUTE_RATINGS = "tournaments.tasks.ratings_recompute"
 MAIL_SEND = "tournaments.tasks.mail_send"
 ONLINE_CLOSE = "tournaments.tasks.online_close"
+ONLINE_FINISH = "tournaments.tasks.online_finish"
 
 # The retry policy of every task that writes the database (games.tasks and tournaments.tasks):
 # a database error is retried with backoff; a task is acknowledged once done, so a lost
@@ -52,6 +53,13 @@ DB_TASK_OPTIONS: dict[str, Any] = {
     "max_retries": 8,
     "acks_late": True,
 }
+
+
+def tasks_run_at_once() -> bool:
+    """Whether a task sent runs at once in the sender's process (no broker: the embedded
+    default), so that work split among the workers would only be done one part after the
+    other by the sender."""
+    return bool(app.conf.task_always_eager)
 
 
 def task(name: str) -> Task:

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0022_standings_without_key_checks'),
+        ("tournaments", "0022_standings_without_key_checks"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='standingschange',
-            name='tables',
+            model_name="standingschange",
+            name="tables",
             field=models.JSONField(blank=True, null=True),
         ),
     ]

@@ -306,6 +306,9 @@ class Event(models.Model):
     online_closed_at = models.DateTimeField(
         _("online window closed"), null=True, blank=True, editable=False
     )
+    # Until when the workers finish the boards in play at the window's close, chunk by chunk
+    # (tournaments.online.close): meanwhile no other close takes them.
+    online_finishing_until = models.DateTimeField(null=True, blank=True, editable=False)
     venue_name = models.CharField(_("venue"), max_length=200, blank=True)
     venue_address = models.TextField(_("venue address"), blank=True)
     registration_limit = models.PositiveIntegerField(

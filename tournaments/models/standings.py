@@ -97,9 +97,10 @@ class StandingsState(models.Model):
 class StandingsChange(models.Model):
     """What one generation of an event's standings changed (StandingsState.requested): the
     boards whose games moved (a game stored, verified, replaced or ruled on), with `tables`
-    the very games when the change knows them, or `boards` null for anything else the standings read (seats, adjusted scores, penalties, the lineup,
-    the event's settings). Written in the same transaction as the bump, so a recomputation
-    that knows the standings of one generation reads again only what the later ones changed
+    the very games when the change knows them, or `boards` null for anything else the
+    standings read (seats, adjusted scores, penalties, the lineup, the event's settings).
+    Written in the same transaction as the bump, so a recomputation that knows the standings
+    of one generation reads again only what the later ones changed
     (tournaments.standings.changes). Rows older than CHANGES_KEPT_SECONDS are pruned by the
     verification sweep; a recomputation whose knowledge is older reads everything."""
 

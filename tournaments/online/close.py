@@ -8,9 +8,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
-from ddz_site.kernel.dispatch import ONLINE_CLOSE, enqueue
+from ddz_site.kernel.dispatch import ONLINE_CLOSE, ONLINE_FINISH, enqueue, tasks_run_at_once
 from games.models import Board, EntryDraft, Game, Status
 from tournaments.core import mail
 from tournaments.core.access import SWEEP, Actor, AdministrationRefused, signed_in, sweep_for
@@ -61,13 +62,10 @@ def online_window_close(*, event: Event, actor: Actor = SWEEP, now: datetime | N
         return CLOSED
     if not (fresh.online and fresh.online_robots) or fresh.ends_at is None or now < fresh.ends_at:
         return NOT_DUE
-    for table, board in _boards_in_play(fresh):
-        if is_online_tables(fresh):
-            # A table still waiting is filled, every entrant's seat taken over (marked).
-            tables_finish(table=table, board=board, actor=actor)
-            continue
-        human = board_seat(fresh, board.number)
-        robots_act(table=table, board=board, human=human, for_human=10_000)
+    in_play = _boards_in_play(fresh)
+    if in_play and _finishing(fresh, in_play, actor, now):
+        return WAITING  # the workers finish them, chunk by chunk; the last one closes
+    _boards_finish(fresh, in_play, actor)
     _pending_verify(fresh)
     try:
         with transaction.atomic():
@@ -95,6 +93,64 @@ def online_window_close(*, event: Event, actor: Actor = SWEEP, now: datetime | N
 # At most this many boards in play are finished in the organizer's request that ends the
 # window; more are left to a worker (each takes a few tens of milliseconds).
 CLOSE_INLINE_BOARDS = 50
+# More boards in play than this at the close are shared among the workers, this many a task
+# (online_boards_finish), so that the close of 10,000 boards takes minutes on many workers,
+# not an hour on one; a chunk left by a worker that died is taken again after
+# FINISHING_SECONDS.
+CLOSE_CHUNK = 50
+FINISHING_SECONDS = 300.0
+
+
+def _finishing(
+    event: Event, in_play: list[tuple[Table, Board]], actor: Actor, now: datetime
+) -> bool:
+    """Whether the boards `in_play` of `event` are (or now will be) finished by the workers
+    rather than here: while a fan-out is under way (Event.online_finishing_until), or, with
+    more than CLOSE_CHUNK of them and workers to share them (no task runs in the sender's
+    process), a fan-out sent now, one task a chunk (``online_finish``). A broker that cannot
+    be reached leaves them to be finished here."""
+    if Event.objects.filter(pk=event.pk, online_finishing_until__gt=now).exists():
+        return True
+    if len(in_play) <= CLOSE_CHUNK or tasks_run_at_once():
+        return False
+    until = now + timedelta(seconds=FINISHING_SECONDS)
+    claimed = Event.objects.filter(
+        Q(online_finishing_until__isnull=True) | Q(online_finishing_until__lte=now), pk=event.pk
+    ).update(online_finishing_until=until)
+    if not claimed:
+        return True  # another close claimed it meanwhile
+    asked_by = getattr(actor, "asked_by", "")
+    tables = [table.pk for table, _board in in_play]
+    for start in range(0, len(tables), CLOSE_CHUNK):
+        if not enqueue(ONLINE_FINISH, event.pk, tables[start : start + CLOSE_CHUNK], asked_by):
+            Event.objects.filter(pk=event.pk).update(online_finishing_until=None)
+            return False  # the broker is away: finished here (a chunk sent meanwhile skips them)
+    return True
+
+
+def _boards_finish(event: Event, in_play: list[tuple[Table, Board]], actor: Actor) -> None:
+    """The robots finish each board of `in_play` (its table and board): at online tables a
+    table still waiting is filled and every entrant's seat taken over (marked); else the
+    robot plays the entrant's moves to the end (counted in Table.robot_moves)."""
+    for table, board in in_play:
+        if is_online_tables(event):
+            tables_finish(table=table, board=board, actor=actor)
+            continue
+        human = board_seat(event, board.number)
+        robots_act(table=table, board=board, human=human, for_human=10_000)
+
+
+def online_boards_finish(*, event: Event, table_ids: list[int], actor: Actor = SWEEP) -> str:
+    """A worker's chunk of the close's fan-out (the task ``online_finish``): the boards of the
+    tables `table_ids` still in play are finished (`_boards_finish`), then the close is asked
+    again, which the last chunk to end completes (online_window_close). What the close
+    answered."""
+    wanted = set(table_ids)
+    in_play = [(t, b) for t, b in _boards_in_play(event) if t.pk in wanted]
+    _boards_finish(event, in_play, actor)
+    if not _boards_in_play(event):
+        Event.objects.filter(pk=event.pk).update(online_finishing_until=None)
+    return online_window_close(event=event, actor=actor)
 
 
 def online_window_end_now(*, event: Event, actor: Actor) -> str:

@@ -123,39 +123,10 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
         snapshot_keep(event.pk, moved)
         return moved
     seats = snap.seats
-    # Only the named games are read when every board they change is open in the snapshot
-    # and its games are known there table by table (read again since the full read): the
-    # others' rows are the snapshot's.
-    by_games = (
-        pairs is not None and boards <= snap.layout.boards and all(b in snap.games for b in boards)
-    )
-    rows = _games_moved(snap, boards, pairs, seats) if by_games else None
-    if rows is None:
-        by_games = False
-        rows = _current_games(boards, seats)
-    layout = _with_tables(snap.layout, {row[1] for row in rows}, seats)
-    if layout is None:
+    read_again = _boards_read(event, snap, boards, pairs)
+    if read_again is None:
         return None
-    # The tables of the changed boards' rounds counted again: a table may have been added
-    # since (an online entrant starting a board), and it counts in N until it finishes.
-    counted_again = {} if played_games_count(event) else _round_tables(boards)
-    if any(
-        n != snap.results.expected.get(b) and alone is False
-        for b, (n, alone) in counted_again.items()
-    ):
-        return None  # a table added to a round of several boards: each board's openness moves
-    expected: dict[Hashable, int] = dict(snap.results.expected)
-    expected.update({b: n for b, (n, _alone) in counted_again.items()})
-    if played_games_count(event):
-        now_open = boards
-    elif by_games and expected == snap.results.expected:
-        # Open in the snapshot with the same tables: a finished table stays finished (its
-        # game replaced or ruled on, never taken away), so the boards stay open.
-        now_open = boards
-    else:
-        now_open = _open_of(
-            boards, rows if not by_games else _current_games(boards, seats), layout, expected
-        )
+    rows, layout, expected, now_open = read_again
     rows = [(b, t, *scores) for b, t, counted, *scores in rows if counted and b in now_open]
     credited = replace(layout, boards=now_open)
     every_board = dict(snap.results.by_board or {})
@@ -199,6 +170,49 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
     )
     snapshot_keep(event.pk, moved)
     return moved
+
+
+def _boards_read(
+    event: Event, snap: Snapshot, boards: set[int], pairs: set[tuple[int, int]] | None
+) -> tuple[list[tuple[Any, ...]], Layout, dict[Hashable, int], set[int]] | None:
+    """The current games of the changed `boards` (as _current_games gives them), the layout
+    with their tables, the tables each board is meant for (Neuberg's N) and which of them
+    the standings count now; None when the snapshot cannot be moved (read everything).
+
+    Only the games `pairs` names are read when every board they change is open in the
+    snapshot and its games are known there table by table (read again since the full read):
+    the others' rows are the snapshot's."""
+    seats = snap.seats
+    by_games = (
+        pairs is not None and boards <= snap.layout.boards and all(b in snap.games for b in boards)
+    )
+    rows = _games_moved(snap, boards, pairs, seats) if by_games else None
+    if rows is None:
+        by_games = False
+        rows = _current_games(boards, seats)
+    layout = _with_tables(snap.layout, {row[1] for row in rows}, seats)
+    if layout is None:
+        return None
+    # The tables of the changed boards' rounds counted again: a table may have been added
+    # since (an online entrant starting a board), and it counts in N until it finishes.
+    counted_again = {} if played_games_count(event) else _round_tables(boards)
+    if any(
+        n != snap.results.expected.get(b) and alone is False
+        for b, (n, alone) in counted_again.items()
+    ):
+        return None  # a table added to a round of several boards: each board's openness moves
+    expected: dict[Hashable, int] = dict(snap.results.expected)
+    expected.update({b: n for b, (n, _alone) in counted_again.items()})
+    if played_games_count(event):
+        now_open = boards
+    elif by_games and expected == snap.results.expected:
+        # Open in the snapshot with the same tables: a finished table stays finished (its
+        # game replaced or ruled on, never taken away), so the boards stay open.
+        now_open = boards
+    else:
+        every = _current_games(boards, seats) if by_games else rows
+        now_open = _open_of(boards, every, layout, expected)
+    return rows, layout, expected, now_open
 
 
 def _credit_again(

@@ -239,6 +239,10 @@ NOT_ASKING = {
     "tournaments.online.close.online_window_close": (
         "asks through the round services it calls (organizer_lock: an organizer or the sweep)"
     ),
+    "tournaments.online.close.online_boards_finish": (
+        "a worker's chunk of the window's close (the task online_finish, sent only by "
+        "online_window_close), which asks through the round services"
+    ),
     "tournaments.online.close.online_window_end_now": (
         "asks through tournaments.people.life.event_place_set (an organizer of the event), "
         "the first thing it does"
