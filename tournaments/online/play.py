@@ -1,13 +1,15 @@
 """An entrant's play of an online event: his boards (`entrant_boards`), starting one
 (`online_board_start`), his device at it (`entrant_device`), a step of his and the robots' answer
-(`step_and_robots`, the one call of both device doors), his move played by the robot when its
-time ran out (`timeout_check`) and, at online tables, leaving his table (`online_board_leave`).
+(`step_and_robots`, the one call of both device doors), the seconds left for the move now
+(`move_seconds_left`, which every device is told), the move played by the robot when its time
+ran out (`timeout_check`) and, at online tables, leaving his table (`online_board_leave`).
 Vocabulary: tournaments.online; an event with online tables is seated and played as
 tournaments.online.tables says, each call here handing it on.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -246,6 +248,27 @@ def timeout_check(*, table: Table, board: Board, now: datetime | None = None) ->
         return False
     robots_act(table=table, board=board, human=human)
     return True
+
+
+def move_seconds_left(*, table: Table, board: Board, now: datetime | None = None) -> int | None:
+    """Whole seconds left for the move of the seat to move at `table` on `board` of an online
+    event before the robot plays it (`timeout_check`): the turn began when the table's draft
+    was saved last, and has ``move_seconds``; 0 once overdue. None when no move is timed: not
+    an online event, its window closed, or no draft (an online table still waiting). One
+    query; the caller knows whether the board is still in play."""
+    event = board.event
+    if not is_online_duplicate(event) or event.online_closed_at is not None:
+        return None
+    saved = (
+        EntryDraft.objects.filter(table=table, board=board)
+        .values_list("updated_at", flat=True)
+        .first()
+    )
+    if saved is None:
+        return None
+    due = saved + timedelta(seconds=event.move_seconds)
+    # Seconds left, not the time itself: the device's clock need not agree with the server's.
+    return max(0, math.ceil((due - (now or timezone.now())).total_seconds()))
 
 
 def live_state_now(*, table: Table, board: Board) -> live.LiveState:

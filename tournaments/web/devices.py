@@ -12,12 +12,18 @@ table still waiting for entrants (tournaments.online.tables) the ``online`` devi
 its page is the waiting page (who has joined, the seconds before robots fill the free seats),
 and its position door answers ``{"waiting": {"seats": [{"seat", "name"}], "seconds"}}`` until
 the table is full. Every answer is private (never cached nor indexed) and a refusal is the
-link's refusal page, or the API's error shape for a JSON door.
+link's refusal page (the ``online`` page's 404, a board the event does not have or the entrant
+has not started, its own: people/online_not_found.html), or the API's error shape for a JSON
+door.
 
 JSON doors:
 
 - ``GET …/position/``: ``{"view": …}`` (games.live.seat.seat_view with ``game``, ``next``,
   ``left``: at an online table, the step from which the robot plays this seat, else null,
+  ``move_seconds_left``: at a board of an online event in play, the whole seconds left for the
+  seat to move before the robot plays (seconds, not a time: the device's clock may differ;
+  the device asks for the position again once they ran out, which has the robot play), else
+  null,
   ``taken_over``: the seats of the table the robot took over, `device_taken_over`, and
   ``result_line``: who won and the verdict, `result_line`), or ``{"waiting": …}`` at an online
   table still waiting (above).
@@ -31,7 +37,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -45,12 +51,12 @@ from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import text_refusal
 from ddz_site.web.middleware import api_error, method_not_allowed
 from games.messages import call_label, status_label
-from games.models import Game
+from games.models import Board, Game
 from tournaments.core.rules import rules_of
 from tournaments.events.overview import in_seat_order
 from tournaments.links import checks, devices
 from tournaments.links.devices import Device, DeviceRefused
-from tournaments.models import AuditEntry, Seat
+from tournaments.models import AuditEntry, Event, Seat
 from tournaments.online import play as online_play
 from tournaments.online import tables as online_tables
 from tournaments.online.window import is_online_duplicate, is_online_tables
@@ -180,9 +186,9 @@ def device_taken_over(device: Device) -> list[dict[str, Any]]:
 def _take_over_text(why: str, name: str, move: int) -> str:
     params = {"name": name, "n": move}
     if why == "left":
-        return _("%(name)s left: the robot plays his seat from move %(n)s.") % params
+        return _("%(name)s left: the robot plays that seat from move %(n)s.") % params
     if why == "timeout":
-        return _("%(name)s ran out of time: the robot plays his seat from move %(n)s.") % params
+        return _("%(name)s ran out of time: the robot plays that seat from move %(n)s.") % params
     return _("The robot plays the seat of %(name)s from move %(n)s.") % params
 
 
@@ -220,13 +226,18 @@ def device_view(
     *,
     left: int | None = None,
     taken_over: list[dict[str, Any]] | None = None,
+    seconds_left: int | None | Literal["read"] = "read",
 ) -> dict[str, Any]:
     """The JSON view of `state` for `device` (games.live.seat.seat_view, with ``game`` and, once
     the board is recorded, ``next``: the next board to play or null), ``left`` (`device_left`:
     the robot plays this seat from that step on; no move menu then), ``taken_over``
-    (`device_taken_over`, read from the database when `taken_over` is None) and
-    ``result_line`` (`result_line`)."""
+    (`device_taken_over`, read from the database when `taken_over` is None),
+    ``move_seconds_left`` (`device_seconds_left`, read from the database unless
+    `seconds_left` is given) and ``result_line`` (`result_line`)."""
     view = state.view(device.seat)
+    view["move_seconds_left"] = (
+        device_seconds_left(device, state) if seconds_left == "read" else seconds_left
+    )
     view["left"] = left
     if left is not None:
         view["menu"] = None  # the robot plays this seat: nothing for its entrant to choose
@@ -241,6 +252,18 @@ def device_view(
     view["claim"] = _claim(device, state.game)
     view["result_line"] = result_line(view)
     return view
+
+
+def device_seconds_left(device: Device, state: live.LiveState) -> int | None:
+    """At a board of an online event still in play, the whole seconds left for the seat to
+    move before the robot plays its move (tournaments.online.play.move_seconds_left: 0 once
+    overdue; the device asks for the position then, which has it played); None at any other
+    board, once the board is over, or when no move is timed. One query at most."""
+    if not is_online_duplicate(device.board.event):
+        return None
+    if state.game is not None or state.position.to_move is None:
+        return None
+    return online_play.move_seconds_left(table=device.table, board=device.board)
 
 
 def _claim(device: Device, game: Game | None) -> dict[str, Any] | None:
@@ -292,6 +315,9 @@ def device_texts() -> dict[str, Any]:
         "disputed": _("You disputed the claim: the chief referee will rule."),
         "left": _("The robot plays your seat from move %(n)s on."),
         "leaveConfirm": _("Leave the table? The robot plays your seat to the end of the board."),
+        # The move's countdown (online play), redrawn every second by the script.
+        "clockYou": _("Your turn: %(n)s s"),
+        "clockOf": _("%(seat)s to move: %(n)s s"),
         "calls": {call: call_label(call) for call in NAMED_CALLS},
     }
 
@@ -311,6 +337,26 @@ def _refused_page(request: HttpRequest, exc: DeviceRefused) -> HttpResponse:
             "back": "",
         },
         status=exc.status,
+    )
+
+
+def _online_not_found(
+    request: HttpRequest, kwargs: dict[str, Any], exc: DeviceRefused
+) -> HttpResponse:
+    """The online door's 404 (people/online_not_found.html): the event has no such board, or
+    the entrant has not started it (`exc`'s words), with the way back to his page; none of
+    the private links' words (an online entrant holds no link)."""
+    event = Event.objects.filter(slug=kwargs["slug"]).first()
+    online = event is not None and is_online_duplicate(event)
+    message = exc.message
+    boards = Board.objects.filter(event=event, number=kwargs["number"], round__isnull=False)
+    if online and not boards.exists():
+        message = _("This event has no board %(n)s.") % {"n": kwargs["number"]}
+    return render(
+        request,
+        "people/online_not_found.html",
+        {"message": message, "event": event if online else None},
+        status=404,
     )
 
 
@@ -337,6 +383,8 @@ def board_page(request: HttpRequest, kind: str, **kwargs: Any) -> HttpResponse:
             return _waiting_page(request, kind, kwargs, device, waiting)
         state = online_play.live_state_now(table=device.table, board=device.board)
     except DeviceRefused as exc:
+        if kind == "online" and exc.status == 404:
+            return _online_not_found(request, kwargs, exc)
         return _refused_page(request, exc)
     left = device_left(device)
     names = rules_of(device.board.event).seats

@@ -12,7 +12,11 @@ instead (no card at all), again at each arrival told to the group, until the tab
 device asking for the position once the wait is over has the robots fill the table. When a
 robot takes a seat over from its entrant (he left, or let a move's time run out), the notice
 carries no steps: every device of the table reads it again, and its view's ``taken_over`` names
-that seat from then on (tournaments.web.devices.device_taken_over).
+that seat from then on (tournaments.web.devices.device_taken_over). At a board of an online event
+every view carries ``move_seconds_left``, the seconds left for the seat to move before the robot
+plays (tournaments.web.devices.device_seconds_left): read from the database with the position,
+then counted by the consumer itself (a new step gives the next move all its seconds); a device
+whose countdown ran out asks for the position, which has the robot play the overdue move.
 
 A notice of a step carries the board's public steps (ddz_site.kernel.broadcast): the consumer
 keeps the deal and its last position and applies the new step itself, without reading the
@@ -30,6 +34,7 @@ LocaleMiddleware picks it for the device's page).
 from __future__ import annotations
 
 import json
+import math
 import time
 from typing import Any
 
@@ -92,6 +97,7 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
     language: str | None = None
     left: int | None = None  # at an online table: the robot plays this seat from that step
     taken_over: list[dict[str, Any]] | None = None  # at an online table: the seats taken over
+    due: float | None = None  # online play: when the move of the seat to move runs out (monotonic)
     gone = False  # the device closed its socket while a notice was on its way to it
 
     async def send(
@@ -152,6 +158,8 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
             self.recorded = state.game is not None
             self.group = table_group(device.table.pk, device.board.number)
             view = device_view(device, state, left=self.left, taken_over=self.taken_over)
+            seconds = view.get("move_seconds_left")
+            self.due = time.monotonic() + seconds if seconds is not None else None
             return {"type": "position", "view": view}
         finally:
             # One socket is one thread of the server: it gives its connection back at once
@@ -173,11 +181,20 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
                 position = entry_steps.rebuild(self.deal, steps)
         except entry_steps.EntryError:
             return None
+        if self.due is not None and (known is None or list(known.steps) != list(position.steps)):
+            # A new step: the table's draft was saved just now, so the next move has all its
+            # seconds (a timed board only: the database said so when the socket read it).
+            self.due = time.monotonic() + self.device.board.event.move_seconds
         self.position = position
         # A board still in play: the view needs no database (no game, no next board, no claim;
         # a robot's take-over of a seat is told by a notice without steps, read above).
         state = live.LiveState(position, undo, None)
-        return device_view(self.device, state, left=self.left, taken_over=self.taken_over)
+        seconds = None
+        if self.due is not None and position.to_move is not None:
+            seconds = max(0, math.ceil(self.due - time.monotonic()))
+        return device_view(
+            self.device, state, left=self.left, taken_over=self.taken_over, seconds_left=seconds
+        )
 
     async def connect(self) -> None:
         await self.accept()

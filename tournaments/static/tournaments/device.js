@@ -109,7 +109,11 @@
     drawUndo();
     drawLeft();
     drawTakenOver();
+    armClock();
   }
+
+  // The board is over once its result shows: nothing is left to pick or play.
+  function over() { return view.phase === "done" || !!view.game || !!view.result; }
 
   // At an online table: each seat the robot took over from its entrant is marked on its row,
   // and the others read who left and from which move (this seat's own says drawLeft).
@@ -146,7 +150,9 @@
     var box = $("hand");
     box.textContent = "";
     var h = view.hand;
-    $("hand-box").hidden = !h;
+    // Once the board is over the leftover hand goes, unless this seat answers a claim on it.
+    $("hand-box").hidden = !h || (over() && !claimOpen());
+    $("pick-row").hidden = over();
     if (!h) { return; }
     $("hand-title").textContent = view.seat ? T.yourHand : fmt(T.handOf, { seat: h.seat });
     var mine = !!view.menu;
@@ -184,7 +190,7 @@
     var primary = $("primary"), groups = $("groups");
     primary.textContent = "";
     groups.textContent = "";
-    var m = view.menu;
+    var m = over() ? null : view.menu;
     $("actions").hidden = !m;
     if (!m) { return; }
     m.primary.forEach(function (c) { primary.appendChild(choiceButton(c)); });
@@ -229,9 +235,13 @@
   }
 
   // A claim the live view could not decide: the other seats accept or dispute it.
+  function claimOpen() {
+    var c = view.claim;
+    return !!(c && c.open && view.result && view.result.undecided);
+  }
   function drawClaim() {
     var c = view.claim, box = $("claim");
-    box.hidden = !(c && c.open && view.result && view.result.undecided);
+    box.hidden = !claimOpen();
     if (box.hidden) { return; }
     $("claim-line").textContent = fmt(T.claimBy, { seat: c.by }) + (
       c.answer === "accept" ? " " + T.accepted : c.answer === "dispute" ? " " + T.disputed : "");
@@ -257,6 +267,45 @@
     b.hidden = view.phase === "done" || !view.at;
     b.textContent = u && u.by !== view.seat ? T.agree : b.getAttribute("data-label") || b.textContent;
     if (u && u.by !== view.seat) { status(fmt(T.undoAsked, { seat: u.by })); }
+  }
+
+  // --- The move's clock (online play) -----------------------------------------------------
+  // The server sends the seconds left for the seat to move (seconds, not a time: this
+  // device's clock need not agree with the server's) and the countdown runs here. Once it ran
+  // out, and a little more so that the server finds the move overdue, this device asks for the
+  // position once: reading it has the robot play the move, and every device of the table hears
+  // it. It asks again only for a new position, or for the later deadline the server may answer
+  // with (a countdown that ran ahead of the server's); an answer of 0 seconds for the same
+  // position (the server had nothing to play) is not asked again.
+  var GRACE = 1200, clock = { end: null, at: null, asked: false, shown: "" };
+  function clockNow() { return window.performance ? window.performance.now() : Date.now(); }
+  function armClock() {
+    var s = view.move_seconds_left;
+    if (typeof s !== "number" || over() || !view.to_move) { clock.end = null; drawClock(); return; }
+    if (view.at !== clock.at || s > 0) { clock.asked = false; }
+    clock.at = view.at;
+    clock.end = clockNow() + s * 1000;
+    drawClock();
+  }
+  function drawClock() {
+    var box = $("clock"), toMove = view.to_move;
+    if (!box) { return; }
+    var text = "";
+    if (clock.end !== null) {
+      var n = Math.max(0, Math.ceil((clock.end - clockNow()) / 1000));
+      text = toMove === view.seat ? fmt(T.clockYou, { n: n }) : fmt(T.clockOf, { seat: toMove, n: n });
+      box.classList.toggle("mine", toMove === view.seat);
+    }
+    if (text !== clock.shown) { box.textContent = text; clock.shown = text; }
+    box.hidden = !text;
+  }
+  function tickClock() {
+    if (clock.end === null) { return; }
+    drawClock();
+    if (clock.asked || clockNow() < clock.end + GRACE) { return; }
+    clock.asked = true;
+    if (socket && socket.readyState === 1) { socket.send(JSON.stringify({ type: "position" })); }
+    else { refresh(); }
   }
 
   // --- Talking to the server ---------------------------------------------------------------
@@ -447,6 +496,7 @@
     });
   }
   window.addEventListener("online", flush);
+  setInterval(tickClock, 250);
   draw();
   connect();
   flush();
