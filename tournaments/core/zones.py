@@ -1,15 +1,42 @@
 """An event's time zone: the zone its times are typed and shown in (Event.time_zone, else the
 site's), and a moment written in it with the zone named. Below the pages, the mails
-(tournaments.core.mail) and the event's life (tournaments.people.life), which all show them."""
+(tournaments.core.mail) and the event's life (tournaments.people.life), which all show them.
+
+A *real zone* (`real_zones`) is a place's zone of the IANA database ("Asia/Shanghai", "UTC",
+the old names such as "US/Eastern" too): the database's technical entries that zoneinfo opens
+all the same are none ("localtime", the machine's own zone; "Factory", a zone of no place;
+"posixrules"; the "posix/" and "right/" copies of the database).
+"""
 
 from __future__ import annotations
 
 from datetime import datetime, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from functools import cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.utils import formats, timezone
 
 from tournaments.models import Event
+
+# The zone database's entries that name no place (module docstring).
+NOT_PLACES = frozenset({"localtime", "Factory", "posixrules"})
+NOT_PLACES_FOLDERS = ("posix/", "right/")
+
+
+@cache
+def real_zones() -> frozenset[str]:
+    """The names of every real zone (module docstring) of the zone database installed.
+    Read once: the database changes only with the machine's packages."""
+    return frozenset(
+        name
+        for name in available_timezones()
+        if name not in NOT_PLACES and not name.startswith(NOT_PLACES_FOLDERS)
+    )
+
+
+def is_real_zone(name: str) -> bool:
+    """Whether `name` is a real zone (module docstring), exactly as written."""
+    return name in real_zones()
 
 
 def zone_of(event: Event) -> tzinfo:

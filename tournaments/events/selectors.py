@@ -11,10 +11,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from django.apps import apps
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
-from django.utils.translation import gettext as _
 
 from games.models import Board, Game, Status
 from tournaments.core import embargo
@@ -22,12 +20,10 @@ from tournaments.models import (
     AuditEntry,
     Event,
     Player,
-    Round,
     Seat,
     Stage,
     Standing,
     Substitution,
-    Table,
 )
 from tournaments.scoring import ranking
 from tournaments.seating import schedule
@@ -224,70 +220,3 @@ def stage_movements(*, event: Event) -> dict[int, list[StageMovement]]:
 def _named(names: dict[int, str], a: int, b: int) -> tuple[str, str]:
     first, second = sorted((names[a], names[b]))
     return first, second
-
-
-def audit_labelled(*, event: Event, limit: int = 25) -> list[tuple[AuditEntry, str]]:
-    """The dashboard's log: the last `limit` audit entries of `event` but the steps typed
-    through table links (audited one by one: the dashboard lists the changes, not the
-    typing), each with its object's human label ("Round 5", "Round 2, table 3",
-    "Board 12", "Stage 1") instead of a database id; one query per kind of object."""
-    entries = list(
-        AuditEntry.objects.filter(event=event)
-        .exclude(action="entry.step")
-        .select_related("actor")[:limit]
-    )
-    ids: dict[str, set[int]] = {}
-    for e in entries:
-        if e.object_id.isdigit():
-            ids.setdefault(e.object_type, set()).add(int(e.object_id))
-    labels: dict[tuple[str, int], str] = {}
-    for pk, number in Round.objects.filter(pk__in=ids.get("round", ())).values_list("pk", "number"):
-        labels["round", pk] = _("Round %(n)s") % {"n": number}
-    for pk, r, t in Table.objects.filter(pk__in=ids.get("table", ())).values_list(
-        "pk", "round__number", "number"
-    ):
-        labels["table", pk] = _("Round %(r)s, table %(t)s") % {"r": r, "t": t}
-    for pk, r, t in Substitution.objects.filter(pk__in=ids.get("substitution", ())).values_list(
-        "pk", "round__number", "table__number"
-    ):
-        labels["substitution", pk] = _("Round %(r)s, table %(t)s") % {"r": r, "t": t}
-    for pk, number in Board.objects.filter(pk__in=ids.get("board", ())).values_list("pk", "number"):
-        labels["board", pk] = _("Board %(n)s") % {"n": number}
-    for pk, number in Stage.objects.filter(pk__in=ids.get("stage", ())).values_list("pk", "number"):
-        labels["stage", pk] = _("Stage %(n)s") % {"n": number}
-    for pk, b, r, t in Game.objects.filter(pk__in=ids.get("game", ())).values_list(
-        "pk", "board__number", "table__round__number", "table__number"
-    ):
-        labels["game", pk] = _("Board %(b)s at round %(r)s, table %(t)s") % {
-            "b": b,
-            "r": r,
-            "t": t,
-        }
-    for pk, name in Event.objects.filter(pk__in=ids.get("event", ())).values_list("pk", "name"):
-        labels["event", pk] = name
-    return [
-        (
-            e,
-            labels.get(
-                (e.object_type, int(e.object_id)) if e.object_id.isdigit() else ("", 0),
-                _gone_label(e),
-            ),
-        )
-        for e in entries
-    ]
-
-
-def _gone_label(entry: AuditEntry) -> str:
-    """The label of an entry's object that has no label of its own or is gone (a substitution
-    removed, a penalty taken back): its round and table, or its player, as the entry's changes
-    name them; else the kind of object (its model's name in the reader's language)."""
-    changes = entry.changes if isinstance(entry.changes, dict) else {}
-    round_, table = changes.get("round"), changes.get("table")
-    if isinstance(round_, int) and isinstance(table, int):
-        return _("Round %(r)s, table %(t)s") % {"r": round_, "t": table}
-    if isinstance(changes.get("player"), str):
-        return str(changes["player"])
-    for model in apps.get_models():
-        if model._meta.model_name == entry.object_type:
-            return str(model._meta.verbose_name)
-    return ""

@@ -101,7 +101,9 @@ class AuditEntry(models.Model):
     @property
     def who(self) -> str:
         """Who made the change, for people: the user's name, or the private link it came
-        through ("table 3 link", "player link: Ann"; tournaments.links), else ""."""
+        through ("table 3 link", "player link: Ann"; tournaments.links), else "the system"
+        (an entry with neither: a robot's step or the game it finished, the workers' sweep,
+        an import; also one whose account was deleted since)."""
         if self.actor_id is not None:
             return self.actor.get_username() if self.actor else ""
         via = (self.changes or {}).get("via") if isinstance(self.changes, dict) else None
@@ -120,5 +122,4 @@ class AuditEntry(models.Model):
             asked_by = self.changes.get("asked_by")
             if asked_by:
                 return _("the system, for %(user)s") % {"user": asked_by}
-            return str(_("the system"))
-        return ""
+        return str(_("the system"))

@@ -34,7 +34,7 @@ from ddz_site.kernel.text import text_refusal
 from tournaments.core.access import Actor, organizer_lock
 from tournaments.core.audit import audit_record
 from tournaments.core.rating_requests import ratings_request
-from tournaments.core.zones import zone_of
+from tournaments.core.zones import is_real_zone, zone_of
 from tournaments.models import STARTED, Event, EventStatus, Round, RoundState
 from tournaments.ratings.service import event_day
 
@@ -51,14 +51,17 @@ class LifeRefused(DomainError):
 
 
 def zone_parse(name: str) -> str:
-    """The IANA time zone ``name`` (stripped; "" for the site's), checked.
+    """The time zone ``name`` (stripped; "" for the site's), checked: a real zone of the IANA
+    database (tournaments.core.zones.real_zones), or one an event holds already (stored before
+    the check: its form still saves with its zone unchanged).
 
     Raises:
-        LifeRefused: a name the time zone database does not know.
+        LifeRefused: a name the time zone database does not know, or one it knows that is not
+            the zone of a place ("localtime", "Factory", …).
     """
     name = name.strip()
-    if not name:
-        return ""
+    if not name or is_real_zone(name):
+        return name
     try:
         # A key with "..", a leading "/" or other path tricks is refused by zoneinfo itself.
         ZoneInfo(name)
@@ -67,6 +70,14 @@ def zone_parse(name: str) -> str:
             _("Unknown time zone %(zone)s: give a name such as Asia/Shanghai or Europe/Paris.")
             % {"zone": name[:64]}
         ) from None
+    if not Event.objects.filter(time_zone=name).exists():
+        raise LifeRefused(
+            _(
+                "%(zone)s is not the time zone of a place: give a name such as Asia/Shanghai "
+                "or Europe/Paris."
+            )
+            % {"zone": name[:64]}
+        )
     return name
 
 

@@ -1,14 +1,17 @@
 """Organizer pages (namespace "organizer", under /organizer/): an event's dashboard (each
 round's state, its seating's repeat meetings and club clashes, and each table's entry
 progress, the transitions as buttons, the deal
-commitment, stages and the cut, the audit log), players with the CSV import and export, and
+commitment, stages and the cut, the last changes; the whole change log is
+tournaments.web.audit_log), players with the CSV import and export, and
 the print pages of a round (table cards, hand records, seating list). The public deals page
 (namespace "deals") shows the commitment and, once revealed, the seed and the recomputation.
 
 Thin: each POST calls one service of tournaments.events.rounds or tournaments.events.players_csv,
 which checks
 that the user is an organizer of the event; a refusal is shown as a message and changed
-nothing. GET pages are for organizers only too (403 for anyone else, the login page for the
+nothing. An online robot duplicate has no stages: their actions are refused here
+(`_no_stages`), as its rounds' transitions are by their service while its window is open. GET
+pages are for organizers only too (403 for anyone else, the login page for the
 anonymous).
 """
 
@@ -34,7 +37,16 @@ from games.engine import RuleSet
 from games.engine.rules import OPTION_NAMES, PRESETS
 from games.models import Board
 from tournaments.core import access, labels, lineups
-from tournaments.core.access import NotAllowed, NotOrganizer, is_organizer
+from tournaments.core.access import (
+    Actor,
+    AdministrationRefused,
+    NotAllowed,
+    NotOrganizer,
+    is_organizer,
+    organizer_check,
+)
+from tournaments.core.embargo import results_sealed
+from tournaments.core.zones import zone_of
 from tournaments.events import overview, players_csv, round_states, rounds, selectors, stages
 from tournaments.events.clock import current_round
 from tournaments.league import clubs
@@ -59,6 +71,8 @@ from tournaments.web import substitutions as views_substitutions
 from tournaments.web.officials import dashboard_context
 
 CSV_MAX_BYTES = 1_000_000
+# The dashboard shows the last changes; the change log's page has them all.
+DASHBOARD_CHANGES = 25
 
 # Organizers need not be staff: they sign in on the site's page, not through the admin's.
 login_required = partial(_login_required, login_url="account_login")
@@ -206,17 +220,18 @@ def _preset_label(name: str) -> str:
 
 @login_required
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    """An event's dashboard: the deals, the stages, the rounds (the round the room plays
-    first, then the rounds to come, then the past rounds folded: overview.now_first), the
-    officials, the private links and the audit log."""
+    """An event's dashboard: the deals, the stages, the rounds by number (the past ones
+    folded: overview.dashboard_order), the officials, the private links and the last changes
+    (their times in the event's zone). An online robot duplicate has no stages and no private
+    links, and its rounds offer no transition while its window is open (they close with it)."""
     event = event_for_organizer(request, slug)
     stages = list(event.stages.prefetch_related("entries__player").order_by("number"))
     # An online event's entrants are not seated by anyone (they meet the same robots, or
     # whoever arrives), and each starts a table of his own: its rounds' plays are counted.
     online = is_online_duplicate(event)
     checks = {} if online else selectors.round_seating_checks(event=event)
-    shown, past = overview.now_first(
-        overview.event_overview(event=event, online=online), current_round(event)
+    rounds_ = overview.dashboard_order(
+        overview.event_overview(event=event, online=online), current_round(event), online=online
     )
     return render(
         request,
@@ -225,15 +240,21 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "event": event,
             # Each round with its seating's repeats and club clashes (None before seating),
             # and whether it is folded.
-            "overview": [(item, checks.get(item.round.pk), False) for item in shown]
-            + [(item, checks.get(item.round.pk), True) for item in past],
+            "overview": [(item, checks.get(item.round.pk), folded) for item, folded in rounds_],
+            "online": online,
+            # Only the window's close closes (and publishes) the rounds of a sealed event:
+            # a button would only be refused (round_states._refuse_online_close).
+            "transitions": not results_sealed(event),
             "stages": stages,
             # Each stage's movements with the bounds proved when they were made.
             "movements": selectors.stage_movements(event=event),
             "stage_kinds": StageKind.choices,
             # The robots of an online event are entered to fill seats, not as players.
             "entries": event.entries.filter(player__robot=False).count(),
-            "audit": selectors.audit_labelled(event=event),
+            "audit": overview.change_log_labelled(
+                overview.change_log(event=event)[:DASHBOARD_CHANGES]
+            ),
+            "zone": zone_of(event),
             # Accounts asking to be players of the event (tournaments.people.accounts).
             "claims": people_accounts.claims_pending(event=event),
             "max_boards": rounds.MAX_BOARDS_PER_ROUND,
@@ -267,6 +288,25 @@ def seed_reveal(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _no_stages(event: Event, actor: Actor) -> None:
+    """Refuse a stage's action (adding one, its rounds, its seating, its cut) in an online
+    robot duplicate: each of its boards is a round of its own, dealt on its online page, that
+    no one seats (tournaments.online); a round added to a stage would be one no entrant plays.
+
+    Raises:
+        NotOrganizer: `actor` is not an organizer of `event`.
+        AdministrationRefused: always, otherwise.
+    """
+    organizer_check(event, actor)
+    raise AdministrationRefused(
+        _(
+            "%(event)s is played online against robots: it has no stages, and each of its "
+            "boards is a round of its own, dealt on its online page."
+        )
+        % {"event": event.name}
+    )
+
+
 def _int(value: str | None) -> int | None:
     try:
         return int(value) if value not in (None, "") else None
@@ -278,6 +318,8 @@ def _int(value: str | None) -> int | None:
 @require_POST
 def stage_create(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
+    if is_online_duplicate(event):
+        return _done(request, event, partial(_no_stages, event, request.user), "")
     cut = _int(request.POST.get("cut"))
     return _done(
         request,
@@ -299,6 +341,8 @@ def stage_create(request: HttpRequest, slug: str) -> HttpResponse:
 def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     stage = get_object_or_404(Stage, event=event, number=number)
+    if is_online_duplicate(event):
+        return _done(request, event, partial(_no_stages, event, request.user), "")
     if action == "round":
         count = _int(request.POST.get("count"))
         count = 1 if count is None else count  # empty: one round

@@ -1,11 +1,12 @@
-"""Organizer URLs (namespace "organizer", mounted at /organizer/): dashboards, players, the
-round and stage actions, print pages."""
+"""Organizer URLs (namespace "organizer", mounted at /organizer/): dashboards, the change log,
+players, the round and stage actions, print pages."""
 
 from __future__ import annotations
 
 from django.urls import path
 from django.views.generic import RedirectView
 
+from tournaments.web import audit_log as views_audit_log
 from tournaments.web import organizer as views
 from tournaments.web import substitutions as views_substitutions
 
@@ -22,6 +23,7 @@ urlpatterns = [
     ),
     path("events/new/", views.event_new, name="event_new"),
     path("events/<str:slug>/", views.dashboard, name="dashboard"),
+    path("events/<str:slug>/changes/", views_audit_log.change_log, name="changes"),
     path("events/<str:slug>/seed/commit/", views.seed_commit, name="seed_commit"),
     path("events/<str:slug>/seed/reveal/", views.seed_reveal, name="seed_reveal"),
     path("events/<str:slug>/stages/", views.stage_create, name="stage_create"),
