@@ -53,6 +53,7 @@ from games.records import GameRejected
 from tournaments.core import access
 from tournaments.core.access import Actor, signed_in
 from tournaments.core.audit import audit_record
+from tournaments.core.embargo import played_games_count
 from tournaments.core.rules import FINISHED, rules_of
 from tournaments.models import (
     Event,
@@ -189,6 +190,23 @@ def _expiry(hours: int) -> datetime:
 # --- Making and revoking -------------------------------------------------------------------
 
 
+def _refuse_online(event: Event) -> None:
+    """An online robot duplicate has no private link and no correction window: its entrants
+    play on their own accounts, each his own seat, and nobody confirms a robot's play.
+
+    Raises:
+        LinkRefused: `event` is an online robot duplicate.
+    """
+    if played_games_count(event):
+        raise LinkRefused(
+            _(
+                "%(event)s is played online against robots: its entrants play with their "
+                "accounts, with no private link and no correction window."
+            )
+            % {"event": event.name}
+        )
+
+
 def table_links_make(
     *,
     event: Event,
@@ -200,16 +218,17 @@ def table_links_make(
     """One new private link per table of `round_` (or per table number of the rounds of
     `stage` not yet closed), valid for `hours`, each with one seat link per seat of the event's
     rules (2 to 5); the links in force before for the same round (stage) are revoked, their seat
-    links with them. Audited (``link.table.make``) without the tokens.
-
-    Returns the links in table order, each with its URL and its seats' URLs (shown only now).
+    links with them. Audited (``link.table.make``) without the tokens. Returns the links in
+    table order, each with its URL and its seats' URLs (shown only now).
 
     Raises:
         LinkRefused: `actor` is not an organizer of `event` (nor COMMAND_LINE); neither
             or both of `round_` and `stage`; one of another event; a closed round (a stage
-            without a round still to play); no table seated yet; `hours` outside 1..MAX_HOURS.
+            without a round still to play); no table seated yet; `hours` outside 1..MAX_HOURS; an
+            online robot duplicate.
     """
     user = _may_manage(actor, event)
+    _refuse_online(event)
     if (round_ is None) == (stage is None):
         raise LinkRefused(_("Make table links for one round or for one stage."))
     scope: Round | Stage | None = round_ if round_ is not None else stage
@@ -304,9 +323,11 @@ def player_links_make(
 
     Raises:
         LinkRefused: `actor` is not an organizer (nor COMMAND_LINE); a player who is not
-            in the event; `hours` outside 1..MAX_HOURS.
+            in the event; `hours` outside 1..MAX_HOURS; an online robot duplicate
+            (`_refuse_online`).
     """
     user = _may_manage(actor, event)
+    _refuse_online(event)
     expires = _expiry(hours)
     allowed = link_players(event)
     chosen = list(allowed) if players is None else list(players)
@@ -375,9 +396,11 @@ def correction_window_set(*, event: Event, actor: Actor, minutes: int) -> Event:
     through their links (0: they only look). Audited (``event.correction_window``).
 
     Raises:
-        LinkRefused: `actor` is not an organizer; `minutes` outside 0..MAX_CORRECTION_MINUTES.
+        LinkRefused: `actor` is not an organizer; `minutes` outside 0..MAX_CORRECTION_MINUTES;
+            an online robot duplicate (`_refuse_online`).
     """
     user = _may_manage(actor, event)
+    _refuse_online(event)
     if not 0 <= minutes <= MAX_CORRECTION_MINUTES:
         raise LinkRefused(
             _("The correction window is 0 to %(max)s minutes.") % {"max": MAX_CORRECTION_MINUTES}
