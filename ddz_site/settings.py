@@ -340,6 +340,11 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", not DEBUG)
 # HTTPS-only cookies; the demo's server (`make demo`, DEBUG off on plain HTTP at the loopback)
 # turns them off.
+# How many seat results a process keeps with their points between two recomputations of the
+# standings (tournaments.standings.cache): a larger event has its unchanged boards' points
+# computed again each time. About 300 bytes each with their points: 3,000,000 (a 30,000-player
+# event of 12 rounds) is about 1 GB of a worker's memory.
+DDZ_STANDINGS_KEPT_RESULTS = env_int("DDZ_STANDINGS_KEPT_RESULTS", 3_000_000, minimum=1000)
 # Sessions: with a shared cache (DDZ_CACHE_URL) read there, written through to the database
 # (a signed-in page costs no session query); without one, in the database alone, since a
 # cache in each process's memory would keep a session another process ended.

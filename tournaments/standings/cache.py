@@ -11,6 +11,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import Aggregate, CharField, F, QuerySet
 
@@ -28,13 +29,16 @@ from tournaments.standings.snapshots import snapshots_forget
 # same rows in the same versions (_RowVersions: any write, a game counted or no longer, a new
 # score, a replacement, changes the board's version) and what else they depend on (the
 # event's seats, adjusted scores, substitutions and board numbers: the context) is the same.
-# Keyed by event and board, at most RESULTS_KEPT seat results in all (about 100 MB), least
-# recently used first out; the points of a kept board are kept with it (POINTS_OF_LIST).
+# Keyed by event and board, at most RESULTS_KEPT seat results in all (settings.
+# DDZ_STANDINGS_KEPT_RESULTS), least recently used first out; the points of a kept board are
+# kept with it (POINTS_OF_LIST). A board evicted has its points computed again at every
+# recomputation: at 30,000 players × 12 rounds (2,160,000 seat results) a cap of 500,000 made
+# a change of 6 boards cost 8 s instead of 1.7 s (the whole worker then held 1.35 GB).
 # Elsewhere than on PostgreSQL every board is read each time.
 BOARD_RESULTS: OrderedDict[tuple[int, int], tuple[str, list[methods.SeatResult]]] = OrderedDict()
 _CONTEXTS: dict[int, tuple[Any, ...]] = {}
 _KEPT: dict[str, int] = {"results": 0}
-RESULTS_KEPT = 500_000
+RESULTS_KEPT: int = settings.DDZ_STANDINGS_KEPT_RESULTS
 KEPT_LOCK = threading.Lock()
 
 
