@@ -1,6 +1,6 @@
 """An online table of three entrants in headless Chromium against a real ASGI server (Daphne,
 Redis channel layer): two pages open, one in English, one in Chinese; the third entrant leaves
-the table and both pages show it at once, live ("Entrant 3 left: the robot plays his seat from
+the table and both pages show it at once, live ("Entrant 3 left: the robot plays that seat from
 move N.", his row marked as the robot's); the board played to its end, each page's result line
 says who won and the verdict once, the Chinese one without an English word."""
 
@@ -66,7 +66,7 @@ def test_the_others_see_a_take_over_live_and_the_result_once(asgi_server: str) -
         note = english.locator("#taken-over li")
         note.wait_for()
         assert note.all_inner_texts() == [
-            f"Entrant 3 left: the robot plays his seat from move {at + 1}."
+            f"Entrant 3 left: the robot plays that seat from move {at + 1}."
         ]
         row = english.locator(f'#table-seats tr[data-seat="{left}"]')
         assert "robot" in (row.get_attribute("class") or "")

@@ -51,6 +51,6 @@ def test_error_pages_in_chinese(world) -> None:
     client = Client(headers={"accept-language": "zh-hans"})
     client.force_login(world.users["player"])
     html = client.get(f"/referee/events/{world.event.slug}/").content.decode()
-    assert "您在本赛事中的角色不能访问此页面。" in html
+    assert "你在本赛事中的角色不能访问此页面。" in html
     html = client.get("/events/no-such-event/").content.decode()
     assert "页面不存在" in html

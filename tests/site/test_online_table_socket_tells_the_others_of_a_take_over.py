@@ -81,7 +81,7 @@ def test_the_others_hear_that_the_robot_took_a_seat_over(asgi_server: str) -> No
                 "name": "Entrant 3",
                 "from": at,
                 "why": "left",
-                "text": f"Entrant 3 left: the robot plays his seat from move {at + 1}.",
+                "text": f"Entrant 3 left: the robot plays that seat from move {at + 1}.",
                 "mark": f"played by the robot from move {at + 1}",
             }
         ]

@@ -2,6 +2,11 @@
 columns of ``manage.py ddz_standings``, the exact percentage and a decimal one for
 spreadsheets) and a player's scorecard (scorecard_csv). Every cell goes through
 ddz_site.kernel.spreadsheet, so that no spreadsheet runs a cell as a formula.
+
+A file shows no more than its page: while an online event's window is open
+(tournaments.core.embargo.results_sealed) the standings CSV has the columns of its leaderboard
+only (STANDINGS_SEALED_FIELDS); a player whose top is 0 (no board of his compared with another
+table) has no percentage, as the page shows none.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from math import floor
 from typing import Any
 
 from ddz_site.kernel.spreadsheet import csv_text
+from tournaments.core.embargo import results_sealed
 from tournaments.events.selectors import event_standings
 from tournaments.models import (
     Event,
@@ -77,20 +83,41 @@ STANDINGS_CSV_FIELDS = [
 ]
 
 
+# While an online event's window is open: the columns its leaderboard shows (totals only).
+STANDINGS_SEALED_FIELDS = ["rank", "player", "total", "percentage", "percentage_decimal"]
+
+
 def standings_csv(*, event: Event, stage: Stage | None = None) -> str:
     """The stored standings as CSV with a header line (STANDINGS_CSV_FIELDS): the columns of
     `manage.py ddz_standings --format csv` (``percentage_decimal``: the exact percentage to 2
-    places, half up) plus the penalty and the tie-break that decided the row."""
+    places, half up) plus the penalty and the tie-break that decided the row; while `event`'s
+    online window is open, STANDINGS_SEALED_FIELDS only. A row whose top is 0 has empty
+    percentages (nothing compared: not 0 %)."""
     rows = standings_rows(event=event, stage=stage)
     for row in rows:
+        if _uncompared(row["top"]):
+            row["percentage"] = ""
         row["percentage_decimal"] = decimal_text(row["percentage"])
+    if results_sealed(event):
+        return csv_text(STANDINGS_SEALED_FIELDS, rows)
     return csv_text(STANDINGS_CSV_FIELDS, rows)
 
 
-def scorecard_csv(*, event: Event, player: Player, visible: set[int] | None) -> str:
+def _uncompared(top: object) -> bool:
+    """Whether a stored top ("0", "37/2"; "" in datum) is 0: the player met no other table on
+    any board, and his stored percentage (0) says nothing."""
+    return top not in (None, "") and Fraction(str(top)) == 0
+
+
+def scorecard_csv(
+    *, event: Event, player: Player, visible: set[int] | None, sealed: bool = False
+) -> str:
     """A player's scorecard as CSV (SCORECARD_FIELDS); boards the viewer may not see yet
-    (`visible`, None for all) keep their place with empty results."""
-    rows = []
+    (`visible`, None for all) keep their place with empty results; `sealed` (an online window
+    keeping back from the viewer which boards the player started): the header alone."""
+    rows: list[dict[str, Any]] = []
+    if sealed:
+        return csv_text(SCORECARD_FIELDS, rows)
     for row in pages.player_scorecard(event=event, player=player, visible=visible):
         rows.append(
             {

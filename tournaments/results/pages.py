@@ -326,22 +326,23 @@ def running_score(event: Event, rows: list[ScorecardRow]) -> list[RunningPoint]:
     """A player's score after each round, from his scorecard rows (hidden boards left out):
     the percentage of the tops so far in matchpoints, the running sum in datum difference. A
     round comes in once one of its boards counts for him (a round in play with nothing
-    counted yet would repeat the last value as if it were a result)."""
+    counted yet would repeat the last value as if it were a result); in matchpoints, once his
+    tops so far are above 0 (before, no board of his was compared with another table: no
+    percentage, not 0 %)."""
     per_round: dict[int, list[ScorecardRow]] = defaultdict(list)
     for row in rows:
         if row.points is not None:
             per_round[row.round.number].append(row)
     total, tops = Fraction(0), Fraction(0)
     out = []
+    matchpoints = method_of(event) == "matchpoints"
     for number in sorted(per_round):
         for row in per_round[number]:
             total += row.points or 0
             tops += row.top or 0
-        if method_of(event) == "matchpoints":
-            value = 100 * total / tops if tops else Fraction(0)
-        else:
-            value = total
-        out.append(RunningPoint(number, value))
+        if matchpoints and not tops:
+            continue
+        out.append(RunningPoint(number, 100 * total / tops if matchpoints else total))
     return out
 
 

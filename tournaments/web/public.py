@@ -3,7 +3,10 @@ running-score chart, hand records, the replay viewer, and the CSV and JSON expor
 
 Thin: fetch through selectors and tournaments.results, render. The embargo
 (tournaments.core.embargo) is asked once per page: a board's results and hands are shown to
-officials, and to everyone else once every table of its round has finished it.
+officials, and to everyone else once every table of its round has finished it. While an online
+event's window is open (embargo.results_sealed) who played which board is kept back too: an
+entrant's scorecard and the rounds' seating show nothing to anyone but him (his own scorecard)
+and the event's organizers and chief referees. A robot (Player.robot) has no scorecard.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import re
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -26,10 +30,10 @@ from games.messages import stored_error_message
 from games.models import Board, Game
 from tournaments.archive import event_archive
 from tournaments.core import embargo, lineups
-from tournaments.core.access import is_chief_referee
+from tournaments.core.access import Actor, is_chief_referee, signed_in
 from tournaments.events import selectors
 from tournaments.league.profiles import home_clubs
-from tournaments.models import Event, Round, Seat, Stage
+from tournaments.models import Entry, Event, Player, Round, Seat, Stage
 from tournaments.people import life
 from tournaments.results import exports, prizes
 from tournaments.results import pages as results_pages
@@ -235,6 +239,9 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = round_.event
     visible = embargo.visible_board_ids(request.user, event)
     boards = list(round_.boards.select_related("event").order_by("number"))
+    # In an online window each table is one entrant's play of the round's board: its seating
+    # would say who started which board.
+    sealed = visible is not None and embargo.results_sealed(event)
     return render(
         request,
         "tournaments/round.html",
@@ -242,9 +249,10 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "event": event,
             "round": round_,
             "seats": results_pages.seats_of(event),
-            "tables": results_pages.round_seating(
-                round_=round_, seats=results_pages.seats_of(event)
-            ),
+            "sealed": sealed,
+            "tables": []
+            if sealed
+            else results_pages.round_seating(round_=round_, seats=results_pages.seats_of(event)),
             "board_rows": [(b, visible is None or b.pk in visible) for b in boards],
             "substitutions": lineups.round_substitutions(round_),
         },
@@ -299,11 +307,46 @@ def traveller(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
+def _scorecard_player(event: Event, player_id: int) -> Player:
+    """The player of `event` whose scorecard is `player_id`: one seated at a table of it or
+    substituting in it; while its online window is open, any entrant too (one who started no
+    board answers as one who did). Never a robot.
+
+    Raises:
+        Http404: no such player of the event, or a robot.
+    """
+    players = selectors.event_players(event=event)
+    if embargo.results_sealed(event):
+        entrants = Entry.objects.filter(event=event).values("player_id")
+        players = Player.objects.filter(Q(pk__in=players.values("pk")) | Q(pk__in=entrants))
+    return get_object_or_404(players.filter(robot=False), pk=player_id)
+
+
+def scorecard_sealed(user: Actor, event: Event, player: Player) -> bool:
+    """Whether `user` sees nothing of `player`'s boards in `event`: its online window is open
+    (embargo.results_sealed) and `user` is neither the player's account (Player.user) nor an
+    organizer or chief referee of `event`."""
+    if not embargo.results_sealed(event) or is_chief_referee(user, event):
+        return False
+    account = signed_in(user)
+    return account is None or player.user_id != account.pk
+
+
 def scorecard(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """A player's scorecard: his standing, his running score and the boards he played (their
+    results as the embargo lets the viewer see them); while sealed from the viewer
+    (`scorecard_sealed`), his standing only.
+
+    Raises:
+        Http404: no such event, or no scorecard of this player in it (`_scorecard_player`).
+    """
     event = get_object_or_404(Event, slug=slug)
-    player = get_object_or_404(selectors.event_players(event=event), pk=player_id)
-    visible = embargo.visible_board_ids(request.user, event)
-    rows = results_pages.player_scorecard(event=event, player=player, visible=visible)
+    player = _scorecard_player(event, player_id)
+    sealed = scorecard_sealed(request.user, event, player)
+    rows: list[results_pages.ScorecardRow] = []
+    if not sealed:
+        visible = embargo.visible_board_ids(request.user, event)
+        rows = results_pages.player_scorecard(event=event, player=player, visible=visible)
     series = results_pages.running_score(event, rows)
     return render(
         request,
@@ -312,6 +355,7 @@ def scorecard(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
             "event": event,
             "player": player,
             "rows": rows,
+            "sealed": sealed,
             "standing": event.standings.filter(player=player, stage__isnull=True).first(),
             "series": series,
             "chart": results_pages.chart(series),
@@ -452,11 +496,22 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def scorecard_csv(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """A player's scorecard as CSV: the page's boards (its header alone while sealed from the
+    viewer, `scorecard_sealed`).
+
+    Raises:
+        Http404: as `scorecard`.
+    """
     event = get_object_or_404(Event, slug=slug)
-    player = get_object_or_404(selectors.event_players(event=event), pk=player_id)
+    player = _scorecard_player(event, player_id)
     visible = embargo.visible_board_ids(request.user, event)
     response = HttpResponse(
-        exports.scorecard_csv(event=event, player=player, visible=visible),
+        exports.scorecard_csv(
+            event=event,
+            player=player,
+            visible=visible,
+            sealed=scorecard_sealed(request.user, event, player),
+        ),
         content_type="text/csv; charset=utf-8",
     )
     response["Content-Disposition"] = content_disposition_header(

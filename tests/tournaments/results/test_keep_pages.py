@@ -188,7 +188,7 @@ def test_replay_page_shows_landlord_bid_trick_and_result(client, example_game) -
     ]
     url = reverse("public:replay", kwargs={"pk": game.pk})
     text = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
-    assert "地主" in text and "农民胜" in text and "本轮出牌" in text
+    assert "地主" in text and "农民胜" in text and "本墩出牌" in text
 
 
 def test_two_tables_that_held_the_same_hand_side_by_side(client, example_game) -> None:

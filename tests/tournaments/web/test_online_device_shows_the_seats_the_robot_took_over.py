@@ -49,7 +49,7 @@ def test_the_others_read_who_left_and_from_which_move() -> None:
         "name": "Entrant 3",
         "from": at,
         "why": "left",
-        "text": f"Entrant 3 left: the robot plays his seat from move {at + 1}.",
+        "text": f"Entrant 3 left: the robot plays that seat from move {at + 1}.",
         "mark": f"played by the robot from move {at + 1}",
     }
     assert _view(first, event.slug)["taken_over"] == [expected]
@@ -94,7 +94,7 @@ def test_a_timeout_is_told_as_such() -> None:
         "timeout",
     )
     assert (
-        told["text"] == f"Entrant 2 ran out of time: the robot plays his seat from move {at + 1}."
+        told["text"] == f"Entrant 2 ran out of time: the robot plays that seat from move {at + 1}."
     )
     # His own device says it to him in its own words (left-note), and lists it too.
     own = _view(_client(users[1]), event.slug)

@@ -1,7 +1,8 @@
 """A robot player is stored as "Robot S" (tournaments.online.robots.ROBOT_NAME) but shown in the
 reader's language wherever people read a player's name (Player.shown_name): the seat device, the
-traveller, the game and its replay, the round, the robot's scorecard (zh-hans 机器人 S, zh-hant
-機器人 S); its stored name is unchanged, and a person is shown by his name as stored."""
+traveller, the game and its replay, the round, an entrant's scorecard (zh-hans 机器人 S, zh-hant
+機器人 S; a robot has no scorecard of its own); its stored name is unchanged, and a person is
+shown by his name as stored."""
 
 from __future__ import annotations
 
@@ -63,7 +64,9 @@ def test_every_page_names_the_robots_in_chinese() -> None:
     pages["game"] = public.get(reverse("public:game", args=[game.pk]))
     pages["replay"] = public.get(reverse("public:replay", args=[game.pk]))
     pages["round"] = public.get(reverse("public:round", args=[event.slug, board.round.number]))
-    pages["scorecard"] = public.get(reverse("public:scorecard", args=[event.slug, robot_e.pk]))
+    # A robot has no scorecard of its own; it is named on the scorecard of the entrant it met.
+    robots_card = public.get(reverse("public:scorecard", args=[event.slug, robot_e.pk]))
+    assert robots_card.status_code == 404
     ann_player = Seat.objects.get(table=table, seat=device.seat).player_id
     pages["ann's scorecard"] = public.get(
         reverse("public:scorecard", args=[event.slug, ann_player])

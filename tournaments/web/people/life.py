@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
-from zoneinfo import available_timezones
 
 from django import forms
 from django.contrib import messages
@@ -26,6 +25,7 @@ from django.views.decorators.http import require_POST
 
 from ddz_site.kernel.errors import DomainError
 from tournaments.core.access import NotAllowed, NotOrganizer
+from tournaments.core.zones import real_zones
 from tournaments.models import STARTED, Event, RobotStrength
 from tournaments.online.window import (
     MAX_MOVE_SECONDS,
@@ -129,6 +129,14 @@ class EventLifeForm(forms.Form):
         ),
     )
 
+    def clean_time_zone(self) -> str:
+        """The zone as the service takes it (tournaments.people.life.zone_parse), refused at
+        its field: a zone unknown, or of no place ("localtime")."""
+        try:
+            return life.zone_parse(self.cleaned_data.get("time_zone") or "")
+        except life.LifeRefused as exc:
+            raise forms.ValidationError(exc.message) from None
+
     def clean(self) -> dict[str, Any]:
         """Online tables only with robots, as the service says (tournaments.online.window)."""
         data = super().clean() or {}
@@ -198,7 +206,7 @@ def event_life(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "people/event_life.html",
-        {"event": event, "form": form, "zones": sorted(available_timezones())},
+        {"event": event, "form": form, "zones": sorted(real_zones())},
         status=status,
     )
 

@@ -1,7 +1,8 @@
 """The pages of online play (tournaments.online): an entrant's page of an online event (the
 window in the event's zone, his boards: not started, waiting for his online table, in play,
 finished with his result and, at online tables, the robot's take-over of his seat, and a button
-to play each), starting a board, leaving his online table, and the organizer's dealing of the
+to play each, but for a board in play whose seat the robot took over: the robot plays it to
+its end), starting a board, leaving his online table, and the organizer's dealing of the
 boards. His board itself is the device page of tournaments.web.devices (kind ``online``: his
 own seat only; the waiting page while his online table is not full).
 """
@@ -54,7 +55,18 @@ def _rows(event: Event, request: HttpRequest) -> list[dict[str, Any]]:
         score = (game.score or {}).get(board.seat) if game is not None else None
         # "played by the robot from move N": N is the first step after the take-over.
         robot_move = board.robot_from + 1 if board.robot_from is not None else None
-        rows.append({"board": board, "score": score, "game": game, "robot_move": robot_move})
+        # A board in play whose seat the robot took over (he left, or let a move's time run
+        # out) is the robot's to its end: no going back to it, only whose it is now.
+        robot_plays = robot_move is not None and board.state == "in_play"
+        rows.append(
+            {
+                "board": board,
+                "score": score,
+                "game": game,
+                "robot_move": robot_move,
+                "robot_plays": robot_plays,
+            }
+        )
     return rows
 
 
