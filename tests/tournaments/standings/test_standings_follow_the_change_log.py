@@ -200,6 +200,33 @@ def test_a_game_named_is_the_only_one_read_again(played) -> None:
     assert _stored(event) == _from_nothing(event)
 
 
+def test_a_game_named_again_unchanged_is_all_that_is_read(played, monkeypatch) -> None:
+    # A ruling that lets a result stand names its game: once the board's games are known
+    # table by table, finding that game the same reads it alone (and its round's tables),
+    # without assembling the board's other tables, which at 30,000 players are 10,000.
+    from tournaments.standings import changes
+
+    event, _round, tables, boards = played
+    with transaction.atomic():
+        standings_request(event_id=event.pk, boards=[boards[0].pk])
+    _refresh(event)
+    before = _stored(event)
+
+    def assembled(*args, **kwargs):
+        raise AssertionError("the board was assembled again")
+
+    monkeypatch.setattr(changes, "_boards_read", assembled)
+    with transaction.atomic():
+        standings_request(event_id=event.pk, games=[(boards[0].pk, tables[2].pk)])
+    with CaptureQueriesContext(connection) as seen:
+        _refresh(event)
+    games_read = [q["sql"] for q in seen.captured_queries if 'FROM "games_game"' in q["sql"]]
+    assert len(games_read) == 1 and f'"table_id" IN ({tables[2].pk})' in games_read[0]
+    state = StandingsState.objects.get(pk=event.pk)
+    assert state.done == state.requested
+    assert _stored(event) == before == _from_nothing(event)
+
+
 def test_a_board_found_unchanged_twice_is_credited_once(played, monkeypatch) -> None:
     # A board named again and again with the same games (messages delivered twice, a
     # verification that changed nothing): the games read the first time are kept with the
