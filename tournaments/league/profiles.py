@@ -35,6 +35,7 @@ from tournaments.league.clubs import (
     series_scale,
 )
 from tournaments.models import Club, Event, EventStatus, MasterTitle, Player, Series, Standing
+from tournaments.models.standings import compared_with_no_one
 from tournaments.people import life
 from tournaments.ratings import service as ratings
 from tournaments.results import pages as results_pages
@@ -257,8 +258,9 @@ class Played:
 
     @property
     def result(self) -> Fraction | None:
-        """Her percentage of the tops (matchpoints) or datum total."""
-        if self.standing is None:
+        """Her percentage of the tops (matchpoints) or datum total; None when unranked or
+        compared with no one (a top of 0: her 0 % says nothing)."""
+        if self.standing is None or compared_with_no_one(self.standing.top):
             return None
         text = self.standing.percentage or self.standing.total
         return Fraction(text) if text else None

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -67,6 +69,18 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} {self.rank} {self.player}"
+
+
+def compared_with_no_one(top: object) -> bool:
+    """Whether a stored matchpoints top ("0", "37/2"; "" or None in datum, which has no top)
+    is 0: the player met no other table on any of his boards, and his stored percentage (0)
+    says nothing; pages show "—" and charts leave the row out. Unreadable text: False."""
+    if top is None or top == "":
+        return False
+    try:
+        return Fraction(str(top)) == 0
+    except (ValueError, ZeroDivisionError):
+        return False
 
 
 class StandingsState(models.Model):

@@ -23,6 +23,7 @@ from tournaments.models import (
     Player,
     Stage,
 )
+from tournaments.models.standings import compared_with_no_one
 from tournaments.results import pages
 
 STANDINGS_FIELDS = [
@@ -95,18 +96,12 @@ def standings_csv(*, event: Event, stage: Stage | None = None) -> str:
     percentages (nothing compared: not 0 %)."""
     rows = standings_rows(event=event, stage=stage)
     for row in rows:
-        if _uncompared(row["top"]):
+        if compared_with_no_one(row["top"]):
             row["percentage"] = ""
         row["percentage_decimal"] = decimal_text(row["percentage"])
     if results_sealed(event):
         return csv_text(STANDINGS_SEALED_FIELDS, rows)
     return csv_text(STANDINGS_CSV_FIELDS, rows)
-
-
-def _uncompared(top: object) -> bool:
-    """Whether a stored top ("0", "37/2"; "" in datum) is 0: the player met no other table on
-    any board, and his stored percentage (0) says nothing."""
-    return top not in (None, "") and Fraction(str(top)) == 0
 
 
 def scorecard_csv(

@@ -5,13 +5,12 @@ language (Player.shown_name), is never a link."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from django import template
 from django.urls import reverse
 from django.utils.html import format_html
 
 from tournaments.models import Event, Player
+from tournaments.models.standings import compared_with_no_one
 
 register = template.Library()
 
@@ -45,15 +44,9 @@ def scorecard_link(event: Event, player: Player) -> str:
 @register.filter
 def uncompared(row: object) -> bool:
     """Whether a standings row (tournaments.models.Standing, or anything with its ``top``
-    text) compared its player with no one: a matchpoints top of 0, each of his boards played
-    at one table only. Its stored percentage (0) then means nothing: the pages show "—"."""
-    top = getattr(row, "top", None)
-    if top is None or top == "":
-        return False  # datum difference: no top
-    try:
-        return Fraction(str(top)) == 0
-    except (ValueError, ZeroDivisionError):
-        return False
+    text) compared its player with no one (tournaments.models.standings.compared_with_no_one):
+    its stored percentage (0) then means nothing, and the pages show "—"."""
+    return compared_with_no_one(getattr(row, "top", None))
 
 
 @register.filter
