@@ -271,6 +271,13 @@ def move_seconds_left(*, table: Table, board: Board, now: datetime | None = None
     return max(0, math.ceil((due - (now or timezone.now())).total_seconds()))
 
 
+def robot_moves_at(table: Table) -> int:
+    """How many of the entrant's moves the robot played at his `table` of an online event
+    against robots (Table.robot_moves: a move's time ran out, or the window closed), read
+    now: the robots' writes count them in the database. One query."""
+    return Table.objects.filter(pk=table.pk).values_list("robot_moves", flat=True).first() or 0
+
+
 def live_state_now(*, table: Table, board: Board) -> live.LiveState:
     """The board at `table` now (tournaments.tables.live.live_state), an online entrant's
     overdue move played by the robot first (`timeout_check`); an online table whose wait is

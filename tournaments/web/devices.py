@@ -238,6 +238,7 @@ def device_view(
     view["move_seconds_left"] = (
         device_seconds_left(device, state) if seconds_left == "read" else seconds_left
     )
+    view["robot_moves"], view["robot_moves_text"] = _robot_moves(device)
     view["left"] = left
     if left is not None:
         view["menu"] = None  # the robot plays this seat: nothing for its entrant to choose
@@ -252,6 +253,19 @@ def device_view(
     view["claim"] = _claim(device, state.game)
     view["result_line"] = result_line(view)
     return view
+
+
+def _robot_moves(device: Device) -> tuple[int | None, str]:
+    """Against robots (an online event without tables), how many of the entrant's moves the
+    robot played, their time run out (tournaments.online.play.robot_moves_at), and the
+    sentence saying so ("" for none); (None, "") at any other board. One query."""
+    event = device.board.event
+    if not is_online_duplicate(event) or is_online_tables(event):
+        return None, ""
+    n = online_play.robot_moves_at(device.table)
+    if not n:
+        return n, ""
+    return n, _("The robot played %(n)d of your moves: your time to move ran out.") % {"n": n}
 
 
 def device_seconds_left(device: Device, state: live.LiveState) -> int | None:
@@ -343,20 +357,21 @@ def _refused_page(request: HttpRequest, exc: DeviceRefused) -> HttpResponse:
 def _online_not_found(
     request: HttpRequest, kwargs: dict[str, Any], exc: DeviceRefused
 ) -> HttpResponse:
-    """The online door's 404 (people/online_not_found.html): the event has no such board, or
-    the entrant has not started it (`exc`'s words), with the way back to his page; none of
-    the private links' words (an online entrant holds no link)."""
+    """The online door's refusal (people/online_not_found.html, `exc`'s status): the event has
+    no such board, the entrant has not started it, or he is no entrant (`exc`'s words), with
+    the way to his page of the event; none of the private links' words (an online entrant
+    holds no link)."""
     event = Event.objects.filter(slug=kwargs["slug"]).first()
     online = event is not None and is_online_duplicate(event)
     message = exc.message
     boards = Board.objects.filter(event=event, number=kwargs["number"], round__isnull=False)
-    if online and not boards.exists():
+    if exc.status == 404 and online and not boards.exists():
         message = _("This event has no board %(n)s.") % {"n": kwargs["number"]}
     return render(
         request,
         "people/online_not_found.html",
         {"message": message, "event": event if online else None},
-        status=404,
+        status=exc.status,
     )
 
 
@@ -383,7 +398,7 @@ def board_page(request: HttpRequest, kind: str, **kwargs: Any) -> HttpResponse:
             return _waiting_page(request, kind, kwargs, device, waiting)
         state = online_play.live_state_now(table=device.table, board=device.board)
     except DeviceRefused as exc:
-        if kind == "online" and exc.status == 404:
+        if kind == "online":
             return _online_not_found(request, kwargs, exc)
         return _refused_page(request, exc)
     left = device_left(device)

@@ -8,6 +8,7 @@ which have nothing to do with online play.
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
@@ -52,3 +53,16 @@ def test_the_chinese_page_says_it_in_chinese() -> None:
     client.force_login(ann)
     status, page = _door(client, event.slug, "9")
     assert status == 404 and "本赛事没有第 9 副牌。" in page
+
+
+def test_a_signed_in_stranger_is_told_only_entrants_play_and_where_to_enter() -> None:
+    event, _td, _users = online_event(entrants=1, boards=6)
+    stranger = get_user_model().objects.create_user("stranger", password="pw")
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(stranger)
+    status, page = _door(client, event.slug, "1")
+    assert status == 403
+    assert f"Only an entrant of {event.name} plays its boards." in page
+    assert PRIVATE_LINK not in page and "referee" not in page.lower()
+    # The event's online page, where he may enter.
+    assert reverse("online:home", args=[event.slug]) in page

@@ -108,12 +108,22 @@
     drawResult();
     drawUndo();
     drawLeft();
+    drawRobotMoves();
     drawTakenOver();
     armClock();
   }
 
   // The board is over once its result shows: nothing is left to pick or play.
   function over() { return view.phase === "done" || !!view.game || !!view.result; }
+
+  // Against robots: the moves of his the robot played, their time run out, said on the board
+  // itself and not only on his list of boards.
+  function drawRobotMoves() {
+    var note = $("robot-moves");
+    if (!note) { return; }
+    note.textContent = view.robot_moves_text || "";
+    note.hidden = !view.robot_moves_text;
+  }
 
   // At an online table: each seat the robot took over from its entrant is marked on its row,
   // and the others read who left and from which move (this seat's own says drawLeft).
