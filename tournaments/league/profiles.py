@@ -350,6 +350,24 @@ def line_chart(
     )
 
 
+def _extremes(
+    boards: dict[str, list[BoardResult]], extremes: int
+) -> tuple[dict[str, list[BoardResult]], dict[str, list[BoardResult]]]:
+    """Per scoring method, the best ``extremes`` boards (best first) and the worst (worst
+    first), never a board in both lists: with fewer than twice ``extremes`` boards the better
+    half (rounded up) is the best and the rest the worst (three boards: two and one; one
+    board: no worst list)."""
+    best: dict[str, list[BoardResult]] = {}
+    worst: dict[str, list[BoardResult]] = {}
+    for method, rows in boards.items():
+        ordered = sorted(rows, key=lambda b: -b.value)
+        top = min(extremes, (len(ordered) + 1) // 2)
+        best[method] = ordered[:top]
+        if len(ordered) > top:
+            worst[method] = ordered[top:][::-1][:extremes]
+    return best, worst
+
+
 def person_profile(person: Player, *, user: Any, extremes: int = 3) -> Profile:
     """The profile of ``person`` (a kept record) as ``user`` may see it: events, results and
     rating over time, and her ``extremes`` best and worst boards per scoring method."""
@@ -362,8 +380,7 @@ def person_profile(person: Player, *, user: Any, extremes: int = 3) -> Profile:
         for row in results_pages.player_scorecard(event=p.event, player=p.player, visible=visible):
             if not row.hidden and row.points is not None and not row.adjusted:
                 boards[p.event.scoring_method].append(BoardResult(p.event, p.player, row))
-    best = {m: sorted(rows, key=lambda b: -b.value)[:extremes] for m, rows in boards.items()}
-    worst = {m: sorted(rows, key=lambda b: b.value)[:extremes] for m, rows in boards.items()}
+    best, worst = _extremes(boards, extremes)
     over_time = [(str(i), p.result) for i, p in enumerate(played, 1) if p.result is not None]
     number = {p.event.pk: i for i, p in enumerate(played, 1)}
     return Profile(

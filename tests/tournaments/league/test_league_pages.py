@@ -20,6 +20,7 @@ from tournaments.archive import event_archive
 from tournaments.events.boards import board_create
 from tournaments.events.setup import round_seat
 from tournaments.league import clubs
+from tournaments.league.profiles import person_profile
 from tournaments.models import Entry, Event, Player, Standing
 from tournaments.standings.store import standings_recompute
 
@@ -259,8 +260,16 @@ def test_profile_of_a_played_event_has_best_and_worst_boards() -> None:
     assert Event.objects.get(pk=event.pk).standings.exists()
     html = Client().get(reverse("league:person", args=[players[0].pk])).content.decode()
     assert 'id="best-boards"' in html and 'id="worst-boards"' in html
-    # Three boards played: best and worst lists of three each, every board linked.
-    assert html.count(f'href="/events/{event.slug}/boards/') >= 6
+    # Three boards played: the best two and the worst one, never a board in both lists
+    # (best and worst of three each listed every board twice), every board linked.
+    assert html.count(f'href="/events/{event.slug}/boards/') >= 3
+    profile = person_profile(players[0], user=None)
+    best = [(b.event.pk, b.row.board.number) for b in profile.best["matchpoints"]]
+    worst = [(b.event.pk, b.row.board.number) for b in profile.worst["matchpoints"]]
+    assert len(best) == 2 and len(worst) == 1 and not set(best) & set(worst)
+    # The worst is the lowest of the three; the best list is best first.
+    values = [b.value for b in profile.best["matchpoints"] + profile.worst["matchpoints"]]
+    assert values == sorted(values, reverse=True)
     # The scorecard links to the profile.
     card = Client().get(reverse("public:scorecard", args=[event.slug, players[0].pk]))
     assert reverse("league:person", args=[players[0].pk]) in card.content.decode()
