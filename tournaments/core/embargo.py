@@ -97,15 +97,19 @@ def visible_to(user: Actor, board: Board) -> bool:
 def game_visible_to(user: Actor, game: Game) -> bool:
     """Whether `user` may see `game` (its record, result, hands and replay): organizers and
     chief referees always, a referee of the game's table always, in a sealed event its entrant
-    (the account of a player seated at its table: his own game, once played), everyone else
-    once the game's board is open."""
+    (the account of a player seated at its table, never a robot's: his own game, once played),
+    everyone else once the game's board is open."""
     if can_enter_table(user, game.table) or board_is_open(game.board):
         return True
     user_row = signed_in(user)
+    # A robot sits at every entrant's table: an account tied to one (a tie the site refuses,
+    # tournaments.people.accounts) would see them all.
     return (
         user_row is not None
         and results_sealed(game.board.event)
-        and Seat.objects.filter(table_id=game.table_id, player__user=user_row).exists()
+        and Seat.objects.filter(
+            table_id=game.table_id, player__user=user_row, player__robot=False
+        ).exists()
     )
 
 

@@ -5,35 +5,50 @@ per account: the player tied to the account (Player.user), made when it has none
 event's places (Event.registration_limit), if it has a limit, count the entrants, robots left
 out. An entry made by the organizer (tournaments.people.registration) counts the same.
 An account's online events (online_events_entered) are listed on its "My events".
+Never an entrant (`entrant_refusal`): an official of the event (its organizers and referees, a
+superuser too: tournaments.core.access.is_official), who may see its boards' hands before the
+entrants play them (the hand records, the travellers), nor an account tied to a robot (a tie
+tournaments.people.accounts now refuses).
 
 The player made at entry is named after the account (its user name: the local part of the
 address it signed up with); the account changes that public name on its account page
 (public_name_set), under the rules of a player's name: not blank, no longer than the field,
-never a robot's (ROBOT_NAME, of any seat of any rules), never another player's of one of the
-player's events (names are unique within an event). Here, beside the robots' names.
+never one that passes for a robot's or for the site's own online entrants' (`name_refusal`),
+never another player's of one of the player's events (names are unique within an event).
+Here, beside the robots' names.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q, QuerySet
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from ddz_site.kernel.text import blank, text_refusal
 from games.engine import RuleSet
 from games.engine.rules import PRESETS
-from tournaments.core.access import Actor, signed_in
+from tournaments.core.access import Actor, is_official, signed_in
 from tournaments.core.audit import audit_record
 from tournaments.models import Entry, Event, Player, Seat
 from tournaments.online.robots import ROBOT_NAME
 from tournaments.online.window import OnlineRefused, is_online_duplicate
-from tournaments.people.accounts import AccountRefused
+from tournaments.people.accounts import AccountRefused, refuse_robot, robot_refusal
 
 # The longest name a player's row holds.
 NAME_MAX = Player._meta.get_field("name").max_length or 120
+
+# The end of the site's own online entrants' names (tournaments.demo.online: "Wen (online)"),
+# folded (`_folded`).
+ONLINE_SUFFIX = "(online)"
+
+# Scripts whose letters pass for Latin ones ("е" Cyrillic, "ο" Greek), by the first word of
+# their Unicode names (`mixed_scripts`).
+LATIN_LOOKALIKES = ("CYRILLIC", "GREEK")
 
 
 def online_entrants(event: Event) -> int:
@@ -70,17 +85,36 @@ def enter_refusal(event: Event, now: datetime | None = None) -> str | None:
     return None
 
 
+def entrant_refusal(event: Event, user: Actor) -> str | None:
+    """Why `user` may neither enter `event` nor play its boards, whatever its window, in the
+    reader's language: he is one of its officials, or his account is tied to a robot (module
+    docstring); None for anyone else."""
+    if is_official(user, event):
+        return _(
+            "You are an official of %(event)s (its organizer or one of its referees), who may "
+            "see its boards' hands before the entrants play them: you cannot enter it nor play "
+            "its boards."
+        ) % {"event": event.name}
+    account = signed_in(user)
+    player = Player.objects.filter(user=account).first() if account is not None else None
+    return robot_refusal(player) if player is not None else None
+
+
 def online_enter(*, event: Event, user: Actor, now: datetime | None = None) -> Player:
     """Enter the account `user` in `event` (module docstring); its player. Entering again
     answers with the entry there is (one entry per account). Audited (``online.enter``).
 
     Raises:
-        OnlineRefused: not signed in, not an online robot duplicate, its window closed, every
+        OnlineRefused: not signed in, one of the event's officials or an account tied to a
+            robot (`entrant_refusal`), not an online robot duplicate, its window closed, every
             place taken, or the account's player withdrawn from it.
     """
     account = signed_in(user)
     if account is None:
         raise OnlineRefused(_("Sign in to enter %(event)s.") % {"event": event.name})
+    refusal = entrant_refusal(event, account)
+    if refusal is not None:
+        raise OnlineRefused(refusal)
     with transaction.atomic():
         # The event's row orders the entries, so that the last place is taken once.
         locked = Event.objects.select_for_update().get(pk=event.pk)
@@ -110,14 +144,64 @@ def online_enter(*, event: Event, user: Actor, now: datetime | None = None) -> P
 
 
 def _folded(name: str) -> str:
-    # Told apart by neither case nor spacing, as a reader would not.
-    return " ".join(name.split()).casefold()
+    # Told apart by neither case, spacing nor a character's width or other compatibility form
+    # (NFKC: "Ｒｏｂｏｔ" is "Robot", "（" is "("), as a reader would not.
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return "".join(folded.split())
+
+
+def robot_names() -> set[str]:
+    """The robots' names (`_folded`) as the pages show them in each of the site's languages
+    (Player.shown_name, settings.LANGUAGES), of every seat of any rules."""
+    seats = {seat for preset in PRESETS for seat in RuleSet.from_spec(preset).seats}
+    robots = [Player(name=ROBOT_NAME.format(seat=seat), robot=True) for seat in seats]
+    names = {_folded(robot.name) for robot in robots}
+    for language, _label in settings.LANGUAGES:
+        with translation.override(language):
+            names |= {_folded(robot.shown_name) for robot in robots}
+    return names
 
 
 def robot_name(name: str) -> bool:
-    """Whether `name` is (or reads as) a robot's name: ROBOT_NAME of a seat of any rules."""
-    seats = {seat for preset in PRESETS for seat in RuleSet.from_spec(preset).seats}
-    return _folded(name) in {_folded(ROBOT_NAME.format(seat=seat)) for seat in seats}
+    """Whether `name` is (or reads as: `_folded`) a robot's name in any of the site's
+    languages (`robot_names`)."""
+    return _folded(name) in robot_names()
+
+
+def mixed_scripts(name: str) -> bool:
+    """Whether `name` mixes Latin letters with Cyrillic or Greek ones (LATIN_LOOKALIKES), by
+    the scripts Unicode names its letters with (after NFKC).
+
+    Why this rule: many Cyrillic and Greek letters look like Latin ones ("Robot Е", its "Е"
+    Cyrillic, reads as "Robot E"), and no library of Unicode's confusable skeletons is
+    installed. A real name is written in one alphabet, so refusing the mix refuses such
+    lookalikes without refusing a name in Cyrillic or Greek alone."""
+    scripts = {
+        unicodedata.name(char, "").split(" ", 1)[0]
+        for char in unicodedata.normalize("NFKC", name)
+        if char.isalpha()
+    }
+    return "LATIN" in scripts and any(script in scripts for script in LATIN_LOOKALIKES)
+
+
+def name_refusal(name: str) -> str | None:
+    """Why `name` may not be a public name, in the reader's language: it mixes Latin letters
+    with Cyrillic or Greek ones (`mixed_scripts`), it reads as a robot's name (`robot_name`),
+    or it ends in "(online)" (ONLINE_SUFFIX, as read by `_folded`: the site's own online
+    entrants'); None when none of these."""
+    if mixed_scripts(name):
+        return _(
+            "%(name)s mixes Latin letters with Cyrillic or Greek ones, which can pass for "
+            "another name: write it in one alphabet."
+        ) % {"name": name}
+    if robot_name(name):
+        return _("%(name)s is a name of the robots: choose another.") % {"name": name}
+    if _folded(name).endswith(ONLINE_SUFFIX):
+        return _(
+            "Names ending in “(online)” are kept for the site's own online entrants: choose "
+            "another."
+        )
+    return None
 
 
 def _name_taken(name: str, player: Player, event_ids: list[int]) -> Event | None:
@@ -147,9 +231,10 @@ def public_name_set(*, user: Actor, name: str) -> Player:
     keyed by Event.standings_updated_at). The same name again changes nothing.
 
     Raises:
-        AccountRefused: nobody signed in, an account tied to no player, a blank name, text the
-            site refuses (too long, control or invisible characters), a robot's name, or the
-            name of another player of one of the player's events. Nothing changed.
+        AccountRefused: nobody signed in, an account tied to no player or to a robot
+            (tournaments.people.accounts.refuse_robot), a blank name, text the site refuses
+            (too long, control or invisible characters), a name `name_refusal` refuses, or
+            the name of another player of one of the player's events. Nothing changed.
     """
     account = signed_in(user)
     if account is None:
@@ -162,14 +247,15 @@ def public_name_set(*, user: Actor, name: str) -> Player:
     unfit = text_refusal(name, max_length=NAME_MAX)
     if unfit is not None:
         raise AccountRefused(unfit[1])
-    if robot_name(name):
-        raise AccountRefused(
-            _("%(name)s is a name of the robots: choose another.") % {"name": name}
-        )
+    refusal = name_refusal(name)
+    if refusal is not None:
+        raise AccountRefused(refusal)
     with transaction.atomic():
         player = Player.objects.select_for_update().filter(user=account).first()
         if player is None:  # untied since
             raise AccountRefused(_("Your account is not tied to a player yet."))
+        # A robot's name is every entrant's opponent's: never an account's to change.
+        refuse_robot(player)
         if player.name == name:
             return player
         entered = Entry.objects.filter(player=player).values("event_id")

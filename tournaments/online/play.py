@@ -27,6 +27,7 @@ from tournaments.links.devices import Device, DeviceRefused
 from tournaments.links.tokens import DEVICE_CHARS, LinkBearer
 from tournaments.models import Entry, Event, Player, Round, RoundState, Seat, Table
 from tournaments.online import tables as online_tables
+from tournaments.online.entry import entrant_refusal
 from tournaments.online.robots import robot_moves_for, robot_players, robots_act, robots_play
 from tournaments.online.window import (
     OnlineRefused,
@@ -129,8 +130,9 @@ def online_board_start(
     (``online.board_start``).
 
     Raises:
-        OnlineRefused: the window not open (its times said), `user` not entered, no such
-            board, its round not in play.
+        OnlineRefused: the window not open (its times said), `user` not entered or one of the
+            event's officials (tournaments.online.entry.entrant_refusal), no such board, its
+            round not in play.
     """
     refusal = window_refusal(event, now)
     if refusal is not None:
@@ -138,6 +140,9 @@ def online_board_start(
     player = entrant_of(event, user)
     if player is None:
         raise OnlineRefused(_("Only an entrant of %(event)s plays its boards.") % {"event": event})
+    refusal = entrant_refusal(event, user)  # an entrant made an official since
+    if refusal is not None:
+        raise OnlineRefused(refusal)
     board = _board(event, number)
     if is_online_tables(event):
         table = online_tables.table_join(

@@ -15,9 +15,11 @@ through the record it was merged into), and is made in one of two ways:
 
 Refused (AccountRefused, nothing changed): an expired or forged link, a player already tied to
 another account, an account already tied to another player, a second pending claim of one
-account to one player. Deciding a claim is for organizers of the person's events (NotAllowed).
-Each tie and decision is audited on an event of the person's: the invitation's, or one the
-deciding organizer runs.
+account to one player, and any invitation, tie or claim of a robot of an online event
+(Player.robot, `refuse_robot`: it plays the seats no entrant holds, at every entrant's table, so
+an account tied to it would see every entrant's game). Deciding a claim is for organizers of
+the person's events (NotAllowed). Each tie and decision is audited on an event of the
+person's: the invitation's, or one the deciding organizer runs.
 """
 
 from __future__ import annotations
@@ -68,6 +70,28 @@ class Invitation:
 
     player: Player
     event: Event
+
+
+def robot_refusal(player: Player) -> str | None:
+    """Why ``player`` is never invited, tied to an account, claimed nor renamed, in the
+    reader's language: it is a robot (module docstring); None for a person."""
+    if not player.robot:
+        return None
+    return _(
+        "%(name)s is a robot: it plays the seats no entrant holds, and is never tied to an "
+        "account nor renamed."
+    ) % {"name": player.shown_name}
+
+
+def refuse_robot(player: Player) -> None:
+    """Refuse to invite, tie, claim or rename ``player`` when it is a robot (`robot_refusal`).
+
+    Raises:
+        AccountRefused: ``player`` is a robot.
+    """
+    refusal = robot_refusal(player)
+    if refusal is not None:
+        raise AccountRefused(refusal)
 
 
 # --- Reading ---------------------------------------------------------------------------------
@@ -146,8 +170,9 @@ def invitation_read(token: str) -> Invitation:
     """The invitation ``token`` names.
 
     Raises:
-        AccountRefused: expired (older than INVITATION_DAYS), forged or damaged, or naming a
-        player or event that no longer exists.
+        AccountRefused: expired (older than INVITATION_DAYS), forged or damaged, naming a
+        player or event that no longer exists, or naming a robot (one mailed before
+        invitation_send refused robots).
     """
     try:
         data = signing.loads(token, salt=INVITATION_SALT, max_age=timedelta(days=INVITATION_DAYS))
@@ -167,6 +192,7 @@ def invitation_read(token: str) -> Invitation:
     event = Event.objects.filter(pk=data.get("e")).first()
     if player is None or event is None:
         raise AccountRefused(_("This invitation names a player who is no longer on the site."))
+    refuse_robot(player)
     return Invitation(player=person_of(player), event=event)
 
 
@@ -200,8 +226,8 @@ def invitation_send(
 
     Raises:
         NotOrganizer: ``actor`` is not an organizer of ``event``;
-        AccountRefused: the player is not in the event, the address is not one, or the player
-        is already tied to an account.
+        AccountRefused: the player is not in the event, is a robot (`refuse_robot`), the
+        address is not one, or the player is already tied to an account.
     """
     address = _address(email)
     with transaction.atomic():
@@ -209,6 +235,7 @@ def invitation_send(
         record = Player.objects.select_for_update().filter(pk=player.pk).first()
         if record is None or not Entry.objects.filter(event=event, player=record).exists():
             raise AccountRefused(_("This player is not in the event."))
+        refuse_robot(record)
         person = person_of(record)
         if person.user_id is not None:
             raise AccountRefused(
@@ -247,6 +274,7 @@ def invitation_send(
 
 def _tie(person: Player, account: User) -> None:
     """Tie ``account`` to ``person`` inside the caller's transaction, or refuse."""
+    refuse_robot(person)
     other = Player.objects.filter(user=account).exclude(pk=person.pk).first()
     if other is not None:
         raise AccountRefused(
@@ -303,9 +331,10 @@ def claim_make(*, user: Actor, player: Player, message: str = "") -> ProfileClai
     organizer decides), with an optional ``message`` to him.
 
     Raises:
-        AccountRefused: nobody signed in; the account already tied to a player; the person
-        already tied to an account; a claim of this account to this person already pending;
-        a message that is not text or longer than CLAIM_MESSAGE_MAX characters.
+        AccountRefused: nobody signed in; the person a robot (`refuse_robot`); the account
+        already tied to a player; the person already tied to an account; a claim of this
+        account to this person already pending; a message that is not text or longer than
+        CLAIM_MESSAGE_MAX characters.
     """
     account = signed_in(user)
     if account is None:
@@ -314,6 +343,7 @@ def claim_make(*, user: Actor, player: Player, message: str = "") -> ProfileClai
     if unfit is not None:
         raise AccountRefused(unfit[1])
     person = person_of(player)
+    refuse_robot(person)
     own = Player.objects.filter(user=account).first()
     if own is not None:
         raise AccountRefused(
@@ -338,8 +368,8 @@ def claim_decide(*, claim: ProfileClaim, actor: Actor, approve: bool) -> Profile
 
     Raises:
         NotAllowed: ``actor`` organizes none of the person's events;
-        AccountRefused: the claim is no longer pending; on approval, the person or the
-        account already tied elsewhere.
+        AccountRefused: the claim is no longer pending; on approval, the person a robot, or
+        the person or the account already tied elsewhere.
     """
     with transaction.atomic():
         locked = ProfileClaim.objects.select_for_update().select_related("player").get(pk=claim.pk)

@@ -227,18 +227,20 @@ def device_view(
     left: int | None = None,
     taken_over: list[dict[str, Any]] | None = None,
     seconds_left: int | None | Literal["read"] = "read",
+    robot_moves: tuple[int | None, str] | None = None,
 ) -> dict[str, Any]:
     """The JSON view of `state` for `device` (games.live.seat.seat_view, with ``game`` and, once
     the board is recorded, ``next``: the next board to play or null), ``left`` (`device_left`:
     the robot plays this seat from that step on; no move menu then), ``taken_over``
     (`device_taken_over`, read from the database when `taken_over` is None),
     ``move_seconds_left`` (`device_seconds_left`, read from the database unless
-    `seconds_left` is given) and ``result_line`` (`result_line`)."""
+    `seconds_left` is given), ``robot_moves`` and ``robot_moves_text`` (`_robot_moves`, read
+    unless `robot_moves` is given) and ``result_line`` (`result_line`)."""
     view = state.view(device.seat)
     view["move_seconds_left"] = (
         device_seconds_left(device, state) if seconds_left == "read" else seconds_left
     )
-    view["robot_moves"], view["robot_moves_text"] = _robot_moves(device)
+    view["robot_moves"], view["robot_moves_text"] = robot_moves or _robot_moves(device)
     view["left"] = left
     if left is not None:
         view["menu"] = None  # the robot plays this seat: nothing for its entrant to choose

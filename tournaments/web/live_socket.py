@@ -97,6 +97,8 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
     language: str | None = None
     left: int | None = None  # at an online table: the robot plays this seat from that step
     taken_over: list[dict[str, Any]] | None = None  # at an online table: the seats taken over
+    # Against robots: the entrant's moves the robot played, as the last read found them.
+    robot_moves: tuple[int | None, str] | None = None
     due: float | None = None  # online play: when the move of the seat to move runs out (monotonic)
     gone = False  # the device closed its socket while a notice was on its way to it
 
@@ -158,6 +160,7 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
             self.recorded = state.game is not None
             self.group = table_group(device.table.pk, device.board.number)
             view = device_view(device, state, left=self.left, taken_over=self.taken_over)
+            self.robot_moves = (view["robot_moves"], view["robot_moves_text"])
             seconds = view.get("move_seconds_left")
             self.due = time.monotonic() + seconds if seconds is not None else None
             return {"type": "position", "view": view}
@@ -169,7 +172,12 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
     def _view_of(self, steps: list[str], undo: dict[str, Any]) -> dict[str, Any] | None:
         """The view after the public `steps`, from the last position kept (no database), or
         None when it cannot be built here (the consumer then reads the database)."""
-        if self.device is None or self.deal is None or self.taken_over is None:
+        if (
+            self.device is None
+            or self.deal is None
+            or self.taken_over is None
+            or self.robot_moves is None
+        ):
             return None
         try:
             known = self.position
@@ -193,7 +201,12 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
         if self.due is not None and position.to_move is not None:
             seconds = max(0, math.ceil(self.due - time.monotonic()))
         return device_view(
-            self.device, state, left=self.left, taken_over=self.taken_over, seconds_left=seconds
+            self.device,
+            state,
+            left=self.left,
+            taken_over=self.taken_over,
+            seconds_left=seconds,
+            robot_moves=self.robot_moves,
         )
 
     async def connect(self) -> None:

@@ -42,6 +42,9 @@ from tournaments.standings import teams
 from tournaments.standings.results import lot_seed
 from tournaments.templatetags.ddz_public import call_word, play
 
+# What get_object_or_404 says of an id no game has: a game hidden from the viewer says the same.
+NOT_FOUND_GAME = f"No {Game._meta.object_name} matches the given query."
+
 # How often an open standings page asks whether the standings changed (seconds).
 REFRESH_SECONDS = 15
 # Around the only part of a page that depends on who asks (templates/_account.html).
@@ -363,18 +366,33 @@ def scorecard(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     )
 
 
+def _not_found_unless_visible(request: HttpRequest, game: Game) -> None:
+    """Refuse `game` to whoever may not see it (tournaments.core.embargo.game_visible_to) as a
+    game that does not exist: the same 404, so that its page tells nothing, not even that it
+    exists (another entrant's board during an online window), nor its board and table.
+
+    Raises:
+        Http404: `request.user` may not see `game`.
+    """
+    if not embargo.game_visible_to(request.user, game):
+        raise Http404(NOT_FOUND_GAME)
+
+
 def game(request: HttpRequest, pk: int) -> HttpResponse:
-    """One game: its record, verification status and the engine's error (under the embargo,
-    only which board and table it is)."""
+    """One game: its record, verification status and the engine's error.
+
+    Raises:
+        Http404: no such game, or one the viewer may not see (`_not_found_unless_visible`).
+    """
     game = get_object_or_404(
         Game.objects.select_related("board__event", "table__round").prefetch_related(
             "table__seats__player"
         ),
         pk=pk,
     )
-    public = embargo.game_visible_to(request.user, game)
-    context = results_pages.game_record(game, public=public)
-    context["error_text"] = _error_text(game, context["record"]) if public else ""
+    _not_found_unless_visible(request, game)
+    context = results_pages.game_record(game, public=True)
+    context["error_text"] = _error_text(game, context["record"])
     return render(request, "public/game.html", context)
 
 
@@ -424,19 +442,24 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     """Step through a recorded game: every call and play, with the hands as they shrink, the
     trick on the table, the landlord, the bid and the result. ``?with=ID`` puts another
     table's game of the same board beside it; any other (another board's, one the viewer may not
-    see, not a number) leaves the replay alone, with a message saying it is not compared."""
+    see, not a number) leaves the replay alone, with a message saying it is not compared.
+
+    Raises:
+        Http404: no such game, or one the viewer may not see (`_not_found_unless_visible`).
+    """
     game = get_object_or_404(
         Game.objects.select_related("board__event", "board__round", "table__round"), pk=pk
     )
     board, event = game.board, game.board.event
     # Seeing the whole board (every table's game) implies seeing this one.
     whole = embargo.visible_to(request.user, board)
-    public = whole or embargo.game_visible_to(request.user, game)
+    if not whole:
+        _not_found_unless_visible(request, game)
     seats = results_pages.seats_of(event, board)
-    panels = [_replay_panel(game, seats)] if public else []
+    panels = [_replay_panel(game, seats)]
     other_id = request.GET.get("with", "")
     not_compared = ""
-    if other_id and public:
+    if other_id:
         other = None
         if re.fullmatch(r"[0-9]{1,18}", other_id):  # ASCII digits, within a bigint
             other = (
@@ -473,7 +496,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
             "event": event,
             "board": board,
             "game": game,
-            "public": public,
+            "public": True,  # a game the viewer may not see is not found
             "panels": panels,
             "others": others,
             "compared": panels[1]["game"] if len(panels) > 1 else None,

@@ -27,7 +27,7 @@ from tournaments.core.zones import event_time
 from tournaments.models import Event
 from tournaments.online import play
 from tournaments.online.close import CLOSED, online_window_end_now
-from tournaments.online.entry import enter_refusal, online_enter
+from tournaments.online.entry import enter_refusal, entrant_refusal, online_enter
 from tournaments.online.window import (
     MAX_ONLINE_BOARDS,
     OnlineRefused,
@@ -73,8 +73,12 @@ def _rows(event: Event, request: HttpRequest) -> list[dict[str, Any]]:
 @login_required
 def online_home(request: HttpRequest, slug: str) -> HttpResponse:
     """The entrant's page of the online event `slug` (module docstring); its organizer's
-    dealing form too."""
+    dealing form too, with why he does not enter (tournaments.online.entry.entrant_refusal)."""
     event = _event(slug)
+    entrant = play.entrant_of(event, request.user)
+    # An official (or an account tied to a robot) is offered neither "Enter" nor a board:
+    # said once, where the entrant's boards or the "Enter" button would be.
+    not_his = entrant_refusal(event, request.user)
     return render(
         request,
         "people/online.html",
@@ -82,9 +86,9 @@ def online_home(request: HttpRequest, slug: str) -> HttpResponse:
             "event": event,
             "opens": event_time(event, event.starts_at),
             "closes": event_time(event, event.ends_at),
-            "refusal": window_refusal(event),
-            "entrant": play.entrant_of(event, request.user),
-            "enter_refusal": enter_refusal(event),
+            "refusal": window_refusal(event) or (not_his if entrant else None),
+            "entrant": entrant,
+            "enter_refusal": enter_refusal(event) or not_his,
             "rows": _rows(event, request),
             "at_tables": is_online_tables(event),
             "sealed": results_sealed(event),
