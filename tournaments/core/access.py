@@ -304,11 +304,7 @@ def refuse_more_play(event: Event) -> None:
     Raises:
         AdministrationRefused: the event finished, or its seed revealed.
     """
-    if event.status == EventStatus.FINISHED:
-        raise AdministrationRefused(
-            _("Event %(event)s is finished: reopen it before adding a stage, a round or boards.")
-            % {"event": event.name}
-        )
+    # The revealed seed first: reopening the event would not lift it.
     if event.seed_revealed:
         raise AdministrationRefused(
             _(
@@ -316,6 +312,11 @@ def refuse_more_play(event: Event) -> None:
                 "this event deals no more boards. Open a new event (with its own seed) for "
                 "more play."
             )
+        )
+    if event.status == EventStatus.FINISHED:
+        raise AdministrationRefused(
+            _("Event %(event)s is finished: reopen it before adding a stage, a round or boards.")
+            % {"event": event.name}
         )
 
 

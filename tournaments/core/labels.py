@@ -79,6 +79,7 @@ AUDIT_ACTIONS: dict[str, Promise] = {
     "online.board_start": pgettext_lazy("audit action", "online board started"),
     "online.enter": pgettext_lazy("audit action", "entered online"),
     "online.window_close": pgettext_lazy("audit action", "online window closed"),
+    "online.window_end": pgettext_lazy("audit action", "window ended early"),
     "online.table_full": pgettext_lazy("audit action", "online table full, its board started"),
     "online.table_leave": pgettext_lazy("audit action", "left an online table"),
     "online.robot_takeover": pgettext_lazy("audit action", "robot took over an online seat"),

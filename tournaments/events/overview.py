@@ -1,6 +1,5 @@
 """The organizer's overview of an event (selectors, reads only): its rounds, each table's
-players in seat order and entry progress, what keeps a round in play from closing, and its
-change log.
+players in seat order and entry progress, and what keeps a round in play from closing.
 
 Vocabulary: *seat order* is the order of the event's rules (R-SEAT: S E W for three players);
 a table's *progress* is its current games entered and verified out of the round's boards;
@@ -10,9 +9,7 @@ card* lists her stops in every round seated so far, and a table card says where 
 seats goes next round. On the dashboard the *current round* (the round the room plays,
 tournaments.events.clock.current_round) comes first; a *past round* is any other round closed
 or published, folded there; an online robot duplicate's rounds are listed by number. The
-*change log* is the event's audit entries, newest first, each with its object's *label*
-("Round 5", "Board 12" rather than a database id) or, for an action whose one change says it
-better, its old → new value.
+*change log* is tournaments.events.audit_lines.
 """
 
 from __future__ import annotations
@@ -22,22 +19,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 
-from django.apps import apps
-from django.db.models import Count, Prefetch, Q, QuerySet
-from django.utils.translation import gettext as _
+from django.db.models import Count, Prefetch, Q
 
-from games.models import Board, Game, Status
+from games.models import Status
 from tournaments.core.rules import rules_of
 from tournaments.events.round_states import TRANSITIONS, rounds_unsettled, unsettled_text
 from tournaments.models import (
-    AuditEntry,
     Event,
     Player,
     Round,
     RoundState,
     Seat,
-    Stage,
-    Substitution,
     Table,
 )
 
@@ -71,7 +63,8 @@ class TableProgress:
 class OnlinePlays:
     """The plays of an online event's round (its one board): tables ``started``, those
     ``finished`` (a current game stored), ``verified``, and ``robot`` (the robot played at
-    least one of the entrant's moves: a timeout, or the window's close)."""
+    least one of an entrant's moves: a timeout, the window's close or, at online tables, a
+    seat taken over: Seat.robot_from)."""
 
     started: int
     finished: int
@@ -175,7 +168,13 @@ def online_plays(event: Event) -> dict[int, OnlinePlays]:
             verified=Count(
                 "games", filter=current & Q(games__status=Status.VERIFIED), distinct=True
             ),
-            robot=Count("pk", filter=Q(robot_moves__gt=0), distinct=True),
+            # A timeout against robots counts its moves on the table; at online tables the
+            # robot takes a seat over for the rest of the board, marked on the seat.
+            robot=Count(
+                "pk",
+                filter=Q(robot_moves__gt=0) | Q(seats__robot_from__isnull=False),
+                distinct=True,
+            ),
         )
         .values_list("round_id", "started", "finished", "verified", "robot")
     )
@@ -222,95 +221,3 @@ def next_stops(round_: Round) -> dict[int, Stop]:
             table__round__event_id=round_.event_id, table__round__number=round_.number + 1
         ).values_list("player_id", "table__number", "seat")
     }
-
-
-# --- The change log ----------------------------------------------------------------------------
-
-# The actions whose label is their one change, old → new, by the field of their changes that
-# holds [old, new]: a player's public name names him better than "player" would.
-OLD_TO_NEW = {"player.name": "name"}
-
-
-def change_log(*, event: Event, steps: bool = False) -> QuerySet[AuditEntry]:
-    """The audit entries of `event`, newest first, their actors selected; without `steps` but
-    the steps typed at the tables, one entry each (``entry.step``: the log lists the changes,
-    not the typing)."""
-    entries = AuditEntry.objects.filter(event=event)
-    if not steps:
-        entries = entries.exclude(action="entry.step")
-    return entries.select_related("actor").order_by("-at", "-id")
-
-
-def change_log_labelled(entries: Iterable[AuditEntry]) -> list[tuple[AuditEntry, str]]:
-    """`entries` (a page of the change log), each with its label (module docstring) in the
-    active language; one query per kind of object."""
-    entries = list(entries)
-    ids: dict[str, set[int]] = {}
-    for e in entries:
-        if e.object_id.isdigit():
-            ids.setdefault(e.object_type, set()).add(int(e.object_id))
-    labels = _object_labels(ids)
-    return [
-        (
-            e,
-            _old_to_new(e)
-            or labels.get(
-                (e.object_type, int(e.object_id)) if e.object_id.isdigit() else ("", 0),
-                _gone_label(e),
-            ),
-        )
-        for e in entries
-    ]
-
-
-def _object_labels(ids: dict[str, set[int]]) -> dict[tuple[str, int], str]:
-    """(object type, id) → its label, for the objects of `ids` (object type → ids) that are
-    still there."""
-    labels: dict[tuple[str, int], str] = {}
-    for pk, number in Round.objects.filter(pk__in=ids.get("round", ())).values_list("pk", "number"):
-        labels["round", pk] = _("Round %(n)s") % {"n": number}
-    for pk, r, t in Table.objects.filter(pk__in=ids.get("table", ())).values_list(
-        "pk", "round__number", "number"
-    ):
-        labels["table", pk] = _("Round %(r)s, table %(t)s") % {"r": r, "t": t}
-    for pk, r, t in Substitution.objects.filter(pk__in=ids.get("substitution", ())).values_list(
-        "pk", "round__number", "table__number"
-    ):
-        labels["substitution", pk] = _("Round %(r)s, table %(t)s") % {"r": r, "t": t}
-    for pk, number in Board.objects.filter(pk__in=ids.get("board", ())).values_list("pk", "number"):
-        labels["board", pk] = _("Board %(n)s") % {"n": number}
-    for pk, number in Stage.objects.filter(pk__in=ids.get("stage", ())).values_list("pk", "number"):
-        labels["stage", pk] = _("Stage %(n)s") % {"n": number}
-    for pk, b, r, t in Game.objects.filter(pk__in=ids.get("game", ())).values_list(
-        "pk", "board__number", "table__round__number", "table__number"
-    ):
-        labels["game", pk] = _("Board %(b)s at round %(r)s, table %(t)s") % {"b": b, "r": r, "t": t}
-    for pk, name in Event.objects.filter(pk__in=ids.get("event", ())).values_list("pk", "name"):
-        labels["event", pk] = name
-    return labels
-
-
-def _old_to_new(entry: AuditEntry) -> str:
-    """The old → new label of `entry` ("Ann → Annie") for an action of OLD_TO_NEW whose
-    changes hold [old, new]; else ""."""
-    changes = entry.changes if isinstance(entry.changes, dict) else {}
-    pair = changes.get(OLD_TO_NEW.get(entry.action, ""))
-    if isinstance(pair, list) and len(pair) == 2:
-        return _("%(old)s → %(new)s") % {"old": pair[0], "new": pair[1]}
-    return ""
-
-
-def _gone_label(entry: AuditEntry) -> str:
-    """The label of an entry's object that has no label of its own or is gone (a substitution
-    removed, a penalty taken back): its round and table, or its player, as the entry's changes
-    name them; else the kind of object (its model's name in the reader's language)."""
-    changes = entry.changes if isinstance(entry.changes, dict) else {}
-    round_, table = changes.get("round"), changes.get("table")
-    if isinstance(round_, int) and isinstance(table, int):
-        return _("Round %(r)s, table %(t)s") % {"r": round_, "t": table}
-    if isinstance(changes.get("player"), str):
-        return str(changes["player"])
-    for model in apps.get_models():
-        if model._meta.model_name == entry.object_type:
-            return str(model._meta.verbose_name)
-    return ""

@@ -337,19 +337,36 @@ def event_seed_commit(*, event: Event, actor: Actor, seed: str | None = None) ->
     return digest
 
 
+def seed_reveal_refusal(event: Event) -> str | None:
+    """Why the deal seed of `event` cannot be revealed now (no seed committed, a round not
+    closed yet; for an online robot duplicate whose window is open, its close reveals it), in
+    the reader's language; None when it can (revealed already: the service's own answer). The
+    dashboard shows it beside the button; ``event_seed_reveal`` raises it."""
+    if not event.deal_commitment or not event.deal_seed:
+        return _("This event has no committed deal seed.")
+    if event.rounds.exclude(state__in=FINISHED).exists():
+        if event.online and event.online_robots and event.online_closed_at is None:
+            # Its rounds close with the window only (tournaments.online).
+            return _(
+                "The seed is revealed once every round is closed: the window's close closes "
+                "them and reveals it."
+            )
+        return _("The seed is revealed once every round is closed.")
+    return None
+
+
 def event_seed_reveal(*, event: Event, actor: Actor) -> str:
     """Reveal the deal seed (it is shown on the public deals page from then on); returns it.
 
     Raises:
         NotOrganizer; AdministrationRefused: no seed committed, revealed already, or a round not
-        yet closed.
+        yet closed (seed_reveal_refusal).
     """
     with transaction.atomic():
         locked = organizer_lock(event, actor)
-        if not locked.deal_commitment or not locked.deal_seed:
-            raise AdministrationRefused(_("This event has no committed deal seed."))
-        if locked.rounds.exclude(state__in=FINISHED).exists():
-            raise AdministrationRefused(_("The seed is revealed once every round is closed."))
+        refusal = seed_reveal_refusal(locked)
+        if refusal is not None:
+            raise AdministrationRefused(refusal)
         if not Event.objects.filter(pk=event.pk, seed_revealed=False).update(seed_revealed=True):
             raise AdministrationRefused(_("The deal seed is revealed already."))
         audit_record(

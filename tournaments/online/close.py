@@ -155,9 +155,9 @@ def online_boards_finish(*, event: Event, table_ids: list[int], actor: Actor = S
 
 def online_window_end_now(*, event: Event, actor: Actor) -> str:
     """The organizer ends the window of the online `event` now (its end moved to now, as on
-    the event's date form, audited there), then closes it (`online_window_close`): here when
-    CLOSE_INLINE_BOARDS boards or fewer are in play, else by a worker (the task
-    ``online_close``; the sweep closes it too).
+    the event's date form, audited there as ``online.window_end``), then closes it
+    (`online_window_close`): here when CLOSE_INLINE_BOARDS boards or fewer are in play, else
+    by a worker (the task ``online_close``; the sweep closes it too).
 
     Returns CLOSED when it is closed on return, else WAITING.
 
@@ -176,10 +176,11 @@ def online_window_end_now(*, event: Event, actor: Actor) -> str:
         online=True,
         venue_name=event.venue_name,
         venue_address=event.venue_address,
+        action="online.window_end",
     )
     # The close itself is the system's, as the sweep's (only it closes the rounds of a sealed
     # event), at this organizer's request: its records name him (access.sweep_for); his
-    # ending is audited by the date form's service.
+    # ending is audited by the date form's service, as his own action.
     user = signed_in(actor)
     asked_by = user.get_username() if user is not None else ""
     if len(_boards_in_play(event)) <= CLOSE_INLINE_BOARDS:

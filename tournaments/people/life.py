@@ -35,7 +35,7 @@ from tournaments.core.access import Actor, organizer_lock
 from tournaments.core.audit import audit_record
 from tournaments.core.rating_requests import ratings_request
 from tournaments.core.zones import is_real_zone, zone_of
-from tournaments.models import STARTED, Event, EventStatus, Round, RoundState
+from tournaments.models import STARTED, Event, EventStatus, Round, RoundState, Table
 from tournaments.ratings.service import event_day
 
 # The statuses the organizer sets by hand on the event's form: before play only (in play and
@@ -124,8 +124,9 @@ def newest_first(events: QuerySet[Event]) -> QuerySet[Event]:
 
 
 def finish_refusal(event: Event) -> str | None:
-    """Why ``event`` cannot be finished now (a round not published, or already finished), or
-    None. The dashboard shows it beside the button; ``event_finish`` raises it."""
+    """Why ``event`` cannot be finished now (a round not published, or already finished; for
+    an online robot duplicate whose window is open, its close finishes it), or None. The
+    dashboard shows it beside the button; ``event_finish`` raises it."""
     if event.status == EventStatus.FINISHED:
         return _("The event is already finished.")
     waiting = (
@@ -134,6 +135,14 @@ def finish_refusal(event: Event) -> str | None:
         .order_by("number")
         .first()
     )
+    window_open = event.online and event.online_robots and event.online_closed_at is None
+    if waiting is not None and window_open:
+        # Its rounds close with the window only (tournaments.online): no button of the
+        # organizer's would close them, "End the window now" does.
+        return _(
+            "The window's close finishes %(event)s: its rounds close and are published with "
+            "it. To finish it before its end, use “End the window now” on its online page."
+        ) % {"event": event.name}
     if waiting is not None:
         return _(
             "The event cannot be finished while round %(number)s is %(state)s: publish every "
@@ -173,18 +182,22 @@ def event_place_set(
     online: bool,
     venue_name: str = "",
     venue_address: str = "",
+    action: str = "event.place",
 ) -> Event:
     """Set when and where ``event`` is played. A naive ``starts_at``/``ends_at`` is a wall
     time in ``time_zone`` (the form's fields); an aware one is taken as it is. An online event
     keeps no venue.
 
-    Returns the event as stored. Audited as ``event.place`` with the fields changed.
+    Returns the event as stored. Audited as ``action`` with the fields changed: ``event.place``,
+    or ``online.window_end`` when the organizer ends an online window now
+    (tournaments.online.close.online_window_end_now).
 
     Raises:
         NotOrganizer; LifeRefused: an unknown zone, a date outside FIRST_YEAR..LAST_YEAR, an
         end without a start or before it, a venue's name or address that is not printable
-        text or too long; for an online robot duplicate in play, a change of its start, zone
-        or being online, or an end moved into the past or cleared (_window_refusal).
+        text or too long; for an online robot duplicate whose boards are dealt, its window
+        closed, its end cleared or moved into the past, its being online changed, or its
+        start or zone changed once an entrant started a board (_window_refusal).
     """
     zone_name = zone_parse(time_zone)
     zone = ZoneInfo(zone_name) if zone_name else timezone.get_default_timezone()
@@ -224,9 +237,7 @@ def event_place_set(
             raise LifeRefused(refusal)
         if changes:
             Event.objects.filter(pk=event.pk).update(**values)
-            audit_record(
-                event=locked, actor=actor, action="event.place", obj=locked, changes=changes
-            )
+            audit_record(event=locked, actor=actor, action=action, obj=locked, changes=changes)
             if "starts_at" in changes and locked.status == EventStatus.FINISHED:
                 # The rating order is by date: a finished event moved in time is rated again.
                 ratings_request(event.pk)
@@ -238,21 +249,33 @@ def event_place_set(
 def _window_refusal(
     event: Event, changes: Mapping[str, object], end: datetime | None
 ) -> str | None:
-    """Why the window of an online robot duplicate whose boards are in play may not change so
-    (tournaments.online: its start and end are the window): once a round started, its start
-    stays, it stays online, and its end may only move to a time not yet past; None when the
-    change may be made."""
+    """Why the window of an online robot duplicate whose boards are dealt may not change so
+    (tournaments.online: its start and end are the window); None when the change may be made.
+    A closed window stays; the end is never cleared nor moved into the past (the organizer's
+    "End the window now" closes it, with the boards in play); the event stays online (its
+    rounds are in play, waiting for entrants); its start and zone move until an entrant
+    starts a board (Table: nobody has played against the window before)."""
     if not (event.online and event.online_robots) or event.started_round() is None:
         return None
     if event.online_closed_at is not None and changes:
         return _("The window of %(event)s is closed: its dates stay.") % {"event": event.name}
-    if "starts_at" in changes or "online" in changes or "time_zone" in changes:
+    if "ends_at" in changes and end is None:
+        return _("An event played on this site needs its window: give its start and its end.")
+    if "ends_at" in changes and end is not None and end < timezone.now():
+        return _(
+            "The end of %(event)s cannot be in the past: to close its window now, use “End "
+            "the window now” on its online page."
+        ) % {"event": event.name}
+    moved = "starts_at" in changes or "time_zone" in changes or "online" in changes
+    if moved and Table.objects.filter(round__event=event).exists():
         return _(
             "Entrants are playing %(event)s: its start, its zone and its being online stay; "
             "only its end may move."
         ) % {"event": event.name}
-    if "ends_at" in changes and (end is None or end < timezone.now()):
-        return _("The window's end may move to now or later, never to the past.")
+    if "online" in changes:
+        return _(
+            "The boards of %(event)s are dealt to be played on this site: it stays online."
+        ) % {"event": event.name}
     return None
 
 

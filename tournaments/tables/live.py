@@ -183,7 +183,14 @@ def live_step(
             actor=actor,
             action="entry.step",
             obj=table,
-            changes={"board": board.number, "step": step, "seat": position.to_move, "at": at},
+            changes={
+                "board": board.number,
+                "step": step,
+                "seat": position.to_move,
+                "at": at,
+                # Whether the step was a call or a turn of the play: the change log says which.
+                "phase": position.phase,
+            },
         )
         game = None
         if after.finished:
@@ -230,7 +237,7 @@ def live_steps_by(
             step = choose(position)
             if step is None:
                 break
-            seat, at = position.to_move, len(position.steps)
+            seat, at, phase = position.to_move, len(position.steps), position.phase
             try:
                 position = entry_steps.apply_step(position, step)
             except entry_steps.EntryError as exc:
@@ -238,7 +245,9 @@ def live_steps_by(
                     f"the engine refused {seat}'s step {step!r} at step {at}: {exc}"
                 ) from exc
             seats.append(seat)
-            audited.append({"board": board.number, "step": step, "seat": seat, "at": at})
+            audited.append(
+                {"board": board.number, "step": step, "seat": seat, "at": at, "phase": phase}
+            )
         if not seats:
             return LiveState(position, dict(draft.undo or {}), None), []
         # Each step audited as live_step audits it, in one INSERT.

@@ -1,10 +1,10 @@
 """The organizer's page of an event's whole change log, its audit log (namespace "organizer",
 under /organizer/events/<slug>/changes/; not the standings' change log of
 tournaments.standings.changes): every audit entry, newest first, a page at a time, each
-with who made it, its time in the event's zone and what changed (tournaments.events.overview's
-change log); the dashboard shows the last few and links here. With ``?steps=1`` it lists the
-steps typed at the tables too. For the event's organizers only (403 for anyone else, the
-sign-in page for the anonymous).
+with who made it, its time in the event's zone and what changed
+(tournaments.events.audit_lines); the dashboard shows the last few and links here. With
+``?steps=1`` it lists the steps typed at the tables too. For the event's organizers only (403
+for anyone else, the sign-in page for the anonymous).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tournaments.core.zones import zone_of
-from tournaments.events import overview
+from tournaments.events import audit_lines
 from tournaments.web.organizer import event_for_organizer, login_required
 
 PER_PAGE = 50
@@ -30,7 +30,7 @@ def change_log(request: HttpRequest, slug: str) -> HttpResponse:
     """
     event = event_for_organizer(request, slug)
     steps = request.GET.get("steps") == "1"
-    page = Paginator(overview.change_log(event=event, steps=steps), PER_PAGE).get_page(
+    page = Paginator(audit_lines.change_log(event=event, steps=steps), PER_PAGE).get_page(
         request.GET.get("page")
     )
     return render(
@@ -39,7 +39,7 @@ def change_log(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "event": event,
             "page": page,
-            "audit": overview.change_log_labelled(page.object_list),
+            "audit": audit_lines.change_log_lines(page.object_list, event=event),
             "zone": zone_of(event),
             "steps": steps,
         },

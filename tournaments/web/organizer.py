@@ -47,7 +47,15 @@ from tournaments.core.access import (
 )
 from tournaments.core.embargo import results_sealed
 from tournaments.core.zones import zone_of
-from tournaments.events import overview, players_csv, round_states, rounds, selectors, stages
+from tournaments.events import (
+    audit_lines,
+    overview,
+    players_csv,
+    round_states,
+    rounds,
+    selectors,
+    stages,
+)
 from tournaments.events.clock import current_round
 from tournaments.league import clubs
 from tournaments.models import (
@@ -251,13 +259,17 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "stage_kinds": StageKind.choices,
             # The robots of an online event are entered to fill seats, not as players.
             "entries": event.entries.filter(player__robot=False).count(),
-            "audit": overview.change_log_labelled(
-                overview.change_log(event=event)[:DASHBOARD_CHANGES]
+            "audit": audit_lines.change_log_lines(
+                audit_lines.change_log(event=event)[:DASHBOARD_CHANGES], event=event
             ),
             "zone": zone_of(event),
             # Accounts asking to be players of the event (tournaments.people.accounts).
             "claims": people_accounts.claims_pending(event=event),
             "max_boards": rounds.MAX_BOARDS_PER_ROUND,
+            # Why "Reveal the seed" would be refused now: said beside it, disabled.
+            "reveal_refusal": rounds.seed_reveal_refusal(event)
+            if event.deal_commitment and not event.seed_revealed
+            else None,
             **dashboard_context(event),
             **views_substitutions.context(event),
         },

@@ -1,8 +1,8 @@
 """The change log of an event, on its dashboard (the last entries) and on its own page (every
 entry, newest first, a page at a time), for its organizers only: its times in the event's zone
-(named once, in the heading), who made each change (a user, a private link, or the system:
-a robot finishing a board, the window's close), and what changed where a label alone says
-too little (a public name: old → new)."""
+(named once, in the heading), who made each change (a user, a private link, an online
+entrant's device, or the system: a robot finishing a board, the window's close), and what
+changed where a label alone says too little (a public name: old → new)."""
 
 from __future__ import annotations
 
@@ -117,16 +117,19 @@ def test_the_whole_log_is_for_the_organizers_only() -> None:
     assert _get(world.users["organizer"], reverse("organizer:changes", args=["nope"]))[0] == 404
 
 
-def test_a_game_the_robots_finished_was_stored_by_the_system() -> None:
+def test_a_game_stored_at_an_online_table_names_who_stored_it() -> None:
+    """No account stored it: the entrant's own device (his link) when his step ended it, else
+    the system (a robot's step); never a dash."""
     event, td, (ann,) = online_event(entrants=1, boards=1)
     online_board_play(event, ann, 1)
     stored = AuditEntry.objects.filter(event=event, action="game.submit")
     assert stored.exists() and all(e.actor_id is None for e in stored)
+    by_device = any(e.changes.get("via", {}).get("link") == "online" for e in stored)
     for language, system in (("en", "the system"), ("zh-hans", "系统")):
         _status, page = _get(td, reverse("organizer:dashboard", args=[event.slug]), language)
         cells = re.findall(r"<tr><td[^>]*>[^<]*</td><td>([^<]*)</td>", _log(page))
         assert "—" not in cells
-        assert system in cells
+        assert ("Entrant 1" if by_device else system) in cells
 
 
 def test_who_names_the_system_when_no_one_and_no_link_made_the_change() -> None:

@@ -24,6 +24,7 @@ from ddz_site.kernel.errors import DomainError
 from tournaments.core.access import NotAllowed, NotOrganizer, is_official
 from tournaments.events import stages
 from tournaments.models import Entry, Event, Player, Round, RoundState
+from tournaments.online.window import is_online_duplicate
 from tournaments.people import checkin
 
 
@@ -72,9 +73,12 @@ def _round_shown(request: HttpRequest, event: Event) -> Round | None:
 @login_required
 def checkin_list(request: HttpRequest, slug: str) -> HttpResponse:
     """The check-in list for a round (?round=N; the next round by default), searchable by
-    name (?q=): each entrant with a big present/absent button."""
+    name (?q=): each entrant with a big present/absent button. An online robot duplicate's
+    entrants are listed with no round: they enter and play online, with no check-in."""
     event = _event_for_official(request, slug)
-    round_ = _round_shown(request, event)
+    # An online event's entrants enter themselves and play online: no round is checked in.
+    online = is_online_duplicate(event)
+    round_ = None if online else _round_shown(request, event)
     query = request.GET.get("q", "")[:120]
     rows = checkin.checkin_list(event=event, round_=round_, query=query)
     return render(
@@ -83,7 +87,8 @@ def checkin_list(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "event": event,
             "round": round_,
-            "rounds": list(event.rounds.order_by("number")),
+            "rounds": [] if online else list(event.rounds.order_by("number")),
+            "online": online,
             "rows": rows,
             "query": query,
             "present": sum(1 for r in rows if r.present),

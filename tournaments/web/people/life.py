@@ -253,6 +253,19 @@ def event_reopen(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _as_stored(
+    typed: datetime | None, stored: datetime | None, event: Event, zone: str
+) -> datetime | None:
+    """The instant the form means by the wall time `typed`: the event's `stored` one when it
+    reads the same to the minute in the same zone (the form shows it to the minute: sent back
+    untouched, it is no move, even if the stored instant has seconds), else `typed` as it is
+    (read in the event's zone by the service)."""
+    if typed is None or stored is None or zone != event.time_zone:
+        return typed
+    shown = timezone.localtime(stored, life.zone_of(event)).replace(tzinfo=None)
+    return stored if typed == shown.replace(second=0, microsecond=0) else typed
+
+
 def _place_and_play_set(
     request: HttpRequest, event: Event, data: dict[str, Any], before_play: bool
 ) -> None:
@@ -264,8 +277,8 @@ def _place_and_play_set(
     life.event_place_set(
         event=event,
         actor=request.user,
-        starts_at=data["starts_at"],
-        ends_at=data["ends_at"],
+        starts_at=_as_stored(data["starts_at"], event.starts_at, event, data["time_zone"]),
+        ends_at=_as_stored(data["ends_at"], event.ends_at, event, data["time_zone"]),
         time_zone=data["time_zone"],
         online=data["online"],
         venue_name=data["venue_name"],

@@ -30,6 +30,7 @@ from django.views.decorators.http import require_POST
 from ddz_site.kernel.errors import DomainError
 from tournaments.core.access import NotAllowed, NotOrganizer
 from tournaments.models import Event, EventStatus, Registration, RegistrationStatus
+from tournaments.online.window import is_online_duplicate
 from tournaments.people import life
 from tournaments.people import registration as service
 from tournaments.people.checkin import next_round
@@ -278,7 +279,8 @@ def _settings_initial(event: Event) -> dict[str, Any]:
 @login_required
 def registrations(request: HttpRequest, slug: str) -> HttpResponse:
     """The organizer's registrations page: the settings, the registrations by status, the
-    first on the waiting list when a place is free, and the form to add an entrant."""
+    first on the waiting list when a place is free, and the form to add an entrant. An online
+    robot duplicate's places taken are its entrants, who enter themselves online."""
     event = event_for_organizer(request, slug)
     return _registrations_page(request, event)
 
@@ -293,6 +295,10 @@ def _registrations_page(
 ) -> HttpResponse:
     rows = list(Registration.objects.filter(event=event).select_related("player"))
     taken = sum(1 for r in rows if r.status == RegistrationStatus.ACCEPTED)
+    if is_online_duplicate(event):
+        # Its entrants enter themselves online, without registering: they take its places
+        # (tournaments.online.entry), robots left out.
+        taken = event.entries.filter(player__robot=False).count()
     free = event.registration_limit is None or taken < event.registration_limit
     zone = life.zone_of(event)
     with timezone.override(zone):
@@ -324,6 +330,7 @@ def _registrations_render(
             or SettingsForm(initial=_settings_initial(event), zone=zone),
             "add_form": add_form or AddForm(),
             "labels": {c: service.category_label(c) for c in event.categories},
+            "online": is_online_duplicate(event),
         },
         status=status,
     )

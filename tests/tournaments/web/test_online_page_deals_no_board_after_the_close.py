@@ -1,0 +1,39 @@
+"""Once the window of an online robot duplicate is closed (its seed revealed: anyone can compute
+a board dealt from it) its online page no longer offers the organizer's Deal form, and a deal
+posted all the same is refused for that reason (not "reopen it", which would not help): no
+round is added."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import online_board_play, online_event
+from tournaments.models import Round
+from tournaments.online.close import online_window_end_now
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_deal_form_is_offered_while_the_window_is_open() -> None:
+    event, td, _entrants = online_event(entrants=1, boards=1)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(td)
+    page = client.get(reverse("online:home", args=[event.slug])).content.decode()
+    assert reverse("online:deal", args=[event.slug]) in page
+
+
+def test_after_the_close_no_deal_form_and_a_posted_deal_says_why() -> None:
+    event, td, (ann,) = online_event(entrants=1, boards=1)
+    online_board_play(event, ann, 1)
+    online_window_end_now(event=event, actor=td)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(td)
+    page = client.get(reverse("online:home", args=[event.slug])).content.decode()
+    assert reverse("online:deal", args=[event.slug]) not in page
+    assert "Open a new event for more play" in page
+    answer = client.post(reverse("online:deal", args=[event.slug]), {"boards": "2"}, follow=True)
+    said = " ".join(str(m) for m in answer.context["messages"])
+    assert "seed is revealed" in said and "reopen" not in said
+    assert Round.objects.filter(event=event).count() == 1
