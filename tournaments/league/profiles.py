@@ -378,6 +378,9 @@ def person_profile(person: Player, *, user: Any, extremes: int = 3) -> Profile:
     for p in played:
         visible = embargo.visible_board_ids(user, p.event)
         for row in results_pages.player_scorecard(event=p.event, player=p.player, visible=visible):
+            # A board compared with no one (a top of 0) is no one's best or worst.
+            if row.top == 0:
+                continue
             if not row.hidden and row.points is not None and not row.adjusted:
                 boards[p.event.scoring_method].append(BoardResult(p.event, p.player, row))
     best, worst = _extremes(boards, extremes)
