@@ -24,7 +24,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required as _login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
@@ -381,7 +381,7 @@ def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             lambda: stages.stage_cut(stage=stage, actor=request.user),
             _("The cut is made."),
         )
-    raise PermissionDenied(_("Unknown action."))
+    raise Http404(_("Unknown action."))
 
 
 @login_required
@@ -418,7 +418,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             lambda: round_states.round_transition(round_=round_, action=action, actor=request.user),
             done % {"number": round_.number},
         )
-    raise PermissionDenied(_("Unknown action."))
+    raise Http404(_("Unknown action."))
 
 
 @login_required
