@@ -451,7 +451,8 @@ def close_rows(r: dict[str, Any]) -> list[str]:
         f"{c['ranked_s']:.1f} s ({c['games']:,} games) |",
         "**window's end → verified and ranked standings, the window closed** | "
         f"**{max(c['closed_s'], c['ranked_s']):.1f} s** |",
-        f"the close's robot time per move p50 / p95 | {_ms(c['robot_cpu'], 0.5, 0.95)} |",
+        "the close's robot time per move p50 / p95, in this process (not the workers') | "
+        f"{_ms(c['robot_cpu'], 0.5, 0.95)} |",
     ]
 
 
@@ -467,11 +468,15 @@ def extrapolation(r: dict[str, Any], args: argparse.Namespace) -> list[str]:
     per = {k: s[k] / mine for k in ("servers", "postgres", "workers", "redis")}
     peak = PEAK_AT_ONCE / HUMAN_MOVE_S
     cores = {k: peak * v for k, v in per.items()}
+    from tournaments.online.close import CLOSE_CHUNK
+
     per_board = c["closed_s"] / max(1, c["boards_in_play"])
     close = (
-        f"The close played out the boards in play at {per_board:.2f} s a board, one after "
-        f"another in one process: {PEAK_AT_ONCE:,} boards in play at the window's end would "
-        f"take {per_board * PEAK_AT_ONCE / 60:,.0f} min."
+        f"The close played out the boards in play at {per_board:.2f} s a board, shared among "
+        f"the {args.workers} workers in tasks of {CLOSE_CHUNK} boards "
+        f"(tournaments.online.close.CLOSE_CHUNK): {PEAK_AT_ONCE:,} boards in play at the "
+        f"window's end would take {per_board * PEAK_AT_ONCE / 60:,.0f} min with as many, "
+        "less with each worker added."
         if c["boards_in_play"]
         else "No board was in play at the window's end."
     )
