@@ -77,12 +77,12 @@ def change_log_lines(entries: Iterable[AuditEntry], *, event: Event) -> list[Lin
             ids.setdefault(e.object_type, set()).add(int(e.object_id))
     labels = _object_labels(ids)
     online = bool(event.online and event.online_robots)
-    holders = _seat_holders(entries) if online else {}
+    holders, entrants = _seat_holders(entries) if online else ({}, set())
     lines = []
     for e in entries:
         key = (e.object_type, int(e.object_id)) if e.object_id.isdigit() else ("", 0)
         label = _old_to_new(e) or labels.get(key, _gone_label(e))
-        told = _online_what(e, holders) if online else None
+        told = _online_what(e, holders, entrants) if online else None
         what = told or str(action_label(e.action))
         lines.append((e, _who(e, holders), _joined(what, label)))
     return lines
@@ -109,18 +109,22 @@ def _online_via(entry: AuditEntry) -> Mapping[str, Any] | None:
     return via if isinstance(via, dict) and via.get("link") == "online" else None
 
 
-def _seat_holders(entries: list[AuditEntry]) -> dict[tuple[int, str], str]:
+def _seat_holders(
+    entries: list[AuditEntry],
+) -> tuple[dict[tuple[int, str], str], set[tuple[int, str]]]:
     """(table id, seat) → the name of its player (a robot's in the reader's language), for the
-    tables the entries are about or came through. One query."""
+    tables the entries are about or came through, and which of those seats an entrant holds
+    (not a robot). One query."""
     tables = {t for t in map(_table_id, entries) if t is not None}
     for e in entries:
         via = _online_via(e)
         if via is not None and isinstance(via.get("table_id"), int):
             tables.add(via["table_id"])
-    return {
-        (s.table_id, s.seat): s.player.shown_name
-        for s in Seat.objects.filter(table_id__in=tables).select_related("player")
-    }
+    seats = list(Seat.objects.filter(table_id__in=tables).select_related("player"))
+    return (
+        {(s.table_id, s.seat): s.player.shown_name for s in seats},
+        {(s.table_id, s.seat) for s in seats if not s.player.robot},
+    )
 
 
 def _who(entry: AuditEntry, holders: Mapping[tuple[int, str], str]) -> str:
@@ -132,13 +136,15 @@ def _who(entry: AuditEntry, holders: Mapping[tuple[int, str], str]) -> str:
     return str(entry.who)
 
 
-def _online_what(entry: AuditEntry, holders: Mapping[tuple[int, str], str]) -> str | None:
+def _online_what(
+    entry: AuditEntry, holders: Mapping[tuple[int, str], str], entrants: set[tuple[int, str]]
+) -> str | None:
     """What an entry of an online robot duplicate says better than its action's label, or
     None (the plain label)."""
     changes = _changes(entry)
     table = _table_id(entry)
     if entry.action == "entry.step":
-        return _step_sentence(entry, table, holders)
+        return _step_sentence(entry, table, holders, entrants)
     if entry.action in TAKE_OVERS and isinstance(changes.get("robot_from"), int):
         seat = str(changes.get("seat") or "")
         player = holders.get((table, seat), "—") if table is not None else "—"
@@ -169,10 +175,15 @@ def _take_over(changes: Mapping[str, Any], seat: str, player: str) -> str:
 
 
 def _step_sentence(
-    entry: AuditEntry, table: int | None, holders: Mapping[tuple[int, str], str]
+    entry: AuditEntry,
+    table: int | None,
+    holders: Mapping[tuple[int, str], str],
+    entrants: set[tuple[int, str]],
 ) -> str | None:
     """An online step as a sentence: the entrant's (through his device's link) or a robot's
-    (the system's, no link); None for anyone else's or a step stored in another shape."""
+    (the system's, no link: at an entrant's seat, his move the robot played, its time run out
+    or the window closed, named so); None for anyone else's or a step stored in another
+    shape."""
     changes = _changes(entry)
     step, seat = changes.get("step"), changes.get("seat")
     if not isinstance(step, str) or not isinstance(seat, str):
@@ -188,6 +199,13 @@ def _step_sentence(
             "pass": _("%(player)s passed at %(seat)s"),
             "call": _("%(player)s at %(seat)s: %(call)s"),
             "play": _("%(player)s played %(cards)s at %(seat)s"),
+        }
+    elif entry.actor_id is None and "via" not in changes and (table, seat) in entrants:
+        params["player"] = holders[(table, seat)]  # type: ignore[index]
+        sentences = {
+            "pass": _("robot for %(player)s at %(seat)s passed"),
+            "call": _("robot for %(player)s at %(seat)s: %(call)s"),
+            "play": _("robot for %(player)s at %(seat)s played %(cards)s"),
         }
     elif entry.actor_id is None and "via" not in changes:
         sentences = {

@@ -166,3 +166,29 @@ def test_the_change_log_page_shows_the_lines() -> None:
     assert "Entrant 1" in {who for who, _what in rows}
     assert any(what.startswith("robot at ") for _who, what in rows)
     assert not any(what.startswith("step entered through a table link") for _w, what in rows)
+
+
+def test_a_robot_playing_an_entrants_move_names_him() -> None:
+    # Against robots, a move whose time ran out is played by the robot of the entrant's own
+    # seat: the line says whose move it was, not only "robot at S".
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import EntryDraft
+
+    event, _td, (ann,) = online_event(entrants=1, boards=1, move_seconds=30)
+    table = play.online_board_start(event=event, user=ann, number=1)
+    seat = play.board_seat(event, 1)
+    EntryDraft.objects.filter(table=table).update(updated_at=timezone.now() - timedelta(seconds=31))
+    assert play.timeout_check(table=table, board=table.round.boards.get())
+    step = (
+        AuditEntry.objects.filter(event=event, action="entry.step", changes__seat=seat)
+        .exclude(changes__has_key="via")
+        .order_by("pk")
+        .first()
+    )
+    assert step is not None
+    who, what = _line(event, step)
+    assert who == "the system"
+    assert what.startswith(f"robot for Entrant 1 at {seat}"), what
