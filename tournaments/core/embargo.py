@@ -48,7 +48,7 @@ from django.db.models.functions import Coalesce
 
 from games.models import Board, Game
 from tournaments.core.access import Actor, can_enter_table, is_chief_referee, signed_in
-from tournaments.models import Adjustment, Event, Round, Seat, Table
+from tournaments.models import Adjustment, Event, Player, Round, Seat, Table
 
 if TYPE_CHECKING:  # django-stubs-ext is a development dependency
     from django_stubs_ext import WithAnnotations
@@ -73,6 +73,16 @@ def results_sealed(event: Event) -> bool:
     """Whether `event` is an online robot duplicate whose window is not closed yet (module
     docstring): no board of it is open, whatever its tables finished."""
     return bool(event.online and event.online_robots and event.online_closed_at is None)
+
+
+def scorecard_sealed(user: Actor, event: Event, player: Player) -> bool:
+    """Whether `user` sees nothing of `player`'s boards in `event`: its online window is open
+    (`results_sealed`) and `user` is neither the player's account (Player.user) nor an
+    organizer or chief referee of `event`."""
+    if not results_sealed(event) or is_chief_referee(user, event):
+        return False
+    account = signed_in(user)
+    return account is None or player.user_id != account.pk
 
 
 def board_is_open(board: Board) -> bool:
