@@ -407,20 +407,20 @@ class ReplayStep:
     trick: list[tuple[str, str]] = field(default_factory=list)
 
 
-def game_record(game: Game, *, public: bool) -> dict[str, Any]:
+def game_record(game: Game) -> dict[str, Any]:
     """What a game's page shows of it (the public game page, the referee's confirm page): the
     table's seats with player, hand, declared and engine score; the bidding; the plays cut into
-    tricks (R-TRICK); the bottom cards. With `public` False (the board is under embargo for the
-    viewer) only which board and table it is. `game` needs ``table__seats__player`` prefetched
-    and its board and event selected."""
+    tricks (R-TRICK); the bottom cards. For a viewer who may see the game (the pages answer
+    any other as not found). `game` needs ``table__seats__player`` prefetched and its board
+    and event selected."""
     board, event = game.board, game.board.event
     players = lineup_of(table_ids=[game.table_id]).players(
         game.table, board.number, {s.seat: s.player for s in game.table.seats.all()}
     )
-    record = game.record if isinstance(game.record, dict) and public else {}
+    record = game.record if isinstance(game.record, dict) else {}
     hands: dict[str, Any] = record["hands"] if isinstance(record.get("hands"), dict) else {}
     # The board's hands carry suits when it was dealt (R-SUIT); a record holds ranks only.
-    suited = board.hands if public and isinstance(board.hands, dict) else {}
+    suited = board.hands if isinstance(board.hands, dict) else {}
     order = seats_of(event, board)
     robot_moves = _robot_moves(game.table)
     seats = [
@@ -429,8 +429,8 @@ def game_record(game: Game, *, public: bool) -> dict[str, Any]:
             "player": players.get(seat),
             "robot_move": robot_moves.get(seat),
             "hand": suited.get(seat) or hands.get(seat, ""),
-            "declared": (game.declared or {}).get(seat) if public else None,
-            "score": (game.score or {}).get(seat) if public else None,
+            "declared": (game.declared or {}).get(seat),
+            "score": (game.score or {}).get(seat),
         }
         for seat in order
     ]
@@ -447,10 +447,9 @@ def game_record(game: Game, *, public: bool) -> dict[str, Any]:
         "game": game,
         "event": event,
         "board": board,
-        "public": public,
         "seats": seats,
         "record": record,
-        "bottom": (board.bottom or record.get("bottom", "")) if public else "",
+        "bottom": board.bottom or record.get("bottom", ""),
         "bidding": record.get("bidding") or [],
         "plays": plays,
         "tricks": tricks,

@@ -30,7 +30,7 @@ from games.messages import stored_error_message
 from games.models import Board, Game
 from tournaments.archive import event_archive
 from tournaments.core import embargo, lineups
-from tournaments.core.access import Actor, is_chief_referee, signed_in
+from tournaments.core.access import is_chief_referee
 from tournaments.events import selectors
 from tournaments.league.profiles import home_clubs
 from tournaments.models import Entry, Event, Player, Round, Seat, Stage
@@ -325,27 +325,17 @@ def _scorecard_player(event: Event, player_id: int) -> Player:
     return get_object_or_404(players.filter(robot=False), pk=player_id)
 
 
-def scorecard_sealed(user: Actor, event: Event, player: Player) -> bool:
-    """Whether `user` sees nothing of `player`'s boards in `event`: its online window is open
-    (embargo.results_sealed) and `user` is neither the player's account (Player.user) nor an
-    organizer or chief referee of `event`."""
-    if not embargo.results_sealed(event) or is_chief_referee(user, event):
-        return False
-    account = signed_in(user)
-    return account is None or player.user_id != account.pk
-
-
 def scorecard(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """A player's scorecard: his standing, his running score and the boards he played (their
     results as the embargo lets the viewer see them); while sealed from the viewer
-    (`scorecard_sealed`), his standing only.
+    (embargo.scorecard_sealed), his standing only.
 
     Raises:
         Http404: no such event, or no scorecard of this player in it (`_scorecard_player`).
     """
     event = get_object_or_404(Event, slug=slug)
     player = _scorecard_player(event, player_id)
-    sealed = scorecard_sealed(request.user, event, player)
+    sealed = embargo.scorecard_sealed(request.user, event, player)
     rows: list[results_pages.ScorecardRow] = []
     if not sealed:
         visible = embargo.visible_board_ids(request.user, event)
@@ -391,7 +381,7 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
         pk=pk,
     )
     _not_found_unless_visible(request, game)
-    context = results_pages.game_record(game, public=True)
+    context = results_pages.game_record(game)
     context["error_text"] = _error_text(game, context["record"])
     return render(request, "public/game.html", context)
 
@@ -496,7 +486,6 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
             "event": event,
             "board": board,
             "game": game,
-            "public": True,  # a game the viewer may not see is not found
             "panels": panels,
             "others": others,
             "compared": panels[1]["game"] if len(panels) > 1 else None,
@@ -520,7 +509,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 def scorecard_csv(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """A player's scorecard as CSV: the page's boards (its header alone while sealed from the
-    viewer, `scorecard_sealed`).
+    viewer, embargo.scorecard_sealed).
 
     Raises:
         Http404: as `scorecard`.
@@ -533,7 +522,7 @@ def scorecard_csv(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
             event=event,
             player=player,
             visible=visible,
-            sealed=scorecard_sealed(request.user, event, player),
+            sealed=embargo.scorecard_sealed(request.user, event, player),
         ),
         content_type="text/csv; charset=utf-8",
     )

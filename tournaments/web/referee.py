@@ -540,7 +540,7 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     versions = list(selectors.game_versions(table=game.table, board=game.board))
     current = next((v for v in versions if v.replaced_at is None), None)
     # The record above the confirm button: the chief sees what he confirms.
-    shown = results_pages.game_record(current, public=True) if current is not None else {}
+    shown = results_pages.game_record(current) if current is not None else {}
     audit = selectors.audit_log(event=event, games=versions)
     error_text = _error_text(current)
     following = _next_board(game)
