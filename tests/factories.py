@@ -6,6 +6,8 @@ import random
 from typing import Any
 
 import factory
+from django.test import Client
+from django.urls import reverse
 
 from games.bot import play_record
 from games.engine import RuleSet, deal_random
@@ -272,3 +274,17 @@ def online_table_play(event: Event, users: list[Any], number: int) -> Any:
             return state.game
         state = online_table_step(devices, state)
     raise AssertionError("the board did not end")
+
+
+def signed_in_client(user: Any, language: str = "en") -> Client:
+    """A test client signed in as `user`, asking for pages in `language`."""
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(user)
+    return client
+
+
+def dashboard_page(event: Event, user: Any) -> str:
+    """The organizer's dashboard of `event` as `user` sees it (English; it must answer 200)."""
+    answer = signed_in_client(user).get(reverse("organizer:dashboard", args=[event.slug]))
+    assert answer.status_code == 200
+    return answer.content.decode()

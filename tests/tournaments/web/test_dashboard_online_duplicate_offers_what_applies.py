@@ -8,33 +8,26 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 from django.urls import reverse
 
-from tests.factories import duplicate_round, online_board_play, online_event
-from tournaments.models import Event, EventRole, Role, Round, RoundState, Stage
+from tests.factories import (
+    dashboard_page,
+    duplicate_round,
+    online_board_play,
+    online_event,
+    signed_in_client,
+)
+from tournaments.models import EventRole, Role, Round, RoundState, Stage
 
 pytestmark = pytest.mark.django_db
 
 CLOSES_WITH_THE_WINDOW = "the rounds close and are published with the window"
 
 
-def _client(user: User) -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    client.force_login(user)
-    return client
-
-
-def _dashboard(event: Event, user: User) -> str:
-    answer = _client(user).get(reverse("organizer:dashboard", args=[event.slug]))
-    assert answer.status_code == 200
-    return answer.content.decode()
-
-
 def test_an_open_online_duplicate_offers_no_round_transition_and_says_why_once() -> None:
     event, td, (ann,) = online_event(entrants=1, boards=3)
     online_board_play(event, ann, 1)
-    page = _dashboard(event, td)
+    page = dashboard_page(event, td)
     rounds = page[page.index('id="rounds"') :]
     assert "data-action=" not in rounds
     assert "Close the round?" not in page
@@ -45,7 +38,7 @@ def test_an_open_online_duplicate_offers_no_round_transition_and_says_why_once()
 def test_an_online_duplicate_has_no_stages_nor_private_links() -> None:
     event, td, (ann,) = online_event(entrants=1, boards=2)
     online_board_play(event, ann, 1)  # a table exists: table links could be offered for it
-    page = _dashboard(event, td)
+    page = dashboard_page(event, td)
     assert 'id="stages"' not in page and "Add a stage" not in page
     assert 'id="links"' not in page and "Tables of" not in page
     assert "Make every player&#x27;s link" not in page and "Make every player's link" not in page
@@ -57,7 +50,7 @@ def test_an_ordinary_event_keeps_its_round_actions_stages_and_links() -> None:
     Round.objects.filter(event=event).update(state=RoundState.IN_PLAY)
     td = User.objects.create_user(f"td-{event.slug}", password="x")
     EventRole.objects.create(event=event, user=td, role=Role.ORGANIZER)
-    page = _dashboard(event, td)
+    page = dashboard_page(event, td)
     assert 'data-action="close"' in page
     assert 'id="stages"' in page and 'id="links"' in page and "Tables of" in page
     assert CLOSES_WITH_THE_WINDOW not in page and 'id="online-note"' not in page
@@ -66,7 +59,7 @@ def test_an_ordinary_event_keeps_its_round_actions_stages_and_links() -> None:
 def test_the_hidden_round_actions_are_refused_when_posted() -> None:
     event, td, (ann,) = online_event(entrants=1, boards=2)
     online_board_play(event, ann, 1)
-    client = _client(td)
+    client = signed_in_client(td)
     for action in ("close", "publish", "start"):
         answer = client.post(
             reverse("organizer:round_action", args=[event.slug, 1, action]), follow=True
@@ -82,7 +75,7 @@ def test_the_hidden_stage_actions_are_refused_when_posted() -> None:
     event, td, _entrants = online_event(entrants=1, boards=2)
     # A stage made before (the administration's, or before the event went online).
     stage = Stage.objects.create(event=event, number=1, name="Qualifying")
-    client = _client(td)
+    client = signed_in_client(td)
     posts = [
         (reverse("organizer:stage_create", args=[event.slug]), {"name": "Final"}),
         (reverse("organizer:stage_action", args=[event.slug, 1, "round"]), {"count": "2"}),
@@ -102,6 +95,8 @@ def test_the_hidden_stage_actions_are_refused_when_posted() -> None:
 
 def test_a_stranger_posting_a_stage_of_an_online_duplicate_is_answered_403() -> None:
     event, _td, (ann,) = online_event(entrants=1, boards=1)
-    answer = _client(ann).post(reverse("organizer:stage_create", args=[event.slug]), {"name": "x"})
+    answer = signed_in_client(ann).post(
+        reverse("organizer:stage_create", args=[event.slug]), {"name": "x"}
+    )
     assert answer.status_code == 403
     assert not Stage.objects.filter(event=event).exists()

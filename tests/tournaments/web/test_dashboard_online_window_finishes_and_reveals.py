@@ -9,27 +9,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth.models import User
-from django.test import Client
 from django.urls import reverse
 
-from tests.factories import online_board_play, online_event
+from tests.factories import dashboard_page, online_board_play, online_event, signed_in_client
 from tournaments.models import Event, EventStatus
 from tournaments.online.close import online_window_end_now
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user: User) -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    client.force_login(user)
-    return client
-
-
-def _dashboard(event: Event, user: User) -> str:
-    answer = _client(user).get(reverse("organizer:dashboard", args=[event.slug]))
-    assert answer.status_code == 200
-    return answer.content.decode()
 
 
 def _button(page: str, words: str) -> str:
@@ -42,7 +28,7 @@ def _button(page: str, words: str) -> str:
 def test_finish_is_disabled_with_the_windows_close_and_end_the_window_now() -> None:
     event, td, (ann,) = online_event(entrants=1, boards=2)
     online_board_play(event, ann, 1)
-    page = _dashboard(event, td)
+    page = dashboard_page(event, td)
     assert "disabled" in _button(page, "Finish the event")
     reason = page[page.index('id="finish-refusal"') :].split("</span>")[0]
     assert "window" in reason and "End the window now" in reason
@@ -52,7 +38,7 @@ def test_finish_is_disabled_with_the_windows_close_and_end_the_window_now() -> N
 def test_reveal_the_seed_is_disabled_with_the_reason_while_the_window_is_open() -> None:
     event, td, (ann,) = online_event(entrants=1, boards=2)
     online_board_play(event, ann, 1)
-    page = _dashboard(event, td)
+    page = dashboard_page(event, td)
     button = _button(page, "Reveal the seed")
     assert "disabled" in button and 'aria-describedby="reveal-refusal"' in button
     reason = page[page.index('id="reveal-refusal"') :].split("</span>")[0]
@@ -61,7 +47,7 @@ def test_reveal_the_seed_is_disabled_with_the_reason_while_the_window_is_open() 
 
 def test_finish_and_reveal_posted_during_the_window_are_refused_and_change_nothing() -> None:
     event, td, _entrants = online_event(entrants=1, boards=1)
-    client = _client(td)
+    client = signed_in_client(td)
     for name in ("prizes:event_finish", "organizer:seed_reveal"):
         answer = client.post(reverse(name, args=[event.slug]), follow=True)
         levels = [m.level_tag for m in answer.context["messages"]]
@@ -74,6 +60,6 @@ def test_after_the_close_the_event_is_finished_and_its_seed_shown() -> None:
     event, td, (ann,) = online_event(entrants=1, boards=1)
     online_board_play(event, ann, 1)
     online_window_end_now(event=event, actor=td)
-    page = _dashboard(event, td)
+    page = dashboard_page(event, td)
     assert 'id="event-reopen"' in page and 'id="finish-refusal"' not in page
     assert "Seed revealed:" in page and 'id="reveal-refusal"' not in page
