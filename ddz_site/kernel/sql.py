@@ -48,8 +48,11 @@ def copy_rows(
             copy.write_row(row)
 
 
-# Statements of prepared_values, by name and number of arguments, built once per process.
-_PREPARED: dict[tuple[str, int], tuple[str, list[Any], list[tuple[int, int]]]] = {}
+# Statements of prepared_values, by name and number of arguments, built once per process:
+# the SQL, its parameters, and for each argument's slot its position, the argument's index and
+# the type the ORM handed it as.
+_Slot = tuple[int, int, type]
+_PREPARED: dict[tuple[str, int], tuple[str, list[Any], list[_Slot]]] = {}
 # Stand-ins for the arguments while a statement is built: far from any id or generation.
 _SENTINEL = -(10**15)
 PREPARED_ARGUMENTS = 64
@@ -76,19 +79,21 @@ def prepared_values(
         stand_ins = [_SENTINEL - i for i in range(len(ints))]
         sql, params = build(stand_ins).query.sql_with_params()
         where = {value: i for i, value in enumerate(stand_ins)}
+        # A big integer field's value comes wrapped (psycopg's Int8, a subclass of int): the
+        # argument put in its place is wrapped the same, so the statement's types stay.
         slots = [
-            (position, where[p])
+            (position, where[p], type(p))
             for position, p in enumerate(params)
-            if type(p) is int and p in where
+            if isinstance(p, int) and not isinstance(p, bool) and p in where
         ]
-        if {i for _position, i in slots} == set(range(len(ints))):
+        if {i for _position, i, _type in slots} == set(range(len(ints))):
             hit = _PREPARED[key] = (sql, list(params), slots)
     if hit is None:
         return [tuple(row) for row in build(ints)]
     statement, stored, slots = hit
     values = list(stored)
-    for position, i in slots:
-        values[position] = ints[i]
+    for position, i, kind in slots:
+        values[position] = kind(ints[i])
     with connection.cursor() as cursor:
         cursor.execute(statement, values)
         return cursor.fetchall()

@@ -7,8 +7,8 @@ import pytest
 from django.db import connection
 
 from ddz_site.kernel import sql
-from tests.factories import PlayerFactory
-from tournaments.models import Player
+from tests.factories import EventFactory, PlayerFactory
+from tournaments.models import Player, StandingsChange
 
 pytestmark = pytest.mark.django_db
 
@@ -43,3 +43,24 @@ def test_an_argument_used_twice_runs_through_the_orm() -> None:
 
     assert sql.prepared_values("test.both", both, [player.pk]) == [(player.pk,)]
     assert sql.prepared_values("test.twice", twice, [player.pk]) == []
+
+
+def test_a_statement_on_a_bigint_column_is_built_once() -> None:
+    """The ORM hands a big integer field's values to psycopg wrapped (Int8, a subclass of
+    int): the standings' change log is read by generation, a BigIntegerField, many times a
+    second, and must not be built again each time."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only")
+    event = EventFactory()
+    for generation in (1, 2, 3):
+        StandingsChange.objects.create(event=event, generation=generation, boards=[generation])
+
+    def log(args: list[int]):
+        return StandingsChange.objects.filter(
+            event_id=args[0], generation__gt=args[1], generation__lte=args[2]
+        ).order_by("generation").values_list("generation")
+
+    sql._PREPARED.clear()
+    assert sql.prepared_values("test.log", log, [event.pk, 0, 2]) == [(1,), (2,)]
+    assert len(sql._PREPARED) == 1
+    assert sql.prepared_values("test.log", log, [event.pk, 1, 3]) == [(2,), (3,)]
