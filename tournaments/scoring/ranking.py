@@ -113,52 +113,72 @@ class Sums:
     def add(self, points: Iterable[SeatPoints], sign: int = 1) -> None:
         """Add the points (`sign` 1) or take them off (-1; points added before)."""
         # One pass, numerators per denominator (a few distinct ones: halves, Neuberg's n):
-        # no Fraction arithmetic per point.
+        # no Fraction arithmetic per point. A board's points share a few Fraction objects (one
+        # per distinct score), so each object's numerator and bucket are found once (by id,
+        # the object held in `parts` so that its id stays its own), not per point: they are
+        # properties, a Python call each.
         totals: dict[int, dict[Hashable, int]] = {}
         tops: dict[int, dict[Hashable, int]] = {}
+        parts: dict[int, tuple[Fraction | None, int, dict[Hashable, int] | None]] = {}
         boards = self.boards
         gone: list[Hashable] = []
-        for p in points:
-            player = p.player
-            value = p.points
-            bucket = totals.get(value.denominator)
-            if bucket is None:
-                bucket = totals[value.denominator] = {}
-            bucket[player] = bucket.get(player, 0) + value.numerator
-            top = p.top
-            if top:
-                bucket = tops.get(top.denominator)
-                if bucket is None:
-                    bucket = tops[top.denominator] = {}
-                bucket[player] = bucket.get(player, 0) + top.numerator
+        for player, value, top in _player_points(points):
+            part = parts.get(id(value))
+            if part is None:
+                part = parts[id(value)] = _part(value, totals, keep_zero=True)
+            bucket = part[2]
+            if bucket is not None:
+                bucket[player] = bucket.get(player, 0) + part[1]
+            part = parts.get(id(top))
+            if part is None:
+                part = parts[id(top)] = _part(top, tops, keep_zero=False)
+            bucket = part[2]
+            if bucket is not None:
+                bucket[player] = bucket.get(player, 0) + part[1]
             count = boards.get(player, 0) + sign
             boards[player] = count
             if not count:
                 gone.append(player)
-        self._settle(totals, tops, gone, sign)
+        self._settle(
+            [(d, b, sign) for d, b in totals.items()], [(d, b, sign) for d, b in tops.items()], gone
+        )
 
     def merge(self, other: Sums, sign: int = 1) -> None:
         """Add the sums `other` (`sign` 1) or take them off (-1; sums added before): the
         incremental standings keep each board's sums and move the event's by them."""
+        gone = self._count(other.boards, sign)
+        self._settle(
+            [(other.den, other.total, sign)], [(other.top_den, other.top, sign)], gone
+        )
+
+    def replace(self, old: Sums, new: Sums) -> None:
+        """Take off the sums `old` (added before) and add `new`, in one pass: a board whose
+        points changed moves the event's sums by the difference (most often the same players,
+        so their board counts need no change)."""
+        gone: list[Hashable] = []
+        if old.boards != new.boards:
+            gone = self._count(old.boards, -1) + self._count(new.boards, 1)
+        self._settle(
+            [(old.den, old.total, -1), (new.den, new.total, 1)],
+            [(old.top_den, old.top, -1), (new.top_den, new.top, 1)],
+            gone,
+        )
+
+    def _count(self, counts: dict[Hashable, int], sign: int) -> list[Hashable]:
+        """Move the board counts by `counts` times `sign`; the players left with none."""
         boards = self.boards
         gone: list[Hashable] = []
-        for player, n in other.boards.items():
+        for player, n in counts.items():
             count = boards.get(player, 0) + sign * n
             boards[player] = count
             if not count:
                 gone.append(player)
-        self._settle({other.den: other.total}, {other.top_den: other.top}, gone, sign)
+        return gone
 
-    def _settle(
-        self,
-        totals: dict[int, dict[Hashable, int]],
-        tops: dict[int, dict[Hashable, int]],
-        gone: list[Hashable],
-        sign: int,
-    ) -> None:
+    def _settle(self, totals: list[_Signed], tops: list[_Signed], gone: list[Hashable]) -> None:
         boards = self.boards
-        self.den = _merge(self.total, self.den, totals, sign)
-        self.top_den = _merge(self.top, self.top_den, tops, sign)
+        self.den = _merge(self.total, self.den, totals)
+        self.top_den = _merge(self.top, self.top_den, tops)
         for player in gone:
             if not boards.get(player):
                 # His last seat result taken off: every sum of his is back to nothing.
@@ -167,20 +187,49 @@ class Sums:
                 self.top.pop(player, None)
 
 
-def _merge(
-    into: dict[Hashable, int], den: int, by_den: dict[int, dict[Hashable, int]], sign: int
-) -> int:
-    """Add the numerators `by_den` (denominator → player → numerator) times `sign` into
-    `into` (numerators over `den`); the common denominator they are over now."""
-    common = lcm(den, *by_den) if by_den else den
+# Numerators over a denominator, added with a sign: (denominator, player → numerator, ±1).
+_Signed = tuple[int, dict[Hashable, int], int]
+
+
+def _player_points(
+    points: Iterable[SeatPoints],
+) -> Iterable[tuple[Hashable, Fraction, Fraction | None]]:
+    """(player, points, top) of each seat's points."""
+    for p in points:
+        yield p.player, p.points, p.top
+
+
+def _part(
+    value: Fraction | None, by_den: dict[int, dict[Hashable, int]], *, keep_zero: bool
+) -> tuple[Fraction | None, int, dict[Hashable, int] | None]:
+    """`value` (held), its numerator and the bucket of `by_den` its denominator adds to; no
+    bucket (None) for no value, or 0 unless `keep_zero` (a player's total is in the sums
+    from his first board on, 0 or not; a top of 0 adds nothing)."""
+    if value is None or (not value and not keep_zero):
+        return value, 0, None
+    bucket = by_den.get(value.denominator)
+    if bucket is None:
+        bucket = by_den[value.denominator] = {}
+    return value, value.numerator, bucket
+
+
+def _merge(into: dict[Hashable, int], den: int, signed: list[_Signed]) -> int:
+    """Add the numerators `signed` (denominator, player → numerator, sign) into `into`
+    (numerators over `den`); the common denominator they are over now."""
+    common = lcm(den, *(d for d, _b, _s in signed)) if signed else den
     if common != den:
         factor = common // den
         for player in into:
             into[player] *= factor
-    for d, bucket in by_den.items():
+    get = into.get
+    for d, bucket, sign in signed:
         factor = sign * (common // d)
-        for player, numerator in bucket.items():
-            into[player] = into.get(player, 0) + numerator * factor
+        if factor == 1:
+            for player, numerator in bucket.items():
+                into[player] = get(player, 0) + numerator
+        else:
+            for player, numerator in bucket.items():
+                into[player] = get(player, 0) + numerator * factor
     return common
 
 

@@ -45,11 +45,12 @@ def running_sums(
         if old is not None and old[0] is points:
             boards[board] = old
             continue
-        if old is not None:
-            sums.merge(old[1], -1)
         own = Sums()
         own.add(_ranked_only(points, unranked))
-        sums.merge(own)
+        if old is not None:
+            sums.replace(old[1], own)
+        else:
+            sums.merge(own)
         boards[board] = (points, own)
     for board, (_points, own) in before.items():
         if board not in per_board:
