@@ -33,12 +33,12 @@ def ratings_request(event_id: int) -> None:
     the standings are). Nothing when the event is neither rated (finished, with a published
     round: tournaments.ratings.service.rated_events) nor was rated (a reopened event is asked
     for once more, so that the recomputation takes its rows out)."""
-    rated = Event.objects.filter(
+    # One query: it runs after every store of the standings, rated or not.
+    if not Event.objects.filter(
+        Q(status=EventStatus.FINISHED, rounds__state=RoundState.PUBLISHED)
+        | Q(pk__in=RatedEvent.objects.filter(pk=event_id).values("pk")),
         pk=event_id,
-        status=EventStatus.FINISHED,
-        rounds__state=RoundState.PUBLISHED,
-    ).exists()
-    if not rated and not RatedEvent.objects.filter(pk=event_id).exists():
+    ).exists():
         return
     if not RatedEvent.objects.filter(pk=event_id).update(requested=F("requested") + 1):
         RatedEvent.objects.get_or_create(pk=event_id)
