@@ -246,7 +246,8 @@ def matchpoints(
     rows = list(results)
     _check(rows)
     # Each result's points by its place in `rows`, group by group (a board and seat).
-    points: list[tuple[Fraction, Fraction]] = [(Fraction(0), Fraction(0))] * len(rows)
+    zero = (Fraction(0), Fraction(0))
+    points: list[tuple[Fraction, Fraction]] = [zero] * len(rows)
     groups: dict[tuple[Hashable, str], list[int]] = defaultdict(list)
     for i, r in enumerate(rows):
         groups[(r.board, r.seat)].append(i)
@@ -267,25 +268,41 @@ def matchpoints(
             for i, exact in zip(compared, exacts, strict=True):
                 points[i] = (exact if n == big_n else (exact + 1) * big_n / n - 1, top)
             continue
-        # Compared as integers over the group's common denominator: exact, and many times
-        # faster than comparing Fractions (the standings of a large event sort 40,000 scores).
-        scores = [rows[i].score for i in compared]
-        den = lcm(1, *{s.denominator for s in scores})
-        keys = [s.numerator * (den // s.denominator) for s in scores]
-        # One pass over the sorted scores: a score earns 2 per score below it and 1 per other
-        # equal score (below + (below + equal) - 1), made a Fraction once per distinct score
-        # (a board at 200 tables has a few dozen), with Neuberg's (raw + 1) * N / n - 1 in one
-        # division when fewer than N tables compare.
-        value_of: dict[int, tuple[Fraction, Fraction]] = {}
-        below = 0
-        for key, equal in sorted(Counter(keys).items()):
-            raw = 2 * below + equal - 1
-            value = Fraction(raw) if n == big_n else Fraction((raw + 1) * big_n - n, n)
-            value_of[key] = (value, top)
-            below += equal
-        for i, key in zip(compared, keys, strict=True):
-            points[i] = value_of[key]
+        _plain_matchpoints(rows, compared, points, big_n, top)
     return [SeatPoints(r.board, r.table, r.seat, r.player, *points[i]) for i, r in enumerate(rows)]
+
+
+def _plain_matchpoints(
+    rows: list[SeatResult],
+    compared: list[int],
+    points: list[tuple[Fraction, Fraction]],
+    big_n: int,
+    top: Fraction,
+) -> None:
+    """Set points[i] for each place i of `compared` (one board and seat, none adjusted or
+    weighted): the matchpoints of rows[i] among them, Neuberg-scaled to `big_n` tables."""
+    n = len(compared)
+    # Compared as integers over the group's common denominator: exact, and many times faster
+    # than comparing Fractions (the standings of a large event sort 40,000 scores). The rows
+    # share a few score objects (one per distinct score): each is made an integer key once,
+    # found by id (a Fraction's hash and its parts are Python calls), held in `scores`.
+    scores = {id(s): s for s in (rows[i].score for i in compared)}
+    den = lcm(1, *{s.denominator for s in scores.values()})
+    key_of = {k: s.numerator * (den // s.denominator) for k, s in scores.items()}
+    keys = [key_of[id(rows[i].score)] for i in compared]
+    # One pass over the sorted scores: a score earns 2 per score below it and 1 per other
+    # equal score (below + (below + equal) - 1), made a Fraction once per distinct score (a
+    # board at 200 tables has a few dozen), with Neuberg's (raw + 1) * N / n - 1 in one
+    # division when fewer than N tables compare.
+    value_of: dict[int, tuple[Fraction, Fraction]] = {}
+    below = 0
+    for key, equal in sorted(Counter(keys).items()):
+        raw = 2 * below + equal - 1
+        value = Fraction(raw) if n == big_n else Fraction((raw + 1) * big_n - n, n)
+        value_of[key] = (value, top)
+        below += equal
+    for i, key in zip(compared, keys, strict=True):
+        points[i] = value_of[key]
 
 
 def _weighted_matchpoints(compared: Sequence[SeatResult]) -> list[Fraction]:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
+from typing import NamedTuple
 
 from tournaments.scoring.methods import (
     Method,
@@ -22,13 +23,13 @@ from tournaments.scoring.methods import (
 )
 
 
-@dataclass(frozen=True)
-class RankedRow:
+class RankedRow(NamedTuple):
     """A ranked row: `rank` like "1" or "2="; `percentage` only for matchpoints.
 
     `total` is the sum of the board points; `penalty` (kept apart, never inside a board) is
     taken off it for the ranking key; `decided_by` names the tie-break that separated this row
-    from the rows of equal key ("" when no tie-break was needed, or none decided).
+    from the rows of equal key ("" when no tie-break was needed, or none decided). A named
+    tuple, not a frozen dataclass: a recomputation makes one per player (a third of the time).
     """
 
     rank: str

@@ -270,15 +270,7 @@ def _credit_again(
         else:
             fresh.append(row)
     if fresh:
-        before: dict[Any, methods.SeatResult] = (
-            {
-                (r.board, r.table, r.seat): r
-                for b in boards
-                for r in snap.results.by_board.get(b, ())
-            }
-            if snap.results.by_board
-            else {}
-        )
+        before = _credited_before(snap, boards, fresh)
         credited: dict[int, list[methods.SeatResult]] = defaultdict(list)
         credit_games(credited, fresh, snap.seats, layout, reuse=before)
         by_table: dict[tuple[int, Any], list[methods.SeatResult]] = defaultdict(list)
@@ -289,6 +281,22 @@ def _credit_again(
         for row in fresh:
             games[row[0]][row[1]] = (row, tuple(by_table.get((row[0], row[1]), ())))
     return grouped, games
+
+
+def _credited_before(
+    snap: Snapshot, boards: set[int], fresh: list[tuple[Any, ...]]
+) -> dict[Any, methods.SeatResult]:
+    """The seat results the snapshot credited at the tables of `fresh` (board id, table id,
+    …), by (board, table, seat), for credit_games to reuse the equal ones: read from the
+    tables' games when the snapshot knows each (a few of a board's hundreds), else from every
+    result of `boards`."""
+    games = snap.games
+    if all(row[1] in games.get(row[0], {}) for row in fresh):
+        return {
+            (r.board, r.table, r.seat): r for row in fresh for r in games[row[0]][row[1]][1]
+        }
+    by_board = snap.results.by_board or {}
+    return {(r.board, r.table, r.seat): r for b in boards for r in by_board.get(b, ())}
 
 
 def _games_moved(

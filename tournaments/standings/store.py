@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from operator import itemgetter
 from dataclasses import dataclass
 from typing import Any
 
@@ -303,5 +304,6 @@ def _store_rows(event_id: int, scope: int | None, rows: list[dict[str, Any]]) ->
             Standing(event_id=event_id, stage_id=scope, **row) for row in rows
         )
         return
-    rows_in = [(event_id, scope, *(row[name] for name in FIELDS)) for row in rows]
+    values = itemgetter(*FIELDS)
+    rows_in = [(event_id, scope, *values(row)) for row in rows]
     copy_rows(Standing, ("event_id", "stage_id", *FIELDS), rows_in)
