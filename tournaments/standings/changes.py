@@ -128,7 +128,8 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
     if read_again is None:
         return None
     rows, layout, expected, now_open = read_again
-    rows = [(b, t, *scores) for b, t, counted, *scores in rows if counted and b in now_open]
+    if now_open != boards:
+        rows = [row for row in rows if row[0] in now_open]
     credited = replace(layout, boards=now_open)
     every_board = dict(snap.results.by_board or {})
     grouped, games = _credit_again(rows, snap, credited, boards)
@@ -211,16 +212,21 @@ def _boards_read(
     boards: set[int],
     fresh: dict[tuple[int, int], tuple[Any, ...]] | None,
 ) -> tuple[list[tuple[Any, ...]], Layout, dict[Hashable, int], set[int]] | None:
-    """The current games of the changed `boards` (as _current_games gives them), the layout
-    with their tables, the tables each board is meant for (Neuberg's N) and which of them
-    the standings count now; None when the snapshot cannot be moved (read everything).
+    """The counted games of the changed `boards` (board id, table id, the seats' scores),
+    the layout with their tables, the tables each board is meant for (Neuberg's N) and which
+    of them the standings count now; None when the snapshot cannot be moved (read
+    everything).
 
     `fresh`, when given, is the named games read again (_named_read): the boards' other
-    rows are then the snapshot's."""
+    rows are then the snapshot's, at tables it knows."""
     seats = snap.seats
     by_games = fresh is not None
-    rows = _games_moved(snap, boards, fresh) if fresh is not None else _current_games(boards, seats)
-    layout = _with_tables(snap.layout, {row[1] for row in rows}, seats)
+    every = [] if fresh is not None else _current_games(boards, seats)
+    if fresh is not None:
+        tables = {t for _b, t in fresh}.union(*(snap.games[b] for b in boards))
+    else:
+        tables = {row[1] for row in every}
+    layout = _with_tables(snap.layout, tables, seats)
     if layout is None:
         return None
     # The tables of the changed boards' rounds counted again: a table may have been added
@@ -240,8 +246,11 @@ def _boards_read(
         # game replaced or ruled on, never taken away), so the boards stay open.
         now_open = boards
     else:
-        every = _current_games(boards, seats) if by_games else rows
+        every = every or _current_games(boards, seats)
         now_open = _open_of(boards, every, layout, expected)
+    if fresh is not None:
+        return _games_moved(snap, boards, fresh), layout, expected, now_open
+    rows = [(b, t, *scores) for b, t, counted, *scores in every if counted]
     return rows, layout, expected, now_open
 
 
@@ -302,15 +311,17 @@ def _credited_before(
 def _games_moved(
     snap: Snapshot, boards: set[int], fresh: dict[tuple[int, int], tuple[Any, ...]]
 ) -> list[tuple[Any, ...]]:
-    """The counted games of `boards` as _current_games gives them, from the games named and
-    read again (`fresh`, by board and table): every other table's row is the one the
-    snapshot read last (Snapshot.games), counted then."""
+    """The counted games of `boards` (board id, table id, the seats' scores), from the games
+    named and read again (`fresh`, by board and table, as _current_games gives them): every
+    other table's row is the one the snapshot read last (Snapshot.games), counted then."""
     rows: list[tuple[Any, ...]] = []
     for board_id in boards:
-        for table_id, (row, _results) in snap.games[board_id].items():
-            if (board_id, table_id) not in fresh:
-                rows.append((row[0], row[1], True, *row[2:]))
-    rows.extend(fresh.values())
+        rows.extend(
+            row
+            for table_id, (row, _results) in snap.games[board_id].items()
+            if (board_id, table_id) not in fresh
+        )
+    rows.extend((b, t, *scores) for b, t, counted, *scores in fresh.values() if counted)
     return rows
 
 
