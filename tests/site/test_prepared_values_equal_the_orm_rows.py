@@ -56,9 +56,13 @@ def test_a_statement_on_a_bigint_column_is_built_once() -> None:
         StandingsChange.objects.create(event=event, generation=generation, boards=[generation])
 
     def log(args: list[int]):
-        return StandingsChange.objects.filter(
-            event_id=args[0], generation__gt=args[1], generation__lte=args[2]
-        ).order_by("generation").values_list("generation")
+        return (
+            StandingsChange.objects.filter(
+                event_id=args[0], generation__gt=args[1], generation__lte=args[2]
+            )
+            .order_by("generation")
+            .values_list("generation")
+        )
 
     sql._PREPARED.clear()
     assert sql.prepared_values("test.log", log, [event.pk, 0, 2]) == [(1,), (2,)]

@@ -148,9 +148,7 @@ class Sums:
         """Add the sums `other` (`sign` 1) or take them off (-1; sums added before): the
         incremental standings keep each board's sums and move the event's by them."""
         gone = self._count(other.boards, sign)
-        self._settle(
-            [(other.den, other.total, sign)], [(other.top_den, other.top, sign)], gone
-        )
+        self._settle([(other.den, other.total, sign)], [(other.top_den, other.top, sign)], gone)
 
     def replace(self, old: Sums, new: Sums) -> None:
         """Take off the sums `old` (added before) and add `new`, in one pass: a board whose

@@ -301,9 +301,7 @@ def _credited_before(
     result of `boards`."""
     games = snap.games
     if all(row[1] in games.get(row[0], {}) for row in fresh):
-        return {
-            (r.board, r.table, r.seat): r for row in fresh for r in games[row[0]][row[1]][1]
-        }
+        return {(r.board, r.table, r.seat): r for row in fresh for r in games[row[0]][row[1]][1]}
     by_board = snap.results.by_board or {}
     return {(r.board, r.table, r.seat): r for b in boards for r in by_board.get(b, ())}
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from operator import itemgetter
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from django.db import connection, transaction
