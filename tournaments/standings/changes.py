@@ -119,7 +119,7 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
         return None
     boards, pairs = found
     fresh = _named_read(snap, boards, pairs)
-    if not boards or (fresh is not None and _named_games_same(event, snap, boards, fresh)):
+    if not boards or (fresh is not None and _named_games_same(snap, boards, fresh)):
         moved = replace(snap, generation=generation, unchanged=True)
         snapshot_keep(event.pk, moved)
         return moved
@@ -186,13 +186,17 @@ def _named_read(
 
 
 def _named_games_same(
-    event: Event, snap: Snapshot, boards: set[int], fresh: dict[tuple[int, int], tuple[Any, ...]]
+    snap: Snapshot, boards: set[int], fresh: dict[tuple[int, int], tuple[Any, ...]]
 ) -> bool:
     """Whether every game read again (`fresh`, of `boards` only) is still counted with the
-    scores the snapshot credited last, at a table whose seats it knows, with each board's
-    round holding as many tables as before: then no result moved (a ruling that let a result
-    stand, a message delivered twice), and the boards need not be assembled again, which
-    costs as much as their tables (10,000 at 30,000 players). At most one query."""
+    scores the snapshot credited last, at a table whose seats it knows: then no result moved
+    (a ruling that let a result stand, a message delivered twice), and the boards need not be
+    assembled again, which costs as much as their tables (10,000 at 30,000 players). No
+    query: the tables of a board's round, its N, are as the snapshot counted them. A round's
+    tables are written when it is seated (tournaments.events.setup.tables_write), before any
+    of its boards is played, and the snapshot knows these boards table by table; only an
+    online duplicate's tables come and go during play, and its N is the tables that finished
+    the board (played_games_count), which the games read tell."""
     if {b for b, _t in fresh} != boards or any(
         len(snap.layout.seat_of.get(t, ())) < len(snap.seats) for _b, t in fresh
     ):
@@ -201,9 +205,7 @@ def _named_games_same(
         last = snap.games[board_id].get(table_id)
         if last is None or not row[2] or last[0] != (row[0], row[1], *row[3:]):
             return False
-    if played_games_count(event):
-        return True
-    return all(n == snap.results.expected.get(b) for b, (n, _one) in _round_tables(boards).items())
+    return True
 
 
 def _boards_read(
