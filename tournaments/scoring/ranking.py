@@ -113,6 +113,13 @@ class Sums:
 
     def add(self, points: Iterable[SeatPoints], sign: int = 1) -> None:
         """Add the points (`sign` 1) or take them off (-1; points added before)."""
+        if sign == 1 and not self.boards:
+            listed = points if isinstance(points, list) else list(points)
+            players = [p.player for p in listed]
+            if len(set(players)) == len(players):
+                self._first(listed, players)
+                return
+            points = listed
         # One pass, numerators per denominator (a few distinct ones: halves, Neuberg's n):
         # no Fraction arithmetic per point. A board's points share a few Fraction objects (one
         # per distinct score), so each object's numerator and bucket are found once (by id,
@@ -144,6 +151,27 @@ class Sums:
             [(d, b, sign) for d, b in totals.items()], [(d, b, sign) for d, b in tops.items()], gone
         )
 
+    def _first(self, points: list[SeatPoints], players: list[Hashable]) -> None:
+        """The sums of `points` into empty sums, each player's once (one board's points): a
+        few comprehensions instead of a loop of dict updates per point, the numerators of
+        each distinct Fraction object found once (by id, held in the comprehension's list)."""
+        values = [p.points for p in points]
+        self.den, numerators = _numerators(values, keep_zero=True)
+        self.total = dict(zip(players, map(numerators.__getitem__, map(id, values)), strict=True))
+        tops = [p.top for p in points]
+        self.top_den, top_numerators = _numerators(tops, keep_zero=False)
+        if len(top_numerators) == len(set(map(id, tops))):  # every seat has a top
+            self.top = dict(
+                zip(players, map(top_numerators.__getitem__, map(id, tops)), strict=True)
+            )
+        else:
+            self.top = {
+                player: top_numerators[id(t)]
+                for player, t in zip(players, tops, strict=True)
+                if id(t) in top_numerators
+            }
+        self.boards = dict.fromkeys(players, 1)
+
     def merge(self, other: Sums, sign: int = 1) -> None:
         """Add the sums `other` (`sign` 1) or take them off (-1; sums added before): the
         incremental standings keep each board's sums and move the event's by them."""
@@ -157,9 +185,12 @@ class Sums:
         gone: list[Hashable] = []
         if old.boards != new.boards:
             gone = self._count(old.boards, -1) + self._count(new.boards, 1)
+        # A board's tops move only with its tables (Neuberg's N) or its players: most often
+        # they are the same, and only the totals move.
+        same_tops = old.top_den == new.top_den and old.top == new.top
         self._settle(
             [(old.den, old.total, -1), (new.den, new.total, 1)],
-            [(old.top_den, old.top, -1), (new.top_den, new.top, 1)],
+            [] if same_tops else [(old.top_den, old.top, -1), (new.top_den, new.top, 1)],
             gone,
         )
 
@@ -196,6 +227,19 @@ def _player_points(
     """(player, points, top) of each seat's points."""
     for p in points:
         yield p.player, p.points, p.top
+
+
+def _numerators(values: list[Fraction | None], *, keep_zero: bool) -> tuple[int, dict[int, int]]:
+    """The common denominator of `values` and, by the id of each distinct object, its
+    numerator over it; None, and 0 unless `keep_zero`, are left out (as in Sums.add)."""
+    distinct = dict(zip(map(id, values), values, strict=True))
+    parts = {
+        k: (v.numerator, v.denominator)
+        for k, v in distinct.items()
+        if v is not None and (keep_zero or v)
+    }
+    den = lcm(1, *{d for _n, d in parts.values()})
+    return den, {k: n * (den // d) for k, (n, d) in parts.items()}
 
 
 def _part(
