@@ -48,6 +48,10 @@ def log(message: str) -> None:
 
 def setup_django(database_url: str) -> None:
     os.environ["DATABASE_URL"] = database_url
+    # As a worker runs in production (docs/OPERATIONS.md): DEBUG off, so that no query is
+    # logged.
+    os.environ.setdefault("DJANGO_DEBUG", "false")
+    os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "127.0.0.1")
     os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "x" * 40)
     os.environ["DJANGO_SETTINGS_MODULE"] = "ddz_site.settings"
     import django

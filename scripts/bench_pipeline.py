@@ -50,6 +50,11 @@ def _env() -> dict[str, str]:
         CELERY_TASK_DEFAULT_QUEUE=QUEUE,
         DJANGO_SETTINGS_MODULE="ddz_site.settings",
     )
+    # The workers run as in production (docs/OPERATIONS.md): DEBUG off, so that no query is
+    # logged (a worker with DEBUG on keeps every query of a task in memory).
+    env.setdefault("DJANGO_DEBUG", "false")
+    env.setdefault("DJANGO_ALLOWED_HOSTS", "127.0.0.1")
+    env.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "p" * 40)
     # The shared cache of a deployment (README, "Configuration"): the verification messages
     # coalesce there, and the sessions are read there.
     env.setdefault("DDZ_CACHE_URL", "redis://127.0.0.1:6379/12")
