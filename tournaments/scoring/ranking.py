@@ -308,7 +308,13 @@ def ranked(
         j = i + 1
         while j < len(players) and key[players[j]] == key[players[i]]:
             j += 1
-        blocks = split_ties(players[i:j], order, values_of) if j - i > 1 else [(players[i:j], "")]
+        # Players of one key are in str order already (the sort's second key): with no
+        # tie-break to apply they are one block as they stand.
+        blocks = (
+            split_ties(players[i:j], order, values_of)
+            if j - i > 1 and order
+            else [(players[i:j], "")]
+        )
         for block, decided_by in blocks:
             label = f"{len(out) + 1}{'=' if len(block) > 1 else ''}"
             for player in block:
