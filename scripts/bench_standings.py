@@ -43,7 +43,9 @@ DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/ddz_bench"
 SLUG = "bench-600"
 PLAYERS, ROUNDS, BOARDS, SEATS = 600, 12, 6, ("S", "E", "W")
 TARGET_RECOMPUTE_S = 2.0
-TARGET_RPS, TARGET_P99_MS = 500.0, 100.0
+# The page's goals (issue "Standings at the speed of the change"), 50 connections: requests/s
+# at least and p99 at most, by visitor.
+TARGETS = {"load": (2000.0, 100.0), "load_signed_in": (1000.0, 50.0)}
 
 
 def log(message: str) -> None:
@@ -336,12 +338,9 @@ def main(argv: list[str] | None = None) -> int:
         out["load_signed_in"] = signed = bench_load(
             database_url, args.seconds, args.workers, cookie=cookie
         )
-        for run in (load, signed):
-            ok &= (
-                run["requests_per_s"] >= TARGET_RPS
-                and run["p99_ms"] <= TARGET_P99_MS
-                and not run["errors"]
-            )
+        for key, run in (("load", load), ("load_signed_in", signed)):
+            rps, p99 = TARGETS[key]
+            ok &= run["requests_per_s"] >= rps and run["p99_ms"] <= p99 and not run["errors"]
     if args.json:
         print(json.dumps(out))
     else:
@@ -354,9 +353,12 @@ def main(argv: list[str] | None = None) -> int:
         for key, who in (("load", "anonymous"), ("load_signed_in", "signed in")):
             if key in out:
                 load = out[key]  # type: ignore[assignment]
-                rps = load["requests_per_s"]
-                print(f"| standings page, 50 connections, {who} | {rps:.0f} req/s | >= 500 |")
-                print(f"| p99 latency, {who} | {load['p99_ms']:.1f} ms | <= 100 ms |")
+                rps, p99 = TARGETS[key]
+                print(
+                    f"| standings page, 50 connections, {who} "
+                    f"| {load['requests_per_s']:.0f} req/s | >= {rps:,.0f} |"
+                )
+                print(f"| p99 latency, {who} | {load['p99_ms']:.1f} ms | <= {p99:g} ms |")
     return 0 if ok else 1
 
 
