@@ -246,36 +246,40 @@ def matchpoints(
     rows = list(results)
     _check(rows)
     # Each result's points by its place in `rows`, group by group (a board and seat).
-    zero = (Fraction(0), Fraction(0))
-    points: list[tuple[Fraction, Fraction]] = [zero] * len(rows)
+    points: list[SeatPoints | None] = [None] * len(rows)
     groups: dict[tuple[Hashable, str], list[int]] = defaultdict(list)
     for i, r in enumerate(rows):
         groups[(r.board, r.seat)].append(i)
     for (board, _seat), places in groups.items():
-        tables = len({rows[i].table for i in places})
+        # One result per table in a group (_check refused a seat met twice at one table).
+        tables = len(places)
         big_n = max(tables, (expected or {}).get(board, tables))
         top = Fraction(2 * (big_n - 1))
         compared = []
         for i in places:
             r = rows[i]
             if r.adjusted is not None:
-                points[i] = (top * adjusted_share(r.adjusted), top)
+                points[i] = SeatPoints(
+                    r.board, r.table, r.seat, r.player, top * adjusted_share(r.adjusted), top
+                )
             else:
                 compared.append(i)
         n = len(compared)
         if any(rows[i].weighted for i in compared):
             exacts = _weighted_matchpoints([rows[i] for i in compared])
             for i, exact in zip(compared, exacts, strict=True):
-                points[i] = (exact if n == big_n else (exact + 1) * big_n / n - 1, top)
+                r = rows[i]
+                value = exact if n == big_n else (exact + 1) * big_n / n - 1
+                points[i] = SeatPoints(r.board, r.table, r.seat, r.player, value, top)
             continue
         _plain_matchpoints(rows, compared, points, big_n, top)
-    return [SeatPoints(r.board, r.table, r.seat, r.player, *points[i]) for i, r in enumerate(rows)]
+    return points  # type: ignore[return-value]  # every place was set, group by group
 
 
 def _plain_matchpoints(
     rows: list[SeatResult],
     compared: list[int],
-    points: list[tuple[Fraction, Fraction]],
+    points: list[SeatPoints | None],
     big_n: int,
     top: Fraction,
 ) -> None:
@@ -294,15 +298,15 @@ def _plain_matchpoints(
     # equal score (below + (below + equal) - 1), made a Fraction once per distinct score (a
     # board at 200 tables has a few dozen), with Neuberg's (raw + 1) * N / n - 1 in one
     # division when fewer than N tables compare.
-    value_of: dict[int, tuple[Fraction, Fraction]] = {}
+    value_of: dict[int, Fraction] = {}
     below = 0
     for key, equal in sorted(Counter(keys).items()):
         raw = 2 * below + equal - 1
-        value = Fraction(raw) if n == big_n else Fraction((raw + 1) * big_n - n, n)
-        value_of[key] = (value, top)
+        value_of[key] = Fraction(raw) if n == big_n else Fraction((raw + 1) * big_n - n, n)
         below += equal
     for i, key in zip(compared, keys, strict=True):
-        points[i] = value_of[key]
+        r = rows[i]
+        points[i] = SeatPoints(r.board, r.table, r.seat, r.player, value_of[key], top)
 
 
 def _weighted_matchpoints(compared: Sequence[SeatResult]) -> list[Fraction]:
