@@ -229,7 +229,9 @@ def _player_points(
         yield p.player, p.points, p.top
 
 
-def _numerators(values: list[Fraction | None], *, keep_zero: bool) -> tuple[int, dict[int, int]]:
+def _numerators(
+    values: Sequence[Fraction | None], *, keep_zero: bool
+) -> tuple[int, dict[int, int]]:
     """The common denominator of `values` and, by the id of each distinct object, its
     numerator over it; None, and 0 unless `keep_zero`, are left out (as in Sums.add)."""
     distinct = dict(zip(map(id, values), values, strict=True))
