@@ -132,7 +132,7 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
         rows = [row for row in rows if row[0] in now_open]
     credited = replace(layout, boards=now_open)
     every_board = dict(snap.results.by_board or {})
-    grouped, games = _credit_again(rows, snap, credited, boards)
+    grouped, games, anew = _credit_again(rows, snap, credited, boards)
     credit_adjustments(grouped, credited, {})
     read = {b: grouped[b] for b in grouped if grouped[b]}
     changed = False
@@ -141,7 +141,7 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
         new = read.get(board)
         if new is None:
             changed |= every_board.pop(board, None) is not None
-        elif old is None or not _same(old, new):
+        elif old is None or board in anew or not _same(old, new):
             every_board[board] = new
             changed = True
     if not changed and layout is snap.layout and expected == snap.results.expected:
@@ -261,17 +261,21 @@ def _credit_again(
 ) -> tuple[
     dict[int, list[methods.SeatResult]],
     dict[int, dict[int, tuple[tuple[Any, ...], tuple[methods.SeatResult, ...]]]],
+    set[int],
 ]:
     """The seat results of the counted game rows `rows` of `boards` (board id, table id, the
-    seats' scores), board by board, and each board's rows with what they credited (kept as
-    Snapshot.games): a row the snapshot read the same last time gives its very seat results,
-    so only the games that changed are credited again (a verified batch changes a few of a
-    board's hundreds), and a board whose rows are all the same has its very results."""
+    seats' scores), board by board, each board's rows with what they credited (kept as
+    Snapshot.games), and the boards credited a seat result anew (one the snapshot did not
+    hold at its place: changed, most likely): a row the snapshot read the same last time
+    gives its very seat results, so only the games that changed are credited again (a
+    verified batch changes a few of a board's hundreds), and a board whose rows are all the
+    same has its very results."""
     grouped: dict[int, list[methods.SeatResult]] = defaultdict(list)
     games: dict[int, dict[int, tuple[tuple[Any, ...], tuple[methods.SeatResult, ...]]]] = {
         b: {} for b in boards
     }
     fresh: list[tuple[Any, ...]] = []
+    anew: set[int] = set()
     for row in rows:
         board_id, table_id = row[0], row[1]
         last = snap.games.get(board_id, {}).get(table_id)
@@ -291,7 +295,12 @@ def _credit_again(
                 by_table[(board_id, r.table)].append(r)
         for row in fresh:
             games[row[0]][row[1]] = (row, tuple(by_table.get((row[0], row[1]), ())))
-    return grouped, games
+        anew = {
+            board_id
+            for (board_id, _table), results in by_table.items()
+            if any(before.get((r.board, r.table, r.seat)) is not r for r in results)
+        }
+    return grouped, games, anew
 
 
 def _credited_before(
