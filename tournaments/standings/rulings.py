@@ -36,6 +36,8 @@ from tournaments.models import (
     Event,
     Penalty,
     Player,
+    Round,
+    RoundState,
     Stage,
     Table,
 )
@@ -190,7 +192,7 @@ def adjusted_scores_set(
     Raises:
         RulingRejected: no seat, an adjusted score that is none of these, an artificial
             percentage without a reason, a seat not at the table or of a table given a
-            weighted score on the board, or a board of another round.
+            weighted score on the board, a board of another round, or a round not started.
         NotAllowed: `actor` is not a chief referee or organizer (tournaments.core.access.may_rule).
     """
     require_ruling(actor, table.round.event)
@@ -201,6 +203,7 @@ def adjusted_scores_set(
         raise RulingRejected(_("An artificial percentage or a weighted score needs its reason."))
     _table_check(table, board, list(values))
     with transaction.atomic():
+        _round_started(table.round_id)
         _lock(table)
         if Adjustment.objects.filter(
             table=table, board=board, kind=AdjustmentKind.WEIGHTED
@@ -360,8 +363,8 @@ def weighted_score_set(
     Raises:
         RulingRejected: no possible result or more than MAX_POSSIBLE_RESULTS, a weight not
             above 0, weights not summing to 1, a possible result not scoring every seat of
-            the table (and no other) in whole numbers summing to 0, no reason, or a board of
-            another round.
+            the table (and no other) in whole numbers summing to 0, no reason, a board of
+            another round, or a round not started.
         NotAllowed: `actor` is not a chief referee or organizer (tournaments.core.access.may_rule).
     """
     require_ruling(actor, table.round.event)
@@ -370,6 +373,7 @@ def weighted_score_set(
         raise RulingRejected(_("An artificial percentage or a weighted score needs its reason."))
     _table_check(table, board, list(possible[0][1]))
     with transaction.atomic():
+        _round_started(table.round_id)
         _lock(table)
         Adjustment.objects.filter(table=table, board=board).delete()
         made = [
@@ -515,6 +519,30 @@ def penalty_remove(*, penalty_id: int, actor: Actor = None) -> bool:
         penalty.delete()
         recompute_enqueue(event_id)
     return True
+
+
+def _round_started(round_id: int) -> None:
+    """Lock the round's row for the rest of the transaction (its transitions wait for the
+    ruling, or the ruling sees them) and refuse a round not started: nobody has played its
+    boards, and an adjusted score at every table would open one to the public
+    (tournaments.core.embargo). A closed or published round, even of a finished event, takes
+    them: they are the director's corrections of its results (the correction window; a late
+    correction moves the ratings after it).
+
+    Raises:
+        RulingRejected: the round is a draft or seated, not started.
+    """
+    state, number = (
+        Round.objects.select_for_update().values_list("state", "number").get(pk=round_id)
+    )
+    if state in (RoundState.DRAFT, RoundState.SEATED):
+        raise RulingRejected(
+            _(
+                "Round %(number)s has not started: its boards take adjusted scores once it "
+                "is in play."
+            )
+            % {"number": number}
+        )
 
 
 def _lock(table: Table) -> None:

@@ -409,7 +409,10 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     if action in round_states.TRANSITIONS:
         done = {
             "start": _("Round %(number)s started: referees can enter its games."),
-            "close": _("Round %(number)s closed: its results are final."),
+            "close": _(
+                "Round %(number)s closed: no game of it may be entered or replaced now; a "
+                "chief referee corrects a result with an adjusted score."
+            ),
             "publish": _("Round %(number)s published."),
         }[action]
         return _done(

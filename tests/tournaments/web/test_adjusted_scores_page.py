@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from tests.entry_personas import build_world
 from tests.factories import bot_record
-from tournaments.models import Adjustment, AuditEntry
+from tournaments.models import Adjustment, AuditEntry, Round
 from tournaments.tables.submission import game_submit
 
 pytestmark = pytest.mark.django_db
@@ -210,3 +210,34 @@ def test_the_game_page_and_the_referee_page_lead_to_it(world) -> None:
     game_page = reverse("referee:game", kwargs={"slug": world.event.slug, "pk": game.pk})
     assert _url(world) in chief.get(game_page).content.decode()
     assert _url(world) not in referee.get(game_page).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("state", "words"),
+    [
+        ("closed", "Round 1 is closed: an adjusted score given here corrects its final results"),
+        ("published", "Round 1 is published: an adjusted score given here changes results"),
+        ("seated", "Round 1 has not started: its boards take adjusted scores once it is in play"),
+    ],
+)
+def test_the_page_says_what_an_adjusted_score_does_to_a_round_not_in_play(
+    world, state, words
+) -> None:
+    # The trial's complaint: a closed round's results moved with no word of it on the page.
+    Round.objects.filter(pk=world.tables[0].round_id).update(state=state)
+    page = _client(world, "chief").get(_url(world)).content.decode()
+    notice = page.split('id="round-state"', 1)[1].split("</p>", 1)[0]
+    assert words in notice
+
+
+def test_a_round_in_play_needs_no_notice(world) -> None:
+    page = _client(world, "chief").get(_url(world)).content.decode()
+    assert 'id="round-state"' not in page
+
+
+def test_an_adjusted_score_posted_before_the_round_starts_is_refused_on_the_page(world) -> None:
+    Round.objects.filter(pk=world.tables[0].round_id).update(state="seated")
+    response = _client(world, "chief").post(_url(world), _sides())
+    assert response.status_code == 400
+    assert "has not started" in response.content.decode()
+    assert not Adjustment.objects.exists()
