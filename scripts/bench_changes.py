@@ -238,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         "|---|---|---|---|---|---|",
     ]
     ok = True
+    at_600 = False
     for size in args.sizes.split(","):
         players, rounds = (int(n) for n in size.lower().split("x"))
         event = build(players, rounds)
@@ -251,13 +252,15 @@ def main(argv: list[str] | None = None) -> int:
         log(lines[-1])
         ok &= found["unchanged"] <= GOAL_UNCHANGED_MS
         if players == 600 and args.changed == BOARDS:
+            at_600 = True
             ok &= found["changed"] <= GOAL_CHANGED_600_MS
     lines += [
         "",
-        f"Goals: {BOARDS} boards changed ≤ {GOAL_CHANGED_600_MS:g} ms at 600 players; "
-        f"nothing changed ≤ {GOAL_UNCHANGED_MS:g} ms at every size: "
+        f"Goals: {BOARDS} boards changed ≤ {GOAL_CHANGED_600_MS:g} ms at 600 players"
+        + ("" if at_600 else " (not measured: no 600-player size with 6 boards changed)")
+        + f"; nothing changed ≤ {GOAL_UNCHANGED_MS:g} ms at every size: "
         + ("met" if ok else "**missed**")
-        + ".",
+        + ("." if at_600 else " for what was measured."),
     ]
     print("\n".join(lines))
     return 0 if ok else 1
