@@ -119,7 +119,7 @@ def adjustment_check(
     Raises:
         RulingRejected: an unknown kind, a weighted one, a percentage that is not 0 to 100
         with at most two decimals or not of its kind, an artificial percentage without a
-        reason, a seat not at the table, or a board of another round.
+        reason, a seat not at the table, a board of another round, or a round not started.
     """
     adjusted_kind, _percentage = adjusted_value(adjusted_notation(kind, percentage))
     if adjusted_kind == AdjustmentKind.PERCENTAGE and not reason.strip():
@@ -140,6 +140,9 @@ def _table_check(table: Table, board: Board, seats: Sequence[str]) -> None:
             _("Board %(board)s is not played at table %(table)s.")
             % {"board": board.number, "table": table.number}
         )
+    # Read again under the round's lock when the ruling is written (_round_started); checked
+    # here too, so that a form (the admin's) says it beside its fields.
+    _refuse_not_started(table.round.state, table.round.number)
     at_table = set(table.seats.values_list("seat", flat=True))
     for seat in seats:
         if seat not in at_table:
@@ -535,6 +538,15 @@ def _round_started(round_id: int) -> None:
     state, number = (
         Round.objects.select_for_update().values_list("state", "number").get(pk=round_id)
     )
+    _refuse_not_started(state, number)
+
+
+def _refuse_not_started(state: str, number: int) -> None:
+    """Refuse a round in `state` that has not started (_round_started says why).
+
+    Raises:
+        RulingRejected: a draft or seated round.
+    """
     if state in (RoundState.DRAFT, RoundState.SEATED):
         raise RulingRejected(
             _(

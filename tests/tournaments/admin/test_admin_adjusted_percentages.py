@@ -55,3 +55,15 @@ def test_a_bad_percentage_is_refused_under_the_form(admin_client, changes, says:
     response = admin_client.post(url, _data(tables[1], board, **changes))
     assert response.status_code == 200 and says in response.content.decode()
     assert not Adjustment.objects.exists()
+
+
+def test_a_round_not_started_is_refused_under_the_form(admin_client) -> None:
+    # As on the referee's page: a seated round's boards take no adjusted score (they would
+    # open its cards to the public), said beside the fields, not as a 403.
+    _event, round_, tables, (board,) = duplicate_round(tables=2, boards=1, seed="admin-seated")
+    round_.state = "seated"
+    round_.save(update_fields=["state"])
+    url = reverse("admin:tournaments_adjustment_add")
+    response = admin_client.post(url, _data(tables[1], board))
+    assert response.status_code == 200 and "has not started" in response.content.decode()
+    assert not Adjustment.objects.exists()
