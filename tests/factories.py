@@ -8,13 +8,14 @@ from typing import Any
 import factory
 from django.test import Client
 from django.urls import reverse
+from django.utils.text import slugify
 
 from games.bot import play_record
 from games.engine import RuleSet, deal_random
 from games.models import Board
 from tournaments.events.boards import board_create
 from tournaments.events.setup import round_seat
-from tournaments.models import Event, Player, Round, Seat, Table
+from tournaments.models import Entry, Event, Player, Round, Seat, Standing, Table
 
 
 class PlayerFactory(factory.django.DjangoModelFactory):
@@ -32,6 +33,27 @@ class EventFactory(factory.django.DjangoModelFactory):
     slug = factory.Sequence(lambda n: f"event-{n}")
     rules = "classic"
     scoring_method = "matchpoints"
+
+
+def event_entered_with_standing(
+    player: Player, name: str, *, total: str, top: str, percentage: str
+) -> Event:
+    """A plain event named `name` (slug from it) that `player` entered, with his one stored
+    matchpoints standing of 2 boards, first (what a profile reads of his past events)."""
+    event = Event.objects.create(name=name, slug=slugify(name))
+    Entry.objects.create(event=event, player=player)
+    Standing.objects.create(
+        event=event,
+        player=player,
+        method="matchpoints",
+        position=1,
+        rank="1",
+        total=total,
+        top=top,
+        percentage=percentage,
+        boards=2,
+    )
+    return event
 
 
 class RoundFactory(factory.django.DjangoModelFactory):

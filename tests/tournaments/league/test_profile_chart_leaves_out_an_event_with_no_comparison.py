@@ -9,34 +9,18 @@ from datetime import timedelta
 
 import pytest
 
-from tests.factories import online_board_play, online_event
+from tests.factories import event_entered_with_standing, online_board_play, online_event
 from tournaments.league.profiles import person_profile
-from tournaments.models import Entry, Event, Player, Standing
+from tournaments.models import Player
 from tournaments.online.close import CLOSED, online_window_close
 
 pytestmark = pytest.mark.django_db
 
 
-def _played(player: Player, name: str, *, top: str, percentage: str) -> None:
-    event = Event.objects.create(name=name, slug=name.lower().replace(" ", "-"))
-    Entry.objects.create(event=event, player=player)
-    Standing.objects.create(
-        event=event,
-        player=player,
-        method="matchpoints",
-        position=1,
-        rank="1",
-        total="0" if top == "0" else "6",
-        top=top,
-        percentage=percentage,
-        boards=2,
-    )
-
-
 def test_an_event_with_no_comparison_has_no_point_on_the_chart() -> None:
     amy = Player.objects.create(name="Amy")
-    _played(amy, "Club Night", top="8", percentage="75")
-    _played(amy, "Alone Online", top="0", percentage="0")
+    event_entered_with_standing(amy, "Club Night", total="6", top="8", percentage="75")
+    event_entered_with_standing(amy, "Alone Online", total="0", top="0", percentage="0")
     profile = person_profile(amy, user=None)
     assert [p.event.name for p in profile.played] == ["Club Night", "Alone Online"]
     chart = profile.results_chart

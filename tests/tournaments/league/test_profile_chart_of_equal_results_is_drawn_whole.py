@@ -9,7 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournaments.models import Entry, Event, Player, Standing
+from tests.factories import event_entered_with_standing
+from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
 
@@ -17,19 +18,7 @@ pytestmark = pytest.mark.django_db
 def test_results_all_at_zero_draw_a_whole_chart() -> None:
     amy = Player.objects.create(name="Amy")
     for n in (1, 2):
-        event = Event.objects.create(name=f"Night {n}", slug=f"night-{n}")
-        Entry.objects.create(event=event, player=amy)
-        Standing.objects.create(
-            event=event,
-            player=amy,
-            method="matchpoints",
-            position=1,
-            rank="1",
-            total="0",
-            top="20",
-            percentage="0",
-            boards=2,
-        )
+        event_entered_with_standing(amy, f"Night {n}", total="0", top="20", percentage="0")
     page = Client().get(reverse("league:person", args=[amy.pk])).content.decode()
     chart = page[
         page.index('id="results-chart"') : page.index("</figure>", page.index('id="results-chart"'))
