@@ -127,22 +127,14 @@ class Sums:
         # properties, a Python call each.
         totals: dict[int, dict[Hashable, int]] = {}
         tops: dict[int, dict[Hashable, int]] = {}
-        parts: dict[int, tuple[Fraction | None, int, dict[Hashable, int] | None]] = {}
+        # Apart for the values and the tops: one Fraction object may be both.
+        value_parts: dict[int, _Part] = {}
+        top_parts: dict[int, _Part] = {}
         boards = self.boards
         gone: list[Hashable] = []
         for player, value, top in _player_points(points):
-            part = parts.get(id(value))
-            if part is None:
-                part = parts[id(value)] = _part(value, totals, keep_zero=True)
-            bucket = part[2]
-            if bucket is not None:
-                bucket[player] = bucket.get(player, 0) + part[1]
-            part = parts.get(id(top))
-            if part is None:
-                part = parts[id(top)] = _part(top, tops, keep_zero=False)
-            bucket = part[2]
-            if bucket is not None:
-                bucket[player] = bucket.get(player, 0) + part[1]
+            _add_part(value_parts, totals, value, player, keep_zero=True)
+            _add_part(top_parts, tops, top, player, keep_zero=False)
             count = boards.get(player, 0) + sign
             boards[player] = count
             if not count:
@@ -244,9 +236,32 @@ def _numerators(
     return den, {k: n * (den // d) for k, (n, d) in parts.items()}
 
 
+# A Fraction object (held, so that its id stays its own), its numerator, and the bucket its
+# denominator adds to (None: it adds nothing).
+_Part = tuple[Fraction | None, int, dict[Hashable, int] | None]
+
+
+def _add_part(
+    parts: dict[int, _Part],
+    by_den: dict[int, dict[Hashable, int]],
+    value: Fraction | None,
+    player: Hashable,
+    *,
+    keep_zero: bool,
+) -> None:
+    """Add `value`'s numerator to `player` in the bucket of `by_den` its denominator names,
+    the object's parts found once in `parts` (by id)."""
+    part = parts.get(id(value))
+    if part is None:
+        part = parts[id(value)] = _part(value, by_den, keep_zero=keep_zero)
+    bucket = part[2]
+    if bucket is not None:
+        bucket[player] = bucket.get(player, 0) + part[1]
+
+
 def _part(
     value: Fraction | None, by_den: dict[int, dict[Hashable, int]], *, keep_zero: bool
-) -> tuple[Fraction | None, int, dict[Hashable, int] | None]:
+) -> _Part:
     """`value` (held), its numerator and the bucket of `by_den` its denominator adds to; no
     bucket (None) for no value, or 0 unless `keep_zero` (a player's total is in the sums
     from his first board on, 0 or not; a top of 0 adds nothing)."""

@@ -193,3 +193,20 @@ def test_a_tie_on_an_integer_key_across_different_tops() -> None:
         ("a", "2=", Fraction(50)),
         ("b", "2=", Fraction(50)),
     ]
+
+
+def test_one_fraction_object_as_points_and_top_is_summed_as_each() -> None:
+    # A seat that scored the top (4 of 4) may carry one Fraction object as both: the sums
+    # read each object's parts once, and must not take a top for a point or a point for a
+    # top. Two boards of a player who holds two seats (the sums' general path).
+    four, two = Fraction(4), Fraction(2)
+    points = [
+        methods.SeatPoints(1, 1, "S", "a", four, four),
+        methods.SeatPoints(2, 1, "S", "a", two, four),
+        methods.SeatPoints(1, 2, "S", "b", Fraction(0), four),
+    ]
+    sums = ranking.Sums()
+    sums.add(points)
+    assert Fraction(sums.total["a"], sums.den) == 6
+    assert Fraction(sums.top["a"], sums.top_den) == 8
+    assert Fraction(sums.total["b"], sums.den) == 0
