@@ -222,11 +222,12 @@ def _boards_read(
     `fresh`, when given, is the named games read again (_named_read): the boards' other
     rows are then the snapshot's, at tables it knows."""
     seats = snap.seats
-    by_games = fresh is not None
-    every = [] if fresh is not None else _current_games(boards, seats)
+    # Every current game of the boards (counted or not), read when the named ones do not do.
+    every: list[tuple[Any, ...]] | None = None
     if fresh is not None:
         tables = {t for _b, t in fresh}.union(*(snap.games[b] for b in boards))
     else:
+        every = _current_games(boards, seats)
         tables = {row[1] for row in every}
     layout = _with_tables(snap.layout, tables, seats)
     if layout is None:
@@ -243,15 +244,17 @@ def _boards_read(
     expected.update({b: n for b, (n, _alone) in counted_again.items()})
     if played_games_count(event):
         now_open = boards
-    elif by_games and expected == snap.results.expected:
+    elif fresh is not None and expected == snap.results.expected:
         # Open in the snapshot with the same tables: a finished table stays finished (its
         # game replaced or ruled on, never taken away), so the boards stay open.
         now_open = boards
     else:
-        every = every or _current_games(boards, seats)
+        if every is None:
+            every = _current_games(boards, seats)
         now_open = _open_of(boards, every, layout, expected)
     if fresh is not None:
         return _games_moved(snap, boards, fresh), layout, expected, now_open
+    assert every is not None  # read above when no games were named
     rows = [(b, t, *scores) for b, t, counted, *scores in every if counted]
     return rows, layout, expected, now_open
 
