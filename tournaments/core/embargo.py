@@ -2,8 +2,10 @@
 
 Vocabulary (DESIGN.md, "Privacy"): a board is *open* once every table of its round has
 *finished* it, that is has a current game of it (whatever its verification status) or an
-adjusted score for it (tournaments.models.Adjustment, a table that could not play it); a board
-of no round (an archive of records) is always open. Until then the board is *embargoed*: its
+adjusted score for it at every seat of the table (tournaments.models.Adjustment, a table that
+could not play it: the round's close rule, tournaments.events.round_states; some seats only
+leave the others to be ruled on or played); a board of no round (an archive of records) is
+always open. Until then the board is *embargoed*: its
 hands, its traveller, its scores and points are shown only to the event's organizers and chief
 referees (tournaments.core.access.is_chief_referee), and each of its *games* also to a referee
 assigned to that game's table (tournaments.core.access.can_enter_table: a referee sees only his own
@@ -171,8 +173,22 @@ def with_open(
                     table=OuterRef("pk"), board=OuterRef(OuterRef("pk")), replaced_at__isnull=True
                 )
             )
-            | Exists(
-                Adjustment.objects.filter(table=OuterRef("pk"), board=OuterRef(OuterRef("pk")))
+            | (
+                Exists(
+                    Adjustment.objects.filter(table=OuterRef("pk"), board=OuterRef(OuterRef("pk")))
+                )
+                & ~Exists(
+                    # A seat of the table with no adjusted score for the board.
+                    Seat.objects.filter(table=OuterRef("pk")).exclude(
+                        Exists(
+                            Adjustment.objects.filter(
+                                table=OuterRef("table_id"),
+                                board=OuterRef(OuterRef(OuterRef("pk"))),
+                                seat=OuterRef("seat"),
+                            )
+                        )
+                    )
+                )
             )
         )
         .order_by()
@@ -210,8 +226,8 @@ def with_open(
 
 def finished_boards(round_: Round) -> dict[int, set[int]]:
     """Table id → the ids of the boards of `round_` that table *finished* (a current game of
-    it or an adjusted score for it: the rule of `with_open`, table by table); a table that
-    finished none is absent. One query."""
+    it or an adjusted score for it at every seat of the table: the rule of `with_open`, table
+    by table); a table that finished none is absent. Three queries."""
     # Unordered parts: SQLite (the embedded default) refuses an ORDER BY inside a UNION, and
     # the models' default orderings would add one.
     games = (
@@ -219,12 +235,18 @@ def finished_boards(round_: Round) -> dict[int, set[int]]:
         .order_by()
         .values_list("table_id", "board_id")
     )
-    adjusted = (
-        Adjustment.objects.filter(table__round=round_, board__round=round_)
-        .order_by()
-        .values_list("table_id", "board_id")
-    )
     finished: dict[int, set[int]] = {}
-    for table_id, board_id in games.union(adjusted):
+    for table_id, board_id in games:
         finished.setdefault(table_id, set()).add(board_id)
+    seats: dict[int, set[str]] = {}
+    for table_id, seat in Seat.objects.filter(table__round=round_).values_list("table_id", "seat"):
+        seats.setdefault(table_id, set()).add(seat)
+    adjusted: dict[tuple[int, int], set[str]] = {}
+    for table_id, board_id, seat in Adjustment.objects.filter(
+        table__round=round_, board__round=round_
+    ).values_list("table_id", "board_id", "seat"):
+        adjusted.setdefault((table_id, board_id), set()).add(seat)
+    for (table_id, board_id), ruled in adjusted.items():
+        if seats.get(table_id, set()) <= ruled:
+            finished.setdefault(table_id, set()).add(board_id)
     return finished

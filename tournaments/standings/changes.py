@@ -437,15 +437,15 @@ def _open_of(
     boards: set[int], rows: list[tuple[Any, ...]], layout: Layout, expected: dict[Any, int]
 ) -> set[int]:
     """Which of `boards` the standings count (tournaments.core.embargo.open_board_ids: every
-    table of the board's round has a current game of it or an adjusted score for it), from
-    their current games `rows`, the adjusted seats and the tables of each board's round. A
-    game's table is one of its board's round (tournaments.tables.submission refuses any
-    other)."""
+    table of the board's round has a current game of it or an adjusted score for it at every
+    seat of the table), from their current games `rows`, the adjusted seats, the tables' seats
+    and the tables of each board's round. A game's table is one of its board's round
+    (tournaments.tables.submission refuses any other)."""
     finished: dict[int, set[int]] = defaultdict(set)
     for board_id, table_id, *_rest in rows:
         finished[board_id].add(table_id)
-    for board_id, table_id in layout.adjusted:
-        if board_id in boards:
+    for (board_id, table_id), rulings in layout.adjusted.items():
+        if board_id in boards and layout.seat_of.get(table_id, {}).keys() <= rulings.keys():
             finished[board_id].add(table_id)
     return {b for b in boards if b not in expected or len(finished.get(b, ())) >= expected[b]}
 

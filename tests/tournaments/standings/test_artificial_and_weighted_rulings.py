@@ -132,6 +132,10 @@ def test_adjustment_set_takes_one_seats_percentage() -> None:
         table=tables[3], board=board, seat="S", kind="pct", percentage="55.5", reason="x"
     )
     assert Adjustment.objects.get().percentage == Decimal("55.50")
+    # The table's other seats are ruled on too: the board opens once every seat of table 4
+    # has its adjusted score (tournaments.core.embargo).
+    for seat in "EW":
+        adjustment_set(table=tables[3], board=board, seat=seat, kind="avg", reason="x")
     assert _totals(event)["t4S"] == (F(333, 100), 6)  # 55.5 % of 6
 
 
