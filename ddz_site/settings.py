@@ -150,6 +150,9 @@ CHANNEL_LAYERS: dict[str, Any] = {
 # A Redis that does not answer is given up on within a second (the throttles then let the
 # request through: the sign-in lockouts are counted in the database).
 _cache_url = env_url("DDZ_CACHE_URL", ("redis", "rediss"))
+# Whether "shared" is one cache for every process (ddz_site.web.visitors keeps copies there
+# that any process must be able to delete).
+DDZ_SHARED_CACHE = _cache_url is not None
 CACHES: dict[str, Any] = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
     "shared": (

@@ -27,6 +27,10 @@ urlpatterns = [
     # The language switch needs no CSRF token (a forged request could only change the
     # visitor's language), so public pages carry none and can be served from a cache.
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
+    # The public pages first: the busiest (the standings) was matched after about a hundred
+    # other patterns. No address of the modules below fits one of theirs
+    # (tests/site/test_public_pages_shadow_no_address.py).
+    path("", include("tournaments.web.urls.public")),
     # Accounts: the one sign-in page (before django-allauth's own at the same address), the
     # account page, invitations and profile claims, then django-allauth's pages.
     path("accounts/login/", SignInView.as_view(), name="account_login"),
@@ -53,5 +57,4 @@ urlpatterns = [
     path("", include("tournaments.web.urls.ratings")),
     path("", include("tournaments.web.urls.links")),
     path("", include("tournaments.web.urls.league")),
-    path("", include("tournaments.web.urls.public")),
 ]

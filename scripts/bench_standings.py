@@ -198,17 +198,23 @@ def _free_port() -> int:
 
 
 def visitor_cookie() -> str:
-    """A signed-in visitor's session cookie (a plain account, no role in the event): the page
-    is then built around the cached table, never served whole from the cache."""
+    """A signed-in visitor's cookies (a plain account, no role in the event): his session and
+    the CSRF cookie his browser was given by the first page with a form (his header's sign-out
+    form), as a browser sends them on every later page. The page is then built around the
+    cached table, never served whole from the cache."""
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.test import Client
+    from django.urls import reverse
 
     user, _ = get_user_model().objects.get_or_create(username="bench-visitor")
     client = Client()
     client.force_login(user)
-    name = settings.SESSION_COOKIE_NAME
-    return f"{name}={client.cookies[name].value}"
+    client.get(reverse("public:standings", kwargs={"slug": SLUG}), HTTP_HOST="127.0.0.1")
+    return "; ".join(
+        f"{name}={client.cookies[name].value}"
+        for name in (settings.SESSION_COOKIE_NAME, settings.CSRF_COOKIE_NAME)
+    )
 
 
 def bench_load(

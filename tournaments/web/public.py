@@ -11,6 +11,7 @@ and the event's organizers and chief referees. A robot (Player.robot) has no sco
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -22,11 +23,12 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from ddz_site.web.visitors import visitor_name
 from games.messages import stored_error_message
 from games.models import Board, Game
 from tournaments.archive import event_archive
@@ -174,6 +176,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     of the standings, and served as it is. A signed-in visitor's header carries his name and a
     CSRF token (the sign-out form): he gets the same cached page with that header rendered for
     him in place of the stranger's (templates/_account.html), and his copy is never stored.
+    Who he is comes from his session and the shared cache, not his user row
+    (ddz_site.web.visitors): the page grants nothing.
     """
     stamp = _standings_stamp(slug)
     if stamp is None:
@@ -202,23 +206,35 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             ),
         )
         cache.set(key, cached, 3600)
-    if not request.user.is_authenticated:
+    name = visitor_name(request)
+    if name is None:
         return HttpResponse(cached[1])
-    return HttpResponse(_with_account(request, cached[1]))
+    return HttpResponse(_with_account(request, cached[1], name))
 
 
-def _with_account(request: HttpRequest, page: str) -> str:
-    """`page` with its account header (base.html's account markers) rendered for the visitor."""
+def _with_account(request: HttpRequest, page: str, name: str) -> str:
+    """`page` with its account header (base.html's account markers) rendered for the visitor
+    signed in as `name` (ddz_site.web.visitors: found without his user row)."""
     head, rest = page.split(ACCOUNT_START, 1)
     tail = rest.split(ACCOUNT_END, 1)[1]
-    # Its context given, not the context processors' (the messages, the permissions, the
-    # language: nothing the header shows), which cost as much again as the header itself on
-    # the busiest page a signed-in visitor asks for.
-    account = render_to_string(
-        "_account.html",
-        {"user": request.user, "request": request, "csrf_token": get_token(request)},
-    )
+    account = _account_header(name, get_language(), get_script_prefix())
+    # The token masked afresh for each page, as Django's own tag would (BREACH).
+    account = account.replace(CSRF_MARKER, get_token(request))
     return f"{head}{ACCOUNT_START}{account}{ACCOUNT_END}{tail}"
+
+
+# Stands for the visitor's CSRF token in a header rendered once (_account_header).
+CSRF_MARKER = "csrf-token-of-this-page"
+
+
+@functools.lru_cache(maxsize=4096)
+def _account_header(name: str, language: str, prefix: str) -> str:
+    """The account header of the visitor `name` in the active `language` under the site's
+    script `prefix` (both in the key: the header's words and links), with CSRF_MARKER in
+    place of his CSRF token. Rendered once per process: its three links' reversals were
+    most of a signed-in page's own cost. Its context given, not the context processors'
+    (the messages, the permissions: nothing the header shows)."""
+    return render_to_string("_account.html", {"visitor": name, "csrf_token": CSRF_MARKER})
 
 
 def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
