@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any
 
 from django.utils import formats, timezone
@@ -32,6 +32,7 @@ from games.models import Board, Game, Status
 from games.outcome import replay_fields
 from tournaments.core.labels import entered_by_label
 from tournaments.core.rules import rules_of
+from tournaments.core.zones import zone_of
 from tournaments.models import Table
 
 # The highest version number a door takes (the column's bound, PostgreSQL's integer).
@@ -62,6 +63,7 @@ class VersionSeen:
     winner: str
     score: Mapping[str, int] | None
     seats: tuple[str, ...]
+    zone: tzinfo  # the event's (tournaments.core.zones): its time is shown there, named
 
     def result(self) -> str:
         """Its result in the reader's language: "landlord S wins: S +2, E −1, W −1", "the
@@ -83,11 +85,14 @@ class VersionSeen:
         }
 
     def when(self) -> str:
-        """When it was submitted, as the versions table shows it (local hours:minutes:seconds)."""
-        return formats.date_format(timezone.localtime(self.submitted_at), "H:i:s")
+        """When it was submitted, as the versions table shows it: hours:minutes:seconds in the
+        event's zone, the zone named ("14:03:05 (Asia/Shanghai)")."""
+        moment = formats.date_format(timezone.localtime(self.submitted_at, self.zone), "H:i:s")
+        return f"{moment} ({self.zone})"
 
     def sentence(self) -> str:
-        """ "version 2, entered by referee1 at 14:03:05, landlord S wins: S +2, E −1, W −1"."""
+        """ "version 2, entered by referee1 at 14:03:05 (Asia/Shanghai), landlord S wins: S +2,
+        E −1, W −1"."""
         values = {"version": self.version, "when": self.when(), "result": self.result()}
         if self.entered_by == "—":
             return _("version %(version)s, entered at %(when)s, %(result)s") % values
@@ -138,6 +143,7 @@ def version_seen(game: Game) -> VersionSeen:
         winner=winner or "",
         score=score,
         seats=tuple(rules_of(game.board.event).seats),
+        zone=zone_of(game.board.event),
     )
 
 

@@ -40,6 +40,7 @@ from tournaments.core.access import (
     may_rule_on_own_entry,
 )
 from tournaments.core.lineups import table_players
+from tournaments.core.zones import zone_of
 from tournaments.events.clock import current_round
 from tournaments.links.checks import open_signals
 from tournaments.models import Event, Table
@@ -550,6 +551,8 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     own_entry = current is not None and not may_rule_on_own_entry(request.user, current)
     context: dict[str, Any] = {
         "event": event,
+        # The versions' and the audit's times, in the event's zone and named.
+        "zone": zone_of(event),
         "game": game,
         "table": game.table,
         "board": game.board,

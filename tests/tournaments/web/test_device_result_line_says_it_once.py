@@ -20,6 +20,8 @@ pytestmark = pytest.mark.django_db
 WINNER = {
     "landlord": ("The landlord wins", "地主胜"),
     "farmers": ("The farmers win", "农民胜"),
+    # The robots' deal follows the event's seed: every seat may pass (R-PASSOUT).
+    None: ("Passed out", "无人叫地主"),
 }
 
 

@@ -323,6 +323,7 @@ def _registrations_render(
         "people/registration_list.html",
         {
             "event": event,
+            "zone": zone,
             "rows": rows,
             "taken": taken,
             "waiting": service.first_waiting(event) if free else None,
