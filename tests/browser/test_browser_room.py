@@ -55,7 +55,7 @@ def test_the_big_screen_clock_runs_and_pauses(live_server, monkeypatch) -> None:
         page.goto(url)
         main = page.locator(".round-clock .clock-main .clock-time")
         state = page.locator(".round-clock .clock-state")
-        expect(state).to_have_text("Not started")
+        expect(state).to_have_text("Clock not started")
         for table in world.tables:
             row = page.locator(f"#screen-seating [data-table='{table.number}']")
             expect(row).to_be_visible()

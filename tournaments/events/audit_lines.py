@@ -273,10 +273,25 @@ def _old_to_new(entry: AuditEntry) -> str:
 
 def _gone_label(entry: AuditEntry) -> str:
     """The label of an entry's object that has no label of its own or is gone (a substitution
-    removed, a penalty taken back): its round and table, or its player, as the entry's changes
-    name them; else the kind of object (its model's name in the reader's language)."""
+    removed, a penalty taken back, an adjusted score): its board, round, table and seat, or its
+    round and table, or its player, as the entry's changes name them; else the kind of object
+    (its model's name in the reader's language)."""
     changes = _changes(entry)
     round_, table = changes.get("round"), changes.get("table")
+    board = changes.get("board")
+    if isinstance(board, int) and isinstance(table, int):
+        # An adjusted score, given or taken back: its board, table and seat (a weighted score
+        # is the whole table's, no seat).
+        if isinstance(round_, int):
+            where = _("Board %(b)s at round %(r)s, table %(t)s") % {
+                "b": board,
+                "r": round_,
+                "t": table,
+            }
+        else:
+            where = _("Board %(b)s at table %(t)s") % {"b": board, "t": table}
+        seat = changes.get("seat")
+        return _("%(where)s, seat %(seat)s") % {"where": where, "seat": seat} if seat else where
     if isinstance(round_, int) and isinstance(table, int):
         return _("Round %(r)s, table %(t)s") % {"r": round_, "t": table}
     if isinstance(changes.get("player"), str):

@@ -239,6 +239,7 @@ def adjusted_scores_set(
                 obj=adjustment,
                 changes={
                     "board": board.number,
+                    "round": table.round.number,
                     "table": table.number,
                     "seat": seat,
                     "kind": kind,
@@ -398,6 +399,7 @@ def weighted_score_set(
             obj=made[0],
             changes={
                 "board": board.number,
+                "round": table.round.number,
                 "table": table.number,
                 "kind": AdjustmentKind.WEIGHTED,
                 "results": [{"weight": str(w), "scores": scores} for w, scores in possible],
@@ -415,7 +417,11 @@ def adjustment_remove(*, adjustment_id: int, actor: Actor = None) -> bool:
         NotAllowed: `actor` is not a chief referee or organizer (tournaments.core.access.may_rule).
     """
     with transaction.atomic():
-        adjustment = Adjustment.objects.select_related("board").filter(pk=adjustment_id).first()
+        adjustment = (
+            Adjustment.objects.select_related("board", "table__round")
+            .filter(pk=adjustment_id)
+            .first()
+        )
         if adjustment is None:
             return False
         event = adjustment.board.event
@@ -425,7 +431,15 @@ def adjustment_remove(*, adjustment_id: int, actor: Actor = None) -> bool:
             actor=actor,
             action="adjustment.remove",
             obj=adjustment,
-            changes={"kind": [adjustment.kind, None]},
+            changes={
+                "kind": [adjustment.kind, None],
+                # What it was on, for the change log once it is gone (a weighted score is
+                # the whole table's: no seat).
+                "board": adjustment.board.number,
+                "round": adjustment.table.round.number,
+                "table": adjustment.table.number,
+                **({"seat": adjustment.seat} if adjustment.kind != AdjustmentKind.WEIGHTED else {}),
+            },
         )
         if adjustment.kind == AdjustmentKind.WEIGHTED:
             Adjustment.objects.filter(

@@ -5,8 +5,9 @@ Vocabulary: the *entry state* of a table and board, as the chief referee's board
 current game waits for the engine), ``verified`` (it counts, games.counting.counts: the engine
 verified it, or a chief referee ruled that it stands), ``flagged`` (it does not count: a fault
 no ruling let stand, or a ruling that it be entered again), and ``confirmed`` (it counts and a
-second person confirmed it). Seats and tables come from the database, never
-from a fixed list, so every table size works.
+second person confirmed it), or ``adjusted`` (no game, and every seat of the table has an
+adjusted score for the board: finished without play, tournaments.core.embargo). Seats and
+tables come from the database, never from a fixed list, so every table size works.
 """
 
 from __future__ import annotations
@@ -25,15 +26,35 @@ from games.counting import FLAGGED_STATUSES, counted_q, counts
 from games.models import Board, EntryDraft, Game, Status
 from tournaments.core.access import Actor, is_chief_referee, signed_in
 from tournaments.core.embargo import open_board_ids
-from tournaments.models import AuditEntry, Event, Round, RoundState, Table, TableAssignment
+from tournaments.models import (
+    Adjustment,
+    AuditEntry,
+    Event,
+    Round,
+    RoundState,
+    Seat,
+    Table,
+    TableAssignment,
+)
 from tournaments.scoring.outliers import field_outliers
 
-ENTRY_STATES = ("not_started", "entering", "submitted", "verified", "flagged", "confirmed")
+ENTRY_STATES = (
+    "not_started",
+    "entering",
+    "submitted",
+    "verified",
+    "flagged",
+    "confirmed",
+    "adjusted",
+)
 
 
-def entry_state(game: Game | None, *, drafting: bool) -> str:
-    """The entry state of one table and board (see the module docstring)."""
+def entry_state(game: Game | None, *, drafting: bool, adjusted: bool = False) -> str:
+    """The entry state of one table and board (see the module docstring); `adjusted`: every
+    seat of the table has an adjusted score for the board."""
     if game is None:
+        if adjusted:
+            return "adjusted"
         return "entering" if drafting else "not_started"
     if game.status == Status.PENDING:
         return "submitted"
@@ -73,7 +94,8 @@ def tables_of(user: Actor, event: Event) -> QuerySet[Table]:
 
 def tables_now(user: Actor) -> list[tuple[Table, int | None]]:
     """The tables assigned to `user` in rounds in play, each with the number of its next board
-    without a current game (None: every board entered), by event and round (three queries)."""
+    without a current game or adjusted scores at every seat (None: every board finished), by
+    event and round (five queries)."""
     found = signed_in(user)
     if found is None:
         return []
@@ -95,6 +117,8 @@ def tables_now(user: Actor) -> list[tuple[Table, int | None]]:
             "table_id", "board__number"
         )
     )
+    # A board every seat has an adjusted score for is finished without a game.
+    entered |= _adjusted_everywhere([t.pk for t in tables], "board__number")
     return [
         (t, _next_open(boards.get(t.round_id, []), {n for i, n in entered if i == t.pk}))
         for t in tables
@@ -108,9 +132,9 @@ def _next_open(numbers: Sequence[int], done: set[int], after: int = 0) -> int | 
 
 
 def next_board_to_enter(table: Table, after: int = 0) -> int | None:
-    """The number of the next board of `table`'s round without a current game, after board
-    `after` and then from the first (0: the first such board); None when every board of the
-    round is entered (two queries)."""
+    """The number of the next board of `table`'s round without a current game or adjusted
+    scores at every seat, after board `after` and then from the first (0: the first such
+    board); None when every board of the round is finished (four queries)."""
     numbers = list(
         Board.objects.filter(round_id=table.round_id)
         .order_by("number")
@@ -121,7 +145,25 @@ def next_board_to_enter(table: Table, after: int = 0) -> int | None:
             "board__number", flat=True
         )
     )
+    done |= {n for _t, n in _adjusted_everywhere([table.pk], "board__number")}
     return _next_open(numbers, done, after)
+
+
+def _adjusted_everywhere(table_ids: Sequence[int], board: str = "board_id") -> set[tuple[int, int]]:
+    """The (table id, board id) of `table_ids` where every seat of the table has an adjusted
+    score for the board, the board by its `board` ("board__number": its number); two
+    queries."""
+    seats: dict[int, set[str]] = {}
+    for table_id, seat in Seat.objects.filter(table_id__in=table_ids).values_list(
+        "table_id", "seat"
+    ):
+        seats.setdefault(table_id, set()).add(seat)
+    ruled: dict[tuple[int, int], set[str]] = {}
+    for table_id, board_id, seat in Adjustment.objects.filter(table_id__in=table_ids).values_list(
+        "table_id", board, "seat"
+    ):
+        ruled.setdefault((table_id, board_id), set()).add(seat)
+    return {key for key, done in ruled.items() if seats.get(key[0], set()) <= done}
 
 
 def first_boards(round_ids: Sequence[int]) -> dict[int, int]:
@@ -160,6 +202,7 @@ def status_board(*, event: Event, tables: QuerySet[Table]) -> list[Row]:
         )
     }
     drafts = set(EntryDraft.objects.filter(table_id__in=ids).values_list("table_id", "board_id"))
+    adjusted = _adjusted_everywhere(ids)
     rows = []
     for table in table_list:
         cells = []
@@ -171,9 +214,8 @@ def status_board(*, event: Event, tables: QuerySet[Table]) -> list[Row]:
             elif board.round_id != table.round_id:
                 continue
             game = games.get(key)
-            cells.append(
-                Cell(board=board, state=entry_state(game, drafting=key in drafts), game=game)
-            )
+            state = entry_state(game, drafting=key in drafts, adjusted=key in adjusted)
+            cells.append(Cell(board=board, state=state, game=game))
         rows.append(Row(table=table, cells=cells))
     return rows
 

@@ -135,7 +135,13 @@ def flagged_queue(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "referee/flagged.html",
-        {"event": event, "games": games, "warnings": warnings, "signals": signals},
+        {
+            "event": event,
+            "games": games,
+            "warnings": warnings,
+            "signals": signals,
+            "zone": zone_of(event),
+        },
     )
 
 

@@ -127,7 +127,7 @@ def clock_context(
     labels = {
         "running": _("Running"),
         "paused": _("Paused"),
-        "stopped": _("Not started"),
+        "stopped": _("Clock not started"),
         "over": _("Time is up"),
         "table": _("Table %(n)s"),
         "extra": _("+%(m)s min"),

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from games.models import Game
 from tests.factories import bot_record, duplicate_round, signed_in_client
-from tournaments.models import EventRole, Registration, Role
+from tournaments.models import CheckKind, EventRole, Registration, ResultCheck, Role
 from tournaments.tables.submission import GameRejected, game_submit
 
 pytestmark = pytest.mark.django_db
@@ -83,3 +83,14 @@ def test_the_table_links_are_dated_in_the_events_zone(shanghai) -> None:
         client.get(reverse("organizer:dashboard", args=[event.slug])).content.decode()
     )
     assert "Made (Asia/Shanghai)" in dashboard and "Expires (Asia/Shanghai)" in dashboard
+
+
+def test_a_problem_signalled_by_a_player_is_timed_in_the_events_zone(shanghai) -> None:
+    event, _round, tables, _boards, game, client = shanghai
+    seat = tables[0].seats.get(seat="S")
+    ResultCheck.objects.create(
+        game=game, player=seat.player, seat="S", kind=CheckKind.PROBLEM, note="wrong score", at=AT
+    )
+    page = client.get(reverse("referee:flagged", args=[event.slug]))
+    assert page.status_code == 200
+    assert "14:03 (Asia/Shanghai)" in _text(page.content.decode())
