@@ -31,6 +31,7 @@ from django.urls import reverse
 from games.engine.rules import BIDDING_SYSTEMS, OPTION_NAMES, PRESETS, SCORING_SYSTEMS
 from tests.entry_personas import build_world
 from tests.factories import bot_record
+from tournaments.core.zones import real_zones
 from tournaments.events import players_csv, rounds
 from tournaments.league import clubs
 from tournaments.links import tokens
@@ -47,9 +48,11 @@ ALLOWED_LATIN = frozenset(
     {"T", "J", "Q", "K", "A", "BJ", "RJ", "S", "E", "W", "N", "JSON", "CSV", "UTF", "NUL"}
 )
 # Identifiers a sentence names as they are typed (games.messages: a rule option, its choices, a
-# preset, a bidding or scoring system; a column of the players file): never translated.
+# preset, a bidding or scoring system; a column of the players file) and the time zones the
+# times are shown in (the zone database's names, "Asia/Shanghai", "UTC"): never translated.
 IDENTIFIERS = sorted(
     {
+        *real_zones(),
         *OPTION_NAMES,
         *PRESETS,
         *BIDDING_SYSTEMS,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
@@ -65,14 +66,22 @@ def _at(day: date, hour: int, minute: int = 0) -> datetime:
     return datetime.combine(day, time(hour, minute))
 
 
-def demo_place_set(*, event: Event, actor: Any, day: date, club: bool = False) -> None:
-    """Date ``event`` on ``day`` (09:30 to 17:30 in ZONE) at the demo's hall, or the club's
-    rooms with ``club``."""
+def demo_place_set(
+    *, event: Event, actor: Any, day: date | None = None, club: bool = False
+) -> None:
+    """Date ``event`` on ``day`` (09:30 to 17:30 in ZONE), or with no ``day`` around now (from
+    the hour before to 8 hours later in ZONE: the demo's rounds, played now, fall within its
+    hours whatever the time in ZONE), at the demo's hall, or the club's rooms with ``club``."""
+    if day is None:
+        here = timezone.localtime(timezone.now(), ZoneInfo(ZONE))
+        starts = here.replace(minute=0, second=0, microsecond=0, tzinfo=None) - timedelta(hours=1)
+    else:
+        starts = _at(day, 9, 30)
     life.event_place_set(
         event=event,
         actor=actor,
-        starts_at=_at(day, 9, 30),
-        ends_at=_at(day, 17, 30),
+        starts_at=starts,
+        ends_at=starts + timedelta(hours=8),
         time_zone=ZONE,
         online=False,
         venue_name=CLUB_VENUE if club else VENUE,

@@ -114,7 +114,11 @@ def _refuse_unfit_request(
     unfit = text_refusal(reason.strip(), lines=True, max_length=REASON_MAX_CHARS)
     if unfit is not None:
         raise SubstitutionRefused(_("Reason: %(reason)s") % {"reason": unfit[1]})
-    if (substitute is None) == (not name):
+    if substitute is not None and name:
+        raise SubstitutionRefused(
+            _("Choose a player of the event or type a new reserve's name, not both.")
+        )
+    if substitute is None and not name:
         raise SubstitutionRefused(
             _("Choose the substitute among the players of the event, or give a new reserve's name.")
         )

@@ -20,7 +20,7 @@ a conditional UPDATE where the status moves, audited (tournaments.core.audit).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date, datetime, tzinfo
+from datetime import UTC, date, datetime, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db import transaction
@@ -145,8 +145,8 @@ def finish_refusal(event: Event) -> str | None:
         ) % {"event": event.name}
     if waiting is not None:
         return _(
-            "The event cannot be finished while round %(number)s is %(state)s: publish every "
-            "round first."
+            "The event cannot be finished while round %(number)s is not published (it is "
+            "%(state)s): publish every round first."
         ) % {"number": waiting.number, "state": RoundState(waiting.state).label}
     return None
 
@@ -159,9 +159,26 @@ FIRST_YEAR, LAST_YEAR = 1900, 2999
 
 
 def _aware(value: datetime | None, zone: tzinfo) -> datetime | None:
+    """`value`, a wall time in `zone` when naive, as an aware moment.
+
+    Raises:
+        LifeRefused: a wall time the zone skips (the hour its clocks go forward): it would
+            be stored as another time without a word.
+    """
     if value is None or timezone.is_aware(value):
         return value
-    return timezone.make_aware(value, zone)
+    aware = timezone.make_aware(value, zone)
+    # Through UTC: a moment converted to its own zone comes back as it is, the skipped
+    # wall time included.
+    if aware.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != value:
+        raise LifeRefused(
+            _(
+                "%(when)s does not exist in %(zone)s: its clocks go forward then. Give a time "
+                "before or after the change."
+            )
+            % {"when": value.strftime("%Y-%m-%d %H:%M"), "zone": zone}
+        )
+    return aware
 
 
 def _text(value: str, *, field: str, lines: bool = False, max_length: int | None = None) -> str:

@@ -31,6 +31,7 @@ from django.views.decorators.http import require_http_methods
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import TypedTextField
 from games.models import Board
+from tournaments.core import embargo
 from tournaments.core.access import may_rule
 from tournaments.core.lineups import table_players
 from tournaments.core.rules import rules_of
@@ -311,8 +312,11 @@ def _carry_out(
 def _remove(request: HttpRequest, table: Table, board: Board) -> None:
     """Remove the POSTed adjusted score of this table's board (a weighted score: the table's).
 
+    An adjusted score no longer there (removed by the same button pressed twice, or by
+    someone else meanwhile) is said to be removed already.
+
     Raises:
-        Http404: no such adjusted score of this table's board.
+        Http404: not an id, or an adjusted score of another table or board.
         DomainError: as adjustment_remove.
     """
     # An id: ASCII digits, at most 9 of them (a number past the column is no row).
@@ -320,7 +324,10 @@ def _remove(request: HttpRequest, table: Table, board: Board) -> None:
     if not (text.isascii() and text.isdigit() and len(text) < 10):
         raise Http404
     if not Adjustment.objects.filter(pk=int(text), table=table, board=board).exists():
-        raise Http404
+        if Adjustment.objects.filter(pk=int(text)).exists():
+            raise Http404
+        messages.info(request, _("This adjusted score was removed already."))
+        return
     adjustment_remove(adjustment_id=int(text), actor=request.user)
     messages.success(
         request,
@@ -349,6 +356,9 @@ def _context(
         "board": board,
         "current": current,
         "rows": [{"seat": s, "player": players.get(s), "adjustment": given.get(s)} for s in seats],
+        # Removing an adjusted score of a table with no game hides an open board again
+        # (tournaments.core.embargo): the page says so before the button is pressed.
+        "rehides": current is None and bool(given) and embargo.board_is_open(board),
         "error": error,
         "action": action,
         **forms_of,

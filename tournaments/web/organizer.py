@@ -187,6 +187,9 @@ def event_new(request: HttpRequest) -> HttpResponse:
                 "format": values["format"],
                 "scoring_method": values["scoring_method"],
             }
+            if values["series"] and not values["club"]:
+                # A series belongs to a club: without one it would be dropped without a word.
+                raise clubs.ClubRefused(_("Choose the club whose series this event counts in."))
             if values["club"] or not staff:
                 club, series = clubs.club_and_series_chosen(
                     request.user, values["club"], values["series"]

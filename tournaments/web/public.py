@@ -106,6 +106,11 @@ def _standings_html(request: HttpRequest, event: Event, stage: Stage | None) -> 
                 "stage": stage,
                 "standings": rows,
                 "seated": seated,
+                # Rounds and no board yet (an event before its day): it will have standings;
+                # an archive of imported games has boards and seats nobody.
+                "planned": not seated
+                and Round.objects.filter(event=event).exists()
+                and not Board.objects.filter(event=event).exists(),
                 # An online event in its window: totals only (tournaments.core.embargo).
                 "sealed": embargo.results_sealed(event),
             },

@@ -43,7 +43,7 @@ from tournaments.core.lineups import table_players
 from tournaments.core.zones import zone_of
 from tournaments.events.clock import current_round
 from tournaments.links.checks import open_signals
-from tournaments.models import Event, Table
+from tournaments.models import Adjustment, Event, Table
 from tournaments.results import pages as results_pages
 from tournaments.tables import selectors
 from tournaments.tables.review import (
@@ -564,6 +564,10 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "board": game.board,
         "versions": versions,
         "current": current,
+        # The seats whose result an adjusted score replaces: the game's score is not theirs.
+        "adjusted": list(
+            Adjustment.objects.filter(table=game.table, board=game.board).order_by("seat")
+        ),
         "audit": audit,
         "chief": chief,
         "error": error,

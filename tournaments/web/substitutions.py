@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import TypedTextField
+from games.models import Game
 from tournaments.core.access import is_chief_referee, is_organizer
 from tournaments.core.rules import rules_of
 from tournaments.events import substitutions
@@ -143,7 +144,7 @@ def substitution_add(request: HttpRequest, slug: str, number: int) -> HttpRespon
         sub = substitutions.substitution_add(
             table=table,
             seat=data["seat"],
-            substitute=substitute if not data["reserve_name"].strip() else None,
+            substitute=substitute,
             reserve_name=data["reserve_name"],
             ranked=data["ranked"],
             first_board=data["first_board"],
@@ -165,13 +166,44 @@ def substitution_add(request: HttpRequest, slug: str, number: int) -> HttpRespon
                 "boards": sub.boards_label,
             },
         )
+        _warn_entered(request, sub)
     return _back(request, event)
+
+
+def _warn_entered(request: HttpRequest, sub: Substitution) -> None:
+    """Say which of the substitution's boards the table had already entered: their results now
+    count for the substitute, not for the player seated (right when the paperwork comes after
+    the play; else the substitution is removed)."""
+    games = Game.objects.filter(table_id=sub.table_id, replaced_at__isnull=True)
+    if sub.first_board is not None and sub.last_board is not None:
+        games = games.filter(board__number__range=(sub.first_board, sub.last_board))
+    numbers = sorted(games.values_list("board__number", flat=True))
+    if numbers:
+        messages.warning(
+            request,
+            _(
+                "Already entered at table %(table)s: boards %(boards)s. Their results at "
+                "%(seat)s now count for %(substitute)s, not %(player)s; if %(player)s played "
+                "them, remove this substitution or give it the boards %(substitute)s played."
+            )
+            % {
+                "table": sub.table.number,
+                "boards": ", ".join(map(str, numbers)),
+                "seat": sub.seat,
+                "substitute": sub.substitute.name,
+                "player": sub.player.name,
+            },
+        )
 
 
 @login_required
 @require_POST
 def substitution_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     event = _chief_event(request, slug)
+    if not Substitution.objects.filter(pk=pk).exists():
+        # The button pressed twice, or someone else removed it meanwhile.
+        messages.info(request, _("This substitution was removed already."))
+        return _back(request, event)
     get_object_or_404(Substitution, pk=pk, round__event=event)
     try:
         substitutions.substitution_remove(substitution_id=pk, actor=request.user)

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tournaments.events.setup import EventRejected, event_create
-from tournaments.models import AuditEntry, EventRole, Role
+from tournaments.models import AuditEntry, Event, EventRole, Role
 
 pytestmark = pytest.mark.django_db
 
@@ -76,3 +76,15 @@ def test_staff_open_an_event_of_any_table_size(client) -> None:
 def test_an_event_name_with_control_characters_is_refused(name: str) -> None:
     with pytest.raises(EventRejected):
         event_create(name=name, rules="classic")
+
+
+def test_a_series_without_its_club_is_refused_not_dropped(client) -> None:
+    # The trial's finding: series=999 with no club opened an event in no series, silently.
+    client.force_login(_user("staff-series", is_staff=True))
+    answer = client.post(
+        reverse("organizer:event_new"),
+        {"name": "Lost Series", "preset": "classic", "series": "999"},
+    )
+    assert answer.status_code == 400
+    assert "Choose the club whose series this event counts in." in answer.content.decode()
+    assert not Event.objects.filter(name="Lost Series").exists()

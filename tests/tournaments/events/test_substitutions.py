@@ -406,6 +406,12 @@ def test_the_dashboard_form_records_and_removes(world, client) -> None:
     assert [m.level_tag for m in response.context["messages"]] == ["error"]
     client.post(reverse("organizer:substitution_remove", args=[event.slug, sub.pk]))
     assert not Substitution.objects.exists()
+    # The button pressed twice says so (it answered "Nothing is at this address": 404).
+    again = client.post(
+        reverse("organizer:substitution_remove", args=[event.slug, sub.pk]), follow=True
+    )
+    assert again.status_code == 200
+    assert "This substitution was removed already." in again.content.decode()
     # The chief referee's page has the form too.
     client.force_login(world["chief"])
     assert Player.objects.filter(name="Zoe").exists()

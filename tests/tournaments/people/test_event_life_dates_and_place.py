@@ -127,3 +127,27 @@ def test_only_an_organizer_sets_them(event) -> None:
             event=event, actor=stranger, starts_at=None, ends_at=None, time_zone="", online=True
         )
     assert not Event.objects.get(pk=event.pk).online
+
+
+def test_a_time_the_zone_skips_is_refused_and_its_neighbours_taken(event, td) -> None:
+    # New York's clocks went from 02:00 to 03:00 on 14 March 2027: 02:30 is no time there.
+    # It was stored as 03:30 without a word (the trial's finding).
+    values = {
+        "ends_at": datetime(2027, 3, 14, 18, 0),
+        "time_zone": "America/New_York",
+        "online": False,
+    }
+    with translation.override("en"), pytest.raises(life.LifeRefused) as refused:
+        life.event_place_set(
+            event=event, actor=td, starts_at=datetime(2027, 3, 14, 2, 30), **values
+        )
+    assert str(refused.value) == (
+        "2027-03-14 02:30 does not exist in America/New_York: its clocks go forward then. "
+        "Give a time before or after the change."
+    )
+    assert Event.objects.get(pk=event.pk).starts_at is None
+    # 01:30 (EST, UTC−5) and 03:30 (EDT, UTC−4) are both real times of that day.
+    life.event_place_set(event=event, actor=td, starts_at=datetime(2027, 3, 14, 3, 30), **values)
+    assert Event.objects.get(pk=event.pk).starts_at == datetime(2027, 3, 14, 7, 30, tzinfo=UTC)
+    life.event_place_set(event=event, actor=td, starts_at=datetime(2027, 3, 14, 1, 30), **values)
+    assert Event.objects.get(pk=event.pk).starts_at == datetime(2027, 3, 14, 6, 30, tzinfo=UTC)

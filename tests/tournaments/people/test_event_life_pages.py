@@ -97,9 +97,9 @@ def test_finishing_from_the_dashboard_names_the_round_in_the_way(organizer) -> N
     Round.objects.create(event=event, number=1, state=RoundState.PUBLISHED)
     Round.objects.create(event=event, number=2, state=RoundState.CLOSED)
     dashboard = client.get(reverse("organizer:dashboard", args=[event.slug])).content.decode()
-    assert "while round 2 is closed" in dashboard
+    assert "while round 2 is not published (it is closed)" in dashboard
     page = client.post(reverse("prizes:event_finish", args=[event.slug]), follow=True)
-    assert "while round 2 is closed" in page.content.decode()
+    assert "while round 2 is not published (it is closed)" in page.content.decode()
     assert Event.objects.get(pk=event.pk).status == EventStatus.IN_PLAY
     Round.objects.filter(event=event).update(state=RoundState.PUBLISHED)
     page = client.post(reverse("prizes:event_finish", args=[event.slug]), follow=True)

@@ -73,13 +73,14 @@ def test_the_first_round_to_start_puts_the_event_in_play_and_finishing_waits_for
 
     with translation.override("en"):
         assert life.finish_refusal(event) == (
-            "The event cannot be finished while round 1 is in play: publish every round first."
+            "The event cannot be finished while round 1 is not published (it is in play): "
+            "publish every round first."
         )
-        with pytest.raises(life.LifeRefused, match="round 1 is in play"):
+        with pytest.raises(life.LifeRefused, match="round 1 is not published"):
             life.event_finish(event=event, actor=td)
         round_fill(round_)
         round_states.round_close(round_=round_, actor=td)
-        with pytest.raises(life.LifeRefused, match="round 1 is closed"):
+        with pytest.raises(life.LifeRefused, match=r"round 1 is not published \(it is closed\)"):
             life.event_finish(event=event, actor=td)
     assert _status(event) == EventStatus.IN_PLAY
 

@@ -181,6 +181,10 @@ def test_removing_is_for_this_tables_board_only(world) -> None:
     # The weighted score was the whole table's: every seat's part goes.
     assert not Adjustment.objects.filter(table=world.tables[0]).exists()
     assert Adjustment.objects.filter(table=world.tables[1]).count() == 3
+    # The button pressed twice says it is gone (it answered "Nothing is at this address").
+    again = client.post(_url(world), {"action": "remove", "adjustment": str(mine.pk)}, follow=True)
+    assert again.status_code == 200
+    assert "This adjusted score was removed already." in again.content.decode()
 
 
 @pytest.mark.parametrize(("name", "status"), [("referee1", 403), ("player", 403)])

@@ -34,7 +34,6 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.utils import timezone
 
 from games.models import Game, Status
 from tournaments.archive.records import records_import
@@ -174,7 +173,8 @@ class Command(BaseCommand):
         demo_league_clear()
 
         event, td, stage = _demo_event_create(seed)
-        demo_life.demo_place_set(event=event, actor=td, day=timezone.localdate())
+        # Dated around now in its zone: its rounds are played now.
+        demo_life.demo_place_set(event=event, actor=td)
         rules = rounds.rules_of(event)
         games = _rounds_play(event=event, td=td, rules=rules, seed=seed, timeout=timeout)
         open_round, open_boards, open_tables, open_games = _open_round_play(
