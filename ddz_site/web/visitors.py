@@ -22,6 +22,7 @@ should have deleted) and the visitor is found by Django's path alone.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.conf import settings
@@ -30,6 +31,8 @@ from django.core.cache import caches
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
+
+logger = logging.getLogger(__name__)
 
 # The longest a copy outlives a change that sent no signal (a bulk update of the accounts).
 IDENTITY_SECONDS = 30
@@ -53,7 +56,7 @@ def visitor_name(request: HttpRequest) -> str | None:
     if user_id is None:
         return None  # Django's get_user: AnonymousUser, with no query either
     if _kept():
-        identity = caches["shared"].get(_key(user_id))
+        identity = _shared("get", _key(user_id))
         if identity is not None:
             name, session_hash = identity
             if session.get(BACKEND_SESSION_KEY) in settings.AUTHENTICATION_BACKENDS and (
@@ -64,11 +67,7 @@ def visitor_name(request: HttpRequest) -> str | None:
     if not user.is_authenticated:
         return None
     if _kept():
-        caches["shared"].set(
-            _key(user.pk),
-            (user.get_username(), user.get_session_auth_hash()),
-            IDENTITY_SECONDS,
-        )
+        _shared("set", _key(user.pk), (user.get_username(), user.get_session_auth_hash()))
     return str(user.get_username())
 
 
@@ -80,5 +79,22 @@ def forget_identity(sender: Any, instance: Any, **kwargs: Any) -> None:
     if not _kept() or instance.pk is None:
         return
     key = _key(instance.pk)
-    caches["shared"].delete(key)
-    transaction.on_commit(lambda: caches["shared"].delete(key))
+    _shared("delete", key)
+    transaction.on_commit(lambda: _shared("delete", key))
+
+
+def _shared(operation: str, key: str, value: object = None) -> Any:
+    """`operation` ("get", "set", "delete") of `key` in the shared cache; a cache that does not
+    answer is passed over (None), as the sessions' engine passes it over: the page then finds
+    the visitor by Django's path, and a change of an account is never refused for it (a Redis
+    restarted keeps no copy anyway)."""
+    cache = caches["shared"]
+    try:
+        if operation == "get":
+            return cache.get(key)
+        if operation == "set":
+            return cache.set(key, value, IDENTITY_SECONDS)
+        return cache.delete(key)
+    except Exception:  # noqa: BLE001 - any failure of the cache's client is the same to us
+        logger.warning("visitor identity: the shared cache did not answer (%s)", operation)
+        return None

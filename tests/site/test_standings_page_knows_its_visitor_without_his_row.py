@@ -37,9 +37,17 @@ def shared_redis(settings):
         },
     }
     settings.DDZ_SHARED_CACHE = True
-    caches["shared"].clear()
+    _forget_ours()
     yield caches["shared"]
-    caches["shared"].clear()
+    _forget_ours()
+
+
+def _forget_ours() -> None:
+    # This run's keys only: the cache's clear() would empty the whole Redis database, another
+    # run's keys with it.
+    redis = Redis.from_url(REDIS)
+    for key in redis.scan_iter(f"visitors-{os.getpid()}:*"):
+        redis.delete(key)
 
 
 @pytest.fixture
@@ -138,3 +146,24 @@ def test_without_a_shared_cache_django_finds_the_visitor(
     assert _named(client, url, "ada-visitor")
     with django_assert_num_queries(2):  # his session and his row, each time
         assert _named(client, url, "ada-visitor")
+
+
+def test_a_shared_cache_that_does_not_answer_leaves_the_page_to_django(
+    settings, url, visitor
+) -> None:
+    # Nothing listens on port 1: every read and write of the copy fails at once.
+    settings.CACHES = {
+        **settings.CACHES,
+        "shared": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        },
+    }
+    settings.DDZ_SHARED_CACHE = True
+    user, client = visitor
+    assert _named(client, url, "ada-visitor")
+    # A change of his account is not refused for it, and still signs the session out.
+    user.set_password("second-password")
+    user.save()
+    assert not _named(client, url, "ada-visitor")
