@@ -26,6 +26,7 @@ from games.counting import FLAGGED_STATUSES, counted_q, counts
 from games.models import Board, EntryDraft, Game, Status
 from tournaments.core.access import Actor, is_chief_referee, signed_in
 from tournaments.core.embargo import open_board_ids
+from tournaments.core.rules import rules_of
 from tournaments.models import (
     Adjustment,
     AuditEntry,
@@ -164,6 +165,19 @@ def _adjusted_everywhere(table_ids: Sequence[int], board: str = "board_id") -> s
     ):
         ruled.setdefault((table_id, board_id), set()).add(seat)
     return {key for key, done in ruled.items() if seats.get(key[0], set()) <= done}
+
+
+def adjusted_everywhere(table: Table, board: Board) -> bool:
+    """Whether every seat of `table` has an adjusted score for `board` (two queries)."""
+    return (table.pk, board.pk) in _adjusted_everywhere([table.pk])
+
+
+def seat_adjustments(table: Table, board: Board) -> list[Adjustment]:
+    """The adjusted scores of `table` for `board`, in the order of the event's seats (S, E, W:
+    R-SEAT), not the alphabet's (one query; `table.round.event` selected)."""
+    order = {seat: i for i, seat in enumerate(rules_of(table.round.event).seats)}
+    given = Adjustment.objects.filter(table=table, board=board)
+    return sorted(given, key=lambda a: (order.get(a.seat, len(order)), a.seat))
 
 
 def first_boards(round_ids: Sequence[int]) -> dict[int, int]:

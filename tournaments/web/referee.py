@@ -43,7 +43,7 @@ from tournaments.core.lineups import table_players
 from tournaments.core.zones import zone_of
 from tournaments.events.clock import current_round
 from tournaments.links.checks import open_signals
-from tournaments.models import Adjustment, Event, Table
+from tournaments.models import Event, Table
 from tournaments.results import pages as results_pages
 from tournaments.tables import selectors
 from tournaments.tables.review import (
@@ -286,7 +286,7 @@ def live_entry_context(
         "config": config,
         "seats": deal.rules.seats,
         "closed": entry_refusal(table, current, actor=actor, event=board.event),
-        **_version_context(current, None),
+        **_version_context(table, board, current, None),
         # The same clock as the big screen, with this table's extra time.
         **table_clock_context(table, board.event),
     }
@@ -320,15 +320,21 @@ def _replaces_posted(request: HttpRequest) -> int | None:
 
 
 def _version_context(
-    current: Game | None, conflict: GameConflict | None, *, keep: str = ""
+    table: Table, board: Board, current: Game | None, conflict: GameConflict | None, keep: str = ""
 ) -> dict[str, Any]:
     """What an entry page shows of the table's current game of the board
     (templates/referee/_version_seen.html): ``seen``, that version (its number, who entered
     it, when, its result) before anything is submitted; ``conflict``, a submission refused for
     not naming it as the version it replaces (its message, and under ``current`` the version
-    the page's "Replace version N" button names); ``keep``, the address of that game."""
+    the page's "Replace version N" button names); ``keep``, the address of that game;
+    ``adjusted_everywhere``: every seat has an adjusted score (a result counts for none)."""
     seen = version_seen(current) if current is not None and conflict is None else None
-    return {"seen": seen, "conflict": conflict, "keep": keep}
+    return {
+        "seen": seen,
+        "conflict": conflict,
+        "keep": keep,
+        "adjusted_everywhere": selectors.adjusted_everywhere(table, board),
+    }
 
 
 def quick_entry_page(
@@ -402,7 +408,9 @@ def quick_entry_page(
             "form": form,
             "current": current,
             "closed": entry_refusal(table, current, actor=actor, event=board.event),
-            **_version_context(current, conflict, keep=done(current) if current else ""),
+            **_version_context(
+                table, board, current, conflict, keep=done(current) if current else ""
+            ),
             "players": table_players(table, board.number),
             **table_clock_context(table, board.event),
             **(context or {}),
@@ -456,7 +464,7 @@ def game_enter(request: HttpRequest, slug: str, table_id: int, number: int) -> H
             "board": board,
             "table": table,
             "form": form,
-            **_version_context(current, conflict, keep=keep),
+            **_version_context(table, board, current, conflict, keep=keep),
         },
         status=status,
     )
@@ -557,17 +565,13 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     own_entry = current is not None and not may_rule_on_own_entry(request.user, current)
     context: dict[str, Any] = {
         "event": event,
-        # The versions' and the audit's times, in the event's zone and named.
-        "zone": zone_of(event),
+        "zone": zone_of(event),  # the versions' and the audit's times, named
         "game": game,
         "table": game.table,
         "board": game.board,
         "versions": versions,
         "current": current,
-        # The seats whose result an adjusted score replaces: the game's score is not theirs.
-        "adjusted": list(
-            Adjustment.objects.filter(table=game.table, board=game.board).order_by("seat")
-        ),
+        "adjusted": selectors.seat_adjustments(game.table, game.board),
         "audit": audit,
         "chief": chief,
         "error": error,

@@ -15,7 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from ddz_site.kernel.errors import DomainError
@@ -181,10 +181,14 @@ def _warn_entered(request: HttpRequest, sub: Substitution) -> None:
     if numbers:
         messages.warning(
             request,
-            _(
+            ngettext(
+                "Already entered at table %(table)s: board %(boards)s. Its result at %(seat)s "
+                "now counts for %(substitute)s, not %(player)s; if %(player)s played it, "
+                "remove this substitution or give it the boards %(substitute)s played.",
                 "Already entered at table %(table)s: boards %(boards)s. Their results at "
                 "%(seat)s now count for %(substitute)s, not %(player)s; if %(player)s played "
-                "them, remove this substitution or give it the boards %(substitute)s played."
+                "them, remove this substitution or give it the boards %(substitute)s played.",
+                len(numbers),
             )
             % {
                 "table": sub.table.number,

@@ -42,7 +42,7 @@ def test_a_whole_round_substitution_names_the_boards_already_entered(played) -> 
     page = _post(client, event, reserve_name="Rex")
     assert "Rex plays E at table 1" in page
     assert (
-        f"Already entered at table 1: boards 1. Their results at E now count for Rex, "
+        f"Already entered at table 1: board 1. Its result at E now counts for Rex, "
         f"not {seated}" in page
     )
 

@@ -58,3 +58,15 @@ def test_the_referees_page_offers_no_entry_of_a_fully_adjusted_board(ruled) -> N
     # And the next board to enter at table 2 is board 2, at table 1 board 1.
     assert selectors.next_board_to_enter(tables[1]) == 2
     assert selectors.next_board_to_enter(tables[0]) == 1
+
+
+def test_the_entry_pages_of_a_fully_adjusted_board_say_a_result_counts_for_no_seat(
+    ruled,
+) -> None:
+    # The second trial's finding: the quick result took a game for it without a word.
+    event, tables, _boards, client = ruled
+    for name in ("referee:quick", "referee:live"):
+        adjusted = client.get(reverse(name, args=[event.slug, tables[1].pk, 1]))
+        assert 'id="adjusted-everywhere"' in adjusted.content.decode()
+        partly = client.get(reverse(name, args=[event.slug, tables[1].pk, 2]))
+        assert 'id="adjusted-everywhere"' not in partly.content.decode()

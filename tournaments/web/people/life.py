@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from ddz_site.kernel.errors import DomainError
+from ddz_site.kernel.text import TypedTextField
 from tournaments.core.access import NotAllowed, NotOrganizer
 from tournaments.core.zones import real_zones
 from tournaments.models import STARTED, Event, RobotStrength
@@ -68,7 +69,7 @@ class EventLifeForm(forms.Form):
         input_formats=WALL_FORMATS,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=WALL_FORMATS[0]),
     )
-    time_zone = forms.CharField(
+    time_zone = TypedTextField(
         label=gettext_lazy("Time zone"),
         required=False,
         max_length=64,
@@ -112,8 +113,9 @@ class EventLifeForm(forms.Form):
         max_value=MAX_SEAT_WAIT_SECONDS,
         required=False,
     )
-    venue_name = forms.CharField(label=gettext_lazy("Venue"), required=False, max_length=200)
-    venue_address = forms.CharField(
+    venue_name = TypedTextField(label=gettext_lazy("Venue"), required=False, max_length=200)
+    venue_address = TypedTextField(
+        lines=True,
         label=gettext_lazy("Venue address"),
         required=False,
         max_length=1000,

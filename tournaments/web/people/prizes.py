@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ddz_site.kernel.errors import DomainError
+from ddz_site.kernel.text import TypedTextField
 from tournaments.core.access import NotAllowed, NotOrganizer, is_organizer
 from tournaments.models import Event, Standing
 from tournaments.people import life
@@ -34,7 +35,7 @@ class PrizeForm(forms.Form):
     place = forms.IntegerField(
         label=gettext_lazy("Place"), min_value=1, max_value=prizes.MAX_PLACE, required=False
     )
-    description = forms.CharField(label=gettext_lazy("Prize"), max_length=200, required=False)
+    description = TypedTextField(label=gettext_lazy("Prize"), max_length=200, required=False)
 
     def __init__(self, *args: Any, categories: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

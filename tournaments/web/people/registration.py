@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from ddz_site.kernel.errors import DomainError
+from ddz_site.kernel.text import TypedTextField
 from tournaments.core.access import NotAllowed, NotOrganizer
 from tournaments.models import Event, EventStatus, Registration, RegistrationStatus
 from tournaments.online.window import is_online_duplicate
@@ -47,8 +48,8 @@ def _sign_up_url() -> str:
 
 
 class RegisterForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
-    club = forms.CharField(label=gettext_lazy("Club"), max_length=120, required=False)
+    name = TypedTextField(label=gettext_lazy("Name"), max_length=120)
+    club = TypedTextField(label=gettext_lazy("Club"), max_length=120, required=False)
     email = forms.EmailField(
         label=gettext_lazy("E-mail address"),
         required=False,
@@ -59,7 +60,8 @@ class RegisterForm(forms.Form):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
-    note = forms.CharField(
+    note = TypedTextField(
+        lines=True,
         label=gettext_lazy("Note to the organizer"),
         required=False,
         max_length=2000,
@@ -258,8 +260,8 @@ class SettingsForm(forms.Form):
 
 
 class AddForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
-    club = forms.CharField(label=gettext_lazy("Club"), max_length=120, required=False)
+    name = TypedTextField(label=gettext_lazy("Name"), max_length=120)
+    club = TypedTextField(label=gettext_lazy("Club"), max_length=120, required=False)
     email = forms.EmailField(label=gettext_lazy("E-mail address"), required=False)
     categories = forms.CharField(label=gettext_lazy("Categories"), required=False, max_length=600)
     accept = forms.BooleanField(label=gettext_lazy("Accept at once"), required=False, initial=True)
