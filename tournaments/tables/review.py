@@ -257,7 +257,12 @@ def _why_no_ruling(game: Game) -> str:
     if game.resolution == Resolution.REJECT or (
         game.resolved_at is not None and game.confirmed_at is None
     ):
-        return _("A chief referee already ruled on this game.")
+        # Named: an organizer rules too, and "a chief referee" would then be wrong.
+        if game.resolved_by is not None:
+            return _("%(who)s already ruled on this game.") % {
+                "who": game.resolved_by.get_username()
+            }
+        return _("This game was already ruled on.")
     return _("Only a game the engine flagged, or a confirmed game, takes a ruling.")
 
 

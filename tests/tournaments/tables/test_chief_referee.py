@@ -121,3 +121,12 @@ def test_only_chief_referees_confirm_in_bulk(client, world) -> None:
     assert client.get(url).status_code == 403
     assert client.post(url, {"game": [g.pk for g in games]}).status_code == 403
     assert not Game.objects.filter(confirmed_at__isnull=False).exists()
+
+
+def test_a_second_ruling_names_who_ruled_first(world) -> None:
+    # The trial's finding: an organizer's ruling was refused again as a chief referee's.
+    games = _play(world, mismatch=True)
+    chief = world.users["chief"]
+    game_resolve(game_id=games[0].pk, actor=chief, decision="reject", note="Enter it again")
+    with pytest.raises(Exception, match=f"{chief.get_username()} already ruled on this game."):
+        game_resolve(game_id=games[0].pk, actor=chief, decision="accept", note="Second thoughts")
