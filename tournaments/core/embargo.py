@@ -30,7 +30,8 @@ still under embargo.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypedDict
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 from django.db.models import (
     BooleanField,
@@ -238,15 +239,48 @@ def finished_boards(round_: Round) -> dict[int, set[int]]:
     finished: dict[int, set[int]] = {}
     for table_id, board_id in games:
         finished.setdefault(table_id, set()).add(board_id)
-    seats: dict[int, set[str]] = {}
-    for table_id, seat in Seat.objects.filter(table__round=round_).values_list("table_id", "seat"):
-        seats.setdefault(table_id, set()).add(seat)
-    adjusted: dict[tuple[int, int], set[str]] = {}
-    for table_id, board_id, seat in Adjustment.objects.filter(
-        table__round=round_, board__round=round_
-    ).values_list("table_id", "board_id", "seat"):
-        adjusted.setdefault((table_id, board_id), set()).add(seat)
-    for (table_id, board_id), ruled in adjusted.items():
-        if seats.get(table_id, set()) <= ruled:
-            finished.setdefault(table_id, set()).add(board_id)
+    tables = Table.objects.filter(round=round_).values("pk")
+    adjusted = adjusted_seats(tables, boards=Board.objects.filter(round=round_).values("pk"))
+    for table_id, board_id in adjusted.everywhere():
+        finished.setdefault(table_id, set()).add(board_id)
     return finished
+
+
+class AdjustedSeats(NamedTuple):
+    """The seats of some tables and which of them have an adjusted score for each board."""
+
+    seats: dict[int, set[str]]
+    """Table id → the seats of the table."""
+    adjusted: dict[tuple[int, Any], set[str]]
+    """(table id, board) → the seats of the table with an adjusted score for the board."""
+
+    def all_seats(self, table_id: int, board: Any) -> bool:
+        """Whether every seat of the table has an adjusted score for the board: the table
+        finished the board without a game (the module docstring)."""
+        return self.seats.get(table_id, set()) <= self.adjusted.get((table_id, board), set())
+
+    def everywhere(self) -> set[tuple[int, Any]]:
+        """The (table id, board) with an adjusted score at every seat (`all_seats`)."""
+        return {key for key in self.adjusted if self.all_seats(*key)}
+
+
+def adjusted_seats(
+    table_ids: Iterable[int] | QuerySet[Any, Any],
+    board: str = "board_id",
+    boards: Iterable[int] | QuerySet[Any, Any] | None = None,
+) -> AdjustedSeats:
+    """The seats of `table_ids` (ids, or a query of them) and their adjusted scores, each
+    board named by `board` ("board_id", or "board__number": its number), the boards limited
+    to `boards` (ids, or a query of them) when given. Two queries."""
+    seats: dict[int, set[str]] = {}
+    for table_id, seat in Seat.objects.filter(table_id__in=table_ids).values_list(
+        "table_id", "seat"
+    ):
+        seats.setdefault(table_id, set()).add(seat)
+    given = Adjustment.objects.filter(table_id__in=table_ids)
+    if boards is not None:
+        given = given.filter(board_id__in=boards)
+    adjusted: dict[tuple[int, Any], set[str]] = {}
+    for table_id, board_id, seat in given.values_list("table_id", board, "seat"):
+        adjusted.setdefault((table_id, board_id), set()).add(seat)
+    return AdjustedSeats(seats, adjusted)

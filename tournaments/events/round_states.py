@@ -29,15 +29,13 @@ from games.models import Board, Game
 from tournaments.core import mail
 from tournaments.core.access import Actor, AdministrationRefused, is_sweep, organizer_lock
 from tournaments.core.audit import audit_record
-from tournaments.core.embargo import played_games_count, results_sealed
+from tournaments.core.embargo import adjusted_seats, played_games_count, results_sealed
 from tournaments.core.rating_requests import ratings_request
 from tournaments.models import (
-    Adjustment,
     Event,
     EventStatus,
     Round,
     RoundState,
-    Seat,
     Table,
 )
 
@@ -80,14 +78,7 @@ def rounds_unsettled(round_ids: Iterable[int]) -> dict[int, list[tuple[int, int,
         "pk", "round_id", "number"
     ):
         boards[round_id].append((pk, number))
-    seats: dict[int, set[str]] = defaultdict(set)
-    for table_id, seat in Seat.objects.filter(table_id__in=tables).values_list("table_id", "seat"):
-        seats[table_id].add(seat)
-    adjusted: dict[tuple[int, int], set[str]] = defaultdict(set)
-    for table_id, board_id, seat in Adjustment.objects.filter(table_id__in=tables).values_list(
-        "table_id", "board_id", "seat"
-    ):
-        adjusted[(table_id, board_id)].add(seat)
+    adjusted = adjusted_seats(list(tables))
     games = {
         (g.table_id, g.board_id): g
         for g in Game.objects.filter(table_id__in=tables, replaced_at__isnull=True).only(
@@ -97,13 +88,12 @@ def rounds_unsettled(round_ids: Iterable[int]) -> dict[int, list[tuple[int, int,
     out: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
     for table_id, (round_id, table_number) in tables.items():
         for board_id, board_number in boards.get(round_id, []):
-            done = adjusted.get((table_id, board_id), set())
-            if seats[table_id] <= done:
+            if adjusted.all_seats(table_id, board_id):
                 continue
             game = games.get((table_id, board_id))
             reason = not_counted_reason(game) if game is not None else ""
             if game is None:
-                reason = "partial" if done else "missing"
+                reason = "partial" if (table_id, board_id) in adjusted.adjusted else "missing"
             if reason:
                 out[round_id].append((table_number, board_number, reason))
     return {round_id: sorted(items) for round_id, items in out.items()}

@@ -20,6 +20,7 @@ from tournaments.models import (
     AuditEntry,
     Event,
     Player,
+    Round,
     Seat,
     Stage,
     Standing,
@@ -86,6 +87,21 @@ def event_standings(*, event: Event, stage: Stage | None = None) -> QuerySet[Sta
         Standing.objects.filter(event=event, stage=stage)
         .select_related("player")
         .order_by("position")
+    )
+
+
+def event_seats_anyone(*, event: Event) -> bool:
+    """Whether a round of `event` seats a player (an archive of imported games seats nobody).
+    One query."""
+    return Seat.objects.filter(table__round__event=event).exists()
+
+
+def event_is_planned(*, event: Event) -> bool:
+    """Whether `event` has rounds and no board yet: an event before its day, which will have
+    standings (an archive of imported games has boards and no rounds). Two queries."""
+    return (
+        Round.objects.filter(event=event).exists()
+        and not Board.objects.filter(event=event).exists()
     )
 
 

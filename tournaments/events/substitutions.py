@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import blank, text_refusal
-from games.models import Board
+from games.models import Board, Game
 from tournaments.core.access import is_chief_referee
 from tournaments.core.audit import audit_record
 from tournaments.core.lineups import boards_text
@@ -357,3 +357,13 @@ def substitution_remove(*, substitution_id: int, actor: Any) -> bool:
 def _request_standings(event: Event) -> None:
 
     standings_request(event_id=event.pk)
+
+
+def boards_entered(sub: Substitution) -> list[int]:
+    """The numbers of the boards of `sub` (its range, or every board of its round) its table
+    has a current game of, in order: results entered before the substitution was recorded,
+    which now count for the substitute. One query."""
+    games = Game.objects.filter(table_id=sub.table_id, replaced_at__isnull=True)
+    if sub.first_board is not None and sub.last_board is not None:
+        games = games.filter(board__number__range=(sub.first_board, sub.last_board))
+    return sorted(games.values_list("board__number", flat=True))

@@ -25,7 +25,7 @@ from django.shortcuts import get_object_or_404
 from games.counting import FLAGGED_STATUSES, counted_q, counts
 from games.models import Board, EntryDraft, Game, Status
 from tournaments.core.access import Actor, is_chief_referee, signed_in
-from tournaments.core.embargo import open_board_ids
+from tournaments.core.embargo import adjusted_seats, open_board_ids
 from tournaments.core.rules import rules_of
 from tournaments.models import (
     Adjustment,
@@ -33,7 +33,6 @@ from tournaments.models import (
     Event,
     Round,
     RoundState,
-    Seat,
     Table,
     TableAssignment,
 )
@@ -119,7 +118,7 @@ def tables_now(user: Actor) -> list[tuple[Table, int | None]]:
         )
     )
     # A board every seat has an adjusted score for is finished without a game.
-    entered |= _adjusted_everywhere([t.pk for t in tables], "board__number")
+    entered |= adjusted_seats([t.pk for t in tables], "board__number").everywhere()
     return [
         (t, _next_open(boards.get(t.round_id, []), {n for i, n in entered if i == t.pk}))
         for t in tables
@@ -146,30 +145,13 @@ def next_board_to_enter(table: Table, after: int = 0) -> int | None:
             "board__number", flat=True
         )
     )
-    done |= {n for _t, n in _adjusted_everywhere([table.pk], "board__number")}
+    done |= {n for _t, n in adjusted_seats([table.pk], "board__number").everywhere()}
     return _next_open(numbers, done, after)
-
-
-def _adjusted_everywhere(table_ids: Sequence[int], board: str = "board_id") -> set[tuple[int, int]]:
-    """The (table id, board id) of `table_ids` where every seat of the table has an adjusted
-    score for the board, the board by its `board` ("board__number": its number); two
-    queries."""
-    seats: dict[int, set[str]] = {}
-    for table_id, seat in Seat.objects.filter(table_id__in=table_ids).values_list(
-        "table_id", "seat"
-    ):
-        seats.setdefault(table_id, set()).add(seat)
-    ruled: dict[tuple[int, int], set[str]] = {}
-    for table_id, board_id, seat in Adjustment.objects.filter(table_id__in=table_ids).values_list(
-        "table_id", board, "seat"
-    ):
-        ruled.setdefault((table_id, board_id), set()).add(seat)
-    return {key for key, done in ruled.items() if seats.get(key[0], set()) <= done}
 
 
 def adjusted_everywhere(table: Table, board: Board) -> bool:
     """Whether every seat of `table` has an adjusted score for `board` (two queries)."""
-    return (table.pk, board.pk) in _adjusted_everywhere([table.pk])
+    return (table.pk, board.pk) in adjusted_seats([table.pk]).everywhere()
 
 
 def seat_adjustments(table: Table, board: Board) -> list[Adjustment]:
@@ -216,7 +198,7 @@ def status_board(*, event: Event, tables: QuerySet[Table]) -> list[Row]:
         )
     }
     drafts = set(EntryDraft.objects.filter(table_id__in=ids).values_list("table_id", "board_id"))
-    adjusted = _adjusted_everywhere(ids)
+    adjusted = adjusted_seats(ids).everywhere()
     rows = []
     for table in table_list:
         cells = []

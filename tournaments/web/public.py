@@ -36,7 +36,7 @@ from tournaments.core import embargo, lineups
 from tournaments.core.access import is_chief_referee
 from tournaments.events import selectors
 from tournaments.league.profiles import home_clubs
-from tournaments.models import Entry, Event, Player, Round, Seat, Stage
+from tournaments.models import Entry, Event, Player, Round, Stage
 from tournaments.people import life
 from tournaments.results import exports, prizes
 from tournaments.results import pages as results_pages
@@ -98,7 +98,7 @@ def _standings_html(request: HttpRequest, event: Event, stage: Stage | None) -> 
         # Nothing to rank: either no board is open yet, or the event seats nobody (an archive
         # of imported games). Seating does not move the standings version, so an empty table
         # is kept only for a refresh period.
-        seated = bool(rows) or Seat.objects.filter(table__round__event=event).exists()
+        seated = bool(rows) or selectors.event_seats_anyone(event=event)
         html = render_to_string(
             "tournaments/_standings.html",
             {
@@ -108,9 +108,7 @@ def _standings_html(request: HttpRequest, event: Event, stage: Stage | None) -> 
                 "seated": seated,
                 # Rounds and no board yet (an event before its day): it will have standings;
                 # an archive of imported games has boards and seats nobody.
-                "planned": not seated
-                and Round.objects.filter(event=event).exists()
-                and not Board.objects.filter(event=event).exists(),
+                "planned": not seated and selectors.event_is_planned(event=event),
                 # An online event in its window: totals only (tournaments.core.embargo).
                 "sealed": embargo.results_sealed(event),
             },

@@ -20,7 +20,6 @@ from django.views.decorators.http import require_POST
 
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import TypedTextField
-from games.models import Game
 from tournaments.core.access import is_chief_referee, is_organizer
 from tournaments.core.rules import rules_of
 from tournaments.events import substitutions
@@ -174,10 +173,7 @@ def _warn_entered(request: HttpRequest, sub: Substitution) -> None:
     """Say which of the substitution's boards the table had already entered: their results now
     count for the substitute, not for the player seated (right when the paperwork comes after
     the play; else the substitution is removed)."""
-    games = Game.objects.filter(table_id=sub.table_id, replaced_at__isnull=True)
-    if sub.first_board is not None and sub.last_board is not None:
-        games = games.filter(board__number__range=(sub.first_board, sub.last_board))
-    numbers = sorted(games.values_list("board__number", flat=True))
+    numbers = substitutions.boards_entered(sub)
     if numbers:
         messages.warning(
             request,
