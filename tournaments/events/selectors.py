@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
@@ -88,6 +88,23 @@ def event_standings(*, event: Event, stage: Stage | None = None) -> QuerySet[Sta
         .select_related("player")
         .order_by("position")
     )
+
+
+def entry_counts(*, event: Event) -> EntryCounts:
+    """How many players `event`'s field has and how many reserves (entered to substitute:
+    tournaments.events.substitutions); the robots of an online event, entered to fill seats,
+    are neither. One query."""
+    counts = event.entries.filter(player__robot=False).aggregate(
+        field=Count("pk", filter=Q(reserve=False)), reserves=Count("pk", filter=Q(reserve=True))
+    )
+    return EntryCounts(counts["field"], counts["reserves"])
+
+
+class EntryCounts(NamedTuple):
+    """An event's players in the field and its reserves (entry_counts)."""
+
+    field: int
+    reserves: int
 
 
 def event_seats_anyone(*, event: Event) -> bool:

@@ -321,6 +321,9 @@ def substitution_remove(*, substitution_id: int, actor: Any) -> bool:
     """Remove a substitution (the seated player is credited with those boards again); False
     when it no longer exists.
 
+    A reserve entered for it alone (no other substitution, no seat in the event) leaves the
+    event with it.
+
     Raises:
         SubstitutionRefused: the actor is not an organizer or chief referee, or the round is
             closed.
@@ -335,6 +338,7 @@ def substitution_remove(*, substitution_id: int, actor: Any) -> bool:
         _lock_open_round(found.round)
         if not Substitution.objects.filter(pk=found.pk).exists():
             return False
+        reserve = _reserve_only_for(found)
         audit_record(
             event=event,
             actor=actor,
@@ -347,11 +351,28 @@ def substitution_remove(*, substitution_id: int, actor: Any) -> bool:
                 "player": found.player.name,
                 "substitute": [found.substitute.name, None],
                 "boards": boards_text(found.first_board, found.last_board) or "all",
+                **({"reserve": [found.substitute.name, None]} if reserve is not None else {}),
             },
         )
         found.delete()
+        if reserve is not None:
+            reserve.delete()
         _request_standings(event)
     return True
+
+
+def _reserve_only_for(sub: Substitution) -> Entry | None:
+    """The reserve's entry of `sub`'s substitute when `sub` is all she is in the event for (no
+    other substitution, no seat): a reserve is entered only to play a substitution
+    (substitution_add), so its removal takes her out of the event too, and her name can be
+    typed again. None for a player of the field, or a reserve with more to play."""
+    event_id = sub.round.event_id
+    entry = Entry.objects.filter(event_id=event_id, player=sub.substitute_id, reserve=True).first()
+    if entry is None:
+        return None
+    others = Substitution.objects.filter(round__event_id=event_id, substitute=sub.substitute_id)
+    seated = Seat.objects.filter(table__round__event_id=event_id, player=sub.substitute_id)
+    return None if others.exclude(pk=sub.pk).exists() or seated.exists() else entry
 
 
 def _request_standings(event: Event) -> None:

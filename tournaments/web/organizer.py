@@ -260,8 +260,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             # Each stage's movements with the bounds proved when they were made.
             "movements": selectors.stage_movements(event=event),
             "stage_kinds": StageKind.choices,
-            # The robots of an online event are entered to fill seats, not as players.
-            "entries": event.entries.filter(player__robot=False).count(),
+            "entries": selectors.entry_counts(event=event),
             "audit": audit_lines.change_log_lines(
                 audit_lines.change_log(event=event)[:DASHBOARD_CHANGES], event=event
             ),
