@@ -10,11 +10,12 @@ all the same are none ("localtime", the machine's own zone; "Factory", a zone of
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, tzinfo
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.utils import formats, timezone
+from django.utils.translation import gettext as _
 
 from tournaments.models import Event
 
@@ -57,3 +58,30 @@ def event_time(event: Event, moment: datetime | None) -> str:
         return ""
     zone = zone_of(event)
     return f"{formats.date_format(timezone.localtime(moment, zone), 'DATETIME_FORMAT')} ({zone})"
+
+
+def wall_time_refusal(value: datetime, zone: tzinfo) -> str | None:
+    """Why the naive wall time `value` names no single moment in `zone`, or None when it names
+    one: a time the zone skips (the hour its clocks go forward) would be stored as another
+    time, and one it gives twice (the hour they go back) as the first of the two, each
+    without a word."""
+    when = value.strftime("%Y-%m-%d %H:%M")
+    first = value.replace(tzinfo=zone, fold=0)
+    # Through UTC: a moment converted to its own zone comes back as it is, a skipped wall
+    # time included (zoneinfo reads it with the offset before the change).
+    if first.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != value:
+        return _(
+            "%(when)s does not exist in %(zone)s: its clocks go forward then. Give a time "
+            "before or after the change."
+        ) % {"when": when, "zone": zone}
+    if first.utcoffset() != value.replace(tzinfo=zone, fold=1).utcoffset():
+        return _(
+            "%(when)s happens twice in %(zone)s: its clocks go back then. Give a time "
+            "before or after the change."
+        ) % {"when": when, "zone": zone}
+    return None
+
+
+def wall_time_aware(value: datetime, zone: tzinfo) -> datetime:
+    """The moment the naive wall time `value` names in `zone` (wall_time_refusal says None)."""
+    return value.replace(tzinfo=zone, fold=0)

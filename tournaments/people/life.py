@@ -20,7 +20,7 @@ a conditional UPDATE where the status moves, audited (tournaments.core.audit).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, date, datetime, tzinfo
+from datetime import date, datetime, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db import transaction
@@ -34,7 +34,7 @@ from ddz_site.kernel.text import text_refusal
 from tournaments.core.access import Actor, organizer_lock
 from tournaments.core.audit import audit_record
 from tournaments.core.rating_requests import ratings_request
-from tournaments.core.zones import is_real_zone, zone_of
+from tournaments.core.zones import is_real_zone, wall_time_aware, wall_time_refusal, zone_of
 from tournaments.models import STARTED, Event, EventStatus, Round, RoundState, Table
 from tournaments.ratings.service import event_day
 
@@ -162,23 +162,14 @@ def _aware(value: datetime | None, zone: tzinfo) -> datetime | None:
     """`value`, a wall time in `zone` when naive, as an aware moment.
 
     Raises:
-        LifeRefused: a wall time the zone skips (the hour its clocks go forward): it would
-            be stored as another time without a word.
+        LifeRefused: a wall time the zone skips or gives twice (zones.wall_time_refusal).
     """
     if value is None or timezone.is_aware(value):
         return value
-    aware = timezone.make_aware(value, zone)
-    # Through UTC: a moment converted to its own zone comes back as it is, the skipped
-    # wall time included.
-    if aware.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != value:
-        raise LifeRefused(
-            _(
-                "%(when)s does not exist in %(zone)s: its clocks go forward then. Give a time "
-                "before or after the change."
-            )
-            % {"when": value.strftime("%Y-%m-%d %H:%M"), "zone": zone}
-        )
-    return aware
+    refusal = wall_time_refusal(value, zone)
+    if refusal is not None:
+        raise LifeRefused(refusal)
+    return wall_time_aware(value, zone)
 
 
 def _text(value: str, *, field: str, lines: bool = False, max_length: int | None = None) -> str:

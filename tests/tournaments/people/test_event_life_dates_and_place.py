@@ -151,3 +151,28 @@ def test_a_time_the_zone_skips_is_refused_and_its_neighbours_taken(event, td) ->
     assert Event.objects.get(pk=event.pk).starts_at == datetime(2027, 3, 14, 7, 30, tzinfo=UTC)
     life.event_place_set(event=event, actor=td, starts_at=datetime(2027, 3, 14, 1, 30), **values)
     assert Event.objects.get(pk=event.pk).starts_at == datetime(2027, 3, 14, 6, 30, tzinfo=UTC)
+
+
+def test_a_time_the_zone_gives_twice_is_refused(event, td) -> None:
+    # New York's clocks went back from 02:00 to 01:00 on 7 November 2027: 01:30 happened twice
+    # (EDT, then EST), an hour apart. It was taken as the first without a word (the trial's
+    # finding); an organizer meaning the second would find his event an hour early.
+    values = {
+        "ends_at": datetime(2027, 11, 7, 18, 0),
+        "time_zone": "America/New_York",
+        "online": False,
+    }
+    with translation.override("en"), pytest.raises(life.LifeRefused) as refused:
+        life.event_place_set(
+            event=event, actor=td, starts_at=datetime(2027, 11, 7, 1, 30), **values
+        )
+    assert str(refused.value) == (
+        "2027-11-07 01:30 happens twice in America/New_York: its clocks go back then. "
+        "Give a time before or after the change."
+    )
+    assert Event.objects.get(pk=event.pk).starts_at is None
+    # 00:30 (EDT, UTC−4) and 02:30 (EST, UTC−5) happen once.
+    life.event_place_set(event=event, actor=td, starts_at=datetime(2027, 11, 7, 2, 30), **values)
+    assert Event.objects.get(pk=event.pk).starts_at == datetime(2027, 11, 7, 7, 30, tzinfo=UTC)
+    life.event_place_set(event=event, actor=td, starts_at=datetime(2027, 11, 7, 0, 30), **values)
+    assert Event.objects.get(pk=event.pk).starts_at == datetime(2027, 11, 7, 4, 30, tzinfo=UTC)

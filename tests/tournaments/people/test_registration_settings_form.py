@@ -65,3 +65,27 @@ def test_check_in_is_turned_on_from_the_registration_settings(organizer_and_even
     assert Event.objects.get(pk=event.pk).check_in_required
     assert _post(client, event).status_code == 302
     assert not Event.objects.get(pk=event.pk).check_in_required
+
+
+@pytest.mark.parametrize(
+    ("typed", "words"),
+    [
+        ("2030-03-10T02:30", "2030-03-10 02:30 does not exist in America/New_York"),
+        ("2030-11-03T01:30", "2030-11-03 01:30 happens twice in America/New_York"),
+    ],
+)
+def test_a_deadline_the_zone_skips_or_gives_twice_is_refused_in_its_words(
+    organizer_and_event, typed: str, words: str
+) -> None:
+    # New York's clocks go forward at 02:00 on 10 March 2030 and back at 02:00 on 3 November.
+    # The form gave Django's own sentence ("couldn't be interpreted in time zone …; it may be
+    # ambiguous or it may not exist"), which says neither which nor what to do.
+    client, event = organizer_and_event
+    Event.objects.filter(pk=event.pk).update(time_zone="America/New_York")
+    answer = _post(client, event, deadline=typed)
+    page = answer.content.decode() if answer.status_code != 302 else ""
+    follow = client.get(reverse("registration:registrations", args=[event.slug])).content.decode()
+    assert words in page + follow
+    assert "Give a time before or after the change." in page + follow
+    assert "interpreted" not in page + follow
+    assert Event.objects.get(pk=event.pk).registration_deadline is None

@@ -37,6 +37,7 @@ from tournaments.people import registration as service
 from tournaments.people.checkin import next_round
 from tournaments.web.officials import qr_svg
 from tournaments.web.organizer import event_for_organizer
+from tournaments.web.people.life import WALL_FORMATS, WallTimeField
 
 
 def _sign_up_url() -> str:
@@ -229,10 +230,11 @@ class SettingsForm(forms.Form):
         required=False,
         help_text=gettext_lazy("Empty: no limit."),
     )
-    deadline = forms.DateTimeField(
+    deadline = WallTimeField(
         label=gettext_lazy("Registration deadline"),
         required=False,
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=WALL_FORMATS,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=WALL_FORMATS[0]),
     )
     waiting_list = forms.BooleanField(label=gettext_lazy("Waiting list"), required=False)
     categories = forms.CharField(
@@ -359,9 +361,8 @@ def registration_settings(request: HttpRequest, slug: str) -> HttpResponse:
     """Open registration with the form's settings (or change them while open)."""
     event = event_for_organizer(request, slug)
     form = SettingsForm(request.POST, zone=str(life.zone_of(event)))
-    with timezone.override(life.zone_of(event)):
-        valid = form.is_valid()  # the deadline typed is a time of the event's zone
-    if valid:
+    # The deadline typed is a wall time of the event's zone, read there by the service.
+    if form.is_valid():
         data = form.cleaned_data
 
         def call() -> None:
