@@ -50,15 +50,19 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.contrib import auth
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.datastructures import MultiValueDict
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe
 from rest_framework.exceptions import NotFound
 
 # How long a client waits before trying again (seconds): a PostgreSQL restart takes a few.
@@ -275,12 +279,24 @@ def page_methods_only(
         allowed = _json_door_allow(request.path) or ", ".join(PAGE_METHODS)
         if _wants_json(request):
             return method_not_allowed(allowed)
+        if not hasattr(request, "user"):
+            # Answered before AuthenticationMiddleware: its header names the visitor all
+            # the same, as every other page's does.
+            request.user = SimpleLazyObject(lambda: auth.get_user(request))  # type: ignore[assignment]
         context = {"exception": METHOD_NOT_ALLOWED_MESSAGE, "heading": _("Not allowed")}
         response = render(request, "403.html", context, status=405)
         response["Allow"] = allowed
         return response
 
     return middleware
+
+
+def shows_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """`view`, a page that only shows (the standings, a traveller), taking GET and HEAD only:
+    any other method answers 405 (made the site's page by `page_methods_only`) before the
+    CSRF check, which called a POST there an expired page. It reads no form, so no CSRF
+    token has anything to guard."""
+    return csrf_exempt(require_safe(view))
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

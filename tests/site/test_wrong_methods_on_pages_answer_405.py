@@ -82,3 +82,34 @@ def test_opening_a_buttons_address_answers_the_sites_page_with_a_way_back() -> N
     text = answer.content.decode()
     assert "<html" in text and "不接受该请求方法" in text
     assert f'href="/events/{event.slug}/"' in text  # back to the event
+
+
+def test_the_405_page_names_the_signed_in_visitor() -> None:
+    """A trial's organizer sent a PUT signed in and got a page whose header offered to sign in:
+    the refusal came before the visitor was known."""
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_user("method-td", password="x")
+    client = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(get_user_model().objects.get(username="method-td"))
+    answer = client.put("/")
+    assert answer.status_code == 405
+    assert "method-td" in answer.content.decode()
+
+
+@pytest.mark.parametrize(
+    "name", ["standings", "event", "standings_live", "standings_csv", "archive"]
+)
+def test_a_post_to_a_page_that_only_shows_answers_405_not_expired(name: str) -> None:
+    """A POST to a page that only shows (the standings) was refused as "This page has
+    expired" (the CSRF check came first), which sends a visitor reloading in vain; it is a
+    method the page does not take."""
+    from tests.factories import EventFactory
+
+    event = EventFactory()
+    answer = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE="en").post(
+        reverse(f"public:{name}", args=[event.slug]), {"x": "1"}
+    )
+    assert answer.status_code == 405
+    assert {m.strip() for m in answer["Allow"].split(",")} == {"GET", "HEAD"}
+    assert "expired" not in answer.content.decode()

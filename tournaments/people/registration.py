@@ -44,7 +44,6 @@ from tournaments.core.access import (
     signed_in,
 )
 from tournaments.core.audit import audit_record
-from tournaments.core.zones import wall_time_aware, wall_time_refusal, zone_of
 from tournaments.events.rounds import entry_add
 from tournaments.models import (
     STARTED,
@@ -156,16 +155,14 @@ def registration_open(
     check_in_required: bool | None = None,
 ) -> Event:
     """Open registration of ``event`` (or change its settings while open): its ``limit`` of
-    places (None: no limit), ``deadline`` (a naive one is a wall time of the event's zone),
-    ``waiting_list`` and ``categories`` (keys of
+    places (None: no limit), ``deadline``, ``waiting_list`` and ``categories`` (keys of
     CATEGORIES or the organizer's labels, as categories_parse gives them), and whether its
     rounds are seated with those checked in (``check_in_required``; None: unchanged). Audited
     (``registration.open``).
 
     Raises:
         NotOrganizer; RegistrationRefused: the event finished or under way (a round started), a
-        limit below 1, above MAX_PLACES or below the entries accepted already, a deadline past
-        or one the event's zone skips or gives twice,
+        limit below 1, above MAX_PLACES or below the entries accepted already, a deadline past,
         a category declared by a registration and dropped.
     """
     categories = categories_parse(",".join(categories or []))
@@ -175,12 +172,6 @@ def registration_open(
         raise RegistrationRefused(
             _("An event has at most %(n)s places (or empty: no limit).") % {"n": MAX_PLACES}
         )
-    if deadline is not None and timezone.is_naive(deadline):
-        # A wall time typed on the organizer's form: in the event's zone.
-        refusal = wall_time_refusal(deadline, zone_of(event))
-        if refusal is not None:
-            raise RegistrationRefused(refusal)
-        deadline = wall_time_aware(deadline, zone_of(event))
     if deadline is not None and deadline <= timezone.now():
         raise RegistrationRefused(_("The registration deadline is past: choose a later one."))
     with transaction.atomic():

@@ -11,7 +11,9 @@ otherwise); the organizer's, an organizer of the event (403 for anyone else).
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any, cast
+from zoneinfo import ZoneInfo
 
 from django import forms
 from django.conf import settings
@@ -30,6 +32,7 @@ from django.views.decorators.http import require_POST
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import TypedTextField
 from tournaments.core.access import NotAllowed, NotOrganizer
+from tournaments.core.zones import wall_time_aware, wall_time_refusal
 from tournaments.models import Event, EventStatus, Registration, RegistrationStatus
 from tournaments.online.window import is_online_duplicate
 from tournaments.people import life
@@ -256,9 +259,21 @@ class SettingsForm(forms.Form):
         # Ids of their own: the page's other form (AddForm) has a categories field too.
         kwargs.setdefault("auto_id", "settings_%s")
         super().__init__(*args, **kwargs)
+        self.zone = zone
         self.fields["deadline"].help_text = _("In the event's time zone, %(zone)s.") % {
             "zone": zone
         }
+
+    def clean_deadline(self) -> datetime | None:
+        """The moment the deadline typed names in the event's zone: one the zone skips or
+        gives twice is refused in the site's words (zones.wall_time_refusal), not Django's."""
+        typed: datetime | None = self.cleaned_data["deadline"]
+        if typed is None or timezone.is_aware(typed):
+            return typed
+        refusal = wall_time_refusal(typed, ZoneInfo(self.zone))
+        if refusal is not None:
+            raise forms.ValidationError(refusal)
+        return wall_time_aware(typed, ZoneInfo(self.zone))
 
 
 class AddForm(forms.Form):
