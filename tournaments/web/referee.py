@@ -23,6 +23,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
@@ -115,6 +116,7 @@ def status_board(request: HttpRequest, slug: str) -> HttpResponse:
         "rows": rows,
         "counts": counts,
         "states": selectors.ENTRY_STATES,
+        "as_of": timezone.now(),
         **choice,
     }
     if request.GET.get("fragment"):

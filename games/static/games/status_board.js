@@ -3,14 +3,13 @@
 (function () {
   "use strict";
   var box = document.getElementById("status-board");
-  var stamp = document.getElementById("refreshed");
   if (!box) { return; }
   function refresh() {
     fetch(box.dataset.url, { credentials: "same-origin", headers: { "Accept": "text/html" } })
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
+        // The fragment says when the server read it, in the event's zone.
         box.innerHTML = html;
-        if (stamp) { stamp.textContent = new Date().toLocaleTimeString(); }
       })
       .catch(function () { /* keep the last board; the next tick tries again */ });
   }

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from games.models import Game, Status
 from tests.factories import EventFactory
-from tests.paths import DATA_DIR
+from tests.paths import DATA_DIR, ROOT_DIR
 from tournaments.archive.records import records_import
 from tournaments.models import EventRole, Role
 from tournaments.tables.verification import game_verify
@@ -75,3 +75,36 @@ def test_the_status_boards_counts_name_the_submitted_state_in_chinese() -> None:
     text = re.sub(r"<[^>]+>", "", counts.group(1))
     # "submitted" is the state (waiting for the engine), not the time of submission.
     assert "已提交: 0" in text and "提交时间" not in text
+
+
+def test_the_board_says_when_it_was_read_in_the_events_zone() -> None:
+    """The "refreshed" stamp was the browser's clock in the browser's zone, with no zone
+    named: a referee's laptop in UTC read 06:00 where the hall's clocks said 14:00. The
+    board now says when the server read it, in the event's zone, the zone named, like every
+    other time on the officials' pages."""
+    from datetime import UTC, datetime, timedelta
+
+    from django.utils import formats
+
+    from tournaments.models import Event
+
+    event = EventFactory()
+    Event.objects.filter(pk=event.pk).update(time_zone="Asia/Shanghai")
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(_organizer(event))
+    for url in (
+        reverse("referee:status", args=[event.slug]),
+        reverse("referee:status", args=[event.slug]) + "?fragment=1",
+    ):
+        before = datetime.now(UTC)
+        page = client.get(url).content.decode()
+        after = datetime.now(UTC)
+        # Shanghai is UTC+8 all year; the read falls between the two clock readings.
+        said = {
+            formats.date_format((t + timedelta(hours=8)).replace(tzinfo=None), "DATETIME_FORMAT")
+            + " (Asia/Shanghai)"
+            for t in (before, after)
+        }
+        assert any(f"As of {s}" in page for s in said), said
+    script = (ROOT_DIR / "games" / "static" / "games" / "status_board.js").read_text()
+    assert "toLocaleTimeString" not in script
