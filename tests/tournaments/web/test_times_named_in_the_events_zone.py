@@ -94,3 +94,28 @@ def test_a_problem_signalled_by_a_player_is_timed_in_the_events_zone(shanghai) -
     page = client.get(reverse("referee:flagged", args=[event.slug]))
     assert page.status_code == 200
     assert "14:03 (Asia/Shanghai)" in _text(page.content.decode())
+
+
+def test_a_replaced_versions_page_says_it_is_not_the_one_shown(shanghai) -> None:
+    """The address of a replaced version (from a link, the audit, a bookmark) showed the current
+    version's result and record with no word that it was another one (the trial's finding): it
+    now says which version was asked for, when it was replaced and which is shown, and links its
+    record; each version of the list links its own."""
+    event, _round, tables, boards, first, client = shanghai
+    second = game_submit(
+        table=tables[0], board=boards[0], record=bot_record(boards[0], tables[0]), replaces=1
+    )
+    Game.objects.filter(pk=first.pk).update(replaced_at=AT)
+    page = client.get(reverse("referee:game", args=[event.slug, first.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    text = _text(html)
+    assert (
+        "You asked for version 1, replaced at 14:03:05 (Asia/Shanghai): the current version, "
+        "2, is shown. Version 1's record" in text
+    )
+    assert first.get_absolute_url() in html and second.get_absolute_url() in html
+    current = _text(
+        client.get(reverse("referee:game", args=[event.slug, second.pk])).content.decode()
+    )
+    assert "You asked for version" not in current
