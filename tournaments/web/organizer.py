@@ -273,7 +273,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             if event.deal_commitment and not event.seed_revealed
             else None,
             **dashboard_context(event),
-            **views_substitutions.context(event),
+            **views_substitutions.context(event, request),
         },
     )
 

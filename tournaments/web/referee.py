@@ -90,7 +90,7 @@ def referee_event(request: HttpRequest, slug: str) -> HttpResponse:
             "chief": is_chief_referee(request.user, event),
             # The same clock as the big screen, with its buttons for those who run it.
             **clock_context(event, current_round(event), request.user, tables=True),
-            **substitutions.referee_context(event, request.user),
+            **substitutions.referee_context(event, request),
         },
     )
 

@@ -74,10 +74,34 @@ class SubstitutionForm(forms.Form):
         return " ".join(said)
 
 
-def context(event: Event) -> dict[str, Any]:
+# The session's key for a refused substitution's form as typed, shown once on the page the
+# refusal goes back to (`_keep_typed`, `context`).
+TYPED_KEY = "substitution_typed"
+TYPED_FIELDS = (
+    "table",
+    "seat",
+    "substitute",
+    "reserve_name",
+    "ranked",
+    "first_board",
+    "last_board",
+    "reason",
+)
+
+
+def _keep_typed(request: HttpRequest, round_: Round) -> None:
+    """Keep the refused form's fields as typed, for the page the refusal goes back to: it
+    was an empty form, everything typed again."""
+    request.session[TYPED_KEY] = {
+        "round": round_.pk,
+        "fields": {name: request.POST.get(name, "")[:500] for name in TYPED_FIELDS},
+    }
+
+
+def context(event: Event, request: HttpRequest) -> dict[str, Any]:
     """What the substitutions part of a page needs: the substitutions per round id, the
     players who may substitute (the event's entrants and seated players, reserves marked),
-    the seats of the event's rules."""
+    the seats of the event's rules, and a refused form's fields as typed by round id (once)."""
     per_round: dict[int, list[Substitution]] = defaultdict(list)
     for sub in Substitution.objects.filter(round__event=event).select_related(
         "table", "player", "substitute"
@@ -87,18 +111,30 @@ def context(event: Event) -> dict[str, Any]:
         "substitutions": dict(per_round),
         "substitute_choices": substitutions.substitute_choices(event=event),
         "seat_names": list(rules_of(event).seats),
+        "substitution_typed": _typed(request),
     }
 
 
-def referee_context(event: Event, user: Any) -> dict[str, Any]:
+def _typed(request: HttpRequest) -> dict[int, dict[str, str]]:
+    kept = request.session.pop(TYPED_KEY, None)
+    if not isinstance(kept, dict) or not isinstance(kept.get("fields"), dict):
+        return {}
+    return {kept.get("round"): kept["fields"]}
+
+
+def referee_context(event: Event, request: HttpRequest) -> dict[str, Any]:
     """The substitutions part of the chief referee's event page (nothing for a referee): the
     rounds seated or in play, and `context`."""
-    if not is_chief_referee(user, event):
+    if not is_chief_referee(request.user, event):
         return {}
     open_rounds = event.rounds.filter(
         state__in=[RoundState.SEATED, RoundState.IN_PLAY], tables__isnull=False
     ).distinct()
-    return {**context(event), "sub_rounds": list(open_rounds.order_by("number")), "back": "referee"}
+    return {
+        **context(event, request),
+        "sub_rounds": list(open_rounds.order_by("number")),
+        "back": "referee",
+    }
 
 
 def _back(request: HttpRequest, event: Event) -> HttpResponse:
@@ -128,6 +164,7 @@ def substitution_add(request: HttpRequest, slug: str, number: int) -> HttpRespon
     form = SubstitutionForm(request.POST)
     if not form.is_valid():
         messages.error(request, form.refusal())
+        _keep_typed(request, round_)
         return _back(request, event)
     data = form.cleaned_data
     table = round_.tables.filter(number=data["table"]).first()
@@ -137,6 +174,7 @@ def substitution_add(request: HttpRequest, slug: str, number: int) -> HttpRespon
             _("Round %(round)s has no table %(table)s.")
             % {"round": round_.number, "table": data["table"]},
         )
+        _keep_typed(request, round_)
         return _back(request, event)
     substitute = _player(data["substitute"])
     try:
@@ -153,6 +191,7 @@ def substitution_add(request: HttpRequest, slug: str, number: int) -> HttpRespon
         )
     except DomainError as exc:
         messages.error(request, exc.message)
+        _keep_typed(request, round_)
     else:
         messages.success(
             request,
@@ -209,6 +248,7 @@ def substitution_remove(request: HttpRequest, slug: str, pk: int) -> HttpRespons
         substitutions.substitution_remove(substitution_id=pk, actor=request.user)
     except DomainError as exc:
         messages.error(request, exc.message)
+        _keep_typed(request, round_)
     else:
         messages.success(request, _("Substitution removed."))
     return _back(request, event)

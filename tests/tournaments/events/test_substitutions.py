@@ -350,7 +350,8 @@ def test_pages_show_who_played(world, client) -> None:
     assert page.status_code == 200 and "(for Bea)" in page.content.decode()
     # The round's page and the printed table cards and seating list say who replaced whom.
     note = "Zoe plays E for Bea: boards 3-4"
-    assert note in client.get(reverse("public:round", args=[event.slug, 1])).content.decode()
+    round_page = client.get(reverse("public:round", args=[event.slug, 1])).content.decode()
+    assert "Zoe plays E at table 1 for Bea: boards 3-4" in round_page  # the round's list
     client.force_login(world["td"])
     for what in ("table-cards", "seating"):
         page = client.get(reverse("organizer:print", args=[event.slug, 1, what]))
