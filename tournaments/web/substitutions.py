@@ -248,7 +248,6 @@ def substitution_remove(request: HttpRequest, slug: str, pk: int) -> HttpRespons
         substitutions.substitution_remove(substitution_id=pk, actor=request.user)
     except DomainError as exc:
         messages.error(request, exc.message)
-        _keep_typed(request, round_)
     else:
         messages.success(request, _("Substitution removed."))
     return _back(request, event)

@@ -31,5 +31,7 @@ def test_the_versions_page_names_the_link_that_entered_the_game() -> None:
     client = Client()
     client.force_login(world.users["chief"])
     page = client.get(reverse("referee:game", args=[world.event.slug, game.pk])).content.decode()
-    row = page.split("<tbody><tr><td>1</td>", 1)[1].split("</tr>", 1)[0]
-    assert f"table {table.number} link" in row and "—</td><td>" not in row.split("</td>", 2)[1]
+    row = page.split("<tbody><tr>", 1)[1].split("</tr>", 1)[0]
+    version, _status, entered_by = row.split("</td>", 3)[:3]
+    assert version.endswith(">1</a>")
+    assert f"table {table.number} link" in entered_by and "—" not in entered_by
