@@ -341,6 +341,19 @@ def _possible_results(
                 )
                 % {"total": sum(checked.values())}
             )
+        for number, (earlier, same) in enumerate(out, start=1):
+            if same == checked:
+                raise RulingRejected(
+                    _(
+                        "Possible results %(first)s and %(second)s give the same scores: give "
+                        "that result once, with their weights added (%(weight)s)."
+                    )
+                    % {
+                        "first": number,
+                        "second": len(out) + 1,
+                        "weight": earlier + weight_value(weight),
+                    }
+                )
         out.append((weight_value(weight), checked))
     total_weight = sum((w for w, _s in out), Fraction(0))
     if total_weight != 1:
@@ -366,9 +379,9 @@ def weighted_score_set(
 
     Raises:
         RulingRejected: no possible result or more than MAX_POSSIBLE_RESULTS, a weight not
-            above 0, weights not summing to 1, a possible result not scoring every seat of
-            the table (and no other) in whole numbers summing to 0, no reason, a board of
-            another round, or a round not started.
+            above 0, weights not summing to 1, the same possible result twice, one not
+            scoring every seat of the table (and no other) in whole numbers summing to 0, no
+            reason, a board of another round, or a round not started.
         NotAllowed: `actor` is not a chief referee or organizer (tournaments.core.access.may_rule).
     """
     require_ruling(actor, table.round.event)

@@ -197,6 +197,13 @@ def test_a_percentage_needs_its_kind_and_a_reason() -> None:
         ([("1", {"S": 6, "E": -3, "W": True})], "whole number"),
         ([("1", {"S": 6, "E": -3, "W": -2})], "sum to 0"),
         ([("1/7", PLAYED[0])] * 7, "at most 6"),
+        # The same result twice is one result whose weight was split (the trial's finding:
+        # accepted, and shown as two).
+        (
+            [("1/2", PLAYED[0]), ("1/4", PLAYED[1]), ("1/4", PLAYED[0])],
+            "Possible results 1 and 3 give the same scores: give that result once, "
+            "with their weights added (3/4).",
+        ),
     ],
 )
 def test_bad_weighted_scores_are_refused_and_nothing_is_stored(results, says: str) -> None:
