@@ -80,13 +80,16 @@ def table_links(request: HttpRequest, slug: str) -> HttpResponse:
     devices), and the referees' sheet with each table's link (the referee device)."""
     event = _organizer_event(request, slug)
     round_ = stage = None
-    if _whole(request.POST.get("stage", "")) is not None:
-        stage = get_object_or_404(Stage, event=event, number=_whole(request.POST["stage"]))
-    elif _whole(request.POST.get("round", "")) is not None:
-        round_ = get_object_or_404(Round, event=event, number=_whole(request.POST["round"]))
-    else:
+    stage_number = _whole(request.POST.get("stage", ""))
+    round_number = _whole(request.POST.get("round", ""))
+    if (stage_number is None) == (round_number is None):
+        # Neither, or both: which one was meant is not known.
         messages.error(request, _("Make table links for one round or for one stage."))
         return _back(request, event, "links")
+    if stage_number is not None:
+        stage = get_object_or_404(Stage, event=event, number=stage_number)
+    else:
+        round_ = get_object_or_404(Round, event=event, number=round_number)
     try:
         made = tokens.table_links_make(
             event=event,

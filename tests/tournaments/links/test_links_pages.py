@@ -22,6 +22,7 @@ from tournaments.models import (
     RoundState,
     Stage,
     TableAssignment,
+    TableLink,
 )
 from tournaments.tables.submission import game_submit
 
@@ -453,3 +454,30 @@ def test_a_stage_link_waits_between_rounds_and_ends_with_the_stage() -> None:
     assert waiting.status_code == 200 and 'id="not-seated"' in waiting.content.decode()
     Round.objects.filter(pk=next_round.pk).update(state=RoundState.CLOSED)
     assert client.get(reverse("links:table", args=[token])).status_code == 403
+
+
+def test_the_dashboard_refuses_a_round_and_a_stage_at_once() -> None:
+    """The form has a round box and a stage list: both given, the stage's links were made
+    without a word about the round (the trial's finding). Which was meant is not known, so
+    nothing is made and the organizer is told to choose one."""
+    world = build_world(seed="dash-links-both")
+    stage = Stage.objects.create(event=world.event, number=1)
+    Round.objects.filter(event=world.event).update(stage=stage)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(world.users["organizer"])
+    # With stages to choose from, the round list starts empty too: choosing a stage alone
+    # sends no round.
+    dashboard = client.get(reverse("organizer:dashboard", args=[world.event.slug]))
+    assert '<select name="round"><option value="">—</option>' in dashboard.content.decode()
+    answer = client.post(
+        reverse("officials:table_links", args=[world.event.slug]),
+        {"round": "1", "stage": "1", "hours": "12"},
+        follow=True,
+    )
+    assert "Make table links for one round or for one stage." in answer.content.decode()
+    assert not TableLink.objects.exists()
+    made = client.post(
+        reverse("officials:table_links", args=[world.event.slug]),
+        {"round": "", "stage": "1", "hours": "12"},
+    )
+    assert made.status_code == 200 and TableLink.objects.exists()
