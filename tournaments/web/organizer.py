@@ -34,7 +34,7 @@ from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import text_refusal
 from games import dealing
 from games.engine import RuleSet
-from games.engine.rules import OPTION_NAMES, PRESETS
+from games.engine.rules import PRESETS
 from games.models import Board
 from tournaments.core import access, labels, lineups
 from tournaments.core.access import (
@@ -46,6 +46,7 @@ from tournaments.core.access import (
     organizer_check,
 )
 from tournaments.core.embargo import results_sealed
+from tournaments.core.rules import option_help
 from tournaments.core.zones import zone_of
 from tournaments.events import (
     audit_lines,
@@ -211,7 +212,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
             "values": values,
             "error": error,
             "presets": [(name, _preset_label(name)) for name in PRESETS],
-            "options": OPTION_NAMES,
+            "options": option_help(),
             "formats": EventFormat.choices,
             "methods": ScoringMethod.choices,
             "clubs": own_clubs,

@@ -88,3 +88,23 @@ def test_a_series_without_its_club_is_refused_not_dropped(client) -> None:
     assert answer.status_code == 400
     assert "Choose the club whose series this event counts in." in answer.content.decode()
     assert not Event.objects.filter(name="Lost Series").exists()
+
+
+def test_the_rule_options_are_explained_not_only_named(client) -> None:
+    """The form listed the options by their identifiers alone (`solo_kickers_may_pair`,
+    `max_additions`): the trial's organizer could not tell what each does nor what it takes.
+    Each is now listed with what it does, its values and its rule (RULES.md)."""
+    from games.engine.rules import OPTION_NAMES
+
+    client.force_login(_user("staff-options", is_staff=True))
+    client.cookies["django_language"] = "en"
+    form = client.get(reverse("organizer:event_new")).content.decode()
+    for name in OPTION_NAMES:
+        assert f"<code>{name}</code>" in form
+    # R-SHUTTLE: consecutive fours form a space_shuttle only with the option.
+    assert "consecutive fours (33334444) are a space shuttle (R-SHUTTLE)" in form
+    # R-PASSOUT: zero (the default) or redeal.
+    assert "when all pass: zero (the board scores 0, the default) or redeal (R-PASSOUT)" in form
+    client.cookies["django_language"] = "zh-hans"
+    chinese = client.get(reverse("organizer:event_new")).content.decode()
+    assert "太空梭" in chinese and "R-SHUTTLE" in chinese  # RULES.md names it so
