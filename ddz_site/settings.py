@@ -278,6 +278,7 @@ ACCOUNT_ADAPTER = "ddz_site.web.accounts.AccountAdapter"
 ACCOUNT_FORMS = {
     "login": "ddz_site.web.accounts.SignInForm",
     "signup": "ddz_site.web.accounts.SignUpForm",
+    "add_email": "ddz_site.web.accounts.AddAddressForm",
 }
 ACCOUNT_LOGIN_METHODS = {"email", "username"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]

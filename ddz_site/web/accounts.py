@@ -26,13 +26,13 @@ from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter, get_adapter
-from allauth.account.forms import LoginForm, SignupForm
+from allauth.account.forms import AddEmailForm, LoginForm, SignupForm
 from allauth.account.utils import get_next_redirect_url
 from allauth.account.views import LoginView
 from allauth.core import context
 from django import forms
 from django.conf import settings
-from django.core.validators import ProhibitNullCharactersValidator
+from django.core.validators import MaxLengthValidator, ProhibitNullCharactersValidator
 from django.http import HttpRequest
 from django.shortcuts import resolve_url
 from django.urls import reverse
@@ -47,6 +47,9 @@ from tournaments.core import mail
 _NEXT_DEPTH = 5
 
 _CONFIRM_STAGE = "allauth.account.stages.EmailVerificationStage"
+# The longest e-mail address (RFC 5321's path limit, less its brackets): django-allauth's
+# EmailAddress and Django's User keep no more.
+ADDRESS_MAX_LENGTH = 254
 _NAME_MISMATCH = _("Your user name and password did not match. Please try again.")
 
 
@@ -81,13 +84,34 @@ class SignInForm(LoginForm):
         _typed(self.fields["login"])
 
 
+def _address(field: forms.Field) -> None:
+    """An e-mail address field at most ADDRESS_MAX_LENGTH long, as the database keeps it: a
+    longer one was cut there, so that the confirmation went to no address and the account
+    signed in unconfirmed."""
+    field.max_length = ADDRESS_MAX_LENGTH  # type: ignore[attr-defined]
+    field.validators.append(MaxLengthValidator(ADDRESS_MAX_LENGTH))
+    field.widget.attrs["maxlength"] = str(ADDRESS_MAX_LENGTH)
+
+
 class SignUpForm(SignupForm):
     """django-allauth's sign-up form (ACCOUNT_FORMS "signup"), its address under the site's
-    rule of typed text; the password under AUTH_PASSWORD_VALIDATORS as everywhere."""
+    rule of typed text and at most ADDRESS_MAX_LENGTH long; the password under
+    AUTH_PASSWORD_VALIDATORS as everywhere."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _typed(self.fields["email"])
+        _address(self.fields["email"])
+
+
+class AddAddressForm(AddEmailForm):
+    """django-allauth's form adding an address to an account (ACCOUNT_FORMS "add_email"),
+    under the same rules as the sign-up's."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _typed(self.fields["email"])
+        _address(self.fields["email"])
 
 
 class AccountAdapter(DefaultAccountAdapter):

@@ -162,3 +162,31 @@ def test_the_account_mails_name_the_site_not_the_host_they_were_asked_from() -> 
     assert "Hello from testserver" not in mail.body
     # Signed with the site's name and address (its link still goes where it was asked from).
     assert mail.body.rstrip().endswith(settings.DDZ_SITE_URL.split("://", 1)[1])
+
+
+@pytest.mark.parametrize("local", [300, 250])
+def test_an_address_too_long_for_the_database_is_refused_not_cut(local: int) -> None:
+    """An address longer than an e-mail address can be (254 characters, RFC 5321) was taken:
+    stored cut to 254, no confirmation mail sent to the cut one, and the account signed in
+    without ever confirming (the trial's finding). It is refused on the form, nothing made."""
+    address = "a" * local + "@x.com"
+    visitor = Client(HTTP_ACCEPT_LANGUAGE="en")
+    answer = visitor.post(
+        reverse("account_signup"), {"email": address, "password1": STRONG, "password2": STRONG}
+    )
+    assert answer.status_code == 200
+    assert "email" in answer.context["form"].errors
+    assert not _signed_in(visitor)
+    assert not get_user_model().objects.exists() and not EmailAddress.objects.exists()
+    assert not OutgoingMail.objects.exists()
+
+
+def test_an_address_too_long_is_refused_when_added_to_an_account() -> None:
+    account = get_user_model().objects.create_user("long-address", password=STRONG)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(account)
+    answer = client.post(
+        reverse("account_email"), {"action_add": "", "email": "b" * 300 + "@x.com"}
+    )
+    assert answer.status_code == 200 and "email" in answer.context["form"].errors
+    assert not EmailAddress.objects.exists()
