@@ -343,7 +343,9 @@ def _fill(walk: Walk, pattern: Pattern) -> list[dict[str, Any]] | None:
     if pattern.name == "accounts:invitation":
         from tournaments.people.accounts import invitation_token
 
-        special[pattern.name] = {"token": [invitation_token(player=walk.player, event=event)]}
+        special[pattern.name] = {
+            "token": [invitation_token(player=walk.player, event=event, address="walk@example.org")]
+        }
     if pattern.name.startswith("online:") and walk.online is not None:
         special[pattern.name] = {"slug": [walk.online.slug], "number": [1]}
     values = {**by_name, "number": [board.number], **special.get(pattern.name, {})}

@@ -5,6 +5,8 @@ states of a finished round (FINISHED).
 
 from __future__ import annotations
 
+from django.utils.html import conditional_escape, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -71,12 +73,14 @@ OPTION_HELP = {
 _CHOICES = {"bidding": BIDDING_SYSTEMS, "scoring": SCORING_SYSTEMS}
 
 
-def option_help() -> list[tuple[str, str]]:
-    """Every engine option with what it does, in the active language: (name, text)."""
+def option_help() -> list[tuple[str, SafeString]]:
+    """Every engine option with what it does, in the active language: (name, HTML text), a
+    choice's values as code, as the organizer types them."""
     out = []
     for name in OPTION_NAMES:
-        text = str(OPTION_HELP[name])
+        text = conditional_escape(str(OPTION_HELP[name]))
         if name in _CHOICES:
-            text %= {"choices": ", ".join(_CHOICES[name])}
-        out.append((name, text))
+            codes = format_html_join(", ", "<code>{}</code>", ((c,) for c in _CHOICES[name]))
+            text = text % {"choices": codes}
+        out.append((name, mark_safe(text)))  # noqa: S308 (escaped above, codes by format_html)
     return out

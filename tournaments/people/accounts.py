@@ -8,14 +8,21 @@ account (a OneToOneField, so a second tie is refused by the database too). The t
 through the record it was merged into), and is made in one of two ways:
 
 - the *invitation*: an organizer of an event mails one of its players a signed link
-  (django.core.signing, INVITATION_DAYS); whoever opens it signed in (signing in or up on the
-  way, the link kept as ``next``) is tied to the player;
+  (django.core.signing, INVITATION_DAYS) naming the address it was mailed to; the account that
+  has that address confirmed (signing in or up on the way, the link kept as ``next``) is tied
+  to the player, while it is the player's latest invitation (one sent again to another
+  address replaces it: a mistaken address is put right);
 - the *claim* (ProfileClaim): a signed-in account with no player asks "this is me" on a public
   profile; an organizer of one of the person's events approves it (the tie) or declines it.
 
-Refused (AccountRefused, nothing changed): an expired or forged link, a player already tied to
-another account, an account already tied to another player, a second pending claim of one
-account to one player, and any invitation, tie or claim of a robot of an online event
+A person is also an account's when an event names her that account's player (EventRole
+"player", as the demo's player account): she is tied as much as through Player.user.
+
+Refused (AccountRefused, nothing changed): an expired, forged or replaced link, one opened by
+an account without its address confirmed, an invitation to the address of an account tied to
+another player, a player already tied to another account, an account already tied to another
+player, a second pending claim of one account (to any person), and any invitation, tie or
+claim of a robot of an online event
 (Player.robot, `refuse_robot`: it plays the seats no entrant holds, at every entrant's table, so
 an account tied to it would see every entrant's game). Deciding a claim is for organizers of
 the person's events (NotAllowed). Each tie and decision is audited on an event of the
@@ -29,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
 from django.core import signing
 from django.core.exceptions import ValidationError
@@ -47,9 +55,11 @@ from tournaments.models import (
     ClaimStatus,
     Entry,
     Event,
+    EventRole,
     OutgoingMail,
     Player,
     ProfileClaim,
+    Role,
     Seat,
 )
 
@@ -66,10 +76,12 @@ class AccountRefused(DomainError):
 
 @dataclass(frozen=True)
 class Invitation:
-    """What a valid invitation link names: the person to tie and the event it came from."""
+    """What a valid invitation link names: the person to tie, the event it came from and the
+    address it was mailed to."""
 
     player: Player
     event: Event
+    address: str
 
 
 def robot_refusal(player: Player) -> str | None:
@@ -121,11 +133,12 @@ def events_of(person: Player) -> list[Event]:
 
 
 def account_player(user: Actor) -> Player | None:
-    """The player tied to ``user``'s account, or None (also for anyone not signed in)."""
+    """The player tied to ``user``'s account (Player.user, or an event's player role), or
+    None (also for anyone not signed in)."""
     account = signed_in(user)
     if account is None:
         return None
-    return Player.objects.filter(user=account).first()
+    return _person_of_account(account)
 
 
 def organized_event(actor: Actor, person: Player) -> Event | None:
@@ -161,9 +174,12 @@ def claim_of(*, user: Actor, player: Player) -> ProfileClaim | None:
 # --- Invitations -----------------------------------------------------------------------------
 
 
-def invitation_token(*, player: Player, event: Event) -> str:
-    """The signed token of an invitation to the person of ``player`` from ``event``."""
-    return signing.dumps({"p": person_of(player).pk, "e": event.pk}, salt=INVITATION_SALT)
+def invitation_token(*, player: Player, event: Event, address: str) -> str:
+    """The signed token of an invitation to the person of ``player`` from ``event``, mailed
+    to ``address``."""
+    return signing.dumps(
+        {"p": person_of(player).pk, "e": event.pk, "a": address}, salt=INVITATION_SALT
+    )
 
 
 def invitation_read(token: str) -> Invitation:
@@ -188,12 +204,44 @@ def invitation_read(token: str) -> Invitation:
         raise AccountRefused(
             _("This invitation link is not valid: copy the whole link from the e-mail.")
         ) from None
+    address = data.get("a")
+    if not isinstance(address, str):
+        # Made before invitations named their address: ask for one that does.
+        raise AccountRefused(
+            _("This invitation is out of date. Ask the organizer to send a new one.")
+        )
     player = Player.objects.filter(pk=data.get("p")).first()
     event = Event.objects.filter(pk=data.get("e")).first()
     if player is None or event is None:
         raise AccountRefused(_("This invitation names a player who is no longer on the site."))
     refuse_robot(player)
-    return Invitation(player=person_of(player), event=event)
+    return Invitation(player=person_of(player), event=event, address=address)
+
+
+def _tied_account(person: Player) -> int | None:
+    """The id of the account the person is (Player.user, else the account an event names her
+    player: EventRole "player"), or None."""
+    if person.user_id is not None:
+        return person.user_id
+    return (
+        EventRole.objects.filter(role=Role.PLAYER, player_id__in=_records(person))
+        .values_list("user_id", flat=True)
+        .first()
+    )
+
+
+def _person_of_account(account: User) -> Player | None:
+    """The person ``account`` is (as _tied_account reads it), or None."""
+    own = Player.objects.filter(user=account).first()
+    if own is None:
+        role = EventRole.objects.filter(user=account, role=Role.PLAYER, player__isnull=False)
+        own = Player.objects.filter(pk__in=role.values("player_id")).first()
+    return None if own is None else person_of(own)
+
+
+def _has_address(account: User, address: str) -> bool:
+    """Whether ``account`` has ``address`` confirmed (django-allauth's EmailAddress)."""
+    return EmailAddress.objects.filter(user=account, email__iexact=address, verified=True).exists()
 
 
 def _address(email: str) -> str:
@@ -227,7 +275,8 @@ def invitation_send(
     Raises:
         NotOrganizer: ``actor`` is not an organizer of ``event``;
         AccountRefused: the player is not in the event, is a robot (`refuse_robot`), the
-        address is not one, or the player is already tied to an account.
+        address is not one or is an account's tied to another player, or the player is
+        already tied to an account.
     """
     address = _address(email)
     with transaction.atomic():
@@ -237,14 +286,15 @@ def invitation_send(
             raise AccountRefused(_("This player is not in the event."))
         refuse_robot(record)
         person = person_of(record)
-        if person.user_id is not None:
+        if _tied_account(person) is not None:
             raise AccountRefused(
                 _("%(name)s is already tied to an account.") % {"name": person.name}
             )
+        _refuse_address_tied_elsewhere(address, person)
         before = record.email
         if before != address:
             Player.objects.filter(pk=record.pk).update(email=address)
-        token = invitation_token(player=person, event=event)
+        token = invitation_token(player=person, event=event, address=address)
         site = event.name
         queued = mail.queue(
             key=f"invitation:{person.pk}:{uuid.uuid4()}",
@@ -272,14 +322,22 @@ def invitation_send(
     return queued
 
 
+def _refuse_address_tied_elsewhere(address: str, person: Player) -> None:
+    """AccountRefused when an account with ``address`` confirmed is another person's."""
+    for account in User.objects.filter(
+        emailaddress__email__iexact=address, emailaddress__verified=True
+    ):
+        other = _person_of_account(account)
+        if other is not None and other.pk != person.pk:
+            raise AccountRefused(
+                _("The account of %(address)s is already tied to another player, %(name)s.")
+                % {"address": address, "name": other.name}
+            )
+
+
 def _tie(person: Player, account: User) -> None:
     """Tie ``account`` to ``person`` inside the caller's transaction, or refuse."""
-    refuse_robot(person)
-    other = Player.objects.filter(user=account).exclude(pk=person.pk).first()
-    if other is not None:
-        raise AccountRefused(
-            _("This account is already tied to another player, %(name)s.") % {"name": other.name}
-        )
+    _refuse_tie(person, account)
     try:
         with transaction.atomic():
             # Conditional: two ties at once leave one, never a tie overwritten.
@@ -294,14 +352,31 @@ def _tie(person: Player, account: User) -> None:
         )
 
 
+def _refuse_tie(person: Player, account: User) -> None:
+    """AccountRefused when ``person`` is a robot, or another account's, or ``account`` is
+    another person's."""
+    refuse_robot(person)
+    other = _person_of_account(account)
+    if other is not None and other.pk != person.pk:
+        raise AccountRefused(
+            _("This account is already tied to another player, %(name)s.") % {"name": other.name}
+        )
+    tied = _tied_account(person)
+    if tied is not None and tied != account.pk:
+        raise AccountRefused(
+            _("%(name)s is already tied to another account.") % {"name": person.name}
+        )
+
+
 def invitation_accept(*, token: str, user: Actor) -> Player:
     """Tie the signed-in ``user``'s account to the player ``token`` invites. Audited
     (``player.account``, on the invitation's event). Opening it again once tied changes
     nothing.
 
     Raises:
-        AccountRefused: the link (invitation_read), nobody signed in, the player tied to
-        another account, the account tied to another player.
+        AccountRefused: the link (invitation_read), nobody signed in, the link replaced by
+        a newer invitation or mailed to an address the account has not confirmed, the
+        player tied to another account, the account tied to another player.
     """
     account = signed_in(user)
     if account is None:
@@ -311,6 +386,8 @@ def invitation_accept(*, token: str, user: Actor) -> Player:
         person = Player.objects.select_for_update().get(pk=invitation.player.pk)
         if person.user_id == account.pk:
             return person
+        _refuse_tie(person, account)  # said first: no address makes a tie possible
+        _refuse_other_address(invitation, person, account)
         _tie(person, account)
         audit_record(
             event=invitation.event,
@@ -323,6 +400,28 @@ def invitation_accept(*, token: str, user: Actor) -> Player:
     return person
 
 
+def _refuse_other_address(invitation: Invitation, person: Player, account: User) -> None:
+    """AccountRefused unless ``invitation`` is the person's latest (her records still carry
+    its address: invitation_send writes the one it mails) and ``account`` has its address
+    confirmed."""
+    address = invitation.address
+    if not Player.objects.filter(pk__in=_records(person), email__iexact=address).exists():
+        raise AccountRefused(
+            _(
+                "This invitation was replaced by a newer invitation, mailed to another "
+                "address. Open the link of the latest one."
+            )
+        )
+    if not _has_address(account, address):
+        raise AccountRefused(
+            _(
+                "This invitation was sent to %(address)s: sign in with the account of that "
+                "address, or add it to your account's e-mail addresses and confirm it."
+            )
+            % {"address": address}
+        )
+
+
 # --- Claims ----------------------------------------------------------------------------------
 
 
@@ -333,8 +432,8 @@ def claim_make(*, user: Actor, player: Player, message: str = "") -> ProfileClai
     Raises:
         AccountRefused: nobody signed in; the person a robot (`refuse_robot`); the account
         already tied to a player; the person already tied to an account; a claim of this
-        account to this person already pending; a message that is not text or longer than
-        CLAIM_MESSAGE_MAX characters.
+        account already pending (to this person or another); a message that is not text or
+        longer than CLAIM_MESSAGE_MAX characters.
     """
     account = signed_in(user)
     if account is None:
@@ -344,13 +443,24 @@ def claim_make(*, user: Actor, player: Player, message: str = "") -> ProfileClai
         raise AccountRefused(unfit[1])
     person = person_of(player)
     refuse_robot(person)
-    own = Player.objects.filter(user=account).first()
+    own = _person_of_account(account)
     if own is not None:
         raise AccountRefused(
             _("Your account is already tied to the player %(name)s.") % {"name": own.name}
         )
-    if person.user_id is not None:
+    if _tied_account(person) is not None:
         raise AccountRefused(_("%(name)s is already tied to an account.") % {"name": person.name})
+    waiting = (
+        ProfileClaim.objects.filter(user=account, status=ClaimStatus.PENDING)
+        .exclude(player=person)
+        .select_related("player")
+        .first()
+    )
+    if waiting is not None:
+        raise AccountRefused(
+            _("You have asked to be %(name)s; an organizer will decide before you ask again.")
+            % {"name": waiting.player.name}
+        )
     try:
         with transaction.atomic():
             return ProfileClaim.objects.create(user=account, player=person, message=message.strip())

@@ -133,7 +133,7 @@ def test_a_forged_or_expired_invitation_is_refused(event, monkeypatch) -> None:
     monkeypatch.setattr(
         signing.TimestampSigner, "timestamp", lambda self: signing.b62_encode(int(old))
     )
-    stale = accounts.invitation_token(player=li, event=event)
+    stale = accounts.invitation_token(player=li, event=event, address="li.lei@example.org")
     monkeypatch.undo()
     answer = someone.post(reverse("accounts:invitation", args=[stale]))
     assert answer.status_code == 400 and "expired" in answer.content.decode()
@@ -144,7 +144,10 @@ def test_a_forged_or_expired_invitation_is_refused(event, monkeypatch) -> None:
 def test_an_invitation_to_a_tied_player_or_from_a_tied_account_is_refused(event) -> None:
     li, han = _player("Li Lei"), _player("Han Meimei")
     invitation = _invite(event, li, "li.lei@example.org")
-    first, second = _account("first", "first@example.org"), _account("second", "second@example.org")
+    first, second = (
+        _account("first", "li.lei@example.org"),
+        _account("second", "second@example.org"),
+    )
     assert _as(first).post(invitation).status_code == 302
     # The player is tied: another account is refused, and no new invitation goes out.
     refused = _as(second).post(invitation, follow=True)

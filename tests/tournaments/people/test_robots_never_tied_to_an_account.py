@@ -83,7 +83,7 @@ def test_inviting_a_robot_is_refused_and_changes_nothing(played) -> None:
 
 def test_an_invitation_to_a_robot_made_before_ties_nobody(played) -> None:
     event, _organizer, _ann, _game, robot = played
-    token = accounts.invitation_token(player=robot, event=event)
+    token = accounts.invitation_token(player=robot, event=event, address="imposter@example.org")
     imposter = _account("imposter")
     url = reverse("accounts:invitation", args=[token])
     page = _client(imposter).get(url)
