@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -34,11 +35,13 @@ from tournaments.models import (
     Event,
     EventRole,
     EventStatus,
+    Player,
     PlayerLink,
     Role,
     RoundState,
     Seat,
     SeatLink,
+    Substitution,
     Table,
     TableAssignment,
     TableLink,
@@ -105,9 +108,40 @@ def can_enter_table(user: Actor, table: Table) -> bool:
     found = roles_of(user, event)
     if found & {Role.ORGANIZER, Role.CHIEF_REFEREE}:
         return True
+    # A referee never officiates a table he plays at (he would confirm and replace his own
+    # results): assigned there before being seated, his rights stop there.
     return (
         Role.REFEREE in found
         and TableAssignment.objects.filter(table=table, user=signed_in(user)).exists()
+        and not played_tables(user).filter(pk=table.pk).exists()
+    )
+
+
+def account_records(user: Actor) -> QuerySet[Player]:
+    """The player records of the person ``user``'s account is (Player.user on any of her
+    records, or an event's player role, as tournaments.people.accounts reads it); none for
+    the public."""
+    account = signed_in(user)
+    if account is None:
+        return Player.objects.none()
+    persons = Player.objects.filter(
+        Q(user=account)
+        | Q(pk__in=EventRole.objects.filter(user=account, role=Role.PLAYER).values("player_id"))
+    )
+    return Player.objects.filter(
+        Q(pk__in=persons.values("pk"))
+        | Q(same_as__in=persons.values("pk"))
+        | Q(pk__in=persons.values("same_as_id"))
+    )
+
+
+def played_tables(user: Actor) -> QuerySet[Table]:
+    """The tables the person ``user``'s account is (account_records) plays at: seated, or
+    substituting."""
+    records = account_records(user)
+    return Table.objects.filter(
+        Q(pk__in=Seat.objects.filter(player__in=records).values("table_id"))
+        | Q(pk__in=Substitution.objects.filter(substitute__in=records).values("table_id"))
     )
 
 

@@ -178,6 +178,36 @@ def stage_referees(*, stage: Stage) -> list[StageTable]:
     return rows
 
 
+def _refuse_own_tables(tables: list[Table], referees: Mapping[int, int | None]) -> None:
+    """OfficialRefused naming each table whose referee in `referees` plays at it in one of
+    its rounds (access.played_tables): he would confirm his own results."""
+    users = get_user_model()
+    said = []
+    for table in tables:
+        wanted = referees.get(table.number)
+        if wanted is None:
+            continue
+        user = users.objects.get(pk=wanted)
+        if not access.played_tables(user).filter(pk=table.pk).exists():
+            continue
+        records = access.account_records(user)
+        seat = table.seats.filter(player__in=records).select_related("player").first()
+        said.append(
+            _(
+                "Table %(n)s: %(user)s plays there (%(player)s, round %(round)s); a referee "
+                "never officiates his own table."
+            )
+            % {
+                "n": table.number,
+                "user": user.username,
+                "player": seat.player.name if seat is not None else user.username,
+                "round": table.round.number,
+            }
+        )
+    if said:
+        raise OfficialRefused(" ".join(said))
+
+
 def stage_referees_assign(*, stage: Stage, actor: Actor, referees: Mapping[int, int | None]) -> int:
     """Make `referees[n]` (a user id, or None for nobody) the one referee of table `n` in
     every round of `stage` not closed; other assignments of those tables are removed. Table
@@ -186,7 +216,8 @@ def stage_referees_assign(*, stage: Stage, actor: Actor, referees: Mapping[int, 
     Returns the number of tables whose assignment changed.
 
     Raises:
-        OfficialRefused: `actor` not an organizer; a user who is not a referee of the event.
+        OfficialRefused: `actor` not an organizer; a user who is not a referee of the event,
+            or who plays at the table (in one of the stage's open rounds).
     """
     event = stage.event
     with transaction.atomic():
@@ -205,8 +236,9 @@ def stage_referees_assign(*, stage: Stage, actor: Actor, referees: Mapping[int, 
                     for n in wrong
                 )
             )
-        changed = 0
         tables = [t for t in _open_tables(stage) if t.number in referees]
+        _refuse_own_tables(tables, referees)
+        changed = 0
         have: dict[int, set[int]] = {}
         for table_id, user_id in TableAssignment.objects.filter(table__in=tables).values_list(
             "table_id", "user_id"
