@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from ddz_site.kernel.errors import DomainError
@@ -48,16 +50,34 @@ def _lock(event: Event, actor: Actor) -> None:
     Event.objects.select_for_update().filter(pk=event.pk).first()
 
 
+def _by_address(address: str) -> Any:
+    """The account with the e-mail address ``address`` (confirmed, or its User.email), or
+    None (also for two such accounts: which one is meant is not known)."""
+    if "@" not in address:
+        return None
+    users = get_user_model()
+    found = list(
+        users.objects.filter(
+            Q(emailaddress__email__iexact=address, emailaddress__verified=True)
+            | Q(email__iexact=address)
+        ).distinct()[:2]
+    )
+    return found[0] if len(found) == 1 else None
+
+
 def official_add(
     *, event: Event, actor: Actor, username: str, role: str, password: str = ""
 ) -> EventRole:
-    """Give the user `username` the role `role` (referee or chief referee) in `event`. An
-    unknown username with a `password` makes that account (no staff status; the password
-    checked by the site's validators), so no official needs `/admin/`.
+    """Give the user `username` (a user name, or the e-mail address of his account) the role
+    `role` (referee or chief referee) in `event`. An unknown user name (without @) with a
+    `password` makes that account (no staff status; the password checked by the site's
+    validators), so no official needs `/admin/`; an existing account's password is never
+    touched.
 
     Raises:
         OfficialRefused: `actor` not an organizer; another role; an unknown username without a
-            password; a password the validators refuse; the user has this role already.
+            password; an address no account has; a password the validators refuse; the user
+            has this role already.
     """
     username = (username or "").strip()
     users = get_user_model()
@@ -71,8 +91,16 @@ def official_add(
         raise OfficialRefused(_("Give the official's user name."))
     with transaction.atomic():
         _lock(event, actor)
-        user = users.objects.filter(username=username).first()
+        user = users.objects.filter(username=username).first() or _by_address(username)
         created = False
+        if user is None and "@" in username:
+            raise OfficialRefused(
+                _(
+                    "No account has the address %(address)s: the official signs up with it "
+                    "first, or give a user name (without @) to make an account."
+                )
+                % {"address": username}
+            )
         if user is None:
             if not password:
                 raise OfficialRefused(
