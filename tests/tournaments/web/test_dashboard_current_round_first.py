@@ -66,3 +66,13 @@ def test_with_no_round_in_play_the_next_seated_round_comes_first() -> None:
 def test_once_every_round_is_over_the_last_one_comes_first_open() -> None:
     page = _dashboard([RoundState.PUBLISHED, RoundState.PUBLISHED, RoundState.CLOSED])
     assert _rounds(page) == [(3, True), (2, False), (1, False)]
+
+
+def test_draft_rounds_alone_come_in_number_order() -> None:
+    # The third trial's finding: three draft rounds just added were listed 3, 1, 2 (the room's
+    # round, with nothing seated, is the last one, and it came first).
+    page = _dashboard([RoundState.DRAFT, RoundState.DRAFT, RoundState.DRAFT])
+    assert _rounds(page) == [(1, True), (2, True), (3, True)]
+    # After the last round is published, the past rounds latest first, as ever.
+    page = _dashboard([RoundState.PUBLISHED, RoundState.PUBLISHED, RoundState.DRAFT])
+    assert _rounds(page) == [(3, True), (2, False), (1, False)]
