@@ -106,10 +106,10 @@ def dashboard_order(
         return [
             (r, r.round.state in past_states) for r in sorted(rounds, key=lambda r: r.round.number)
         ]
-    # The room's round leads only while it is being played or about to be (seated): with
-    # nothing seated current_round names the last round, a draft among drafts.
-    playing = current is not None and current.state in (RoundState.IN_PLAY, RoundState.SEATED)
-    now = current.pk if playing and current is not None else None
+    # The room's round leads unless it is a draft: with nothing seated or in play,
+    # current_round names the last round, a draft among drafts, which goes in number order.
+    leads = current is not None and current.state != RoundState.DRAFT
+    now = current.pk if leads and current is not None else None
     first = [r for r in rounds if r.round.pk == now]
     ahead = [r for r in rounds if r.round.pk != now and r.round.state not in past_states]
     past = [r for r in rounds if r.round.pk != now and r.round.state in past_states]
