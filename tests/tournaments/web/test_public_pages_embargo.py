@@ -146,3 +146,23 @@ def test_game_page_shows_the_boards_suited_hands_and_bottom(client, played) -> N
     html = client.get(late.get_absolute_url()).content.decode()
     assert not any(symbol in html for symbol in SUIT_SYMBOLS.values())
     assert _suited(boards[1].hands["S"]) not in html
+
+
+def test_the_event_page_says_which_boards_are_played_now_and_which_later(client) -> None:
+    """The event page called every board not open yet "being played", those of the draft rounds
+    to come too (the third trial's finding). A board whose round is in play is being played; one
+    of a round not started yet is to be played."""
+    from tests.factories import EventFactory, duplicate_round
+    from tournaments.models import Round, RoundState
+
+    event = EventFactory()
+    duplicate_round(tables=2, boards=1, event=event, seed="now")
+    duplicate_round(tables=2, boards=1, event=event, seed="later")
+    Round.objects.filter(event=event, number=1).update(state=RoundState.IN_PLAY)
+    Round.objects.filter(event=event, number=2).update(state=RoundState.DRAFT)
+    html = client.get(event.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    rows = {
+        number: html.split(f"Board {number}</a>", 1)[1].split("</td>", 1)[0] for number in (1, 2)
+    }
+    assert "being played" in rows[1]
+    assert "being played" not in rows[2] and "to be played" in rows[2]
