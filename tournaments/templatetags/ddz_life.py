@@ -9,9 +9,10 @@ from django import template
 from django.utils import formats
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 from tournaments.core import zones
-from tournaments.models import Event
+from tournaments.models import Event, EventStatus
 from tournaments.people import life
 
 register = template.Library()
@@ -19,7 +20,10 @@ register = template.Library()
 
 @register.filter
 def event_day(event: Event) -> str:
-    """The event's date (its start's day in its zone, else its opening's), localized."""
+    """The event's date (its start's day in its zone), localized; "no date yet" for one without
+    a start that is not finished (a finished one is dated by its opening, as its rating)."""
+    if event.starts_at is None and event.status != EventStatus.FINISHED:
+        return gettext("no date yet")
     return formats.date_format(life.event_date(event), "DATE_FORMAT")
 
 

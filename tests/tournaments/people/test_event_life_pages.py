@@ -133,3 +133,14 @@ def test_lists_show_events_newest_first_with_date_place_and_status(organizer) ->
     mine = client.get(reverse("organizer:home")).content.decode()
     assert mine.index("August cup") < mine.index("June cup") < mine.index("March cup")
     assert {june.pk, august.pk, march.pk}
+
+
+def test_an_event_without_a_date_is_listed_as_such(organizer) -> None:
+    """An event opened without its date was listed under the day it was opened, where its
+    dashboard said "no date yet" (the third trial's finding)."""
+    td, client = organizer
+    _organized(td, name="Undated cup", status=EventStatus.ANNOUNCED)
+    for url in (reverse("public:events"), reverse("organizer:home")):
+        page = client.get(url).content.decode()
+        row = page[page.index("Undated cup") :].split("</tr>")[0].split("</li>")[0]
+        assert "no date yet" in row, url
