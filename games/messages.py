@@ -65,12 +65,6 @@ def type_label(name: str) -> str:
     return labels.get(name, _("an unknown type"))
 
 
-def _call_text(call: object) -> str:
-    """A call as typed: a bid stays its number, a word is said in the active language."""
-    text = str(call)
-    return text if text.isdigit() else call_label(text)
-
-
 def _listed(values: object, label: Callable[[str], str] = str) -> str:
     if not isinstance(values, (list, tuple)) or not values:
         return "—"
@@ -148,26 +142,26 @@ ENGINE_SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
         % {"seat": p["seat"], "seats": _listed(p["seats"])}
     ),
     "bid.passed_out": lambda p: (
-        _("%(seat)s cannot call %(call)s: the deal is passed out.")
-        % {"seat": p["seat"], "call": _call_text(p["call"])}
+        _("%(seat)s may not %(call)s: the deal is passed out.")
+        % {"seat": p["seat"], "call": call_label(str(p["call"]))}
     ),
     "bid.landlord_only": lambda p: (
-        _("%(seat)s cannot call %(call)s: only the landlord may.")
-        % {"seat": p["seat"], "call": _call_text(p["call"])}
+        _("%(seat)s may not %(call)s: only the landlord may.")
+        % {"seat": p["seat"], "call": call_label(str(p["call"]))}
     ),
     "bid.over": lambda p: (
-        _("%(seat)s cannot call %(call)s: the bidding is over.")
-        % {"seat": p["seat"], "call": _call_text(p["call"])}
+        _("%(seat)s may not %(call)s: the bidding is over.")
+        % {"seat": p["seat"], "call": call_label(str(p["call"]))}
     ),
     "bid.wrong_turn": lambda p: (
         _("It is %(expected)s's turn to call, not %(seat)s's.")
         % {"seat": p["seat"], "expected": p["expected"]}
     ),
     "bid.not_allowed": lambda p: (
-        _("%(seat)s cannot call %(cards)s now; allowed: %(allowed)s.")
+        _("%(seat)s may not %(cards)s now; allowed: %(allowed)s.")
         % {
             "seat": p["seat"],
-            "cards": _call_text(p["call"]),
+            "cards": call_label(str(p["call"])),
             "allowed": _listed(p["allowed"], call_label),
         }
     ),
@@ -411,10 +405,12 @@ def error_sentence(
             "%(position)s is not a card."
         ) % {**params, "char": char, "position": char_position}
     if stage == "bidding":
+        # The call said as its action ("call the landlord", "bid 3"), not after "call".
+        said = {**params, "cards": call_label(cards)}
         if allowed is None:
-            return _("%(seat)s cannot call %(cards)s now.") % params
-        return _("%(seat)s cannot call %(cards)s now; allowed: %(allowed)s.") % {
-            **params,
+            return _("%(seat)s may not %(cards)s now.") % said
+        return _("%(seat)s may not %(cards)s now; allowed: %(allowed)s.") % {
+            **said,
             "allowed": allowed,
         }
     if rule == "R-LEAD":

@@ -114,7 +114,7 @@ def page_config() -> dict[str, Any]:
                 "were not sent: %(rest)s"
             ),
             "waiting_check": _("waiting for the network"),
-            "cannot_call": _("%(seat)s cannot call %(cards)s now; allowed: %(allowed)s."),
+            "cannot_call": _("%(seat)s may not %(cards)s now; allowed: %(allowed)s."),
             "not_held": _("%(seat)s does not hold %(cards)s (holds %(hand)s)."),
             "must_lead": _("%(seat)s leads this trick and must play cards: a pass is not allowed."),
             "not_legal": _("%(seat)s cannot play %(cards)s here."),

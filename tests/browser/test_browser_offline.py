@@ -189,7 +189,7 @@ def test_a_step_entered_offline_that_the_server_refuses_is_shown_on_sync(
         page.keyboard.type("rob")
         page.keyboard.press("Enter")
         page.locator("#entry-error").wait_for(state="visible")
-        assert "cannot call rob" in page.inner_text("#entry-error")
+        assert "may not rob the landlord" in page.inner_text("#entry-error")
         page.fill("#step", "")
         enter_all(page, steps[:k], start=1)
         # A single that does not beat the play open: the phone cannot tell, it queues it

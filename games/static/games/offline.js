@@ -105,7 +105,7 @@
         if (!model.node) { return fail(msg.needs_network); }
         var call = callWord(text), child = model.node.next[call];
         if (!child) {
-          return fail(fill(msg.cannot_call, { seat: seat, cards: text, allowed: Object.keys(model.node.next).map(label).join(", ") }));
+          return fail(fill(msg.cannot_call, { seat: seat, cards: label(text), allowed: Object.keys(model.node.next).map(label).join(", ") }));
         }
         m = copy(model);
         m.steps.push(text);
