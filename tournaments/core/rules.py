@@ -78,9 +78,9 @@ def option_help() -> list[tuple[str, SafeString]]:
     choice's values as code, as the organizer types them."""
     out = []
     for name in OPTION_NAMES:
-        text = conditional_escape(str(OPTION_HELP[name]))
+        text = str(conditional_escape(str(OPTION_HELP[name])))
         if name in _CHOICES:
             codes = format_html_join(", ", "<code>{}</code>", ((c,) for c in _CHOICES[name]))
-            text = text % {"choices": codes}
+            text %= {"choices": codes}
         out.append((name, mark_safe(text)))  # noqa: S308 (escaped above, codes by format_html)
     return out

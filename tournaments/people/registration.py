@@ -23,7 +23,6 @@ written to its address by tournaments.core.mail in the same transaction.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
@@ -31,19 +30,18 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from ddz_site.kernel.text import blank, text_refusal
 from tournaments.core import mail
 from tournaments.core.access import (
     Actor,
-    AdministrationRefused,
     NotAllowed,
     is_organizer,
     organizer_lock,
     signed_in,
 )
 from tournaments.core.audit import audit_record
+from tournaments.core.zones import event_time
 from tournaments.events.rounds import entry_add
 from tournaments.models import (
     STARTED,
@@ -55,75 +53,16 @@ from tournaments.models import (
     RegistrationStatus,
     RoundState,
 )
+from tournaments.people.categories import (
+    RegistrationRefused,
+    categories_check,
+    categories_parse,
+    category_label,
+)
 
-# The categories every organizer may offer, by key (stored in Event.categories and
-# Registration.categories); an organizer's own labels are stored as he types them.
-CATEGORIES = {
-    "women": gettext_lazy("women"),
-    "youth": gettext_lazy("youth"),
-    "senior": gettext_lazy("senior"),
-    "novice": gettext_lazy("novice"),
-}
-MAX_CATEGORIES = 12
-CATEGORY_LENGTH = 40  # Prize.category's length: a category's prizes name it
 DECISIONS = ("accept", "decline", "waitlist")
 # The most places an event offers: more is a typo (and past what the database holds).
 MAX_PLACES = 100_000
-
-
-class RegistrationRefused(AdministrationRefused):
-    """A registration, or a change to one, that cannot be made; nothing was written."""
-
-
-def category_label(category: str) -> str:
-    """What a category is called on the pages: the translated name of one of CATEGORIES, else
-    the organizer's own label."""
-    return str(CATEGORIES.get(category, category))
-
-
-def categories_parse(text: str) -> list[str]:
-    """The categories an organizer typed, separated by commas (``,`` ``，`` or ``、``) or lines:
-    the keys of CATEGORIES given by key or by their name in the reader's language, his own
-    labels as typed (without duplicates, in order).
-
-    Raises:
-        RegistrationRefused: a label refused by the site's rule for typed text, longer than
-        CATEGORY_LENGTH, or more than MAX_CATEGORIES of them.
-    """
-    names = {str(label).casefold(): key for key, label in CATEGORIES.items()}
-    out: list[str] = []
-    for part in re.split(r"[,，、\n]", text):
-        label = part.strip()
-        if not label or blank(label):
-            continue
-        unfit = text_refusal(label, max_length=CATEGORY_LENGTH)
-        if unfit is not None:
-            raise RegistrationRefused(
-                _("Category %(label)s: %(reason)s") % {"label": label[:40], "reason": unfit[1]}
-            )
-        key = names.get(label.casefold(), label)
-        if key.casefold() not in {c.casefold() for c in out}:
-            out.append(key)
-    if len(out) > MAX_CATEGORIES:
-        raise RegistrationRefused(_("At most %(n)s categories per event.") % {"n": MAX_CATEGORIES})
-    return out
-
-
-def _categories_check(event: Event, categories: list[str]) -> list[str]:
-    """``categories`` when every one is a category of ``event`` (deduplicated, in the event's
-    order); else RegistrationRefused naming the others and the event's."""
-    unknown = [c for c in categories if c not in event.categories]
-    if unknown:
-        offered = ", ".join(category_label(c) for c in event.categories) or _("none")
-        raise RegistrationRefused(
-            _("%(event)s has no category %(unknown)s; its categories: %(offered)s.")
-            % {
-                "event": event.name,
-                "unknown": ", ".join(str(c)[:40] for c in unknown),
-                "offered": offered,
-            }
-        )
-    return [c for c in event.categories if c in categories]
 
 
 def accepted_count(event: Event) -> int:
@@ -144,6 +83,18 @@ def full_refusal(event: Event, taken: int | None = None) -> str | None:
     }
 
 
+def _deadline_refusal(event: Event, deadline: datetime | None) -> str | None:
+    """Why ``deadline`` cannot be ``event``'s registration deadline (past, or after the
+    event's end), or None."""
+    if deadline is not None and deadline <= timezone.now():
+        return _("The registration deadline is past: choose a later one.")
+    if deadline is not None and event.ends_at is not None and deadline > event.ends_at:
+        return _(
+            "The registration deadline is after the event's end (%(end)s): choose an earlier one."
+        ) % {"end": event_time(event, event.ends_at)}
+    return None
+
+
 def registration_open(
     *,
     event: Event,
@@ -162,7 +113,8 @@ def registration_open(
 
     Raises:
         NotOrganizer; RegistrationRefused: the event finished or under way (a round started), a
-        limit below 1, above MAX_PLACES or below the entries accepted already, a deadline past,
+        limit below 1, above MAX_PLACES or below the entries accepted already, a deadline past
+        or after the event's end,
         a category declared by a registration and dropped.
     """
     categories = categories_parse(",".join(categories or []))
@@ -172,8 +124,9 @@ def registration_open(
         raise RegistrationRefused(
             _("An event has at most %(n)s places (or empty: no limit).") % {"n": MAX_PLACES}
         )
-    if deadline is not None and deadline <= timezone.now():
-        raise RegistrationRefused(_("The registration deadline is past: choose a later one."))
+    refusal = _deadline_refusal(event, deadline)
+    if refusal is not None:
+        raise RegistrationRefused(refusal)
     with transaction.atomic():
         locked = organizer_lock(event, actor)
         if locked.status == EventStatus.FINISHED or locked.started_round() is not None:
@@ -311,7 +264,7 @@ def register(
         closed = closed_refusal(locked)
         if closed is not None:
             raise RegistrationRefused(closed)
-        chosen = _categories_check(locked, categories or [])
+        chosen = categories_check(locked, categories or [])
         before = Registration.objects.filter(event=locked, user=user).first()
         if before is not None and before.status != RegistrationStatus.WITHDRAWN:
             raise RegistrationRefused(
@@ -374,7 +327,7 @@ def registration_add(
     name, email, club, note = _fields(name, email, club, note)
     with transaction.atomic():
         locked = organizer_lock(event, actor)
-        chosen = _categories_check(locked, categories or [])
+        chosen = categories_check(locked, categories or [])
         if player is not None and Registration.objects.filter(event=locked, player=player).exists():
             raise RegistrationRefused(
                 _("%(name)s is registered for this event already.") % {"name": player.name}

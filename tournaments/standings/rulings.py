@@ -318,7 +318,7 @@ def _possible_results(
             % {"count": MAX_POSSIBLE_RESULTS}
         )
     seats = sorted(table.seats.values_list("seat", flat=True))
-    out = []
+    out: list[tuple[Fraction, dict[str, int]]] = []
     for weight, scores in results:
         if sorted(scores) != seats:
             raise RulingRejected(

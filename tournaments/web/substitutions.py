@@ -119,7 +119,8 @@ def _typed(request: HttpRequest) -> dict[int, dict[str, str]]:
     kept = request.session.pop(TYPED_KEY, None)
     if not isinstance(kept, dict) or not isinstance(kept.get("fields"), dict):
         return {}
-    return {kept.get("round"): kept["fields"]}
+    round_id = kept.get("round")
+    return {round_id: kept["fields"]} if isinstance(round_id, int) else {}
 
 
 def referee_context(event: Event, request: HttpRequest) -> dict[str, Any]:

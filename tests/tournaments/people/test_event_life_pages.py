@@ -144,3 +144,20 @@ def test_an_event_without_a_date_is_listed_as_such(organizer) -> None:
         page = client.get(url).content.decode()
         row = page[page.index("Undated cup") :].split("</tr>")[0].split("</li>")[0]
         assert "no date yet" in row, url
+
+
+def test_robots_without_online_are_refused_not_dropped(organizer) -> None:
+    """ "Played on this site against robots" ticked without "Online" was saved as no robots at
+    all, the page saying "saved" (the third trial's finding)."""
+    td, client = organizer
+    event = _organized(td, name="Robot cup", status=EventStatus.ANNOUNCED)
+    answer = client.post(
+        reverse("prizes:event_life", args=[event.slug]),
+        _form(online_robots="on", move_seconds="30"),
+    )
+    assert answer.status_code == 400
+    assert "Played on this site against robots is for an event played online" in (
+        answer.content.decode()
+    )
+    event.refresh_from_db()
+    assert not event.online and not event.online_robots and event.starts_at is None

@@ -6,6 +6,7 @@ only)."""
 
 from __future__ import annotations
 
+import html
 from datetime import UTC, datetime
 
 import pytest
@@ -88,4 +89,18 @@ def test_a_deadline_the_zone_skips_or_gives_twice_is_refused_in_its_words(
     assert words in page + follow
     assert "Give a time before or after the change." in page + follow
     assert "interpreted" not in page + follow
+    assert Event.objects.get(pk=event.pk).registration_deadline is None
+
+
+def test_a_deadline_after_the_events_end_is_refused(organizer_and_event) -> None:
+    # The third trial's finding: 2027-01-01 was taken for an event ending 2026-12-20.
+    client, event = organizer_and_event
+    Event.objects.filter(pk=event.pk).update(
+        starts_at=datetime(2030, 1, 10, 1, 0, tzinfo=UTC),
+        ends_at=datetime(2030, 1, 10, 9, 0, tzinfo=UTC),  # 17:00 in Shanghai
+    )
+    answer = _post(client, event, deadline="2030-01-12T23:59")
+    page = answer.content.decode() if answer.status_code != 302 else ""
+    follow = client.get(reverse("registration:registrations", args=[event.slug])).content.decode()
+    assert "The registration deadline is after the event's end" in html.unescape(page + follow)
     assert Event.objects.get(pk=event.pk).registration_deadline is None

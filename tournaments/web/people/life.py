@@ -142,6 +142,15 @@ class EventLifeForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         """Online tables only with robots, as the service says (tournaments.online.window)."""
         data = super().clean() or {}
+        if data.get("online_robots") and not data.get("online"):
+            # Dropped without a word before: the page said "saved".
+            self.add_error(
+                "online_robots",
+                _(
+                    "Played on this site against robots is for an event played online: tick "
+                    "“Played online” too."
+                ),
+            )
         robots = bool(data.get("online") and data.get("online_robots"))
         refusals = online_tables_refusals(
             robots=robots,
