@@ -40,6 +40,7 @@ from tournaments.models import (
     Stage,
     Substitution,
     Table,
+    stage_label,
 )
 
 # The actions whose label is their one change, old → new, by the field of their changes that
@@ -248,8 +249,10 @@ def _object_labels(ids: dict[str, set[int]]) -> dict[tuple[str, int], str]:
         labels["substitution", pk] = _("Round %(r)s, table %(t)s") % {"r": r, "t": t}
     for pk, number in Board.objects.filter(pk__in=ids.get("board", ())).values_list("pk", "number"):
         labels["board", pk] = _("Board %(n)s") % {"n": number}
-    for pk, number in Stage.objects.filter(pk__in=ids.get("stage", ())).values_list("pk", "number"):
-        labels["stage", pk] = _("Stage %(n)s") % {"n": number}
+    for pk, number, name, kind in Stage.objects.filter(pk__in=ids.get("stage", ())).values_list(
+        "pk", "number", "name", "kind"
+    ):
+        labels["stage", pk] = stage_label(number, name, kind)
     for pk, b, r, t in Game.objects.filter(pk__in=ids.get("game", ())).values_list(
         "pk", "board__number", "table__round__number", "table__number"
     ):

@@ -97,9 +97,11 @@ from tournaments.models.structure import (
     StageKind,
     Table,
     Team,
+    stage_label,
 )
 
 __all__ = [
+    "stage_label",
     "Adjustment",
     "AdjustmentKind",
     "AuditEntry",

@@ -6,6 +6,7 @@ seats of a table (S, E, W …; R-SEAT), a player's entry in the event (Entry) an
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -16,6 +17,14 @@ class StageKind(models.TextChoices):
     QUALIFYING = "qualifying", _("Qualifying stage")
     DUPLICATE = "duplicate", _("Second duplicate stage")
     FINAL = "final", _("Final table")
+
+
+def stage_label(number: int, name: str, kind: str) -> str:
+    """Stage.label from its fields (a list read as values)."""
+    if name:
+        return name
+    kind_label = StageKind(kind).label if kind in StageKind.values else kind
+    return gettext("Stage %(n)s: %(kind)s") % {"n": number, "kind": kind_label}
 
 
 class Stage(models.Model):
@@ -45,7 +54,12 @@ class Stage(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name or f"{self.event} S{self.number}"
+        return self.label()
+
+    def label(self) -> str:
+        """What the pages call the stage: its name, else its number and kind ("Stage 1:
+        Qualifying stage"), in the active language."""
+        return stage_label(self.number, self.name, self.kind)
 
 
 class Team(models.Model):
