@@ -21,7 +21,7 @@ from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils.text import Truncator, slugify
 from django.utils.translation import gettext as _
 
@@ -203,17 +203,44 @@ def entry_add(*, event: Event, player: Player, actor: Actor) -> Entry:
 # --- Rounds --------------------------------------------------------------------------------
 
 
+def _refuse_out_of_stage_order(event: Event, stage: Stage) -> None:
+    """Rounds are numbered in the order of the stages: AdministrationRefused for a round of
+    `stage` while a stage before it has none, or once a stage after it has some."""
+    stages = event.stages.annotate(n_rounds=Count("rounds"))
+    empty = stages.filter(number__lt=stage.number, n_rounds=0).order_by("number").first()
+    if empty is not None:
+        raise AdministrationRefused(
+            _(
+                "Add the rounds of stage %(n)s first: rounds are numbered in the order of the "
+                "stages."
+            )
+            % {"n": empty.number}
+        )
+    later = stages.filter(number__gt=stage.number, n_rounds__gt=0).order_by("number").first()
+    if later is not None:
+        raise AdministrationRefused(
+            _(
+                "Stage %(later)s has its rounds already: stage %(n)s takes no more (rounds are "
+                "numbered in the order of the stages)."
+            )
+            % {"later": later.number, "n": stage.number}
+        )
+
+
 def round_create(*, event: Event, actor: Actor, stage: Stage | None = None) -> Round:
     """A new draft round of ``event`` (numbered after the last), in ``stage``.
 
     Raises:
-        NotOrganizer; AdministrationRefused: a stage of another event; the deal seed is
-        revealed (tournaments.core.access.refuse_more_play).
+        NotOrganizer; AdministrationRefused: a stage of another event; a stage before
+        `stage` without rounds, or one after it with rounds; the deal seed is revealed
+        (tournaments.core.access.refuse_more_play).
     """
     if stage is not None and stage.event_id != event.pk:
         raise AdministrationRefused(_("That stage belongs to another event."))
     with transaction.atomic():
         refuse_more_play(organizer_lock(event, actor))
+        if stage is not None:
+            _refuse_out_of_stage_order(event, stage)
         number = (event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
         round_ = Round.objects.create(
             event=event, number=number, stage=stage, state=RoundState.DRAFT
