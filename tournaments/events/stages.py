@@ -513,6 +513,15 @@ def round_seat_swiss(*, round_: Round, actor: Actor) -> list[list[str]]:
         ranked = [pk for pk in order if pk in by_id]
         ranked += [p.pk for p in field if p.pk not in set(ranked)]
         history, sat = _met_before(round_, set(by_id), stage_only=True)
+        if len(ranked) < k and event.check_in_required:
+            # The round's field is who checked in for it, not the stage's players.
+            raise AdministrationRefused(
+                _(
+                    "A table of %(seats)s needs %(seats)s players: %(count)s are checked in "
+                    "for round %(round)s."
+                )
+                % {"seats": k, "count": len(ranked), "round": round_.number}
+            )
         if len(ranked) < k:
             raise AdministrationRefused(
                 _("A table of %(seats)s needs %(seats)s players: the stage has %(count)s.")

@@ -177,7 +177,7 @@ def _substitute_of_event(
     if name:
         if Player.objects.filter(in_event, name=name).exists():
             raise SubstitutionRefused(
-                _("%(name)s is already a player of the event: choose her in the list.")
+                _("%(name)s is already a player of the event: choose %(name)s in the list.")
                 % {"name": name}
             )
         substitute = player_get_or_create(name=name)  # as the players import matches
@@ -185,7 +185,7 @@ def _substitute_of_event(
     assert substitute is not None
     if not Player.objects.filter(in_event, pk=substitute.pk).exists():
         raise SubstitutionRefused(
-            _("%(name)s is not a player of the event: enter her first, or add a new reserve.")
+            _("%(name)s is not a player of the event: enter %(name)s first, or add a new reserve.")
             % {"name": substitute.name}
         )
     return substitute

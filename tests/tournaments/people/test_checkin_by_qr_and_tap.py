@@ -142,6 +142,10 @@ def test_the_lists_tap_checks_in_and_out_and_the_search_finds_by_name() -> None:
     assert page.status_code == 200 and "Ann" in html and "Bo" not in html
     client.post(url, {"present": "0"})
     assert not Presence.objects.exists()
+    # A tap that changes nothing says so: it said "no longer checked in" of one who never
+    # was (the third trial's finding).
+    again = client.post(url, {"present": "0"}, follow=True, HTTP_ACCEPT_LANGUAGE="en")
+    assert "Ann was not checked in for round 1." in again.content.decode()
     # A stranger's tap: 403, nothing written.
     assert _client(_user("x")).post(url, {"present": "1"}).status_code == 403
     assert not Presence.objects.exists()

@@ -127,18 +127,29 @@ def tap(request: HttpRequest, slug: str, number: int, player_id: int) -> HttpRes
     round_ = get_object_or_404(Round, event=event, number=number)
     player = get_object_or_404(Player, pk=player_id, entries__event=event)
     present = request.POST.get("present") == "1"
-    said = (
-        _("%(name)s is checked in for round %(round)s.")
-        if present
-        else _("%(name)s is no longer checked in for round %(round)s.")
-    ) % {"name": player.name, "round": number}
-    _run(
-        request,
-        lambda: checkin.presence_set(
+    try:
+        changed = checkin.presence_set(
             round_=round_, player=player, present=present, actor=request.user
-        ),
-        said,
-    )
+        )
+    except (NotAllowed, NotOrganizer) as exc:
+        raise PermissionDenied(exc.message) from None
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return _back(event, round_, request.POST.get("q", "")[:120])
+    # Said as it is: a tap that changed nothing (a second tap, another official's) says so.
+    if present:
+        said = (
+            _("%(name)s is checked in for round %(round)s.")
+            if changed
+            else _("%(name)s was checked in for round %(round)s already.")
+        )
+    else:
+        said = (
+            _("%(name)s is no longer checked in for round %(round)s.")
+            if changed
+            else _("%(name)s was not checked in for round %(round)s.")
+        )
+    messages.success(request, said % {"name": player.name, "round": number})
     return _back(event, round_, request.POST.get("q", "")[:120])
 
 

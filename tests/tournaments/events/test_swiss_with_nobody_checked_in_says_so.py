@@ -1,0 +1,31 @@
+"""Swiss seating of a round with check-in, nobody checked in yet: the refusal said "the stage
+has 0" players of a stage of 9 (the third trial's finding); it says who is missing: nobody is
+checked in for the round."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tests.factories import EventFactory, PlayerFactory
+from tournaments.core.access import AdministrationRefused
+from tournaments.events.rounds import round_create
+from tournaments.events.stages import round_seat_swiss, stage_create
+from tournaments.models import Entry, Event, EventRole, Role
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_refusal_names_the_check_in() -> None:
+    event = EventFactory()
+    Event.objects.filter(pk=event.pk).update(check_in_required=True)
+    event.refresh_from_db()
+    td = get_user_model().objects.create_user("swiss-td", password="x")
+    EventRole.objects.create(event=event, user=td, role=Role.ORGANIZER)
+    for n in range(9):
+        Entry.objects.create(event=event, player=PlayerFactory(name=f"P{n}"))
+    stage = stage_create(event=event, actor=td)
+    round_ = round_create(event=event, actor=td, stage=stage)
+    with pytest.raises(AdministrationRefused) as refused:
+        round_seat_swiss(round_=round_, actor=td)
+    assert str(refused.value) == ("A table of 3 needs 3 players: 0 are checked in for round 1.")
