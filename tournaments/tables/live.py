@@ -64,6 +64,13 @@ class LiveState:
             if self.game is not None
             else None
         )
+        if self.game is not None and out["result"] is None:
+            # Stored without its steps (a quick result, a record the entry cannot read): the
+            # position is the deal, but the board is over; nobody moves, no call is offered.
+            out["to_move"] = None
+            out["menu"] = None
+            if seat is None:
+                out["hand"] = None  # the referee device showed the seat to move's hand
         return out
 
 

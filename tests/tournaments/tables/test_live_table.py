@@ -238,3 +238,28 @@ def test_a_device_ahead_of_the_table_is_told_so() -> None:
     with pytest.raises(live.LiveConflict) as ahead:
         live.live_step(table=table, board=board, seat=seat, step="pass", at=5, actor=bearers[seat])
     assert "does not have" in ahead.value.message and ahead.value.view["at"] == 0
+
+
+def test_a_result_recorded_by_the_referee_ends_the_board_on_the_seat_devices() -> None:
+    """Seats mid-bidding; the referee records the board's quick result (no steps): the seats'
+    position was the deal again, with the bidding menu offered and a seat to move beside
+    "Recorded: game N" (the third trial's finding). The board is over: nobody is to move and no
+    seat is offered a call."""
+    from games.models import Status
+
+    _world, table, board, bearers = _table()
+    record = bot_record(board, table)
+    _play(table, board, bearers, record, 2)
+    Game.objects.create(
+        table=table,
+        board=board,
+        record={},
+        status=Status.VERIFIED,
+        score={"S": 2, "E": -1, "W": -1},
+    )
+    EntryDraft.objects.filter(table=table, board=board).delete()
+    state = live.live_state(table=table, board=board)
+    for seat in ("S", "E", "W", None):
+        view = state.view(seat)
+        assert view["game"] is not None
+        assert view["menu"] is None and view["to_move"] is None, seat
