@@ -30,7 +30,7 @@ from tournaments.core.access import (
     signed_in,
 )
 from tournaments.core.audit import audit_record
-from tournaments.events.stages import plays_in
+from tournaments.events.fields import plays_in
 from tournaments.models import (
     Entry,
     Event,

@@ -12,7 +12,7 @@ from games.models import Board, Game
 from tests.conftest import race
 from tests.factories import EventFactory, PlayerFactory, bot_record, round_fill
 from tournaments.core import access
-from tournaments.events import round_states, rounds, stages
+from tournaments.events import fields, round_states, rounds, stages
 from tournaments.models import (
     AuditEntry,
     Entry,
@@ -208,7 +208,7 @@ def test_the_cut_sends_the_top_through_with_carried_scores() -> None:
     assert through == [r.player_id for r in standings[:3]]
     assert [e.carried for e in made] == [r.percentage for r in standings[:3]]
     assert all(e.carried for e in made)
-    assert [p.pk for p in stages.stage_field(stage=final)] == through
+    assert [p.pk for p in fields.stage_field(stage=final)] == through
     with pytest.raises(DomainError):
         stages.stage_cut(stage=qualifying, actor=td)
     assert StageEntry.objects.count() == 3

@@ -231,7 +231,7 @@ def test_a_new_reserve_is_entered_and_not_ranked_unless_asked(world) -> None:
     standings_recompute(event_id=world["event"].pk)
     assert _rows(world["event"])["Roy"].boards == 1
     # A reserve is not in the field the next stage's seating draws from.
-    from tournaments.events.stages import stage_field
+    from tournaments.events.fields import stage_field
     from tournaments.models import Stage
 
     stage = Stage.objects.create(event=world["event"], number=1)

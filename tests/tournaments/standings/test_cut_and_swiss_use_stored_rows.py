@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 
 from games.models import Board, Game, Resolution, Status
 from tests.factories import EventFactory, PlayerFactory
-from tournaments.events import round_states, rounds, stages
+from tournaments.events import fields, round_states, rounds, stages
 from tournaments.events.setup import round_seat
 from tournaments.models import Entry, EventRole, Role, Round, StageEntry, Standing
 from tournaments.seating import swiss
@@ -151,7 +151,7 @@ def test_the_cut_takes_exactly_the_top_of_the_published_stage_standings() -> Non
 
     assert [e.player_id for e in made] == [r.player_id for r in published[:5]]
     assert [e.position for e in made] == [1, 2, 3, 4, 5]
-    assert [p.pk for p in stages.stage_field(stage=following)] == [
+    assert [p.pk for p in fields.stage_field(stage=following)] == [
         r.player_id for r in published[:5]
     ]
 

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 
 from ddz_site.kernel.errors import DomainError
 from tournaments.core.access import NotAllowed, NotOrganizer, is_official
-from tournaments.events import stages
+from tournaments.events import fields, stages
 from tournaments.models import Entry, Event, Player, Round, RoundState
 from tournaments.online.window import is_online_duplicate
 from tournaments.people import checkin
@@ -93,7 +93,7 @@ def checkin_list(request: HttpRequest, slug: str) -> HttpResponse:
             "query": query,
             "present": sum(1 for r in rows if r.present),
             "open": round_ is not None and round_.state in checkin.OPEN_FOR_CHECK_IN,
-            "by_round": stages.seated_by_round(event),
+            "by_round": fields.seated_by_round(event),
         },
     )
 
