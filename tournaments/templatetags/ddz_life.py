@@ -46,10 +46,10 @@ def event_where(event: Event) -> str:
 
 
 @register.filter
-def event_facts(event: Event) -> SafeString:
-    """A list's line about an event: its date, its venue's name or "online", and its status
-    (a ``status-<value>`` class for the page's styles)."""
-    where = life.event_where(event) if event.online else event.venue_name
+def event_facts(event: Event, full: str = "") -> SafeString:
+    """A list's line about an event: its date, its venue's name (with its address when `full`)
+    or "online", and its status (a ``status-<value>`` class for the page's styles)."""
+    where = life.event_where(event) if event.online or full else event.venue_name
     parts = [format_html('<span class="event-date nowrap">{}</span>', event_day(event))]
     if where:
         parts.append(format_html('<span class="event-venue">{}</span>', where))

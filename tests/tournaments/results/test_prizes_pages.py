@@ -134,3 +134,18 @@ def test_certificates_one_per_winner_or_per_player(world, client) -> None:
     assert 'data-player="Ann"' in page and 'data-player="Cy"' in page
     every = world["organizer"].get(url + "?all=1").content.decode()
     assert every.count('class="sheet certificate"') == 3
+
+
+def test_the_final_results_say_where_before_the_status(world, client) -> None:
+    """The header read "Dec. 20, 2026 · Hall · finished · 1 Road": the venue's address after
+    the status (the third trial's finding). It follows the venue's name."""
+    import re
+
+    event = world["event"]
+    Round.objects.filter(event=event).update(state=RoundState.PUBLISHED)
+    event.status = EventStatus.FINISHED
+    event.venue_name, event.venue_address = "Hall", "1 Road"
+    event.save(update_fields=["status", "venue_name", "venue_address"])
+    page = client.get(reverse("prizes:results", args=[event.slug]), HTTP_ACCEPT_LANGUAGE="en")
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page.content.decode()))
+    assert "Hall, 1 Road · finished" in text
