@@ -43,7 +43,7 @@ def test_the_organizer_records_a_substitute_and_the_live_entry_names_her(live_se
         form.locator("input[name=last_board]").fill("4")
         form.locator("button[type=submit]").click()
         page.wait_for_load_state()
-        note = f"Zoe Substitute plays E for {absent.name}: boards 3-4"
+        note = f"Zoe Substitute plays E at table 1 for {absent.name}: boards 3-4"
         assert note in page.locator("#substitutions-1").inner_text()
 
         referee = phone_context(browser, live_server, sessions["referee1"])

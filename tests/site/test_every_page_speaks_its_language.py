@@ -344,7 +344,8 @@ def _fill(walk: Walk, pattern: Pattern) -> list[dict[str, Any]] | None:
         from tournaments.people.accounts import invitation_token
 
         special[pattern.name] = {
-            "token": [invitation_token(player=walk.player, event=event, address="walk@example.org")]
+            # The player's latest invitation: mailed to the address her record carries.
+            "token": [invitation_token(player=walk.player, event=event, address=walk.player.email)]
         }
     if pattern.name.startswith("online:") and walk.online is not None:
         special[pattern.name] = {"slug": [walk.online.slug], "number": [1]}

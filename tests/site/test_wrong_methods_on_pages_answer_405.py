@@ -113,3 +113,20 @@ def test_a_post_to_a_page_that_only_shows_answers_405_not_expired(name: str) -> 
     assert answer.status_code == 405
     assert {m.strip() for m in answer["Allow"].split(",")} == {"GET", "HEAD"}
     assert "expired" not in answer.content.decode()
+
+
+def test_a_post_to_the_other_pages_that_only_show_answers_405() -> None:
+    """Clubs, series, profiles, the ratings' CSV and the deals' page answered a POST with the
+    page itself (the second trial of the session)."""
+    from tests.factories import EventFactory, PlayerFactory
+
+    event, player = EventFactory(), PlayerFactory()
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    for url in (
+        reverse("league:person", args=[player.pk]),
+        reverse("league:person_csv", args=[player.pk]),
+        reverse("ratings:csv"),
+        reverse("deals:event", args=[event.slug]),
+    ):
+        answer = client.post(url, {"x": "1"})
+        assert answer.status_code == 405, url

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -50,7 +50,7 @@ def _lock(event: Event, actor: Actor) -> None:
     Event.objects.select_for_update().filter(pk=event.pk).first()
 
 
-def _by_address(address: str) -> Any:
+def _by_address(address: str) -> User | None:
     """The account with the e-mail address ``address`` (confirmed, or its User.email), or
     None (also for two such accounts: which one is meant is not known)."""
     if "@" not in address:
@@ -82,7 +82,9 @@ def official_add(
     username = (username or "").strip()
     users = get_user_model()
     # The site's one rule for typed text (ddz_site.kernel.text), an account's name at most.
-    unfit = text_refusal(username, max_length=users._meta.get_field("username").max_length)
+    # An account's e-mail address may be longer than a user name (254 against 150).
+    longest = 254 if "@" in username else users._meta.get_field("username").max_length
+    unfit = text_refusal(username, max_length=longest)
     if unfit is not None:
         raise OfficialRefused(unfit[1])
     if role not in ROLES:

@@ -28,6 +28,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ddz_site.kernel.text import blank, text_refusal
 from tournaments.core import mail
@@ -156,7 +157,14 @@ def _fit_refusal(round_: Round, n: int, k: int, sit_out: bool) -> str | None:
     extra = n % k
     values = {"n": n, "round": round_.number, "k": k, "extra": extra, "more": k - extra}
     if n < k or (extra and round_.event.format == EventFormat.SINGLE_TABLE):
-        return _("%(n)s players are to play round %(round)s; a table seats %(k)s.") % values
+        return (
+            ngettext(
+                "%(n)s player is to play round %(round)s; a table seats %(k)s.",
+                "%(n)s players are to play round %(round)s; a table seats %(k)s.",
+                n,
+            )
+            % values
+        )
     if not extra or sit_out:
         return None
     return _(
@@ -465,19 +473,20 @@ def round_seat_swiss(*, round_: Round, actor: Actor) -> list[list[str]]:
         ranked = [pk for pk in order if pk in by_id]
         ranked += [p.pk for p in field if p.pk not in set(ranked)]
         history, sat = _met_before(round_, set(by_id), stage_only=True)
-        if len(ranked) < k and event.check_in_required:
-            # The round's field is who checked in for it, not the stage's players.
-            raise AdministrationRefused(
-                _(
-                    "A table of %(seats)s needs %(seats)s players: %(count)s are checked in "
-                    "for round %(round)s."
-                )
-                % {"seats": k, "count": len(ranked), "round": round_.number}
-            )
         if len(ranked) < k:
+            stage_count = len(stage_field(stage=round_.stage))
+            if event.check_in_required and stage_count >= k:
+                # The stage has players enough: who is missing is who checked in.
+                raise AdministrationRefused(
+                    _(
+                        "A table of %(seats)s needs %(seats)s players: %(count)s are checked "
+                        "in for round %(round)s."
+                    )
+                    % {"seats": k, "count": len(ranked), "round": round_.number}
+                )
             raise AdministrationRefused(
                 _("A table of %(seats)s needs %(seats)s players: the stage has %(count)s.")
-                % {"seats": k, "count": len(ranked)}
+                % {"seats": k, "count": stage_count if event.check_in_required else len(ranked)}
             )
         clubs = {p.pk: p.club for p in field if p.club}
         try:

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import text_refusal
-from tournaments.core.access import AdministrationRefused, may_create_events
+from tournaments.core.access import AdministrationRefused, account_records, may_create_events
 from tournaments.core.audit import audit_record
 from tournaments.core.rating_requests import ratings_request
 from tournaments.events.rounds import _event_open_unchecked, series_running_refusal
@@ -506,10 +506,9 @@ def person_unmerge(*, player: Player, actor: Any) -> None:
 
 
 def is_the_person(user: Any, player_ids: Sequence[int]) -> bool:
-    """Whether ``user`` is the person of these records (a player role names one of them)."""
-    return _authenticated(user) and (
-        EventRole.objects.filter(user=user, role=Role.PLAYER, player_id__in=player_ids).exists()
-    )
+    """Whether ``user`` is the person of these records: his account is tied to one of them
+    (Player.user, or a player role naming one: tournaments.core.access.account_records)."""
+    return _authenticated(user) and account_records(user).filter(pk__in=list(player_ids)).exists()
 
 
 def profile_is_hidden(player: Player) -> bool:

@@ -49,7 +49,14 @@ from django.utils.translation import gettext as _
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import text_refusal
 from tournaments.core import mail
-from tournaments.core.access import Actor, NotAllowed, is_organizer, organizer_lock, signed_in
+from tournaments.core.access import (
+    Actor,
+    NotAllowed,
+    account_records,
+    is_organizer,
+    organizer_lock,
+    signed_in,
+)
 from tournaments.core.audit import audit_record
 from tournaments.models import (
     ClaimStatus,
@@ -218,7 +225,7 @@ def invitation_read(token: str) -> Invitation:
     return Invitation(player=person_of(player), event=event, address=address)
 
 
-def _tied_account(person: Player) -> int | None:
+def tied_account(person: Player) -> int | None:
     """The id of the account the person is (Player.user, else the account an event names her
     player: EventRole "player"), or None."""
     if person.user_id is not None:
@@ -231,11 +238,8 @@ def _tied_account(person: Player) -> int | None:
 
 
 def _person_of_account(account: User) -> Player | None:
-    """The person ``account`` is (as _tied_account reads it), or None."""
-    own = Player.objects.filter(user=account).first()
-    if own is None:
-        role = EventRole.objects.filter(user=account, role=Role.PLAYER, player__isnull=False)
-        own = Player.objects.filter(pk__in=role.values("player_id")).first()
+    """The person ``account`` is (tournaments.core.access.account_records), or None."""
+    own = account_records(account).first()
     return None if own is None else person_of(own)
 
 
@@ -246,6 +250,8 @@ def _has_address(account: User, address: str) -> bool:
 
 def _address(email: str) -> str:
     address = email.strip()
+    if not address:
+        raise AccountRefused(_("Give the player's e-mail address."))
     unfit = text_refusal(address, max_length=254)
     if unfit is not None:
         raise AccountRefused(unfit[1])
@@ -286,7 +292,7 @@ def invitation_send(
             raise AccountRefused(_("This player is not in the event."))
         refuse_robot(record)
         person = person_of(record)
-        if _tied_account(person) is not None:
+        if tied_account(person) is not None:
             raise AccountRefused(
                 _("%(name)s is already tied to an account.") % {"name": person.name}
             )
@@ -336,7 +342,8 @@ def _refuse_address_tied_elsewhere(address: str, person: Player) -> None:
 
 
 def _tie(person: Player, account: User) -> None:
-    """Tie ``account`` to ``person`` inside the caller's transaction, or refuse."""
+    """Tie ``account`` to ``person`` inside the caller's transaction, or refuse; the other
+    accounts' pending claims to her are declined."""
     _refuse_tie(person, account)
     try:
         with transaction.atomic():
@@ -350,6 +357,10 @@ def _tie(person: Player, account: User) -> None:
         raise AccountRefused(
             _("%(name)s is already tied to another account.") % {"name": person.name}
         )
+    # The other accounts' claims to her are answered: she is someone's now.
+    ProfileClaim.objects.filter(player=person, status=ClaimStatus.PENDING).exclude(
+        user=account
+    ).update(status=ClaimStatus.DECLINED, decided_at=timezone.now())
 
 
 def _refuse_tie(person: Player, account: User) -> None:
@@ -361,7 +372,7 @@ def _refuse_tie(person: Player, account: User) -> None:
         raise AccountRefused(
             _("This account is already tied to another player, %(name)s.") % {"name": other.name}
         )
-    tied = _tied_account(person)
+    tied = tied_account(person)
     if tied is not None and tied != account.pk:
         raise AccountRefused(
             _("%(name)s is already tied to another account.") % {"name": person.name}
@@ -400,18 +411,44 @@ def invitation_accept(*, token: str, user: Actor) -> Player:
     return person
 
 
-def _refuse_other_address(invitation: Invitation, person: Player, account: User) -> None:
-    """AccountRefused unless ``invitation`` is the person's latest (her records still carry
-    its address: invitation_send writes the one it mails) and ``account`` has its address
-    confirmed."""
-    address = invitation.address
-    if not Player.objects.filter(pk__in=_records(person), email__iexact=address).exists():
+def _refuse_replaced(invitation: Invitation, person: Player) -> None:
+    """AccountRefused unless ``invitation`` is the person's latest: her records still carry
+    its address (invitation_send writes the one it mails)."""
+    if not Player.objects.filter(
+        pk__in=_records(person), email__iexact=invitation.address
+    ).exists():
         raise AccountRefused(
             _(
                 "This invitation was replaced by a newer invitation, mailed to another "
                 "address. Open the link of the latest one."
             )
         )
+
+
+def invitation_refusal(*, token: str, user: Actor) -> str | None:
+    """Why `user` opening the invitation `token` would tie nothing (invitation_accept's
+    refusals, read without writing: the page says it before the button), or None. For one not
+    signed in, only what no account changes: the link itself, replaced or not."""
+    try:
+        invitation = invitation_read(token)
+        person = invitation.player
+        account = signed_in(user)
+        if account is None:
+            _refuse_replaced(invitation, person)
+        elif person.user_id != account.pk:
+            _refuse_tie(person, account)
+            _refuse_other_address(invitation, person, account)
+    except AccountRefused as exc:
+        return exc.message
+    return None
+
+
+def _refuse_other_address(invitation: Invitation, person: Player, account: User) -> None:
+    """AccountRefused unless ``invitation`` is the person's latest (her records still carry
+    its address: invitation_send writes the one it mails) and ``account`` has its address
+    confirmed."""
+    _refuse_replaced(invitation, person)
+    address = invitation.address
     if not _has_address(account, address):
         raise AccountRefused(
             _(
@@ -448,7 +485,7 @@ def claim_make(*, user: Actor, player: Player, message: str = "") -> ProfileClai
         raise AccountRefused(
             _("Your account is already tied to the player %(name)s.") % {"name": own.name}
         )
-    if _tied_account(person) is not None:
+    if tied_account(person) is not None:
         raise AccountRefused(_("%(name)s is already tied to an account.") % {"name": person.name})
     waiting = (
         ProfileClaim.objects.filter(user=account, status=ClaimStatus.PENDING)

@@ -52,6 +52,7 @@ from tournaments.models import (
     Registration,
     RegistrationStatus,
     RoundState,
+    Seat,
 )
 from tournaments.people.categories import (
     RegistrationRefused,
@@ -383,7 +384,26 @@ def _player_for(event: Event, registration: Registration) -> Player:
     if registration.email and player.email != registration.email:
         player.email = registration.email
         player.save(update_fields=["email"])
+    if player.name != registration.name:
+        _names_agree(event, registration, player)
     return player
+
+
+def _names_agree(event: Event, registration: Registration, player: Player) -> None:
+    """One name on every page for the player an accepted registration enters under another
+    name (registered again after a withdrawal, as "Player 3 again"): a player seated nowhere
+    and entered in no other event takes the registration's name; one with a history keeps
+    his, which the registration then carries too."""
+    history = (
+        Entry.objects.filter(player=player).exclude(event=event).exists()
+        or Seat.objects.filter(player=player).exists()
+    )
+    if history:
+        Registration.objects.filter(pk=registration.pk).update(name=player.name)
+        registration.name = player.name
+    else:
+        Player.objects.filter(pk=player.pk).update(name=registration.name)
+        player.name = registration.name
 
 
 def _last_seated(event: Event) -> int | None:

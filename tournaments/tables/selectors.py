@@ -24,7 +24,7 @@ from django.shortcuts import get_object_or_404
 
 from games.counting import FLAGGED_STATUSES, counted_q, counts
 from games.models import Board, EntryDraft, Game, Status
-from tournaments.core.access import Actor, is_chief_referee, signed_in
+from tournaments.core.access import Actor, is_chief_referee, played_tables, signed_in
 from tournaments.core.embargo import adjusted_seats, open_board_ids
 from tournaments.core.rules import rules_of
 from tournaments.models import (
@@ -80,7 +80,7 @@ class Row:
 
 def tables_of(user: Actor, event: Event) -> QuerySet[Table]:
     """The tables `user` sees in `event`: all for chief referees and organizers, his assigned
-    tables for a referee, none for anyone else."""
+    tables but those he plays at for a referee, none for anyone else."""
     tables = Table.objects.filter(round__event=event).select_related("round")
     if is_chief_referee(user, event):
         return tables.order_by("round__number", "number")
@@ -89,7 +89,9 @@ def tables_of(user: Actor, event: Event) -> QuerySet[Table]:
     assigned = TableAssignment.objects.filter(
         user=signed_in(user), table__round__event=event
     ).values("table_id")
-    return tables.filter(pk__in=assigned).order_by("round__number", "number")
+    # Never a table he plays at (tournaments.core.access.can_enter_table refuses it).
+    own = played_tables(user).values("pk")
+    return tables.filter(pk__in=assigned).exclude(pk__in=own).order_by("round__number", "number")
 
 
 def tables_now(user: Actor) -> list[tuple[Table, int | None]]:
@@ -101,6 +103,7 @@ def tables_now(user: Actor) -> list[tuple[Table, int | None]]:
         return []
     tables = list(
         Table.objects.filter(assignments__user=found, round__state=RoundState.IN_PLAY)
+        .exclude(pk__in=played_tables(found).values("pk"))
         .select_related("round__event")
         .order_by("round__event__name", "round__number", "number")
     )

@@ -10,6 +10,7 @@ or ``pass`` (不要). A *stage* is where the engine found a fault: deal, bidding
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 from django import template
@@ -45,9 +46,18 @@ def audit_action(action: object) -> str:
 
 @register.filter
 def rules_preset(rules: object) -> str:
-    """An event's rules ('classic' or {"preset": "classic", …}) → the preset's name in the
-    reader's language (tournaments.core.labels)."""
-    return labels.preset_label(rules)
+    """An event's rules ('classic' or {"preset": "classic", "options": {…}}) → the preset's
+    name in the reader's language (tournaments.core.labels), with its options as typed
+    (name=value) when it has some: they change the game."""
+    label = labels.preset_label(rules)
+    options = rules.get("options") if isinstance(rules, dict) else None
+    if not isinstance(options, dict) or not options:
+        return label
+    typed = ", ".join(
+        f"{name}={value if isinstance(value, str) else json.dumps(value)}"
+        for name, value in sorted(options.items())
+    )
+    return _("%(preset)s; options: %(options)s") % {"preset": label, "options": typed}
 
 
 @register.filter

@@ -52,8 +52,8 @@ from ddz_site.kernel.text import text_refusal
 from ddz_site.web.middleware import api_error, method_not_allowed
 from games.messages import call_label, status_label
 from games.models import Board, Game
+from tournaments.core.lineups import table_players
 from tournaments.core.rules import rules_of
-from tournaments.events.overview import in_seat_order
 from tournaments.links import checks, devices
 from tournaments.links.devices import Device, DeviceRefused
 from tournaments.models import AuditEntry, Event, Seat
@@ -404,11 +404,8 @@ def board_page(request: HttpRequest, kind: str, **kwargs: Any) -> HttpResponse:
             return _online_not_found(request, kwargs, exc)
         return _refused_page(request, exc)
     left = device_left(device)
-    names = rules_of(device.board.event).seats
-    seated = [
-        (s.seat, s.player)
-        for s in in_seat_order(device.table.seats.select_related("player"), names)
-    ]
+    # Who plays this board at each seat: a substitute on her boards, not the seated player.
+    seated = list(table_players(device.table, device.board.number).items())
     socket = _url(kind, "board", kwargs).lstrip("/")
     return render(
         request,

@@ -74,6 +74,10 @@ def person(request: HttpRequest, pk: int) -> HttpResponse:
             # "This is me" (templates/people/account_claim.html): the account's player and
             # its latest claim to this person.
             "account_player": people_accounts.account_player(request.user),
+            # The account this person is (Player.user, or an event's player role), if any.
+            "person_tied": (
+                people_accounts.tied_account(player) if request.user.is_authenticated else None
+            ),
             "account_claim": people_accounts.claim_of(user=request.user, player=player),
         },
     )

@@ -87,9 +87,15 @@ def table_links(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _("Make table links for one round or for one stage."))
         return _back(request, event, "links")
     if stage_number is not None:
-        stage = get_object_or_404(Stage, event=event, number=stage_number)
-    else:
-        round_ = get_object_or_404(Round, event=event, number=round_number)
+        stage = Stage.objects.filter(event=event, number=stage_number).first()
+    elif round_number is not None:
+        round_ = Round.objects.filter(event=event, number=round_number).first()
+    if stage is None and round_ is None:
+        messages.error(
+            request,
+            _("%(event)s has no such round or stage.") % {"event": event.name},
+        )
+        return _back(request, event, "links")
     try:
         made = tokens.table_links_make(
             event=event,

@@ -335,7 +335,11 @@ def stage_create(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     if is_online_duplicate(event):
         return _done(request, event, partial(_no_stages, event, request.user), "")
-    cut = _int(request.POST.get("cut"))
+    typed = request.POST.get("cut", "").strip()
+    if typed and not (typed.isascii() and typed.isdigit()):
+        messages.error(request, _("The cut is a whole number of players (empty: no cut)."))
+        return redirect("organizer:dashboard", slug=event.slug)
+    cut = _int(typed)
     return _done(
         request,
         event,

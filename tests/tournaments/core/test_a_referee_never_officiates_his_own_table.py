@@ -73,3 +73,19 @@ def test_assigning_a_referee_to_the_table_he_plays_at_is_refused() -> None:
         f"{table.round.number}); a referee never officiates his own table."
     )
     assert set(TableAssignment.objects.values_list("table_id", "user_id")) == before
+
+
+def test_his_page_lists_no_table_he_plays_at() -> None:
+    world = build_world(seed="own-table-list")
+    table = world.tables[0]
+    referee = world.users["referee1"]
+    client = Client()
+    client.force_login(referee)
+    url = reverse("referee:event", args=[world.event.slug])
+    assert (
+        reverse("referee:live", args=[world.event.slug, table.pk, 1])
+        in client.get(url).content.decode()
+    )
+    _seat_referee_at(world, table, referee)
+    page = client.get(url).content.decode()
+    assert f"/tables/{table.pk}/" not in page

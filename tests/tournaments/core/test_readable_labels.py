@@ -123,7 +123,7 @@ def test_the_audit_log_names_objects_not_ids(client, event_in_play) -> None:
     dash = client.get(reverse("organizer:dashboard", args=[event.slug])).content.decode()
     audit = dash[dash.index('id="audit"') :]
     assert "round started · Round 1<" in audit
-    assert "stage added · Stage 1<" in audit
+    assert "stage added · Stage 1: Qualifying stage<" in audit
     assert f"round {round_.pk}<" not in audit.replace("Round", "")
 
 
@@ -150,7 +150,14 @@ def test_the_series_form_names_the_tie_breaks_in_the_readers_language(language, 
 
 @pytest.mark.parametrize(
     ("rules", "expected"),
-    [("classic", "经典"), ({"preset": "rob", "options": {"spring_multiplier": 2}}, "抢地主")],
+    [
+        ("classic", "经典"),
+        # Its options change the game: they are named, as typed.
+        (
+            {"preset": "rob", "options": {"spring_multiplier": 2}},
+            "抢地主；选项：spring_multiplier=2",
+        ),
+    ],
 )
 def test_the_event_page_names_its_rules_preset_in_chinese(rules, expected) -> None:
     import re

@@ -39,3 +39,17 @@ def test_an_unnamed_stage_is_called_the_same_on_every_page() -> None:
     Stage.objects.filter(pk=stage.pk).update(name="Swiss")
     stage.refresh_from_db()
     assert stage.label() == "Swiss" and str(stage) == "Swiss"
+
+
+def test_a_cut_that_is_no_number_is_said_so() -> None:
+    # "abc" was refused as "A cut lets at least one player through" (the second trial).
+    event = EventFactory()
+    td = get_user_model().objects.create_user("stage-cut-td", password="x")
+    EventRole.objects.create(event=event, user=td, role=Role.ORGANIZER)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(td)
+    answer = client.post(
+        reverse("organizer:stage_create", args=[event.slug]), {"cut": "abc"}, follow=True
+    )
+    assert "The cut is a whole number of players (empty: no cut)." in answer.content.decode()
+    assert not Stage.objects.filter(event=event).exists()

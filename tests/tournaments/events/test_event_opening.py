@@ -108,3 +108,20 @@ def test_the_rule_options_are_explained_not_only_named(client) -> None:
     client.cookies["django_language"] = "zh-hans"
     chinese = client.get(reverse("organizer:event_new")).content.decode()
     assert "太空梭" in chinese and "R-SHUTTLE" in chinese  # RULES.md names it so
+
+
+def test_the_event_page_and_the_dashboard_name_the_rule_options(client) -> None:
+    """An event opened with options (bidding=rob, scoring=additive) said "Rules: classic" on
+    its page and nothing on its dashboard (the second trial of the session)."""
+    staff = _user("staff-rules", is_staff=True)
+    client.force_login(staff)
+    client.cookies["django_language"] = "en"
+    answer = client.post(
+        reverse("organizer:event_new"),
+        {"name": "Options Cup", "preset": "classic", "options": "bidding=rob, space_shuttle=true"},
+    )
+    assert answer.status_code == 302
+    event = Event.objects.get(name="Options Cup")
+    for url in (event.get_absolute_url(), reverse("organizer:dashboard", args=[event.slug])):
+        page = client.get(url).content.decode()
+        assert "options: bidding=rob, space_shuttle=true" in page, url

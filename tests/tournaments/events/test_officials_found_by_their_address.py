@@ -59,3 +59,13 @@ def test_no_account_is_made_with_an_address_for_its_name(event_and_organizer) ->
         "first, or give a user name (without @) to make an account."
     )
     assert not get_user_model().objects.filter(username="nobody@example.com").exists()
+
+
+def test_an_address_longer_than_a_user_name_finds_its_account(event_and_organizer) -> None:
+    # Sign-up takes addresses up to 254 characters; a user name holds 150 (the trial's 212).
+    event, organizer = event_and_organizer
+    address = "x" * 200 + "@example.com"
+    player = get_user_model().objects.create_user("user9", password=STRONG)
+    EmailAddress.objects.create(user=player, email=address, verified=True, primary=True)
+    made = official_add(event=event, actor=organizer, username=address, role=Role.REFEREE)
+    assert made.user == player

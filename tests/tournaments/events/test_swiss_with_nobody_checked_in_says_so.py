@@ -29,3 +29,23 @@ def test_the_refusal_names_the_check_in() -> None:
     with pytest.raises(AdministrationRefused) as refused:
         round_seat_swiss(round_=round_, actor=td)
     assert str(refused.value) == ("A table of 3 needs 3 players: 0 are checked in for round 1.")
+
+
+def test_a_stage_without_players_is_named_not_the_check_in() -> None:
+    """Players checked in for a round of a later stage whose field is empty (its cut not made):
+    the stage has nobody, and the refusal says so rather than blaming the check-in (the second
+    trial of the session)."""
+    event = EventFactory()
+    Event.objects.filter(pk=event.pk).update(check_in_required=True)
+    event.refresh_from_db()
+    td = get_user_model().objects.create_user("swiss-td-2", password="x")
+    EventRole.objects.create(event=event, user=td, role=Role.ORGANIZER)
+    for n in range(3):
+        Entry.objects.create(event=event, player=PlayerFactory(name=f"Q{n}"))
+    first = stage_create(event=event, actor=td)
+    round_create(event=event, actor=td, stage=first)
+    second = stage_create(event=event, actor=td)
+    later = round_create(event=event, actor=td, stage=second)
+    with pytest.raises(AdministrationRefused) as refused:
+        round_seat_swiss(round_=later, actor=td)
+    assert str(refused.value) == "A table of 3 needs 3 players: the stage has 0."

@@ -91,8 +91,10 @@ def test_series_standings_by_hand(league: dict[str, object]) -> None:
     assert "Amy" in html and "Bea" in html and "Cai" in html
     data = APIClient().get(reverse("league-api:series", args=[series.slug])).json()
     rows = [(r["rank"], r["player"], r["total"], r["points"], r["counted"]) for r in data["rows"]]
-    assert rows == [
-        ("1", "Amy", "18", ["10", "8", "8"], [True, True, False]),
+    # Bea and Cai share second place: their order between them is not the rule's to say
+    # (it followed the records' ids, which other tests move).
+    assert rows[0] == ("1", "Amy", "18", ["10", "8", "8"], [True, True, False])
+    assert sorted(rows[1:]) == [
         ("2=", "Bea", "17", ["7", "10", "6"], [True, True, False]),
         ("2=", "Cai", "17", ["7", "6", "10"], [True, False, True]),
     ]
@@ -102,13 +104,13 @@ def test_series_standings_by_hand(league: dict[str, object]) -> None:
     table = list(csv.DictReader(io.StringIO(text)))
     first = league["events"][0].slug
     third = league["events"][2].slug
-    assert [(r["rank"], r["player"], r["total"]) for r in table] == [
-        ("1", "Amy", "18"),
+    assert [(r["rank"], r["player"], r["total"]) for r in table][0] == ("1", "Amy", "18")
+    assert sorted((r["rank"], r["player"], r["total"]) for r in table[1:]) == [
         ("2=", "Bea", "17"),
         ("2=", "Cai", "17"),
     ]
     assert table[0][third] == "8*"  # Amy's third event is not among her best two
-    assert table[1][first] == "7"
+    assert {r["player"]: r[first] for r in table}["Bea"] == "7"
 
 
 def test_home_lists_clubs_and_their_current_series(league: dict[str, object]) -> None:

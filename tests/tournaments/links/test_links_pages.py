@@ -481,3 +481,16 @@ def test_the_dashboard_refuses_a_round_and_a_stage_at_once() -> None:
         {"round": "", "stage": "1", "hours": "12"},
     )
     assert made.status_code == 200 and TableLink.objects.exists()
+
+
+def test_table_links_for_a_round_that_does_not_exist_say_so() -> None:
+    # A 404 "Nothing is at …/links/tables/" answered round=99 (the second trial of the session).
+    world = build_world(seed="dash-links-99")
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(world.users["organizer"])
+    answer = client.post(
+        reverse("officials:table_links", args=[world.event.slug]), {"round": "99"}, follow=True
+    )
+    assert answer.status_code == 200
+    assert "has no such round or stage" in answer.content.decode()
+    assert not TableLink.objects.exists()

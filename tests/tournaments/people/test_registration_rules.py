@@ -307,3 +307,30 @@ def test_a_withdrawn_entrant_registers_again_while_registration_is_open(django_u
     Registration.objects.filter(pk=first.pk).update(status=RegistrationStatus.DECLINED)
     with pytest.raises(service.RegistrationRefused, match="registered for Second thoughts"):
         service.register(event=event, actor=li, name="Li")
+
+
+def test_registering_again_under_another_name_shows_one_name_everywhere() -> None:
+    """Withdrawn, then registered again as "Player 3 again": the registrations list said the new
+    name, the players page, check-in, seating and standings the old one (the third trial's
+    finding). A player with no history takes the new name; one with a history keeps his, and
+    the registration says it too."""
+    event, td = _event()
+    account = _user("p3")
+    first = reg.register(event=event, actor=account, name="Player 3 玩家")
+    reg.registration_decide(registration=first, decision="accept", actor=td)
+    reg.registration_withdraw(registration=first, actor=account)
+    again = reg.register(event=event, actor=account, name="Player 3 again")
+    reg.registration_decide(registration=again, decision="accept", actor=td)
+    again.refresh_from_db()
+    entry = Entry.objects.get(event=event)
+    assert entry.player.name == again.name == "Player 3 again"
+
+    # A history elsewhere: the person keeps his name.
+    other, td2 = _event()
+    Entry.objects.create(event=other, player=entry.player)
+    reg.registration_withdraw(registration=again, actor=account)
+    third = reg.register(event=event, actor=account, name="Someone else")
+    reg.registration_decide(registration=third, decision="accept", actor=td)
+    third.refresh_from_db()
+    player = Entry.objects.get(event=event).player
+    assert player.name == third.name == "Player 3 again"

@@ -108,3 +108,53 @@ def test_an_account_asks_to_be_one_person_at_a_time(event) -> None:  # noqa: F81
     with pytest.raises(accounts.AccountRefused, match="You have asked to be Li Lei"):
         accounts.claim_make(user=claimant, player=han)
     assert ProfileClaim.objects.count() == 1
+
+
+def test_the_other_claims_are_declined_once_she_is_someones(event) -> None:  # noqa: F811
+    from tournaments.models import ClaimStatus
+
+    li = _player("Li Lei")
+    first, second = _account("first", "first@example.org"), _account("second", "s@example.org")
+    mine = accounts.claim_make(user=first, player=li)
+    theirs = accounts.claim_make(user=second, player=li)
+    organizer = EventRole.objects.get(event=event, role=Role.ORGANIZER).user
+    accounts.claim_decide(claim=mine, actor=organizer, approve=True)
+    theirs.refresh_from_db()
+    assert theirs.status == ClaimStatus.DECLINED
+
+
+def test_the_invitation_page_says_a_refusal_before_the_button(event) -> None:  # noqa: F811
+    li = _player("Li Lei")
+    mistaken = _invite(event, li, "wrong@example.org")
+    _invite(event, li, "li.lei@example.org")
+    page = _as(_account("wrong", "wrong@example.org")).get(mistaken)
+    assert page.status_code == 400
+    assert "replaced by a newer invitation" in page.content.decode()
+    assert 'id="accept"' not in page.content.decode()
+
+
+def test_an_account_tied_by_invitation_hides_its_own_profile(event) -> None:  # noqa: F811
+    li = _player("Li Lei")
+    owner = _account("li", "li.lei@example.org")
+    Player.objects.filter(pk=li.pk).update(user=owner)
+    answer = _as(owner).post(reverse("league:person_hide", args=[li.pk]), {"hidden": "1"})
+    assert answer.status_code == 302
+    li.refresh_from_db()
+    assert li.profile_hidden
+
+
+def test_a_profile_tied_by_an_event_role_offers_no_claim(event) -> None:  # noqa: F811
+    li = _player("Li Lei")
+    EventRole.objects.create(
+        event=event, user=_account("li", "li.lei@example.org"), role=Role.PLAYER, player=li
+    )
+    page = _as(_account("other", "other@example.org")).get(reverse("league:person", args=[li.pk]))
+    assert 'id="claim-form"' not in page.content.decode()
+
+
+def test_an_invitation_without_an_address_asks_for_one(event) -> None:  # noqa: F811
+    organizer = EventRole.objects.get(event=event, role=Role.ORGANIZER).user
+    with pytest.raises(accounts.AccountRefused, match="Give the player's e-mail address."):
+        accounts.invitation_send(
+            event=event, player=_player("Li Lei"), email="  ", actor=organizer, link=str
+        )

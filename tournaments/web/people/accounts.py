@@ -139,13 +139,28 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         try:
             accounts.invitation_accept(token=token, user=request.user)
         except accounts.AccountRefused as exc:
-            messages.error(request, exc.message)
-            return redirect("accounts:invitation", token=token)
+            return render(
+                request,
+                "people/account_invitation.html",
+                {"refusal": exc.message, "invitation": found, "here": request.get_full_path()},
+                status=400,
+            )
         messages.success(
             request,
             _("Your account is now tied to %(name)s.") % {"name": found.player.name},
         )
         return redirect("accounts:me")
+    refusal = accounts.invitation_refusal(token=token, user=request.user)
+    if refusal is not None:
+        # Said before the button, which would only be refused: 400 for a link no one can use
+        # (replaced), 200 for one another account of the invitee's can.
+        unusable = accounts.invitation_refusal(token=token, user=None) is not None
+        return render(
+            request,
+            "people/account_invitation.html",
+            {"refusal": refusal, "invitation": found, "here": request.get_full_path()},
+            status=400 if unusable else 200,
+        )
     return render(
         request,
         "people/account_invitation.html",

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from django.urls import path
 
+from ddz_site.web.middleware import shows_only
 from tournaments.web import organizer
 
 app_name = "deals"
 
-urlpatterns = [path("<str:slug>/", organizer.deals_public, name="event")]
+urlpatterns = [path("<str:slug>/", shows_only(organizer.deals_public), name="event")]
