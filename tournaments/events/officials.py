@@ -211,15 +211,19 @@ def stage_referees(*, stage: Stage) -> list[StageTable]:
 def _refuse_own_tables(tables: list[Table], referees: Mapping[int, int | None]) -> None:
     """OfficialRefused naming each table whose referee in `referees` plays at it in one of
     its rounds (access.played_tables): he would confirm his own results."""
-    users = get_user_model()
+    wanted = {u for u in referees.values() if u is not None}
+    users = get_user_model().objects.in_bulk(wanted)
+    # One query per referee named, whatever the number of tables.
+    played = {
+        pk: set(access.played_tables(user).values_list("pk", flat=True))
+        for pk, user in users.items()
+    }
     said = []
     for table in tables:
-        wanted = referees.get(table.number)
-        if wanted is None:
+        user_id = referees.get(table.number)
+        if user_id is None or table.pk not in played.get(user_id, set()):
             continue
-        user = users.objects.get(pk=wanted)
-        if not access.played_tables(user).filter(pk=table.pk).exists():
-            continue
+        user = users[user_id]
         records = access.account_records(user)
         seat = table.seats.filter(player__in=records).select_related("player").first()
         said.append(
