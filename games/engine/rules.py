@@ -135,6 +135,9 @@ def _optional_int(name: str, value: Any) -> int | None:
 
 def _choice(*choices: str) -> Callable[[str, Any], str]:
     def parse(name: str, value: Any) -> str:
+        # Read in any case, as true and false are (_bool): "REDEAL" is "redeal".
+        if isinstance(value, str) and value.lower() in choices:
+            return value.lower()
         if value not in choices:
             raise RulesError(
                 f"option {name} must be one of {', '.join(choices)}, not {_shown(value)}",

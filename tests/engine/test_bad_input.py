@@ -215,3 +215,19 @@ def test_a_wrong_declared_score_is_a_mismatch() -> None:
     assert out.error.stage == "result" and out.error.rule == "R-SC-MULT"
     # bid 2 × 2^(4 bombs + 1 rocket) = 64 per farmer (R-SC-MULT).
     assert out.score == {"S": 128, "E": -64, "W": -64}
+
+
+@pytest.mark.parametrize(
+    ("options", "name", "value"),
+    [
+        ({"all_pass": "REDEAL"}, "all_pass", "redeal"),
+        ({"all_pass": "Zero"}, "all_pass", "zero"),
+        ({"bidding": "Auction"}, "bidding", "auction"),
+    ],
+)
+def test_a_choice_is_read_in_any_case_as_true_and_false_are(
+    options: dict[str, str], name: str, value: str
+) -> None:
+    # An organizer who types TRUE for a true/false option has it read; REDEAL is as plain.
+    rules = RuleSet.from_spec({"preset": "classic", "options": options})
+    assert getattr(rules, name) == value

@@ -142,3 +142,19 @@ def test_the_language_menu_names_each_language_in_its_own_script() -> None:
         ("zh-hant", " selected", "繁體中文"),
     ]
     assert "複式鬥地主" in page
+
+
+@pytest.mark.parametrize(
+    ("locale", "reserve", "substitute"), [("zh_Hans", "候补", "替补"), ("zh_Hant", "候補", "替補")]
+)
+def test_a_reserve_is_one_word_and_a_substitute_another(
+    locale: str, reserve: str, substitute: str
+) -> None:
+    # A reserve (a player kept in hand, DESIGN.md) and a substitute (who plays a seat for a
+    # while) are two things: a trial read "替補" for a reserve beside "候補" for the same one.
+    po = polib.pofile(str(LOCALES / locale / "LC_MESSAGES" / "django.po"))
+    for entry in po:
+        if "reserve" not in entry.msgid.lower() or "substitut" in entry.msgid.lower():
+            continue
+        said = entry.msgstr or entry.msgstr_plural.get(0, "")
+        assert reserve in said and substitute not in said, (entry.msgid, said)

@@ -151,6 +151,9 @@ def _event_open_unchecked(
         ) from None
     if format == EventFormat.TEAM_OF_THREE and len(rules.seats) != 3:
         raise AdministrationRefused(_("Teams of three play at tables of three."))
+    if format == EventFormat.TEAM_MATCH and len(rules.seats) != 3:
+        # The two teams of three share two tables of three (seating.swiss.team_match_round).
+        raise AdministrationRefused(_("A 3 v 3 team match plays at two tables of three."))
     if slugify(name.strip(), allow_unicode=True) == "new":
         raise AdministrationRefused(_("Choose another name: “new” is taken by this page."))
     try:

@@ -62,6 +62,8 @@ def test_staff_open_an_event_of_any_table_size(client) -> None:
         ({"name": "X", "preset": "classic", "options": "warp=1"}, "There is no rule option “warp”"),
         ({"name": "X", "preset": "six_player"}, "Unknown rules preset six_player"),
         ({"name": "X", "preset": "two_player", "format": "team_of_three"}, "tables of three"),
+        # Two teams of three meet at two tables of three: not at tables of four.
+        ({"name": "X", "preset": "four_player", "format": "team_match"}, "tables of three"),
         ({"name": "Four Winds", "preset": "classic"}, "already exists"),
         ({"name": " ", "preset": "classic"}, "needs a name"),
         ({"name": "X", "preset": "classic", "scoring_method": "imps"}, "Unknown scoring"),
