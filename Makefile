@@ -73,9 +73,13 @@ demo: $(STAMP) $(DEMO_STATIC)/staticfiles.json
 services:
 	scripts/services.sh
 
+# The suite's processes: each has its own test database, Celery worker and queue
+# (ddz_site.settings_test), a test file's tests all in one of them (its module fixtures once).
+TEST_PROCESSES ?= 2
+
 test: $(STAMP) services
 	@scripts/browser.sh
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_PROCESSES) --dist loadfile
 
 check: $(STAMP)
 	$(VENV)/bin/ruff check .

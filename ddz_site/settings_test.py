@@ -21,6 +21,18 @@ os.environ.setdefault("DDZ_CHANNEL_LAYER_PREFIX", f"ddz-test-{os.getpid()}")
 # other's database.
 os.environ.setdefault("DDZ_TEST_DATABASE_NAME", f"test_ddz_{os.getpid()}")
 os.environ.setdefault("DJANGO_DEBUG", "true")
+# Each of pytest-xdist's processes (`make test` runs two) inherits the names its controller
+# chose above: each takes its own, or one process's worker would take the other's tasks and
+# read them in the wrong test database.
+_PROCESS = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _PROCESS:
+    for _name in (
+        "CELERY_TASK_DEFAULT_QUEUE",
+        "DDZ_CHANNEL_LAYER_PREFIX",
+        "DDZ_TEST_DATABASE_NAME",
+    ):
+        if not os.environ[_name].endswith(f"_{_PROCESS}"):
+            os.environ[_name] = f"{os.environ[_name]}_{_PROCESS}"
 
 from ddz_site.settings import *  # noqa: E402, F403
 

@@ -141,6 +141,27 @@ def _finite_float(text: str) -> float:
 # One decoder for every line: json.loads with hooks would build a new one per call.
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
 
+# The deepest nesting of arrays and objects read (records and event archives nest a few
+# levels). A fixed bound, not the interpreter's recursion limit, so that every process
+# refuses the same text the same way (a test runner or server may raise that limit).
+MAX_DEPTH = 200
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _nested_too_deeply(text: str) -> bool:
+    """Whether `text` opens more than MAX_DEPTH arrays or objects inside one another (its
+    strings, which may hold brackets, left out). Scanned only when it has that many brackets:
+    a record has a few dozen."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    for match in _BRACKET.finditer(_STRING.sub("", text)):
+        depth += 1 if match.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            return True
+    return False
+
 
 def parse_json(text: str) -> Any:
     """JSON text (RFC 8259) as Python values, refusing what a hostile file hides in valid-looking
@@ -155,11 +176,16 @@ def parse_json(text: str) -> Any:
 
     Raises:
         RecordError: not JSON; ``NaN`` or ``Infinity`` (not JSON numbers); arrays or objects
-            nested deeper than Python's recursion limit allows.
+            nested more than MAX_DEPTH deep (or deeper than Python's recursion limit allows).
         NumberTooLargeError (a RecordError): a number too large for a float (``1e400``) or
             with more digits than Python converts (``sys.get_int_max_str_digits()``, 4,300 by
             default).
     """
+    if _nested_too_deeply(text):
+        raise RecordError(
+            "not JSON this engine reads: arrays or objects nested too deeply",
+            code="record.nested_too_deeply",
+        )
     try:
         return _DECODER.decode(text)
     except RecordError:

@@ -231,3 +231,26 @@ def test_a_choice_is_read_in_any_case_as_true_and_false_are(
     # An organizer who types TRUE for a true/false option has it read; REDEAL is as plain.
     rules = RuleSet.from_spec({"preset": "classic", "options": options})
     assert getattr(rules, name) == value
+
+
+def test_deep_nesting_is_refused_whatever_the_recursion_limit() -> None:
+    # A process that raised the interpreter's limit (a test runner's worker did) read 5,000
+    # nested arrays to their end and called them "not JSON": the same text must get the same
+    # answer in every process, nested too deeply. Brackets inside a string are no nesting.
+    import sys
+
+    from games.engine.record import MAX_DEPTH, parse_json
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(50_000)
+    try:
+        with pytest.raises(RecordError) as refused:
+            parse_json("[" * 5000)
+        assert refused.value.code == "record.nested_too_deeply"
+    finally:
+        sys.setrecursionlimit(limit)
+    assert parse_json('{"note": "' + "[" * 5000 + '"}') == {"note": "[" * 5000}
+    deepest = "[" * MAX_DEPTH + "]" * MAX_DEPTH
+    assert parse_json(deepest) is not None
+    with pytest.raises(RecordError):
+        parse_json("[" + deepest + "]")
