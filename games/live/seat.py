@@ -105,6 +105,36 @@ def _choices(position: Position, seat: str) -> dict[str, Any]:
     return out
 
 
+def stored_result(
+    position: Position, result: dict[str, Any], *, status: str, error: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """`result` (the live replay's, seat_view's ``result``) once the game is stored with
+    `status` and `error`: every device shows the stored verdict, the same for every seat and
+    every read. A claim's live search is bounded in time (LIVE_CLAIM_SECONDS), so it may
+    decide on one read and not on the next (a trial saw the seats disagree): until the
+    workers verified the stored game, a claim is undecided everywhere; then their verdict is
+    shown (R-CLAIM)."""
+    out = dict(result)
+    if status == "pending":
+        if position.end is not None and "claim" in position.end:
+            out.update(undecided=True, text="")
+        return out
+    out.update(status=status, status_label=status_label(status), undecided=False)
+    out["text"] = (
+        stored_error_message(
+            dict(error),
+            status=status,
+            record=to_record(position),
+            landlord=out.get("landlord"),
+            winner=out.get("winner"),
+            score=out.get("score"),
+        )
+        if error
+        else ""
+    )
+    return out
+
+
 def _result(position: Position) -> dict[str, Any] | None:
     if not position.finished:
         return None

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.browser.chromium import CHROMIUM, chromium
 from tests.factories import bot_record, duplicate_round
-from tournaments.standings.rulings import penalty_add
+from tournaments.standings.penalties import penalty_add
 from tournaments.standings.store import standings_recompute
 from tournaments.tables.submission import game_submit
 from tournaments.tables.verification import game_verify

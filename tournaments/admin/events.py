@@ -26,6 +26,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from ddz_site.kernel.text import TypedTextField
 from tournaments.core.access import NotAllowed
 from tournaments.core.audit import admin_record
+from tournaments.events import rounds
 from tournaments.league import clubs
 from tournaments.models import (
     FROZEN_ONCE_STARTED,
@@ -47,15 +48,18 @@ from tournaments.models import (
     Team,
 )
 from tournaments.online.window import online_tables_refusals
+from tournaments.standings.penalties import (
+    penalty_add,
+    penalty_points,
+    penalty_refusal,
+    penalty_remove,
+)
 from tournaments.standings.requests import standings_request
 from tournaments.standings.rulings import (
     RulingRejected,
     adjustment_check,
     adjustment_remove,
     adjustment_set,
-    penalty_add,
-    penalty_points,
-    penalty_remove,
 )
 
 # A ruling's reason is typed text: the site's one rule (ddz_site.kernel.text), said in the
@@ -160,7 +164,25 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 class RoundForm(forms.ModelForm):
-    """A round made in the admin is a draft: the dashboard seats, deals and starts it."""
+    """A round made in the admin is a draft: the dashboard seats, deals and starts it. It is
+    refused where the dashboard's would be (rounds.round_create_refusal: another event's
+    stage, a finished event or a revealed seed, stages out of order), and a round is never
+    moved to another event's stage."""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        event = data.get("event") or getattr(self.instance, "event", None)
+        stage = data.get("stage")
+        if event is None:
+            return data
+        refusal: Any = None
+        if self.instance._state.adding:
+            refusal = rounds.round_create_refusal(event, stage)
+        elif stage is not None and stage.event_id != event.pk:
+            refusal = _("That stage belongs to another event.")
+        if refusal is not None:
+            raise forms.ValidationError(refusal)
+        return data
 
     def save(self, commit: bool = True) -> Any:
         if self.instance._state.adding:
@@ -411,6 +433,17 @@ class PenaltyForm(forms.ModelForm):
             return penalty_points(points)
         except RulingRejected as exc:
             raise forms.ValidationError(exc.message) from None
+
+    def clean(self) -> dict[str, Any]:
+        # The service's refusals of whom and where, as the form's errors (not a server error
+        # when the service refuses at save).
+        data = super().clean() or {}
+        event, player = data.get("event"), data.get("player")
+        if event is not None and player is not None:
+            refusal = penalty_refusal(event=event, player=player, stage=data.get("stage"))
+            if refusal is not None:
+                raise forms.ValidationError(refusal)
+        return data
 
 
 @admin.register(Penalty)

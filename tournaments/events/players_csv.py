@@ -39,6 +39,7 @@ from typing import NamedTuple
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ddz_site.kernel.spreadsheet import spreadsheet_cell, spreadsheet_text
 from ddz_site.kernel.text import has_invisible
@@ -103,7 +104,12 @@ class CsvRejected(AdministrationRefused):
 
     def __init__(self, preview: Preview) -> None:
         super().__init__(
-            _("Nothing was imported: %(n)s problems in the file.") % {"n": preview.error_count}
+            ngettext(
+                "Nothing was imported: %(n)s problem in the file.",
+                "Nothing was imported: %(n)s problems in the file.",
+                preview.error_count,
+            )
+            % {"n": preview.error_count}
         )
         self.preview = preview
 
@@ -232,12 +238,16 @@ def _limit_problems(event: Event, rows: list[PreviewRow]) -> list[str]:
     new = sum(1 for r in rows if r.player_id is None or r.player_id not in accepted)
     if len(accepted) + new <= limit:
         return []
+    over = len(accepted) + new - limit
     return [
-        _(
+        ngettext(
             "The file would bring the accepted entries to %(total)s; the event has %(limit)s "
-            "places: raise the limit or remove %(over)s rows."
+            "places: raise the limit or remove %(over)s row.",
+            "The file would bring the accepted entries to %(total)s; the event has %(limit)s "
+            "places: raise the limit or remove %(over)s rows.",
+            over,
         )
-        % {"total": len(accepted) + new, "limit": limit, "over": len(accepted) + new - limit}
+        % {"total": len(accepted) + new, "limit": limit, "over": over}
     ]
 
 

@@ -230,6 +230,20 @@ def _refuse_out_of_stage_order(event: Event, stage: Stage) -> None:
         )
 
 
+def round_create_refusal(event: Event, stage: Stage | None) -> str | None:
+    """Why no round can be added to `event` in `stage` (round_create's refusals, for a form
+    that adds one otherwise: the admin's), or None."""
+    if stage is not None and stage.event_id != event.pk:
+        return _("That stage belongs to another event.")
+    try:
+        refuse_more_play(event)
+        if stage is not None:
+            _refuse_out_of_stage_order(event, stage)
+    except AdministrationRefused as exc:
+        return exc.message
+    return None
+
+
 def round_create(*, event: Event, actor: Actor, stage: Stage | None = None) -> Round:
     """A new draft round of ``event`` (numbered after the last), in ``stage``.
 
@@ -238,12 +252,10 @@ def round_create(*, event: Event, actor: Actor, stage: Stage | None = None) -> R
         `stage` without rounds, or one after it with rounds; the deal seed is revealed
         (tournaments.core.access.refuse_more_play).
     """
-    if stage is not None and stage.event_id != event.pk:
-        raise AdministrationRefused(_("That stage belongs to another event."))
     with transaction.atomic():
-        refuse_more_play(organizer_lock(event, actor))
-        if stage is not None:
-            _refuse_out_of_stage_order(event, stage)
+        refusal = round_create_refusal(organizer_lock(event, actor), stage)
+        if refusal is not None:
+            raise AdministrationRefused(refusal)
         number = (event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
         round_ = Round.objects.create(
             event=event, number=number, stage=stage, state=RoundState.DRAFT

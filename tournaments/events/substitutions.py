@@ -36,7 +36,9 @@ from tournaments.events.setup import player_get_or_create
 from tournaments.models import (
     Entry,
     Event,
+    EventRole,
     Player,
+    Role,
     Round,
     Seat,
     Substitution,
@@ -181,6 +183,19 @@ def _substitute_of_event(
                 % {"name": name}
             )
         substitute = player_get_or_create(name=name)  # as the players import matches
+        if (
+            substitute.user_id is not None
+            or EventRole.objects.filter(role=Role.PLAYER, player=substitute).exists()
+        ):
+            # Another person's profile, tied to her account: a name typed for a reserve
+            # would put this event on her page and her results (a trial's finding).
+            raise SubstitutionRefused(
+                _(
+                    "%(name)s is a person with an account on this site: enter her in the "
+                    "event first and choose her in the list, or give the reserve another name."
+                )
+                % {"name": name}
+            )
         Entry.objects.create(event=event, player=substitute, reserve=True, ranked=ranked)
     assert substitute is not None
     if not Player.objects.filter(in_event, pk=substitute.pk).exists():

@@ -207,7 +207,7 @@ class Adjustment(models.Model):
 class Penalty(models.Model):
     """A penalty on a player in an event (or one stage), in the unit of the event's scoring
     method (matchpoints or datum points), kept apart from his board scores and taken off his
-    total for the ranking. Written only by tournaments.standings.rulings.penalty_add."""
+    total for the ranking. Written only by tournaments.standings.penalties.penalty_add."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="penalties")
     stage = models.ForeignKey(

@@ -343,7 +343,8 @@ def _refuse_address_tied_elsewhere(address: str, person: Player) -> None:
 
 def _tie(person: Player, account: User) -> None:
     """Tie ``account`` to ``person`` inside the caller's transaction, or refuse; the other
-    accounts' pending claims to her are declined."""
+    accounts' pending claims to her are declined, and a person without an address takes the
+    account's confirmed one."""
     _refuse_tie(person, account)
     try:
         with transaction.atomic():
@@ -357,6 +358,19 @@ def _tie(person: Player, account: User) -> None:
         raise AccountRefused(
             _("%(name)s is already tied to another account.") % {"name": person.name}
         )
+    # The site writes to a player at her record's address (tournaments.core.mail): a
+    # profile with none takes the account's confirmed one, or its owner would get no mail
+    # of her events (a trial's claimed profile got no results).
+    if not person.email:
+        confirmed = (
+            EmailAddress.objects.filter(user=account, verified=True)
+            .order_by("-primary", "pk")
+            .values_list("email", flat=True)
+            .first()
+        )
+        if confirmed:
+            Player.objects.filter(pk=person.pk, email="").update(email=confirmed)
+            person.email = confirmed
     # The other accounts' claims to her are answered: she is someone's now.
     ProfileClaim.objects.filter(player=person, status=ClaimStatus.PENDING).exclude(
         user=account

@@ -67,6 +67,14 @@ def next_round(event: Event) -> Round | None:
     return event.rounds.filter(state__in=OPEN_FOR_CHECK_IN).order_by("number").first()
 
 
+def is_present(round_: Round | None, player_id: int | None) -> bool:
+    """Whether the player `player_id` is checked in for `round_` (False for no round or no
+    player). One query at most."""
+    if round_ is None or player_id is None:
+        return False
+    return Presence.objects.filter(round=round_, player_id=player_id).exists()
+
+
 def _require_official(actor: Actor, event: Event) -> None:
     if not is_official(actor, event):
         raise NotAllowed(
@@ -213,8 +221,9 @@ def entry_rounds_set(
     (``entry.rounds``).
 
     Raises:
-        NotOrganizer; CheckInRefused: a round below 1, a round seated or started already, a
-        withdrawal not after the first round played.
+        NotOrganizer; CheckInRefused: a round below 1, a round seated or started already (a
+        player withdrawn from one comes back with ``first_round`` a later round not seated
+        yet), a withdrawal not after the first round played.
     """
     event = entry.event
     with transaction.atomic():
@@ -231,9 +240,22 @@ def entry_rounds_set(
             changes["first_round"] = [current.first_round, first_round]
         if withdrawn_from != current.withdrawn_from:
             refusal = _round_refusal(locked, withdrawn_from, _("a player withdraws"))
-            refusal = refusal or _round_refusal(
-                locked, current.withdrawn_from, _("a player withdraws")
+            # A player withdrawn from a round seated since comes back from a later round,
+            # not seated yet (checked above): the rounds he missed keep their seating.
+            comes_back = (
+                current.withdrawn_from is not None
+                and first_round is not None
+                and first_round >= current.withdrawn_from
             )
+            if (
+                not comes_back
+                and not refusal
+                and _round_refusal(locked, current.withdrawn_from, _("a player withdraws"))
+            ):
+                refusal = _(
+                    "Round %(round)s is seated already without %(name)s: to bring him back, "
+                    "set the round he enters from to a later round not seated yet."
+                ) % {"round": current.withdrawn_from, "name": current.player.name}
             if refusal:
                 raise CheckInRefused(refusal)
             changes["withdrawn_from"] = [current.withdrawn_from, withdrawn_from]

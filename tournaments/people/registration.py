@@ -36,6 +36,7 @@ from tournaments.core import mail
 from tournaments.core.access import (
     Actor,
     NotAllowed,
+    account_records,
     is_organizer,
     organizer_lock,
     signed_in,
@@ -262,6 +263,7 @@ def register(
     name, email, club, note = _fields(name, email, club, note)
     with transaction.atomic():
         locked = Event.objects.select_for_update().get(pk=event.pk)
+        _refuse_another_name(locked, user, name)
         closed = closed_refusal(locked)
         if closed is not None:
             raise RegistrationRefused(closed)
@@ -389,16 +391,45 @@ def _player_for(event: Event, registration: Registration) -> Player:
     return player
 
 
+def _refuse_another_name(event: Event, user: Any, name: str) -> None:
+    """Refuse a registration under another name than the one of the account's player when
+    he has played already (his name is the one his results carry: _names_agree would give it
+    back at the acceptance, after the organizer and the mail had read the other; a trial
+    registered a tied account as another real player's name).
+
+    Raises:
+        RegistrationRefused: the name differs (case and spaces aside).
+    """
+    person = account_records(user).filter(same_as__isnull=True).first()
+    if (
+        person is None
+        or " ".join(name.split()).casefold() == " ".join(person.name.split()).casefold()
+    ):
+        return
+    if _has_history(person, event):
+        raise RegistrationRefused(
+            _(
+                "Your account plays as %(name)s, whose results carry that name: register as "
+                "%(name)s."
+            )
+            % {"name": person.name}
+        )
+
+
+def _has_history(player: Player, event: Event) -> bool:
+    """Whether `player` was seated anywhere or is entered in another event than `event`."""
+    return (
+        Entry.objects.filter(player=player).exclude(event=event).exists()
+        or Seat.objects.filter(player=player).exists()
+    )
+
+
 def _names_agree(event: Event, registration: Registration, player: Player) -> None:
     """One name on every page for the player an accepted registration enters under another
     name (registered again after a withdrawal, as "Player 3 again"): a player seated nowhere
     and entered in no other event takes the registration's name; one with a history keeps
     his, which the registration then carries too."""
-    history = (
-        Entry.objects.filter(player=player).exclude(event=event).exists()
-        or Seat.objects.filter(player=player).exists()
-    )
-    if history:
+    if _has_history(player, event):
         Registration.objects.filter(pk=registration.pk).update(name=player.name)
         registration.name = player.name
     else:

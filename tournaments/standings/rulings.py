@@ -1,6 +1,6 @@
 """The referees' rulings that move standings: adjusted scores on a board (adjustment_set for one
 seat, adjusted_scores_set for several, weighted_score_set for a whole table; adjustment_remove)
-and a penalty on a player's total (penalty_add, penalty_remove). Each is one transaction, asks
+(a penalty on a player's total is tournaments.standings.penalties'). Each is one transaction, asks
 tournaments.core.access (may_rule), is audited, and requests a recomputation after commit.
 RulingRejected is the refusal of a ruling, in the reader's words.
 
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ddz_site.kernel.errors import DomainError
@@ -33,12 +33,8 @@ from tournaments.core.audit import audit_record
 from tournaments.models import (
     Adjustment,
     AdjustmentKind,
-    Event,
-    Penalty,
-    Player,
     Round,
     RoundState,
-    Stage,
     Table,
 )
 from tournaments.scoring.methods import ADJUSTMENTS, ScoringError, adjusted_share
@@ -463,91 +459,6 @@ def adjustment_remove(*, adjustment_id: int, actor: Actor = None) -> bool:
         else:
             adjustment.delete()
         recompute_enqueue(event.pk)
-    return True
-
-
-def penalty_points(points: str | int | Decimal) -> Decimal:
-    """`points` of a penalty as the Decimal stored: a positive number of at most 4 decimals.
-
-    Raises:
-        RulingRejected: anything else.
-    """
-    try:
-        value = Decimal(str(points))
-    except InvalidOperation:
-        raise RulingRejected(_("A penalty is a positive number of points.")) from None
-    if not value.is_finite() or value <= 0 or value != value.quantize(Decimal("0.0001")):
-        raise RulingRejected(_("A penalty is a positive number of points."))
-    return value
-
-
-def penalty_add(
-    *,
-    event: Event,
-    player: Player,
-    points: str | int | Decimal,
-    reason: str,
-    stage: Stage | None = None,
-    actor: Actor = None,
-) -> Penalty:
-    """Penalise `player` by `points` (in the event's unit: MP or datum points), kept apart
-    from his boards.
-
-    Raises:
-        RulingRejected: points not a positive number (at most 4 decimals), no reason, or a
-            stage of another event.
-        NotAllowed: `actor` is not a chief referee or organizer (tournaments.core.access.may_rule).
-    """
-    require_ruling(actor, event)
-    value = penalty_points(points)
-    if not reason.strip():
-        raise RulingRejected(_("A penalty needs a reason."))
-    if stage is not None and stage.event_id != event.pk:
-        raise RulingRejected(_("The stage belongs to another event."))
-    try:
-        with transaction.atomic():
-            penalty = Penalty.objects.create(
-                event=event,
-                stage=stage,
-                player=player,
-                points=value,
-                reason=reason.strip(),
-                created_by=_user(actor),
-            )
-            audit_record(
-                event=event,
-                actor=actor,
-                action="penalty.add",
-                obj=penalty,
-                changes={"player": player.name, "points": str(value), "reason": reason.strip()},
-            )
-            recompute_enqueue(event.pk)
-    except IntegrityError:
-        raise RulingRejected(_("A penalty is a positive number of points.")) from None
-    return penalty
-
-
-def penalty_remove(*, penalty_id: int, actor: Actor = None) -> bool:
-    """Withdraw a penalty; False when it no longer exists.
-
-    Raises:
-        NotAllowed: `actor` is not a chief referee or organizer (tournaments.core.access.may_rule).
-    """
-    with transaction.atomic():
-        penalty = Penalty.objects.select_related("event", "player").filter(pk=penalty_id).first()
-        if penalty is None:
-            return False
-        require_ruling(actor, penalty.event)
-        audit_record(
-            event=penalty.event,
-            actor=actor,
-            action="penalty.remove",
-            obj=penalty,
-            changes={"player": penalty.player.name, "points": [str(penalty.points), None]},
-        )
-        event_id = penalty.event_id
-        penalty.delete()
-        recompute_enqueue(event_id)
     return True
 
 

@@ -57,13 +57,18 @@ class LiveState:
 
     def view(self, seat: str | None) -> dict[str, Any]:
         """What the device of `seat` (None: the referee device) shows: games.live.seat.seat_view,
-        with ``game`` ({"id", "status", "version"} once stored, else null)."""
+        with ``game`` ({"id", "status", "version"} once stored, else null) and, once stored,
+        the stored game's verdict (seat_view.stored_result)."""
         out = seat_views.seat_view(self.position, seat, undo=self.undo)
         out["game"] = (
             {"id": self.game.pk, "status": self.game.status, "version": self.game.version}
             if self.game is not None
             else None
         )
+        if self.game is not None and out["result"] is not None:
+            out["result"] = seat_views.stored_result(
+                self.position, out["result"], status=self.game.status, error=self.game.error
+            )
         if self.game is not None and out["result"] is None:
             # Stored without its steps (a quick result, a record the entry cannot read): the
             # position is the deal, but the board is over; nobody moves, no call is offered.
@@ -311,12 +316,27 @@ def live_undo(*, table: Table, board: Board, seat: str | None, at: int, actor: A
             raise LiveConflict(_stale(at, len(position.steps)), state=here, seat=seat)
         before = entry_steps.rebuild(deal, position.steps[:-1])
         player = before.to_move
-        if seat is None or (undo and seat == position.to_move and seat != undo.get("by")):
+        # Who agrees: the seat to move now; any other seat when that is the one who asks (a
+        # bid that ends the auction leads next, R-BID).
+        asked_by = undo.get("by") if undo else None
+        agrees = asked_by is not None and seat != asked_by
+        agrees &= seat == position.to_move or asked_by == position.to_move
+        if seat is None or agrees:
             draft.steps, draft.undo = list(before.steps), {}
             action = "entry.undo"
-        elif seat == player and seat != position.to_move:
+        elif seat == player:
             draft.undo = {"at": len(before.steps), "by": seat}
             action = "entry.undo_asked"
+        elif player == position.to_move:
+            raise LiveConflict(
+                _(
+                    "Only %(player)s, who played the last step, may ask to take it back, and "
+                    "another seat agree."
+                )
+                % {"player": player or "—"},
+                state=here,
+                seat=seat,
+            )
         else:
             raise LiveConflict(
                 _(

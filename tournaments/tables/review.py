@@ -56,6 +56,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ddz_site.kernel.broadcast import table_changed
 from ddz_site.kernel.errors import DomainError
@@ -351,7 +352,11 @@ def step_check(
         # The table's devices recorded steps this page has not seen (tournaments.tables.live):
         # a step typed on the old position would erase them.
         raise StateConflict(
-            _("The table moved on: %(n)s steps are recorded now. Reload to see them.")
+            ngettext(
+                "The table moved on: %(n)s step is recorded now. Reload to see it.",
+                "The table moved on: %(n)s steps are recorded now. Reload to see them.",
+                len(draft.steps),
+            )
             % {"n": len(draft.steps)}
         )
     error = None

@@ -512,7 +512,7 @@ def print_round(request: HttpRequest, slug: str, number: int, what: str) -> Http
     elif what == "seating":
         template = "print/seating.html"
     else:
-        raise PermissionDenied(_("Unknown print page."))
+        raise Http404(_("Unknown print page."))
     by_name = sorted(
         ((player, table, seat) for table, seated in tables for seat, player in seated),
         key=lambda x: x[0].name.casefold(),

@@ -18,7 +18,8 @@ from tests.entry_personas import build_world
 from tests.factories import bot_record
 from tournaments.archive.event_archive import ArchiveRejected, event_export, event_import
 from tournaments.models import Adjustment, Event, EventRole, Penalty
-from tournaments.standings.rulings import adjustment_set, penalty_add
+from tournaments.standings.penalties import penalty_add
+from tournaments.standings.rulings import adjustment_set
 from tournaments.tables.review import game_confirm, game_resolve
 from tournaments.tables.submission import game_submit
 from tournaments.tables.verification import game_verify

@@ -16,8 +16,9 @@ from tests.factories import EventFactory, bot_record, duplicate_round
 from tournaments.archive.event_archive import ArchiveRejected, event_export, event_import
 from tournaments.models import Event, Stage
 from tournaments.standings.cache import stored_rows
+from tournaments.standings.penalties import penalty_add
 from tournaments.standings.results import computed_rows
-from tournaments.standings.rulings import adjustment_set, penalty_add
+from tournaments.standings.rulings import adjustment_set
 from tournaments.standings.store import standings_recompute
 from tournaments.tables.submission import game_submit
 from tournaments.tables.verification import game_verify

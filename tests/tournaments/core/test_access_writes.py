@@ -17,12 +17,11 @@ from tests.paths import ROOT_DIR
 from tournaments.core.access import NotAllowed
 from tournaments.core.access import NotAllowed as GameNotAllowed
 from tournaments.models import Adjustment, EventRole, Penalty, Role, TableAssignment
+from tournaments.standings.penalties import penalty_add, penalty_remove
 from tournaments.standings.rulings import (
     adjusted_scores_set,
     adjustment_remove,
     adjustment_set,
-    penalty_add,
-    penalty_remove,
     weighted_score_set,
 )
 
@@ -279,6 +278,7 @@ SERVICE_MODULES = [
     "tournaments/events/rounds.py",
     "tournaments/events/stages.py",
     "tournaments/standings/rulings.py",
+    "tournaments/standings/penalties.py",
     "tournaments/standings/store.py",
     "tournaments/standings/requests.py",
     "tournaments/online/window.py",

@@ -105,7 +105,7 @@ def test_print_pages(client, setup) -> None:
     body = seating.content.decode()
     positions = [body.index(f"<td>{n}</td>") for n in names]
     assert positions == sorted(positions)  # by player name
-    assert client.get(reverse("organizer:print", args=[event.slug, 1, "other"])).status_code == 403
+    assert client.get(reverse("organizer:print", args=[event.slug, 1, "other"])).status_code == 404
 
 
 def test_players_preview_then_import_then_export(client, setup) -> None:

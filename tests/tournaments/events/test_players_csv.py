@@ -73,6 +73,7 @@ def test_errors_row_by_row_and_nothing_half_imported(event_and_td) -> None:
     with pytest.raises(players_csv.CsvRejected) as caught:
         players_csv.players_csv_import(event=event, text=text, actor=td)
     assert caught.value.preview.error_count == 7
+    assert caught.value.message == "Nothing was imported: 7 problems in the file."
     assert not Entry.objects.exists()
     assert set(Player.objects.values_list("name", flat=True)) == {"Dana"}
     assert not AuditEntry.objects.exists()
@@ -145,3 +146,11 @@ def test_csv_file_problems_say_what_is_wrong(text: str, problem: str) -> None:
 
     preview = players_csv.players_csv_preview(event=EventFactory(), text=text)
     assert preview.problems == [problem] and not preview.rows and not preview.ok
+
+
+def test_one_problem_is_said_in_the_singular(event_and_td) -> None:
+    # A trial read "Nothing was imported: 1 problems".
+    event, td = event_and_td
+    with pytest.raises(players_csv.CsvRejected) as caught:
+        players_csv.players_csv_import(event=event, text="name,club\nAnn,\n,Lotus\n", actor=td)
+    assert caught.value.message == "Nothing was imported: 1 problem in the file."

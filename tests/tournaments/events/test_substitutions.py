@@ -267,6 +267,13 @@ def test_refusals(world) -> None:
     assert refused(substitute=PlayerFactory(name="Stranger"))
     # A reserve's name already taken in the event.
     assert refused(reserve_name="Ann")
+    # The name of another event's player tied to her account: not taken over as a reserve
+    # (a trial's reserve "Ann" became the demo's Ann, her page listing this event).
+    elsewhere = PlayerFactory(
+        name="Ann Elsewhere", user=get_user_model().objects.create_user("ann-else", password="x")
+    )
+    assert "account" in refused(substitute=None, reserve_name="Ann Elsewhere")
+    assert not Entry.objects.filter(event=world["event"], player=elsewhere).exists()
     # Not an organizer or a chief referee.
     assert refused(substitute=zoe, actor=world["referee"])
     # Overlapping another substitution of the seat, or the substitute twice in the round.

@@ -207,6 +207,9 @@ def test_a_claim_approved_by_the_organizer_ties_the_account(event) -> None:
     li.refresh_from_db()
     claim.refresh_from_db()
     assert li.user == ann and claim.status == ClaimStatus.APPROVED
+    # Li Lei's record had no address: the site writes to her at the account's confirmed one
+    # (a trial's claimed profile got no mail of her results).
+    assert li.email == "ann@example.org"
     entry = AuditEntry.objects.get(action="player.claim.approve")
     assert entry.event == event and entry.changes["user"] == [None, ann.pk]
     # Decided: approving again is refused, nothing changes.

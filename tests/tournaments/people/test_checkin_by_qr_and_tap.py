@@ -165,3 +165,19 @@ def test_the_players_registration_page_shows_his_check_in_qr_code() -> None:
     by_token = Client().get(reverse("registration:status", args=[event.slug, r.token]))
     assert by_token.status_code == 200 and "<svg" in by_token.content.decode()
     assert Round.objects.filter(event=event).count() == 1
+
+
+def test_the_players_page_says_once_he_is_checked_in() -> None:
+    # A trial's player, checked in at the venue, still read "show this code: it checks you in".
+    td = _user("td")
+    event = _event(td, check_in_required=True)
+    user = _user("bee")
+    r = reg.register(event=event, actor=user, name="Bee")
+    reg.registration_decide(registration=r, decision="accept", actor=td)
+    client = _client(user)
+    before = client.get(reverse("registration:mine", args=[event.slug])).content.decode()
+    assert "it checks you in for round 1" in before and "You are checked in" not in before
+    assert _scan(_client(td), event, r.token).status_code == 200
+    after = client.get(reverse("registration:mine", args=[event.slug])).content.decode()
+    assert "You are checked in for round 1." in after
+    assert "it checks you in for round 1" not in after

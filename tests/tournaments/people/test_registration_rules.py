@@ -325,12 +325,38 @@ def test_registering_again_under_another_name_shows_one_name_everywhere() -> Non
     entry = Entry.objects.get(event=event)
     assert entry.player.name == again.name == "Player 3 again"
 
-    # A history elsewhere: the person keeps his name.
+    # A history elsewhere: the person keeps his name, and another one is refused as he
+    # registers (not replaced at the acceptance, after the organizer and the mail read it).
     other, td2 = _event()
     Entry.objects.create(event=other, player=entry.player)
     reg.registration_withdraw(registration=again, actor=account)
-    third = reg.register(event=event, actor=account, name="Someone else")
+    with pytest.raises(reg.RegistrationRefused, match="register as Player 3 again"):
+        reg.register(event=event, actor=account, name="Someone else")
+    third = reg.register(event=event, actor=account, name="Player 3 again")
     reg.registration_decide(registration=third, decision="accept", actor=td)
     third.refresh_from_db()
     player = Entry.objects.get(event=event).player
     assert player.name == third.name == "Player 3 again"
+
+
+def test_an_account_whose_player_has_played_registers_under_his_name() -> None:
+    """A trial's account tied to Eli, who had played, registered as "Ann" (another real
+    player): the organizer and the mail read Ann, the acceptance entered Eli. His name is his
+    results' name: another one is refused, his own is taken in any case and spacing."""
+    event, _td = _event()
+    earlier = EventFactory()
+    account = _user("eli")
+    eli = Player.objects.create(name="Eli Chen", user=account)
+    Entry.objects.create(event=earlier, player=eli)
+    with pytest.raises(reg.RegistrationRefused, match="register as Eli Chen"):
+        reg.register(event=event, actor=account, name="Ann")
+    assert not Registration.objects.filter(event=event).exists()
+    made = reg.register(event=event, actor=account, name="  eli   chen ")
+    assert made.status == RegistrationStatus.PENDING
+
+
+def test_an_account_whose_player_never_played_may_register_under_a_new_name() -> None:
+    event, _td = _event()
+    account = _user("newbie")
+    Player.objects.create(name="Newbie", user=account)
+    assert reg.register(event=event, actor=account, name="Mei Lin").name == "Mei Lin"

@@ -129,3 +129,34 @@ def test_a_round_seated_already_keeps_its_players_late_and_withdrawn() -> None:
     entry = Entry.objects.get(event=event, player=field[0])
     with pytest.raises(checkin.CheckInRefused, match="Round 2 is seated"):
         checkin.entry_rounds_set(entry=entry, first_round=None, withdrawn_from=2, actor=td)
+
+
+def test_a_player_withdrawn_from_a_seated_round_comes_back_from_a_later_one() -> None:
+    """A no-show marked withdrawn from round 1 came back for round 2, and every change of his
+    rounds was refused once round 1 was seated (a trial's finding): he enters again from a
+    round not seated yet, and round 1 keeps its seating."""
+    event, td, stage, field = _event(9, 3)
+    back, leaving = PlayerFactory(), field[0]
+    Entry.objects.create(event=event, player=back)
+    checkin.entry_rounds_set(
+        entry=Entry.objects.get(event=event, player=back),
+        first_round=None,
+        withdrawn_from=1,
+        actor=td,
+    )
+    checkin.entry_rounds_set(
+        entry=Entry.objects.get(event=event, player=leaving),
+        first_round=None,
+        withdrawn_from=2,
+        actor=td,
+    )
+    stages.stage_seat(stage=stage, actor=td)
+    assert _seated(event, 1) == {p.pk for p in field}
+    entry = Entry.objects.get(event=event, player=back)
+    # Back "from round 1" again would rewrite a seated round: still refused.
+    with pytest.raises(checkin.CheckInRefused, match="Round 1 is seated"):
+        checkin.entry_rounds_set(entry=entry, first_round=None, withdrawn_from=None, actor=td)
+    checkin.entry_rounds_set(entry=entry, first_round=2, withdrawn_from=None, actor=td)
+    assert _seated(event, 1) == {p.pk for p in field}
+    stages.stage_seat(stage=stage, actor=td)
+    assert back.pk in _seated(event, 2) and leaving.pk not in _seated(event, 2)

@@ -23,8 +23,9 @@ from tournaments.events.setup import round_seat
 from tournaments.models import Entry, EventRole, Role, Round, StageEntry, Standing
 from tournaments.seating import swiss
 from tournaments.standings.cache import stored_rows
+from tournaments.standings.penalties import penalty_add
 from tournaments.standings.results import computed_rows
-from tournaments.standings.rulings import adjustment_set, penalty_add
+from tournaments.standings.rulings import adjustment_set
 from tournaments.standings.store import standings_recompute
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,9 @@ from tests.factories import EventFactory, PlayerFactory, bot_record, duplicate_r
 from tournaments.events.setup import round_seat
 from tournaments.models import Stage, Standing
 from tournaments.standings.cache import stored_rows
+from tournaments.standings.penalties import penalty_add
 from tournaments.standings.results import computed_rows
-from tournaments.standings.rulings import RulingRejected, adjustment_set, penalty_add
+from tournaments.standings.rulings import RulingRejected, adjustment_set
 from tournaments.standings.store import standings_recompute
 from tournaments.tables.submission import game_submit
 

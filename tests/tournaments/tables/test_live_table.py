@@ -263,3 +263,22 @@ def test_a_result_recorded_by_the_referee_ends_the_board_on_the_seat_devices() -
         view = state.view(seat)
         assert view["game"] is not None
         assert view["menu"] is None and view["to_move"] is None, seat
+
+
+def test_a_bid_that_ends_the_auction_is_taken_back_with_another_seats_agreement() -> None:
+    """The seat that bid 3 ends the auction and leads (R-BID): it played the last step and is
+    to move, so no seat could agree to its undo and the players were stuck (a trial's finding).
+    It asks; any other seat agrees; it cannot agree to its own."""
+    _world, table, board, bearers = _table()
+    first = board.first_bidder or "S"
+    state, error = live.live_step(
+        table=table, board=board, seat=first, step="3", at=0, actor=bearers[first]
+    )
+    assert error is None and state.position.to_move == first
+    asked = live.live_undo(table=table, board=board, seat=first, at=1, actor=bearers[first])
+    assert asked.undo == {"at": 0, "by": first} and len(asked.position.steps) == 1
+    again = live.live_undo(table=table, board=board, seat=first, at=1, actor=bearers[first])
+    assert len(again.position.steps) == 1  # asking again is no agreement
+    other = next(s for s in bearers if s != first)
+    agreed = live.live_undo(table=table, board=board, seat=other, at=1, actor=bearers[other])
+    assert agreed.position.steps == () and not agreed.undo

@@ -239,3 +239,42 @@ def test_a_step_with_a_control_character_or_too_long_is_refused_by_the_sites_tex
     assert status == 400 and "61" in answer["error"]["message"]
     wrong_board = Client().get(reverse("links:seat_board", args=[seats["S"], 99]))
     assert wrong_board.status_code == 404 and b"No such link" not in wrong_board.content
+
+
+def test_every_seat_reads_one_verdict_of_a_stored_claim() -> None:
+    """A claim's live search is bounded in time, so two reads could decide it differently and
+    the seats showed different verdicts (a trial's finding): once stored, the claim is
+    undecided on every device until the workers verify the game, then every device shows
+    the stored verdict, read after read."""
+    from tests.factories import verified
+
+    world, seats, _referee = _world()
+    table, board = world.tables[0], world.boards[0]
+    record = bot_record(board, table)
+    bids = list(record["bidding"])
+    landlord = record["plays"][0][0]
+    client = Client()
+    for at, (seat, step) in enumerate(bids):
+        url = reverse("links:seat_steps", args=[seats[seat], board.number])
+        assert _post(client, url, {"step": step, "at": at})[1]["ok"]
+    url = reverse("links:seat_steps", args=[seats[landlord], board.number])
+    status, answer = _post(client, url, {"step": "claim", "at": len(bids)})
+    assert status == 200 and answer["view"]["game"]["status"] == "pending"
+
+    def results() -> list[dict]:
+        return [
+            client.get(reverse("links:seat_position", args=[seats[s], board.number])).json()[
+                "view"
+            ]["result"]
+            for s in seats
+            for _read in range(2)
+        ]
+
+    assert all(r["undecided"] is True and r["text"] == "" for r in results())
+    game = Game.objects.get(table=table, board=board, replaced_at__isnull=True)
+    verified(game.pk)
+    game.refresh_from_db()
+    read = results()
+    assert all(r["undecided"] is False and r["status"] == game.status for r in read)
+    assert len({r["text"] for r in read}) == 1
+    assert bool(read[0]["text"]) == bool(game.error)

@@ -31,13 +31,13 @@ from django.views.decorators.http import require_POST
 
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import TypedTextField
-from tournaments.core.access import NotAllowed, NotOrganizer
+from tournaments.core.access import NotAllowed, NotOrganizer, account_records
 from tournaments.core.zones import wall_time_aware, wall_time_refusal
 from tournaments.models import Event, EventStatus, Registration, RegistrationStatus
 from tournaments.online.window import is_online_duplicate
 from tournaments.people import life
 from tournaments.people import registration as service
-from tournaments.people.checkin import next_round
+from tournaments.people.checkin import is_present, next_round
 from tournaments.web.officials import qr_svg
 from tournaments.web.organizer import event_for_organizer
 from tournaments.web.people.life import WALL_FORMATS, WallTimeField
@@ -107,7 +107,8 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
         .exists()
     ):
         return redirect("registration:mine", slug=event.slug)
-    player = getattr(user, "player", None)
+    # The account's player, tied by a claim, an invitation or an event's player role.
+    player = account_records(user).filter(same_as__isnull=True).first()
     initial = {
         "name": player.name if player else user.get_full_name() or "",
         "club": player.club if player else "",
@@ -159,6 +160,7 @@ def mine(request: HttpRequest, slug: str) -> HttpResponse:
     registration = Registration.objects.filter(event=event, user=cast(User, request.user)).first()
     if registration is None:
         return redirect("registration:register", slug=event.slug)
+    round_ = next_round(event)
     return render(
         request,
         "people/registration_mine.html",
@@ -166,7 +168,9 @@ def mine(request: HttpRequest, slug: str) -> HttpResponse:
             "event": event,
             "registration": registration,
             "qr": checkin_qr(request, registration),
-            "round": next_round(event),
+            "round": round_,
+            # Checked in for that round already (a trial's player still read "show this code").
+            "present": is_present(round_, registration.player_id),
             "own": True,
         },
     )
@@ -449,7 +453,7 @@ def registration_action(request: HttpRequest, slug: str, pk: int, action: str) -
         "withdraw": _("%(name)s is withdrawn."),
     }
     if action not in said:
-        raise PermissionDenied(_("Unknown action."))
+        raise Http404(_("Unknown action."))
 
     def call() -> None:
         if action == "withdraw":

@@ -1,0 +1,125 @@
+"""Penalties on a player's total (a director's procedural penalty): kept apart from his boards
+and taken off for the rank (tournaments.scoring.ranking), in the event's unit (MP or datum
+points), for the whole event or one of its stages. Each is one transaction, asks
+tournaments.core.access (may_rule), is audited, and requests a recomputation after commit;
+a refusal is tournaments.standings.rulings.RulingRejected, in the reader's words.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from tournaments.core.access import Actor, require_ruling, signed_in
+from tournaments.core.audit import audit_record
+from tournaments.models import Entry, Event, Penalty, Player, Seat, Stage
+from tournaments.standings.requests import recompute_enqueue
+from tournaments.standings.rulings import RulingRejected
+
+
+def penalty_points(points: str | int | Decimal) -> Decimal:
+    """`points` of a penalty as the Decimal stored: a positive number of at most 4 decimals.
+
+    Raises:
+        RulingRejected: anything else.
+    """
+    try:
+        value = Decimal(str(points))
+    except InvalidOperation:
+        raise RulingRejected(_("A penalty is a positive number of points.")) from None
+    if not value.is_finite() or value <= 0 or value != value.quantize(Decimal("0.0001")):
+        raise RulingRejected(_("A penalty is a positive number of points."))
+    return value
+
+
+def penalty_refusal(*, event: Event, player: Player, stage: Stage | None) -> str | None:
+    """Why `player` cannot be penalised in `event` (or its `stage`), or None: the stage is
+    another event's, or the player is neither entered in the event nor seated at one of its
+    tables (a penalty on anyone else would put him in its standings). Two queries at most."""
+    if stage is not None and stage.event_id != event.pk:
+        return _("The stage belongs to another event.")
+    entered = Entry.objects.filter(event=event, player=player).exists()
+    if not entered and not Seat.objects.filter(table__round__event=event, player=player).exists():
+        return _("%(player)s is not a player of %(event)s: only its players are penalised.") % {
+            "player": player.name,
+            "event": event.name,
+        }
+    return None
+
+
+def penalty_add(
+    *,
+    event: Event,
+    player: Player,
+    points: str | int | Decimal,
+    reason: str,
+    stage: Stage | None = None,
+    actor: Actor = None,
+) -> Penalty:
+    """Penalise `player` by `points` (in the event's unit: MP or datum points), kept apart
+    from his boards.
+
+    Raises:
+        RulingRejected: points not a positive number (at most 4 decimals), no reason, a
+            stage of another event or a player who is not the event's (penalty_refusal).
+        NotAllowed: `actor` is not a chief referee or organizer (tournaments.core.access.may_rule).
+    """
+    require_ruling(actor, event)
+    value = penalty_points(points)
+    if not reason.strip():
+        raise RulingRejected(_("A penalty needs a reason."))
+    refusal = penalty_refusal(event=event, player=player, stage=stage)
+    if refusal is not None:
+        raise RulingRejected(refusal)
+    try:
+        with transaction.atomic():
+            penalty = Penalty.objects.create(
+                event=event,
+                stage=stage,
+                player=player,
+                points=value,
+                reason=reason.strip(),
+                created_by=_user(actor),
+            )
+            audit_record(
+                event=event,
+                actor=actor,
+                action="penalty.add",
+                obj=penalty,
+                changes={"player": player.name, "points": str(value), "reason": reason.strip()},
+            )
+            recompute_enqueue(event.pk)
+    except IntegrityError:
+        raise RulingRejected(_("A penalty is a positive number of points.")) from None
+    return penalty
+
+
+def penalty_remove(*, penalty_id: int, actor: Actor = None) -> bool:
+    """Withdraw a penalty; False when it no longer exists.
+
+    Raises:
+        NotAllowed: `actor` is not a chief referee or organizer (tournaments.core.access.may_rule).
+    """
+    with transaction.atomic():
+        penalty = Penalty.objects.select_related("event", "player").filter(pk=penalty_id).first()
+        if penalty is None:
+            return False
+        require_ruling(actor, penalty.event)
+        audit_record(
+            event=penalty.event,
+            actor=actor,
+            action="penalty.remove",
+            obj=penalty,
+            changes={"player": penalty.player.name, "points": [str(penalty.points), None]},
+        )
+        event_id = penalty.event_id
+        penalty.delete()
+        recompute_enqueue(event_id)
+    return True
+
+
+def _user(actor: Actor) -> Any:
+    return signed_in(actor)
