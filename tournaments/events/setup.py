@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -17,8 +18,20 @@ from django.utils.translation import gettext as _
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import blank, text_refusal
 from games.engine import EngineError, RuleSet
+from tournaments.core.access import played_tables
 from tournaments.core.rules import rules_of
-from tournaments.models import Event, EventStatus, Player, Round, ScoringMethod, Seat, Table
+from tournaments.models import (
+    Event,
+    EventRole,
+    EventStatus,
+    Player,
+    Role,
+    Round,
+    ScoringMethod,
+    Seat,
+    Table,
+    TableAssignment,
+)
 from tournaments.standings.store import standings_recompute
 
 __all__ = ["standings_recompute"]  # the standings service, re-exported for the spine's callers
@@ -96,6 +109,48 @@ def tables_write(round_: Round, tables: Sequence[Sequence[Player]], seats: Seque
             Seat(table=table, seat=seat, player=player)
             for seat, player in zip(seats, players, strict=True)
         )
+    _referees_carried(round_)
+
+
+def _referees_carried(round_: Round) -> None:
+    """The referees of the tables of the stage's round before, on the tables of the same
+    numbers of `round_` (a stage's assignment, tournaments.events.officials, holds for its
+    rounds seated later, Swiss or by round: a trial's referee lost his table from round 2
+    on), unless he is no longer a referee of the event or plays at that table."""
+    if round_.stage_id is None:
+        return
+    previous = (
+        Round.objects.filter(stage_id=round_.stage_id, number__lt=round_.number)
+        .order_by("-number")
+        .first()
+    )
+    if previous is None:
+        return
+    referees = set(
+        EventRole.objects.filter(event_id=round_.event_id, role=Role.REFEREE).values_list(
+            "user_id", flat=True
+        )
+    )
+    carried = [
+        (number, user_id)
+        for number, user_id in TableAssignment.objects.filter(table__round=previous).values_list(
+            "table__number", "user_id"
+        )
+        if user_id in referees
+    ]
+    if not carried:
+        return
+    tables = {t.number: t for t in Table.objects.filter(round=round_)}
+    users = get_user_model().objects.in_bulk({u for _n, u in carried})
+    plays = {u: set(played_tables(user).values_list("pk", flat=True)) for u, user in users.items()}
+    TableAssignment.objects.bulk_create(
+        [
+            TableAssignment(table=tables[number], user_id=user_id)
+            for number, user_id in carried
+            if number in tables and tables[number].pk not in plays.get(user_id, set())
+        ],
+        ignore_conflicts=True,
+    )
 
 
 def round_seat(*, event: Event, number: int, tables: Sequence[Sequence[Player]]) -> Round:

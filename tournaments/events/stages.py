@@ -447,14 +447,18 @@ def stage_standings(*, stage: Stage) -> list[Standing]:
     return list(event_standings(event=stage.event, stage=stage))
 
 
-def round_seat_swiss(*, round_: Round, actor: Actor) -> list[list[str]]:
+def round_seat_swiss(
+    *, round_: Round, actor: Actor, sit_out: bool = False
+) -> tuple[list[list[str]], list[str]]:
     """Seat a draft round of an individual event by the standings of its stage so far (Swiss:
     groups of k by standing, avoiding repeat meetings; seats balanced against the rounds
-    before; sit-outs to those who sat out least). Returns the tables as player names.
+    before). A field that does not fill whole tables is refused unless ``sit_out``: the extra
+    players (those who sat out least) then sit out. Returns the tables as player names and
+    the names of those who sit out.
 
     Raises:
         NotOrganizer; AdministrationRefused: not a draft round, no stage, a team event, too few
-        players.
+        players, a field that does not fill its tables (how many play and what would fit).
     """
     event = round_.event
     with transaction.atomic():
@@ -488,16 +492,21 @@ def round_seat_swiss(*, round_: Round, actor: Actor) -> list[list[str]]:
                 _("A table of %(seats)s needs %(seats)s players: the stage has %(count)s.")
                 % {"seats": k, "count": stage_count if event.check_in_required else len(ranked)}
             )
+        # Nobody is left out unsaid (a trial's final seated 6 of 8 without a word).
+        refusal = _fit_refusal(round_, len(ranked), k, sit_out)
+        if refusal is not None:
+            raise AdministrationRefused(refusal)
         clubs = {p.pk: p.club for p in field if p.club}
         try:
-            tables, _out = seating_swiss.swiss_round(
+            tables, out = seating_swiss.swiss_round(
                 ranked, history, seats=k, sat_out=sat, clubs=clubs
             )
         except seating_schedule.SeatingError as exc:
             raise AdministrationRefused(str(exc)) from None
         named = [[by_id[p] for p in t] for t in tables]
-        _seat(round_, actor, named, "swiss", {"sit_out": [by_id[p].name for p in _out]})
-    return [[p.name for p in t] for t in named]
+        sitting_out = [by_id[p].name for p in out]
+        _seat(round_, actor, named, "swiss", {"sit_out": sitting_out})
+    return [[p.name for p in t] for t in named], sitting_out
 
 
 def stage_cut(*, stage: Stage, actor: Actor) -> list[StageEntry]:

@@ -2,11 +2,12 @@
 each place (tournaments.models.Prize), for the final results page and the certificates.
 
 Vocabulary: a *category* is one of the event's (Event.categories: women, youth, senior,
-novice or the organizer's own); an entrant is *in* it when her Entry.categories holds it. A
-category's *ranking* is the event's one stored standings (the Standing rows of the whole event,
-tournaments.standings) of the players in it, in the same order, placed 1..n: never a second
-computation. Players tied in the standings (the same rank, e.g. "2=") and both in the category
-share their place there ("1=").
+novice or the organizer's own); an entrant is *in* it when her Entry.categories holds it. The
+*overall* ranking is the event's stored standings (tournaments.standings): the players of the
+stage reached by the last cut first, in that stage's rows, then the others in the whole
+event's rows (overall_rows). A category's *ranking* is the overall one of the players in it,
+in the same order, placed 1..n: never a second computation. Players tied in the standings
+(the same rank, e.g. "2=") and both in the category share their place there ("1=").
 
 The *prize rule* (R-PRIZE-ONE, the same for every event): **one prize per player, the first
 listed**. Prizes are given in this order: the overall prizes by place, then each category's
@@ -35,7 +36,16 @@ from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import text_refusal
 from tournaments.core.access import Actor, organizer_lock
 from tournaments.core.audit import audit_record
-from tournaments.models import Entry, Event, EventStatus, Prize, Round, RoundState, Standing
+from tournaments.models import (
+    Entry,
+    Event,
+    EventStatus,
+    Prize,
+    Round,
+    RoundState,
+    StageEntry,
+    Standing,
+)
 from tournaments.people import registration
 
 # The most prizes of one ranking: more is a typo, not a prize list.
@@ -102,15 +112,56 @@ def category_places(rows: Sequence[Standing]) -> list[str]:
     return places
 
 
+def overall_rows(event: Event) -> list[tuple[Standing, int]]:
+    """The stored standings rows the final results rank, each with its *part*: the players of
+    the last stage reached by a cut first, in that stage's standings (the final decides the
+    top places: a trial's non-finalist ranked above a finalist by the whole event's
+    percentages), then those of each earlier stage reached by a cut, then everyone else in
+    the whole event's standings. Parts are 0, 1, …; an event without a cut made is one part,
+    the whole event's rows. A few queries."""
+    reached = [
+        stage
+        for stage in event.stages.order_by("-number")
+        if StageEntry.objects.filter(stage=stage).exists()
+    ]
+    scopes: list[int | None] = [stage.pk for stage in reached] + [None]
+    out: list[tuple[Standing, int]] = []
+    listed: set[int] = set()
+    for part, scope in enumerate(scopes):
+        for row in (
+            # django-stubs is wrong here: a nullable foreign key's _id lookup takes None.
+            Standing.objects.filter(event=event, stage_id=scope)  # type: ignore[misc]
+            .select_related("player")
+            .order_by("position")
+        ):
+            if row.player_id not in listed:
+                listed.add(row.player_id)
+                out.append((row, part))
+    return out
+
+
+def _places_in_parts(rows: Sequence[tuple[Standing, int]]) -> list[str]:
+    """category_places of each part of `rows` (overall_rows), the later parts placed after
+    the earlier ones: players tie only within one part."""
+    places: list[str] = []
+    i = 0
+    while i < len(rows):
+        j = i
+        while j < len(rows) and rows[j][1] == rows[i][1]:
+            j += 1
+        for place in category_places([r for r, _part in rows[i:j]]):
+            number, tied = place.rstrip("="), place.endswith("=")
+            places.append(f"{int(number) + i}{'=' if tied else ''}")
+        i = j
+    return places
+
+
 def rankings(event: Event) -> list[Ranking]:
-    """The overall standings, then one ranking per category of the event (Event.categories
-    order; a category an entrant declared but the event no longer lists is left out): each the
-    stored overall standings rows of its players, in the same order. Two queries."""
-    rows = list(
-        Standing.objects.filter(event=event, stage__isnull=True)
-        .select_related("player")
-        .order_by("position")
-    )
+    """The overall standings (overall_rows: by the last stage reached by a cut, then the
+    others), then one ranking per category of the event (Event.categories order; a category
+    an entrant declared but the event no longer lists is left out): each the same rows of its
+    players, in the same order. A few queries."""
+    parts = overall_rows(event)
     members: dict[str, set[int]] = {c: set() for c in event_categories(event)}
     for player_id, declared in Entry.objects.filter(event=event).values_list(
         "player_id", "categories"
@@ -118,14 +169,18 @@ def rankings(event: Event) -> list[Ranking]:
         for category in declared or []:
             if category in members:
                 members[category].add(player_id)
-    out = [Ranking("", category_label(""), [Placed(r, r.rank) for r in rows])]
+    overall = [Placed(r, p) for (r, _part), p in zip(parts, _places_in_parts(parts), strict=True)]
+    out = [Ranking("", category_label(""), overall)]
     for category, ids in members.items():
-        chosen = [r for r in rows if r.player_id in ids]
+        chosen = [(r, part) for r, part in parts if r.player_id in ids]
         out.append(
             Ranking(
                 category,
                 category_label(category),
-                [Placed(r, p) for r, p in zip(chosen, category_places(chosen), strict=True)],
+                [
+                    Placed(r, p)
+                    for (r, _part), p in zip(chosen, _places_in_parts(chosen), strict=True)
+                ],
             )
         )
     return out

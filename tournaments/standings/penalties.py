@@ -11,6 +11,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from tournaments.core.access import Actor, require_ruling, signed_in
@@ -33,6 +34,25 @@ def penalty_points(points: str | int | Decimal) -> Decimal:
     if not value.is_finite() or value <= 0 or value != value.quantize(Decimal("0.0001")):
         raise RulingRejected(_("A penalty is a positive number of points."))
     return value
+
+
+def event_players(event: Event) -> QuerySet[Player]:
+    """The players of `event` a penalty may name (penalty_refusal): entered in it or seated
+    at one of its tables, by name."""
+    return (
+        Player.objects.filter(Q(entries__event=event) | Q(seats__table__round__event=event))
+        .distinct()
+        .order_by("name", "pk")
+    )
+
+
+def event_penalties(event: Event) -> QuerySet[Penalty]:
+    """The penalties of `event`, newest first, with their player, stage and who gave them."""
+    return (
+        Penalty.objects.filter(event=event)
+        .select_related("player", "stage", "created_by")
+        .order_by("-created_at", "-pk")
+    )
 
 
 def penalty_refusal(*, event: Event, player: Player, stage: Stage | None) -> str | None:

@@ -140,6 +140,23 @@ def _locked_draft(table: Table, board: Board) -> EntryDraft:
     raise StateConflict(_("The entry could not be saved; try again."))
 
 
+def _repeated(
+    deal: entry_steps.EntryDeal, steps: list[str], at: int, seat: str | None, step: str
+) -> bool:
+    """Whether the table's step number `at` + 1 is `step` made by `seat` (None: whichever
+    seat was to move), as this device sends it again."""
+    if not 0 <= at < len(steps):
+        return False
+    before = entry_steps.rebuild(deal, steps[:at])
+    if seat is not None and before.to_move != seat:
+        return False
+    try:
+        after = entry_steps.apply_step(before, step)
+    except entry_steps.EntryError:
+        return False
+    return list(after.steps) == list(steps[: at + 1])
+
+
 def _stale(at: int, steps: int) -> str:
     """Why a step made after `at` steps is refused when the table has `steps`."""
     if at > steps:
@@ -169,12 +186,25 @@ def live_step(
     deal = entry_steps.EntryDeal.from_board(board)
     with transaction.atomic():
         draft = _locked_draft(table, board)
+        repeated = _repeated(deal, draft.steps, at, seat, step)
         if _current_game(table, board) is not None:
             state = live_state(table=table, board=board)
+            if repeated and at == len(draft.steps) - 1:
+                return state, None  # the step that finished the board, sent again
             raise LiveConflict(_("This board is recorded already."), state=state, seat=seat)
         position = entry_steps.rebuild(deal, draft.steps)
         undo = dict(draft.undo or {})
         here = LiveState(position, undo, None)
+        if repeated and at == len(position.steps) - 1:
+            # The same step from the same seat, sent again (a double tap, a retry after a
+            # lost answer): it is recorded once, and the device is answered as the first time.
+            return here, None
+        if repeated:
+            raise LiveConflict(
+                _("Your step is recorded already, and the table moved on: here it is now."),
+                state=here,
+                seat=seat,
+            )
         if at != len(position.steps):
             raise LiveConflict(_stale(at, len(position.steps)), state=here, seat=seat)
         if seat is not None and position.to_move != seat:

@@ -407,12 +407,18 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             _("Boards dealt."),
         )
     if action == "swiss":
-        return _done(
-            request,
-            event,
-            lambda: stages.round_seat_swiss(round_=round_, actor=request.user),
-            _("Round seated by the standings (Swiss)."),
-        )
+        sit_out = request.POST.get("sit_out") == "1"
+        out: list[str] = []
+
+        def seat() -> None:
+            out.extend(
+                stages.round_seat_swiss(round_=round_, actor=request.user, sit_out=sit_out)[1]
+            )
+
+        response = _done(request, event, seat, _("Round seated by the standings (Swiss)."))
+        if out:
+            messages.info(request, _("Sitting out: %(names)s.") % {"names": ", ".join(out)})
+        return response
     if action in round_states.TRANSITIONS:
         done = {
             "start": _("Round %(number)s started: referees can enter its games."),

@@ -162,19 +162,54 @@ def test_two_devices_acting_at_once_one_wins_the_other_sees_the_new_position(
     _world, table, board, bearers = _table()
     seat = board.first_bidder or "S"
     referee = tokens.LinkBearer.of(_referee_link(table), device="sheet")
-    # The seat's phone and the referee device both record the first call at the same moment.
-    devices = iter([(seat, bearers[seat]), (None, referee)])
+    # The seat's phone and the referee device record two different first calls at the same
+    # moment (the same call twice is one step, recorded once: the next test).
+    devices = iter([(seat, bearers[seat], "p"), (None, referee, "1")])
 
     def act():
-        who, actor = next(devices)
-        return live.live_step(table=table, board=board, seat=who, step="p", at=0, actor=actor)
+        who, actor, step = next(devices)
+        return live.live_step(table=table, board=board, seat=who, step=step, at=0, actor=actor)
 
     outcomes = race(2, act)
     won = [o for o in outcomes if isinstance(o, tuple)]
     lost = [o for o in outcomes if isinstance(o, live.LiveConflict)]
     assert len(won) == 1 and len(lost) == 1
     assert lost[0].view["at"] == 1
-    assert EntryDraft.objects.get(table=table, board=board).steps == ["p"]
+    assert EntryDraft.objects.get(table=table, board=board).steps in (["p"], ["1"])
+
+
+def test_a_step_sent_twice_is_recorded_once_and_answered_as_the_first_time() -> None:
+    """A double tap, or a retry after a lost answer, was told "Another device moved first"
+    though no other device moved (a trial's finding): the same step from the same seat is
+    one step, answered with the table as it is; once the table moved on, the device is told
+    its step is recorded."""
+    _world, table, board, bearers = _table()
+    record = bot_record(board, table)
+    seats, steps = _seats(record), _steps(record)
+    first, second = seats[0], seats[1]
+    once, error = live.live_step(
+        table=table, board=board, seat=first, step=steps[0], at=0, actor=bearers[first]
+    )
+    again, error_again = live.live_step(
+        table=table, board=board, seat=first, step=steps[0], at=0, actor=bearers[first]
+    )
+    assert error is None and error_again is None
+    assert again.position.steps == once.position.steps and len(again.position.steps) == 1
+    assert EntryDraft.objects.get(table=table, board=board).steps == list(once.position.steps)
+    assert AuditEntry.objects.filter(action="entry.step").count() == 1
+    live.live_step(
+        table=table, board=board, seat=second, step=steps[1], at=1, actor=bearers[second]
+    )
+    with pytest.raises(live.LiveConflict, match="Your step is recorded already"):
+        live.live_step(
+            table=table, board=board, seat=first, step=steps[0], at=0, actor=bearers[first]
+        )
+    # Another seat sending that step is no repeat: it was not its turn.
+    with pytest.raises(live.LiveConflict) as other:
+        live.live_step(
+            table=table, board=board, seat=second, step=steps[0], at=0, actor=bearers[second]
+        )
+    assert "recorded already" not in other.value.message
 
 
 def test_a_finished_game_refused_by_the_write_path_leaves_the_draft_as_it_was(monkeypatch) -> None:

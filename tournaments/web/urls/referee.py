@@ -1,12 +1,12 @@
 """Referee URLs (namespace "referee"): the tables of an event, live and quick entry, a game's
 versions with confirmation and ruling, a table's adjusted scores on a board, the status board,
-the flagged queue and the buttons of the round clock."""
+the flagged queue, the penalties and the buttons of the round clock."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.web import adjustments, devices, screen
+from tournaments.web import adjustments, devices, penalties, screen
 from tournaments.web import referee as views_referee
 
 app_name = "referee"
@@ -18,6 +18,12 @@ urlpatterns = [
     path("events/<str:slug>/status/", views_referee.status_board, name="status"),
     path("events/<str:slug>/flagged/", views_referee.flagged_queue, name="flagged"),
     path("events/<str:slug>/confirm/", views_referee.confirm_queue, name="confirm"),
+    path("events/<str:slug>/penalties/", penalties.penalties_page, name="penalties"),
+    path(
+        "events/<str:slug>/penalties/<int:pk>/withdraw/",
+        penalties.penalty_withdraw,
+        name="penalty_withdraw",
+    ),
     path(
         "events/<str:slug>/rounds/<int:number>/clock/<str:action>/",
         screen.clock_action,

@@ -1,0 +1,128 @@
+"""The penalties page of an event (chief referees and organizers): its penalties, the form
+that gives one to a player of the event (tournaments.standings.penalties.penalty_add) and a
+button that withdraws one. Before it, a penalty was given in the admin only, which a chief
+referee without staff status cannot open (a trial's finding)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+
+from ddz_site.kernel.errors import DomainError
+from ddz_site.kernel.text import TypedTextField
+from tournaments.core.access import NotAllowed, may_rule
+from tournaments.models import Event, Penalty, Player, Stage
+from tournaments.standings import penalties as service
+
+
+class PenaltyForm(forms.Form):
+    """A penalty: the player, the points (in the event's unit), the stage (none: the whole
+    event) and the reason."""
+
+    player: forms.ModelChoiceField[Player] = forms.ModelChoiceField(
+        queryset=Player.objects.none(), label=gettext_lazy("Player")
+    )
+    points = forms.DecimalField(
+        label=gettext_lazy("Points"), max_digits=12, decimal_places=4, min_value=0
+    )
+    stage: forms.ModelChoiceField[Stage] = forms.ModelChoiceField(
+        queryset=Stage.objects.none(),
+        required=False,
+        label=gettext_lazy("Stage"),
+        empty_label=gettext_lazy("the whole event"),
+    )
+    reason = TypedTextField(
+        label=gettext_lazy("Reason"),
+        max_length=500,
+        lines=True,
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 40}),
+    )
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        player = self.fields["player"]
+        stage = self.fields["stage"]
+        assert isinstance(player, forms.ModelChoiceField)
+        assert isinstance(stage, forms.ModelChoiceField)
+        player.queryset = service.event_players(event)
+        stage.queryset = event.stages.order_by("number")
+
+
+def _event_for_rulings(request: HttpRequest, slug: str) -> Event | HttpResponse:
+    """The event of the page, or the sign-in page for a visitor; 403 for a signed-in user who
+    is neither a chief referee nor an organizer of it."""
+    event = get_object_or_404(Event, slug=slug)
+    if not may_rule(request.user, event):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise PermissionDenied(
+            _("Only a chief referee or an organizer gives adjusted scores and penalties.")
+        )
+    return event
+
+
+@require_http_methods(["GET", "POST"])
+def penalties_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """GET: the event's penalties and the form; POST: give the penalty, back to the page (the
+    form again with its errors, 400, when refused)."""
+    event = _event_for_rulings(request, slug)
+    if isinstance(event, HttpResponse):
+        return event
+    form = PenaltyForm(request.POST or None, event=event)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                penalty = service.penalty_add(
+                    event=event,
+                    player=data["player"],
+                    points=data["points"],
+                    reason=data["reason"],
+                    stage=data["stage"],
+                    actor=request.user,
+                )
+            except NotAllowed as exc:
+                raise PermissionDenied(exc.message) from None
+            except DomainError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(
+                    request,
+                    _("%(player)s is penalised %(points)s.")
+                    % {"player": penalty.player.name, "points": penalty.points.normalize()},
+                )
+                return redirect("referee:penalties", slug=event.slug)
+        status = 400
+    return render(
+        request,
+        "referee/penalties.html",
+        {"event": event, "form": form, "penalties": service.event_penalties(event)},
+        status=status,
+    )
+
+
+@require_POST
+def penalty_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Withdraw one penalty of the event, back to the page."""
+    event = _event_for_rulings(request, slug)
+    if isinstance(event, HttpResponse):
+        return event
+    penalty = get_object_or_404(Penalty, event=event, pk=pk)
+    try:
+        service.penalty_remove(penalty_id=penalty.pk, actor=request.user)
+    except NotAllowed as exc:
+        raise PermissionDenied(exc.message) from None
+    messages.success(
+        request, _("The penalty of %(player)s is withdrawn.") % {"player": penalty.player.name}
+    )
+    return redirect("referee:penalties", slug=event.slug)
