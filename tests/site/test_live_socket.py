@@ -241,7 +241,16 @@ def test_junk_on_a_socket_or_an_unknown_socket_address_is_refused_never_a_server
             f"{ws}/ws/s/{_token(url)}/boards/1/", origin="http://127.0.0.1"
         ) as socket:
             assert json.loads(await socket.recv())["type"] == "position"
-            for frame in ("not json", "x" * 200_000, b"\x00\x01", "[1, 2]"):
+            # The last two: a message of no known type, or none, is answered too (a trial's
+            # {"type": "bogus"} got no answer at all).
+            for frame in (
+                "not json",
+                "x" * 200_000,
+                b"\x00\x01",
+                "[1, 2]",
+                '{"type": "bogus"}',
+                "{}",
+            ):
                 await socket.send(frame)
                 answers.append(json.loads(await asyncio.wait_for(socket.recv(), timeout=10)))
             # Still open: it answers a request for the position.
@@ -250,8 +259,8 @@ def test_junk_on_a_socket_or_an_unknown_socket_address_is_refused_never_a_server
         return answers
 
     answers = asyncio.run(junk())
-    assert [a["type"] for a in answers] == ["error"] * 4 + ["position"]
-    assert all(a["error"]["code"] == "invalid" for a in answers[:4])
+    assert [a["type"] for a in answers] == ["error"] * 6 + ["position"]
+    assert all(a["error"]["code"] == "invalid" for a in answers[:6])
 
     async def nowhere() -> None:
         async with websockets.connect(f"{ws}/ws/x/", origin="http://127.0.0.1") as socket:

@@ -161,13 +161,14 @@ def online_boards_deal(*, event: Event, boards: int, actor: Actor) -> list[Round
         NotOrganizer; AdministrationRefused: not an online event against robots, a number of
         boards outside 1..60, the seed revealed, the event finished (as round_deal).
     """
-    if not 1 <= boards <= MAX_ONLINE_BOARDS:
-        raise AdministrationRefused(
-            _("Deal 1 to %(max)s boards at a time.") % {"max": MAX_ONLINE_BOARDS}
-        )
     made = []
     with transaction.atomic():
+        # Who asks first: a player is refused as one, whatever number he sent.
         locked = organizer_lock(event, actor)
+        if not 1 <= boards <= MAX_ONLINE_BOARDS:
+            raise AdministrationRefused(
+                _("Deal 1 to %(max)s boards at a time.") % {"max": MAX_ONLINE_BOARDS}
+            )
         if not is_online_duplicate(locked):
             raise AdministrationRefused(_("Make the event online and played against robots first."))
         if not locked.deal_commitment:

@@ -252,6 +252,10 @@ class LiveTableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(
                 {"type": "step", "id": content.get("id"), **await self._step(content)}
             )
+        else:
+            # Answered, not passed over in silence (a trial's device waited for nothing).
+            message = _("A device sends JSON messages: a step or a request for the position.")
+            await self.send_json({"type": "error", "error": api_error("invalid", message)["error"]})
 
     @database_sync_to_async
     def _step(self, content: dict[str, Any]) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from ddz_site.kernel.errors import DomainError
@@ -454,7 +455,14 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
             try:
                 text = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:
-                messages.error(request, _("The file is not UTF-8 text."))
+                messages.error(
+                    request,
+                    _(
+                        "The file is not UTF-8 text. Save it again as CSV in UTF-8 (Excel: "
+                        "Save As, “CSV UTF-8”; WPS, Numbers or LibreOffice: export as CSV with "
+                        "the UTF-8 encoding) and send it again."
+                    ),
+                )
                 return redirect("organizer:players", slug=event.slug)
         else:
             text = request.POST.get("text", "")
@@ -474,7 +482,23 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.error(request, exc.message)
                 status = 400
             else:
-                messages.success(request, _("%(n)s players imported.") % {"n": len(done.rows)})
+                actions = [r.action for r in done.rows]
+                messages.success(
+                    request,
+                    ngettext(
+                        "%(n)s player imported: %(new)s new, %(updated)s updated, %(known)s "
+                        "known already.",
+                        "%(n)s players imported: %(new)s new, %(updated)s updated, %(known)s "
+                        "known already.",
+                        len(actions),
+                    )
+                    % {
+                        "n": len(actions),
+                        "new": actions.count("new"),
+                        "updated": actions.count("update"),
+                        "known": actions.count("existing"),
+                    },
+                )
                 return redirect("organizer:players", slug=event.slug)
         else:
             preview = players_csv.players_csv_preview(event=event, text=text)

@@ -9,6 +9,7 @@ import json
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
@@ -122,8 +123,16 @@ def test_players_preview_then_import_then_export(client, setup) -> None:
     good = "name,club\nZed,Lotus\nYan,Pine\n"
     response = client.post(url, {"text": good})
     assert response.status_code == 200 and 'id="confirm-import"' in response.content.decode()
-    client.post(url, {"text": good, "confirm": "1"})
+    done = client.post(url, {"text": good, "confirm": "1"}, follow=True).content.decode()
+    assert "2 players imported: 2 new, 0 updated, 0 known already." in done
     assert Entry.objects.filter(event=event, player__name__in=["Zed", "Yan"]).count() == 2
+    # The same file again changes nothing, and says so (a trial read "imported" twice).
+    again = client.post(url, {"text": good, "confirm": "1"}, follow=True).content.decode()
+    assert "2 players imported: 0 new, 0 updated, 2 known already." in again
+    # A file saved in another encoding is told how to save it in UTF-8.
+    upload = SimpleUploadedFile("players.csv", "name\n张三\n".encode("gbk"))
+    gbk = client.post(url, {"file": upload}, follow=True).content.decode()
+    assert "not UTF-8 text" in gbk and "CSV UTF-8" in gbk
     export = client.get(reverse("organizer:players_export", args=[event.slug]))
     assert export["Content-Type"].startswith("text/csv")
     assert "Zed,Lotus,," in export.content.decode()

@@ -37,3 +37,15 @@ def test_after_the_close_no_deal_form_and_a_posted_deal_says_why() -> None:
     said = " ".join(str(m) for m in answer.context["messages"])
     assert "seed is revealed" in said and "reopen" not in said
     assert Round.objects.filter(event=event).count() == 1
+
+
+def test_an_entrant_posting_a_deal_is_refused_as_one_whatever_the_number() -> None:
+    # A trial's player sent boards=0 and read the organizer's "Deal 1 to 60 boards": he is
+    # refused for who he is (403), as with a number that fits.
+    event, _td, (ann,) = online_event(entrants=1, boards=1)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(ann)
+    for boards in ("0", "2", "x"):
+        answer = client.post(reverse("online:deal", args=[event.slug]), {"boards": boards})
+        assert answer.status_code == 403, boards
+    assert Round.objects.filter(event=event).count() == 1
