@@ -79,14 +79,26 @@ def test_a_step_taken_back_redraws_every_device(asgi_server: str) -> None:
             play(i)
         last, after = steps[3][0], steps[4][0]
         assert last != after
-        # The seat that played step 4 asks; the seat to move now agrees.
+        # The seat that played step 4 asks (its phone says it waits for an agreement); the
+        # seat to move now agrees.
+        texts = "JSON.parse(document.getElementById('device-texts').textContent)"
         pages[last].click("#undo")
+        pages[last].wait_for_function(
+            f"() => document.getElementById('live').textContent === {texts}.undoWaiting"
+        )
         pages[after].wait_for_function(
-            "() => document.getElementById('undo').textContent === "
-            "JSON.parse(document.getElementById('device-texts').textContent).agree"
+            f"() => document.getElementById('undo').textContent === {texts}.agree"
         )
         pages[after].click("#undo")
         _shows(pages, 3, last)
+        # Taken back: no device still says an undo is asked (a trial's phones kept saying it).
+        for who, page in pages.items():
+            page.wait_for_function(
+                f"() => !document.getElementById('live').textContent.includes("
+                f"{texts}.undoAsked.split('%(seat)s')[1])",
+                timeout=10_000,
+            )
+            assert page.inner_text("#live") != page.evaluate(f"{texts}.undoWaiting"), who
         # The table goes on from step 3: the seat that took its step back plays it again.
         play(3)
         _shows(pages, 4, after)

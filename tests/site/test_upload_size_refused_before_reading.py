@@ -22,7 +22,7 @@ from django.urls import reverse
 from ddz_site.web.middleware import refuse_too_big
 from tests.factories import EventFactory
 from tournaments.models import EventRole, Role
-from tournaments.web.organizer import CSV_MAX_BYTES
+from tournaments.web.people.players import CSV_MAX_BYTES
 
 THIRTY_MB = 30 * 1024 * 1024
 SMALL_MULTIPART = (

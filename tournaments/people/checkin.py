@@ -40,6 +40,7 @@ from tournaments.models import (
     RegistrationStatus,
     Round,
     RoundState,
+    Seat,
 )
 
 # Check-in is for the rounds not started yet: a round in play has its players at the tables.
@@ -298,7 +299,7 @@ class ListRow:
 
 def checkin_list(*, event: Event, round_: Round | None, query: str = "") -> list[ListRow]:
     """The check-in list of ``event`` for ``round_`` (None: no round yet): every entrant but
-    the reserves, by name, those whose name holds ``query`` (any case). Four queries."""
+    the reserves, by name, those whose name holds ``query`` (any case). Five queries."""
     entries = (
         Entry.objects.filter(event=event, reserve=False)
         .select_related("player")
@@ -315,6 +316,13 @@ def checkin_list(*, event: Event, round_: Round | None, query: str = "") -> list
         "player_id", "round__number"
     ):
         present.setdefault(player_id, []).append(number)
+    # A round seated already: who plays it is who it seats (a player withdrawn and back
+    # later keeps the rounds he played, whatever his rounds say now).
+    seated = (
+        set(Seat.objects.filter(table__round=round_).values_list("player_id", flat=True))
+        if round_ is not None and round_.state != RoundState.DRAFT
+        else None
+    )
     rows = []
     for entry in entries:
         numbers = sorted(present.get(entry.player_id, []))
@@ -323,7 +331,11 @@ def checkin_list(*, event: Event, round_: Round | None, query: str = "") -> list
                 entry=entry,
                 registration=registrations.get(entry.player_id),
                 plays=round_ is None
-                or plays_in(entry.first_round, entry.withdrawn_from, round_.number),
+                or (
+                    entry.player_id in seated
+                    if seated is not None
+                    else plays_in(entry.first_round, entry.withdrawn_from, round_.number)
+                ),
                 present=round_ is not None and round_.number in numbers,
                 rounds_present=numbers,
             )

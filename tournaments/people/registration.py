@@ -363,8 +363,10 @@ def _player_for(event: Event, registration: Registration) -> Player:
     registration's name, club and address); refused when another player of that name is
     entered in the event (names are unique within an event)."""
     player = registration.player
-    if player is None and registration.user_id is not None:
-        player = Player.objects.filter(user_id=registration.user_id).first()
+    if player is None and registration.user is not None:
+        # The account's player however it is tied (Player.user, an event's player role):
+        # a new record would split her history (a trial's Ann became a second Ann).
+        player = account_records(registration.user).filter(same_as__isnull=True).first()
     named = Entry.objects.filter(event=event, player__name=registration.name)
     if player is not None:
         named = named.exclude(player=player)

@@ -16,13 +16,18 @@ from django.utils.translation import gettext as _
 
 from tournaments.core.access import Actor, require_ruling, signed_in
 from tournaments.core.audit import audit_record
-from tournaments.models import Entry, Event, Penalty, Player, Seat, Stage
+from tournaments.models import Entry, Event, Penalty, Player, Seat, Stage, StageEntry
 from tournaments.standings.requests import recompute_enqueue
 from tournaments.standings.rulings import RulingRejected
 
+# The largest penalty: far above any event's total (MP or datum points), so that a typing
+# slip (99999999) is refused, not shown as a percentage of millions.
+MAX_POINTS = Decimal(10_000)
+
 
 def penalty_points(points: str | int | Decimal) -> Decimal:
-    """`points` of a penalty as the Decimal stored: a positive number of at most 4 decimals.
+    """`points` of a penalty as the Decimal stored: a positive number of at most 4 decimals,
+    at most MAX_POINTS.
 
     Raises:
         RulingRejected: anything else.
@@ -33,14 +38,24 @@ def penalty_points(points: str | int | Decimal) -> Decimal:
         raise RulingRejected(_("A penalty is a positive number of points.")) from None
     if not value.is_finite() or value <= 0 or value != value.quantize(Decimal("0.0001")):
         raise RulingRejected(_("A penalty is a positive number of points."))
+    if value > MAX_POINTS:
+        raise RulingRejected(
+            _("A penalty is at most %(max)s points.") % {"max": points_text(MAX_POINTS)}
+        )
     return value
+
+
+def points_text(points: Decimal) -> str:
+    """A penalty's points as a reader writes them: "10", "1.5" (never "1E+1")."""
+    return format(points.normalize(), "f")
 
 
 def event_players(event: Event) -> QuerySet[Player]:
     """The players of `event` a penalty may name (penalty_refusal): entered in it or seated
-    at one of its tables, by name."""
+    at one of its tables, robots aside, by name."""
     return (
         Player.objects.filter(Q(entries__event=event) | Q(seats__table__round__event=event))
+        .filter(robot=False)
         .distinct()
         .order_by("name", "pk")
     )
@@ -58,9 +73,22 @@ def event_penalties(event: Event) -> QuerySet[Penalty]:
 def penalty_refusal(*, event: Event, player: Player, stage: Stage | None) -> str | None:
     """Why `player` cannot be penalised in `event` (or its `stage`), or None: the stage is
     another event's, or the player is neither entered in the event nor seated at one of its
-    tables (a penalty on anyone else would put him in its standings). Two queries at most."""
+    tables (a penalty on anyone else would put him in its standings), a robot, or a stage he
+    does not play (seated in none of its rounds, not through its cut). Four queries at most."""
     if stage is not None and stage.event_id != event.pk:
         return _("The stage belongs to another event.")
+    if player.robot:
+        return _("%(player)s is a robot: robots are not penalised.") % {"player": player.name}
+    if (
+        stage is not None
+        and not Seat.objects.filter(table__round__stage=stage, player=player).exists()
+        and not StageEntry.objects.filter(stage=stage, player=player).exists()
+    ):
+        # A penalty in a stage he does not play would move only the whole event's row.
+        return _("%(player)s does not play %(stage)s: penalise him in the whole event.") % {
+            "player": player.name,
+            "stage": stage.label(),
+        }
     entered = Entry.objects.filter(event=event, player=player).exists()
     if not entered and not Seat.objects.filter(table__round__event=event, player=player).exists():
         return _("%(player)s is not a player of %(event)s: only its players are penalised.") % {

@@ -314,6 +314,7 @@ def device_texts() -> dict[str, Any]:
         "moved": _("Another device moved first: here is the table now."),
         "done": _("The game is over."),
         "undoAsked": _("%(seat)s asks to take back the last step."),
+        "undoWaiting": _("You asked to take back the last step: another seat must agree."),
         "agree": _("Agree to take it back"),
         "yourHand": _("Your hand"),
         "handOf": _("Hand of %(seat)s"),

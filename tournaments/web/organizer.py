@@ -26,13 +26,10 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from ddz_site.kernel.errors import DomainError
-from ddz_site.kernel.text import text_refusal
 from games import dealing
 from games.engine import RuleSet
 from games.engine.rules import PRESETS
@@ -51,8 +48,8 @@ from tournaments.core.rules import option_help
 from tournaments.core.zones import zone_of
 from tournaments.events import (
     audit_lines,
+    fields,
     overview,
-    players_csv,
     round_states,
     rounds,
     selectors,
@@ -61,7 +58,6 @@ from tournaments.events import (
 from tournaments.events.clock import current_round
 from tournaments.league import clubs
 from tournaments.models import (
-    Entry,
     Event,
     EventFormat,
     EventRole,
@@ -80,7 +76,6 @@ from tournaments.tables import selectors as table_selectors
 from tournaments.web import substitutions as views_substitutions
 from tournaments.web.officials import dashboard_context
 
-CSV_MAX_BYTES = 1_000_000
 # The dashboard shows the last changes; the change log's page has them all.
 DASHBOARD_CHANGES = 25
 
@@ -376,12 +371,25 @@ def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> H
 
         return _done(request, event, add, _("Rounds added."))
     if action == "seat":
-        return _done(
-            request,
-            event,
-            lambda: stages.stage_seat(stage=stage, actor=request.user),
-            _("The draft rounds of the stage are seated."),
-        )
+        seated: list[int] = []
+
+        def seat() -> None:
+            seated.extend(stages.stage_seat(stage=stage, actor=request.user).get("rounds") or [])
+
+        response = _done(request, event, seat, _("The draft rounds of the stage are seated."))
+        if seated and fields.seated_by_round(event):
+            # Late entries or withdrawals: the rounds are seated one at a time (a trial read
+            # "the draft rounds are seated" with round 1 only).
+            messages.info(
+                request,
+                _(
+                    "Seated now: round %(rounds)s. The players change from round to round (late "
+                    "entries, withdrawals or check-in): each later round is seated when its "
+                    "turn comes, from the check-in page."
+                )
+                % {"rounds": ", ".join(str(n) for n in seated)},
+            )
+        return response
     if action == "cut":
         return _done(
             request,
@@ -436,95 +444,6 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             done % {"number": round_.number},
         )
     raise Http404(_("Unknown action."))
-
-
-@login_required
-def players(request: HttpRequest, slug: str) -> HttpResponse:
-    """The event's players; POST a players file to preview it, then with ``confirm`` to import
-    it (the same text, carried in the form)."""
-    event = event_for_organizer(request, slug)
-    preview = None
-    text = ""
-    status = 200
-    if request.method == "POST":
-        upload = request.FILES.get("file")
-        if upload is not None:
-            if upload.size and upload.size > CSV_MAX_BYTES:
-                messages.error(request, _("The file is larger than 1 MB."))
-                return redirect("organizer:players", slug=event.slug)
-            try:
-                text = upload.read().decode("utf-8-sig")
-            except UnicodeDecodeError:
-                messages.error(
-                    request,
-                    _(
-                        "The file is not UTF-8 text. Save it again as CSV in UTF-8 (Excel: "
-                        "Save As, “CSV UTF-8”; WPS, Numbers or LibreOffice: export as CSV with "
-                        "the UTF-8 encoding) and send it again."
-                    ),
-                )
-                return redirect("organizer:players", slug=event.slug)
-        else:
-            text = request.POST.get("text", "")
-        # Pasted or in a file, the same rule as every typed text (ddz_site.kernel.text): U+FFFD
-        # (bytes that were not UTF-8) or control characters refuse the whole text.
-        unfit = text_refusal(text, lines=True)
-        if unfit is not None:
-            messages.error(request, unfit[1])
-            text, status = "", 400
-        elif request.POST.get("confirm"):
-            try:
-                done = players_csv.players_csv_import(event=event, text=text, actor=request.user)
-            except players_csv.CsvRejected as exc:
-                messages.error(request, exc.message)
-                preview, status = exc.preview, 400
-            except DomainError as exc:
-                messages.error(request, exc.message)
-                status = 400
-            else:
-                actions = [r.action for r in done.rows]
-                messages.success(
-                    request,
-                    ngettext(
-                        "%(n)s player imported: %(new)s new, %(updated)s updated, %(known)s "
-                        "known already.",
-                        "%(n)s players imported: %(new)s new, %(updated)s updated, %(known)s "
-                        "known already.",
-                        len(actions),
-                    )
-                    % {
-                        "n": len(actions),
-                        "new": actions.count("new"),
-                        "updated": actions.count("update"),
-                        "known": actions.count("existing"),
-                    },
-                )
-                return redirect("organizer:players", slug=event.slug)
-        else:
-            preview = players_csv.players_csv_preview(event=event, text=text)
-            status = 200 if preview.ok else 400
-    entries = (
-        Entry.objects.filter(event=event)
-        .select_related("player")
-        .prefetch_related("player__teams")
-        .order_by("player__name")
-    )
-    return render(
-        request,
-        "organizer/players.html",
-        {"event": event, "entries": entries, "preview": preview, "text": text},
-        status=status,
-    )
-
-
-@login_required
-def players_export(request: HttpRequest, slug: str) -> HttpResponse:
-    event = event_for_organizer(request, slug)
-    response = HttpResponse(
-        players_csv.players_csv_export(event=event), content_type="text/csv; charset=utf-8"
-    )
-    response["Content-Disposition"] = content_disposition_header(True, f"{event.slug}-players.csv")
-    return response
 
 
 @login_required

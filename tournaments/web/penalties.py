@@ -31,9 +31,9 @@ class PenaltyForm(forms.Form):
     player: forms.ModelChoiceField[Player] = forms.ModelChoiceField(
         queryset=Player.objects.none(), label=gettext_lazy("Player")
     )
-    points = forms.DecimalField(
-        label=gettext_lazy("Points"), max_digits=12, decimal_places=4, min_value=0
-    )
+    # Text: the service says what a penalty's points are (penalties.penalty_points), in
+    # one message for every wrong number.
+    points = forms.CharField(label=gettext_lazy("Points"), max_length=20)
     stage: forms.ModelChoiceField[Stage] = forms.ModelChoiceField(
         queryset=Stage.objects.none(),
         required=False,
@@ -99,7 +99,10 @@ def penalties_page(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(
                     request,
                     _("%(player)s is penalised %(points)s.")
-                    % {"player": penalty.player.name, "points": penalty.points.normalize()},
+                    % {
+                        "player": penalty.player.name,
+                        "points": service.points_text(penalty.points),
+                    },
                 )
                 return redirect("referee:penalties", slug=event.slug)
         status = 400

@@ -360,3 +360,27 @@ def test_an_account_whose_player_never_played_may_register_under_a_new_name() ->
     account = _user("newbie")
     Player.objects.create(name="Newbie", user=account)
     assert reg.register(event=event, actor=account, name="Mei Lin").name == "Mei Lin"
+
+
+def test_an_account_tied_by_a_player_role_registers_as_its_own_player() -> None:
+    """The demo's player account is tied to Ann by an event's player role: registering as
+    "Ann" made a second Ann, her history on the first (a trial's finding); the page said the
+    refusal of another name twice."""
+    from django.test import Client
+    from django.urls import reverse
+
+    event, td = _event()
+    earlier = EventFactory()
+    account = _user("ann-role")
+    ann = Player.objects.create(name="Ann")
+    Entry.objects.create(event=earlier, player=ann)
+    EventRole.objects.create(event=earlier, user=account, role=Role.PLAYER, player=ann)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(account)
+    url = reverse("registration:register", args=[event.slug])
+    refused = client.post(url, {"name": "Annabelle", "email": "a@example.org"})
+    assert refused.content.decode().count("register as Ann.") == 1
+    made = reg.register(event=event, actor=account, name="Ann")
+    reg.registration_decide(registration=made, decision="accept", actor=td)
+    assert Entry.objects.get(event=event).player == ann
+    assert Player.objects.filter(name="Ann").count() == 1

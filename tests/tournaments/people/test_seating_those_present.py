@@ -160,3 +160,7 @@ def test_a_player_withdrawn_from_a_seated_round_comes_back_from_a_later_one() ->
     assert _seated(event, 1) == {p.pk for p in field}
     stages.stage_seat(stage=stage, actor=td)
     assert back.pk in _seated(event, 2) and leaving.pk not in _seated(event, 2)
+    # The check-in list of round 1 says who played it, not what his rounds say now.
+    first = Round.objects.get(event=event, number=1)
+    plays = {r.entry.player_id: r.plays for r in checkin.checkin_list(event=event, round_=first)}
+    assert plays[leaving.pk] is True and plays[back.pk] is False

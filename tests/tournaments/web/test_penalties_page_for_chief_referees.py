@@ -67,3 +67,38 @@ def test_a_referee_may_not_open_it() -> None:
     assert referee.get(reverse("referee:penalties", args=[event.slug])).status_code == 403
     anonymous = Client().get(reverse("referee:penalties", args=[event.slug]))
     assert anonymous.status_code == 302 and "login" in anonymous["Location"]
+
+
+def test_points_read_as_typed_and_no_robot_or_foreign_stage_is_penalised() -> None:
+    """A trial's chief referee read "penalised 1E+1" for 10 points, gave a robot a penalty,
+    a stage penalty to a player cut before that stage, and 99999999 points."""
+    from tournaments.models import Stage
+    from tournaments.standings.penalties import penalty_refusal
+
+    event, _round, tables, _boards = duplicate_round(tables=1, boards=1, seed="pen-text")
+    chief = _client(event, "pen-chief-3", Role.CHIEF_REFEREE)
+    url = reverse("referee:penalties", args=[event.slug])
+    player = tables[0].seats.first().player
+    said = chief.post(
+        url, {"player": player.pk, "points": "10", "reason": "slow"}, follow=True
+    ).content.decode()
+    assert f"{player.name} is penalised 10." in said and "1E+1" not in said
+    huge = chief.post(url, {"player": player.pk, "points": "99999999", "reason": "x"})
+    assert huge.status_code == 400 and "at most 10000 points" in huge.content.decode()
+    negative = chief.post(url, {"player": player.pk, "points": "-3", "reason": "x"})
+    assert "A penalty is a positive number of points." in negative.content.decode()
+    robot = PlayerFactory(name="Robot E", robot=True)
+    assert "robot" in (penalty_refusal(event=event, player=robot, stage=None) or "")
+    final = Stage.objects.create(event=event, number=2, name="Final")
+    assert "does not play" in (penalty_refusal(event=event, player=player, stage=final) or "")
+    assert Penalty.objects.count() == 1
+
+
+def test_the_withdraw_button_of_a_penalty_is_no_withdrawal_from_the_event() -> None:
+    # The page shared "Withdraw" with registration, 退赛 (leaving the event), in Chinese.
+    event, _round, tables, _boards = duplicate_round(tables=1, boards=1, seed="pen-zh")
+    chief = _client(event, "pen-chief-zh", Role.CHIEF_REFEREE)
+    Penalty.objects.create(event=event, player=tables[0].seats.first().player, points=1, reason="x")
+    url = reverse("referee:penalties", args=[event.slug])
+    page = chief.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "撤销</button>" in page and "退赛" not in page

@@ -271,12 +271,17 @@
   $("claim-accept").addEventListener("click", function () { answerClaim("accept"); });
   $("claim-dispute").addEventListener("click", function () { answerClaim("dispute"); });
 
+  // The status line said an undo was asked: it says so only while one is (the table's
+  // take-back, or the next step, clears it on every device).
+  var undoShown = false;
   function drawUndo() {
     var b = $("undo");
     var u = view.undo;
     b.hidden = view.phase === "done" || !view.at;
     b.textContent = u && u.by !== view.seat ? T.agree : b.getAttribute("data-label") || b.textContent;
-    if (u && u.by !== view.seat) { status(fmt(T.undoAsked, { seat: u.by })); }
+    if (u && u.by !== view.seat) { status(fmt(T.undoAsked, { seat: u.by })); undoShown = true; }
+    else if (u) { status(T.undoWaiting); undoShown = true; }
+    else if (undoShown) { undoShown = false; status(socket && socket.readyState === 1 ? T.live : T.polling); }
   }
 
   // --- The move's clock (online play) -----------------------------------------------------
@@ -353,6 +358,8 @@
   function settled() {
     inFlight = false;
     document.body.classList.remove("sending");
+    // A tap made while this one was checked was told to wait: it is answered now.
+    if ($("error").textContent === T.busy) { showError(""); }
     if (!queued().length) { status(socket && socket.readyState === 1 ? T.live : T.polling); }
   }
 
@@ -462,7 +469,10 @@
       if (answer.status !== 200) { showError((d.error && d.error.message) || ""); }
       accept(d.view, true);
     }).catch(function () { showError(T.offline.replace("%(n)s", "0")); })
-      .then(function () { inFlight = false; });
+      .then(function () {
+        inFlight = false;
+        if ($("error").textContent === T.busy) { showError(""); }
+      });
   });
   // The menu's choices holding exactly these cards: more than one when the play reads in
   // several types (R-AMBIG), and the seat says which.

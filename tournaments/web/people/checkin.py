@@ -190,9 +190,19 @@ def seat_present(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _("This event has no draft round to seat."))
         return _back(event, None)
     sit_out = bool(request.POST.get("sit_out"))
+    out: list[str] = []
+
+    def seat() -> None:
+        report = stages.round_seat_present(round_=round_, actor=request.user, sit_out=sit_out)
+        out.extend(report.get("sit_out") or [])
+
     _run(
         request,
-        lambda: stages.round_seat_present(round_=round_, actor=request.user, sit_out=sit_out),
+        seat,
         _("Round %(round)s is seated with the players present.") % {"round": round_.number},
     )
+    if out:
+        # Named, as the dashboard's Swiss seating names them (a trial's checked-in player
+        # was left out in silence).
+        messages.info(request, _("Sitting out: %(names)s.") % {"names": ", ".join(out)})
     return _back(event, round_)

@@ -9,6 +9,7 @@ from django.views.generic import RedirectView
 from tournaments.web import audit_log as views_audit_log
 from tournaments.web import organizer as views
 from tournaments.web import substitutions as views_substitutions
+from tournaments.web.people import players as views_players
 
 app_name = "organizer"
 
@@ -53,6 +54,6 @@ urlpatterns = [
         views.round_action,
         name="round_action",
     ),
-    path("events/<str:slug>/players/", views.players, name="players"),
-    path("events/<str:slug>/players.csv", views.players_export, name="players_export"),
+    path("events/<str:slug>/players/", views_players.players, name="players"),
+    path("events/<str:slug>/players.csv", views_players.players_export, name="players_export"),
 ]
