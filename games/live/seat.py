@@ -120,19 +120,28 @@ def stored_result(
             out.update(undecided=True, text="")
         return out
     out.update(status=status, status_label=status_label(status), undecided=False)
-    out["text"] = (
-        stored_error_message(
-            dict(error),
-            status=status,
-            record=to_record(position),
-            landlord=out.get("landlord"),
-            winner=out.get("winner"),
-            score=out.get("score"),
-        )
-        if error
-        else ""
-    )
+    out["text"] = _verdict_text(error, status, to_record(position), out)
     return out
+
+
+def _verdict_text(
+    error: Mapping[str, Any] | None,
+    status: str,
+    record: Mapping[str, Any],
+    result: Mapping[str, Any],
+) -> str:
+    """The engine's `error` of a game said once in the active language ("" for none), with
+    the `result`'s landlord, winner and score (games.messages.stored_error_message)."""
+    if not error:
+        return ""
+    return stored_error_message(
+        dict(error),
+        status=status,
+        record=record,
+        landlord=result.get("landlord"),
+        winner=result.get("winner"),
+        score=result.get("score"),
+    )
 
 
 def _result(position: Position) -> dict[str, Any] | None:
@@ -145,18 +154,7 @@ def _result(position: Position) -> dict[str, Any] | None:
     error = full.get("error")
     undecided = bool(error and position.end is not None and "budget" in (error.get("params") or {}))
     result["undecided"] = undecided
-    result["text"] = (
-        stored_error_message(
-            error,
-            status=str(full.get("status")),
-            record=record,
-            landlord=full.get("landlord"),
-            winner=full.get("winner"),
-            score=full.get("score"),
-        )
-        if error
-        else ""
-    )
+    result["text"] = _verdict_text(error, str(full.get("status")), record, full)
     return result
 
 
