@@ -135,6 +135,25 @@ def account_records(user: Actor) -> QuerySet[Player]:
     )
 
 
+def account_person(user: Actor) -> Player | None:
+    """The kept record of the person ``user``'s account is (account_records; the record the
+    others were merged into), or None: the public, or an account tied to nobody."""
+    return account_records(user).filter(same_as__isnull=True).first()
+
+
+def tied_account(person: Player) -> int | None:
+    """The id of the account the person is (Player.user, else the account an event names her
+    player: EventRole "player", on any of her records), or None."""
+    if person.user_id is not None:
+        return person.user_id
+    records = Player.objects.filter(Q(pk=person.pk) | Q(same_as_id=person.pk)).values("pk")
+    return (
+        EventRole.objects.filter(role=Role.PLAYER, player_id__in=records)
+        .values_list("user_id", flat=True)
+        .first()
+    )
+
+
 def played_tables(user: Actor) -> QuerySet[Table]:
     """The tables the person ``user``'s account is (account_records) plays at: seated, or
     substituting."""

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import blank, text_refusal
 from games.models import Board, Game
-from tournaments.core.access import is_chief_referee
+from tournaments.core.access import is_chief_referee, tied_account
 from tournaments.core.audit import audit_record
 from tournaments.core.lineups import boards_text
 from tournaments.core.rules import FINISHED
@@ -36,9 +36,7 @@ from tournaments.events.setup import player_get_or_create
 from tournaments.models import (
     Entry,
     Event,
-    EventRole,
     Player,
-    Role,
     Round,
     Seat,
     Substitution,
@@ -183,10 +181,7 @@ def _substitute_of_event(
                 % {"name": name}
             )
         substitute = player_get_or_create(name=name)  # as the players import matches
-        if (
-            substitute.user_id is not None
-            or EventRole.objects.filter(role=Role.PLAYER, player=substitute).exists()
-        ):
+        if tied_account(substitute) is not None:
             # Another person's profile, tied to her account: a name typed for a reserve
             # would put this event on her page and her results (a trial's finding).
             raise SubstitutionRefused(

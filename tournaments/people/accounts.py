@@ -52,21 +52,20 @@ from tournaments.core import mail
 from tournaments.core.access import (
     Actor,
     NotAllowed,
-    account_records,
+    account_person,
     is_organizer,
     organizer_lock,
     signed_in,
+    tied_account,
 )
 from tournaments.core.audit import audit_record
 from tournaments.models import (
     ClaimStatus,
     Entry,
     Event,
-    EventRole,
     OutgoingMail,
     Player,
     ProfileClaim,
-    Role,
     Seat,
 )
 
@@ -141,11 +140,8 @@ def events_of(person: Player) -> list[Event]:
 
 def account_player(user: Actor) -> Player | None:
     """The player tied to ``user``'s account (Player.user, or an event's player role), or
-    None (also for anyone not signed in)."""
-    account = signed_in(user)
-    if account is None:
-        return None
-    return _person_of_account(account)
+    None (also for anyone not signed in): tournaments.core.access.account_person."""
+    return account_person(user)
 
 
 def organized_event(actor: Actor, person: Player) -> Event | None:
@@ -223,24 +219,6 @@ def invitation_read(token: str) -> Invitation:
         raise AccountRefused(_("This invitation names a player who is no longer on the site."))
     refuse_robot(player)
     return Invitation(player=person_of(player), event=event, address=address)
-
-
-def tied_account(person: Player) -> int | None:
-    """The id of the account the person is (Player.user, else the account an event names her
-    player: EventRole "player"), or None."""
-    if person.user_id is not None:
-        return person.user_id
-    return (
-        EventRole.objects.filter(role=Role.PLAYER, player_id__in=_records(person))
-        .values_list("user_id", flat=True)
-        .first()
-    )
-
-
-def _person_of_account(account: User) -> Player | None:
-    """The person ``account`` is (tournaments.core.access.account_records), or None."""
-    own = account_records(account).first()
-    return None if own is None else person_of(own)
 
 
 def _has_address(account: User, address: str) -> bool:
@@ -333,7 +311,7 @@ def _refuse_address_tied_elsewhere(address: str, person: Player) -> None:
     for account in User.objects.filter(
         emailaddress__email__iexact=address, emailaddress__verified=True
     ):
-        other = _person_of_account(account)
+        other = account_person(account)
         if other is not None and other.pk != person.pk:
             raise AccountRefused(
                 _("The account of %(address)s is already tied to another player, %(name)s.")
@@ -381,7 +359,7 @@ def _refuse_tie(person: Player, account: User) -> None:
     """AccountRefused when ``person`` is a robot, or another account's, or ``account`` is
     another person's."""
     refuse_robot(person)
-    other = _person_of_account(account)
+    other = account_person(account)
     if other is not None and other.pk != person.pk:
         raise AccountRefused(
             _("This account is already tied to another player, %(name)s.") % {"name": other.name}
@@ -494,7 +472,7 @@ def claim_make(*, user: Actor, player: Player, message: str = "") -> ProfileClai
         raise AccountRefused(unfit[1])
     person = person_of(player)
     refuse_robot(person)
-    own = _person_of_account(account)
+    own = account_person(account)
     if own is not None:
         raise AccountRefused(
             _("Your account is already tied to the player %(name)s.") % {"name": own.name}

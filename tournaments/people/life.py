@@ -126,8 +126,8 @@ def newest_first(events: QuerySet[Event]) -> QuerySet[Event]:
 def finish_refusal(event: Event) -> str | None:
     """Why ``event`` cannot be finished now (its start still to come, a round not published,
     or already finished; for an online robot duplicate whose window is open, its close
-    finishes it), or None. The
-    dashboard shows it beside the button; ``event_finish`` raises it."""
+    finishes it), or None. The dashboard shows it beside the button; ``event_finish`` raises
+    it."""
     if event.status == EventStatus.FINISHED:
         return _("The event is already finished.")
     if event.starts_at is not None and event.starts_at > timezone.now():

@@ -36,7 +36,7 @@ from tournaments.core import mail
 from tournaments.core.access import (
     Actor,
     NotAllowed,
-    account_records,
+    account_person,
     is_organizer,
     organizer_lock,
     signed_in,
@@ -366,7 +366,7 @@ def _player_for(event: Event, registration: Registration) -> Player:
     if player is None and registration.user is not None:
         # The account's player however it is tied (Player.user, an event's player role):
         # a new record would split her history (a trial's Ann became a second Ann).
-        player = account_records(registration.user).filter(same_as__isnull=True).first()
+        player = account_person(registration.user)
     named = Entry.objects.filter(event=event, player__name=registration.name)
     if player is not None:
         named = named.exclude(player=player)
@@ -402,7 +402,7 @@ def _refuse_another_name(event: Event, user: Any, name: str) -> None:
     Raises:
         RegistrationRefused: the name differs (case and spaces aside).
     """
-    person = account_records(user).filter(same_as__isnull=True).first()
+    person = account_person(user)
     if (
         person is None
         or " ".join(name.split()).casefold() == " ".join(person.name.split()).casefold()

@@ -119,12 +119,13 @@ def overall_rows(event: Event) -> list[tuple[Standing, int]]:
     percentages), then those of each earlier stage reached by a cut, then everyone else in
     the whole event's standings. Parts are 0, 1, …; an event without a cut made is one part,
     the whole event's rows. A few queries."""
-    reached = [
-        stage
-        for stage in event.stages.order_by("-number")
-        if StageEntry.objects.filter(stage=stage).exists()
-    ]
-    scopes: list[int | None] = [stage.pk for stage in reached] + [None]
+    # The stages a cut sent players to, the last first: one query.
+    reached = (
+        event.stages.filter(pk__in=StageEntry.objects.values("stage_id"))
+        .order_by("-number")
+        .values_list("pk", flat=True)
+    )
+    scopes: list[int | None] = [*reached, None]
     out: list[tuple[Standing, int]] = []
     listed: set[int] = set()
     for part, scope in enumerate(scopes):

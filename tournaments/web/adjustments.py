@@ -35,7 +35,7 @@ from tournaments.core import embargo
 from tournaments.core.access import may_rule
 from tournaments.core.lineups import table_players
 from tournaments.core.rules import rules_of
-from tournaments.models import Adjustment, AdjustmentKind, Table
+from tournaments.models import Adjustment, AdjustmentKind, Event, Table
 from tournaments.standings.rulings import (
     MAX_POSSIBLE_RESULTS,
     MAX_SCORE,
@@ -204,18 +204,31 @@ class WeightedForm(forms.Form):
         self.fields["reason"] = _reason()
 
 
+def rulings_door(request: HttpRequest, event: Event) -> HttpResponse | None:
+    """None when the signed-in user may rule in `event` (a chief referee or an organizer:
+    adjusted scores and penalties); else the sign-in page for a visitor.
+
+    Raises:
+        PermissionDenied: a signed-in user who may not rule there.
+    """
+    if may_rule(request.user, event):
+        return None
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    raise PermissionDenied(
+        _("Only a chief referee or an organizer gives adjusted scores and penalties.")
+    )
+
+
 def _table_and_board(
     request: HttpRequest, slug: str, table_id: int, number: int
 ) -> tuple[Table, Board] | HttpResponse:
     """(table, board) of the page, or the refusal to answer: the sign-in page for a visitor,
     a 403 for a signed-in user who may not rule or a board not played at the table."""
     table, board = selectors.table_and_board(slug=slug, table_id=table_id, number=number)
-    if not may_rule(request.user, table.round.event):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        raise PermissionDenied(
-            _("Only a chief referee or an organizer gives adjusted scores and penalties.")
-        )
+    refused = rulings_door(request, table.round.event)
+    if refused is not None:
+        return refused
     if not board.is_played_at(table):
         raise PermissionDenied(_("This board is not played at this table."))
     return table, board

@@ -9,7 +9,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,9 +18,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import TypedTextField
-from tournaments.core.access import NotAllowed, may_rule
+from tournaments.core.access import NotAllowed
 from tournaments.models import Event, Penalty, Player, Stage
 from tournaments.standings import penalties as service
+from tournaments.web.adjustments import rulings_door
 
 
 class PenaltyForm(forms.Form):
@@ -58,16 +58,10 @@ class PenaltyForm(forms.Form):
 
 
 def _event_for_rulings(request: HttpRequest, slug: str) -> Event | HttpResponse:
-    """The event of the page, or the sign-in page for a visitor; 403 for a signed-in user who
-    is neither a chief referee nor an organizer of it."""
+    """The event of the page, or the sign-in page for a visitor (adjustments.rulings_door:
+    403 for a signed-in user who may not rule in it)."""
     event = get_object_or_404(Event, slug=slug)
-    if not may_rule(request.user, event):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        raise PermissionDenied(
-            _("Only a chief referee or an organizer gives adjusted scores and penalties.")
-        )
-    return event
+    return rulings_door(request, event) or event
 
 
 @require_http_methods(["GET", "POST"])

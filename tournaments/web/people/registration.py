@@ -31,7 +31,7 @@ from django.views.decorators.http import require_POST
 
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import TypedTextField
-from tournaments.core.access import NotAllowed, NotOrganizer, account_records
+from tournaments.core.access import NotAllowed, NotOrganizer, account_person
 from tournaments.core.zones import wall_time_aware, wall_time_refusal
 from tournaments.models import Event, EventStatus, Registration, RegistrationStatus
 from tournaments.online.window import is_online_duplicate
@@ -108,7 +108,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     ):
         return redirect("registration:mine", slug=event.slug)
     # The account's player, tied by a claim, an invitation or an event's player role.
-    player = account_records(user).filter(same_as__isnull=True).first()
+    player = account_person(user)
     initial = {
         "name": player.name if player else user.get_full_name() or "",
         "club": player.club if player else "",
