@@ -12,6 +12,7 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournaments.core.access import tied_account
 from tournaments.league import clubs, profiles
 from tournaments.league import exports as league_exports
 from tournaments.models import Club, Player, Series
@@ -75,9 +76,7 @@ def person(request: HttpRequest, pk: int) -> HttpResponse:
             # its latest claim to this person.
             "account_player": people_accounts.account_player(request.user),
             # The account this person is (Player.user, or an event's player role), if any.
-            "person_tied": (
-                people_accounts.tied_account(player) if request.user.is_authenticated else None
-            ),
+            "person_tied": (tied_account(player) if request.user.is_authenticated else None),
             "account_claim": people_accounts.claim_of(user=request.user, player=player),
         },
     )
