@@ -21,6 +21,9 @@ os.environ.setdefault("DDZ_CHANNEL_LAYER_PREFIX", f"ddz-test-{os.getpid()}")
 # other's database.
 os.environ.setdefault("DDZ_TEST_DATABASE_NAME", f"test_ddz_{os.getpid()}")
 os.environ.setdefault("DJANGO_DEBUG", "true")
+# Every event's standings kept in arrays too, whatever its size: each test that changes a
+# game then checks the arrays' way against the objects' (tournaments.standings.arrays).
+os.environ.setdefault("DDZ_STANDINGS_ARRAYS_FROM", "0")
 # Each of pytest-xdist's processes (`make test` runs two) inherits the names its controller
 # chose above: each takes its own, or one process's worker would take the other's tasks and
 # read them in the wrong test database.

@@ -54,6 +54,31 @@ def copy_rows(
             copy.write_row(row)
 
 
+def copy_text(model: type[models.Model], names: Sequence[str], text: str, rows: int) -> bool:
+    """Insert `rows` rows given as the lines of COPY's text format (`text`: a line per row,
+    the values of `names` apart by tabs; no NULL: a column left out is left to its default)
+    into `model`'s table with one COPY, in the caller's transaction (PostgreSQL); False, with
+    nothing written, when `text` is not exactly that many lines of that many values free of
+    COPY's escapes (a tab, a line break, a carriage return or a backslash inside a value),
+    for the caller to write them with copy_rows.
+
+    Why: a caller whose values are its own numbers and labels builds the lines in one pass
+    of string formatting; copy_rows hands psycopg each value of each row (100,000 standing
+    rows: 0.6 s of CPU against 0.1 s)."""
+    lines = text.count("\n") + 1 if text else 0
+    if lines != rows or text.count("\t") != rows * (len(names) - 1) or "\r" in text or "\\" in text:
+        return False
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(column) for _field, column in model_columns(model, names))
+    table = quote(model._meta.db_table)
+    with (
+        connection.cursor() as cursor,
+        cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
+    ):
+        copy.write(text.encode())
+    return True
+
+
 # Column types whose values a caller gives as Python's own (a number, a string, None): COPY
 # may be told them. Any other (JSON that the caller prepared as text, say) leaves the values'
 # own adaptation.

@@ -177,12 +177,12 @@ def results_since(event: Event, generation: int) -> Snapshot | None:
 def _named_read(
     snap: Snapshot, boards: set[int], pairs: set[tuple[int, int]] | None
 ) -> dict[tuple[int, int], tuple[Any, ...]] | None:
-    """The current rows of the games `pairs` names (_named_games), read when every one of
+    """The current rows of the games `pairs` names (named_games), read when every one of
     `boards` is open in the snapshot and known there table by table, so that only those
     games need reading; else None. One query, as many rows as `pairs`."""
     if not pairs or not boards <= snap.layout.boards or not all(b in snap.games for b in boards):
         return None
-    return _named_games(pairs, snap.seats)
+    return named_games(pairs, snap.seats)
 
 
 def _named_games_same(
@@ -234,7 +234,7 @@ def _boards_read(
         return None
     # The tables of the changed boards' rounds counted again: a table may have been added
     # since (an online entrant starting a board), and it counts in N until it finishes.
-    counted_again = {} if played_games_count(event) else _round_tables(boards)
+    counted_again = {} if played_games_count(event) else round_tables(boards)
     if any(
         n != snap.results.expected.get(b) and alone is False
         for b, (n, alone) in counted_again.items()
@@ -337,7 +337,7 @@ def _games_moved(
     return rows
 
 
-def _named_games(
+def named_games(
     pairs: set[tuple[int, int]], seats: list[str]
 ) -> dict[tuple[int, int], tuple[Any, ...]] | None:
     """The current game of each (board id, table id) of `pairs` as _current_games gives it,
@@ -401,7 +401,7 @@ def _with_tables(layout: Layout, tables: set[int], seats: list[str]) -> Layout |
     return replace(layout, seat_of={**layout.seat_of, **added})
 
 
-def _round_tables(boards: set[int]) -> dict[int, tuple[int, bool]]:
+def round_tables(boards: set[int]) -> dict[int, tuple[int, bool]]:
     """Board id → (the number of tables of its round, whether it is the round's one board),
     for those of `boards` in a round. One query: two counts per board by the round's indexes
     (a join of tables and boards with COUNT(DISTINCT) took 5 ms at 200 tables a round)."""

@@ -41,7 +41,7 @@ from tournaments.models import (
 )
 from tournaments.scoring import methods
 from tournaments.scoring import ranking as scoring_ranking
-from tournaments.standings import changes, snapshots
+from tournaments.standings import arrays, changes, snapshots
 from tournaments.standings.cache import (
     BOARD_POINTS,
     BOARD_POINTS_KEPT,
@@ -442,8 +442,14 @@ def computed_rows(
     settings = changes.settings_of(event, stages)
     moved = None
     if generation is not None and incremental:
+        # A large event's arrays moved by the named games first (tournaments.standings.arrays);
+        # where they cannot be, the snapshot's objects.
+        rows = arrays.arrays_rows(event, generation, settings)
+        if rows is not None:
+            return rows
         moved = changes.results_since(event, generation)
     if moved is not None and moved.unchanged and moved.settings == settings and moved.rows:
+        arrays.arrays_advance(event.pk, generation, moved.rows)  # type: ignore[arg-type]
         return moved.rows
     if moved is not None:
         data = replace(moved.results, event=event)
@@ -458,4 +464,7 @@ def computed_rows(
     }
     if generation is not None:
         snapshots.snapshot_rows(event.pk, generation, rows, settings)
+        snap = snapshots.snapshot_of(event.pk)
+        if snap is not None and snap.generation == generation:
+            arrays.arrays_take(event, snap, stages, settings, _tiebreaks(event), rows)
     return rows

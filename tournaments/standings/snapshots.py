@@ -86,10 +86,33 @@ def heap_settle(results: int) -> None:
 
 
 def snapshots_forget() -> None:
-    """Forget every snapshot, as in a new process (tests)."""
+    """Forget every snapshot (and every event's arrays), as in a new process (tests)."""
     with _LOCK:
         _SNAPSHOTS.clear()
         _STORED.clear()
+        _ARRAYS.clear()
+
+
+# Each event's arrays (tournaments.standings.arrays.EventArrays), kept like the snapshots.
+_ARRAYS: OrderedDict[int, Any] = OrderedDict()
+
+
+def arrays_kept(event_id: int) -> Any:
+    """The arrays this process keeps of `event_id`, if any (None)."""
+    with _LOCK:
+        return _ARRAYS.get(event_id)
+
+
+def arrays_keep(event_id: int, arrays: Any) -> None:
+    """Keep `arrays` as the event's (None: forget them)."""
+    with _LOCK:
+        if arrays is None:
+            _ARRAYS.pop(event_id, None)
+            return
+        _ARRAYS[event_id] = arrays
+        _ARRAYS.move_to_end(event_id)
+        while len(_ARRAYS) > SNAPSHOTS_KEPT:
+            _ARRAYS.popitem(last=False)
 
 
 def snapshot_rows(

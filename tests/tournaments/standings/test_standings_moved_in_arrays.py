@@ -1,0 +1,222 @@
+"""A large event's standings are moved in arrays by the games a change names
+(tournaments.standings.arrays): the rows stored after every change equal a recomputation from
+nothing, whether the arrays moved them or the objects' way did where the arrays cannot (a
+board that opens, a game no longer counted, an adjusted seat). The test settings keep arrays
+for every event (DDZ_STANDINGS_ARRAYS_FROM = 0). On real PostgreSQL, where a process keeps
+what it read."""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+
+import pytest
+from django.db import transaction
+
+from games.models import Game, Status
+from tests.factories import EventFactory, duplicate_round
+from tournaments.models import Adjustment, Penalty, Stage, Standing
+from tournaments.standings import arrays, cache, changes
+from tournaments.standings import results as standings_results
+from tournaments.standings.requests import standings_refresh, standings_request
+
+pytestmark = pytest.mark.django_db
+
+# Scores of a classic game (R-SCORE: the landlord's is twice each farmer's, with the sign
+# turned), and some no table has scored yet on these boards.
+SCORES = [(2 * k, -k, -k) for k in (1, 2, 4)] + [(-2 * k, k, k) for k in (1, 2, 4)]
+NEW_SCORES = [(48, -24, -24), (-96, 48, 48), (0, 0, 0)]
+
+
+def _stored(event) -> dict:
+    rows: dict = {}
+    for row in Standing.objects.filter(event=event).order_by("stage_id", "position"):
+        rows.setdefault(row.stage_id, []).append(
+            {name: getattr(row, name) for name in cache.FIELDS}
+        )
+    return rows
+
+
+def _from_nothing(event) -> dict:
+    """The rows of every scope computed afresh, with nothing the process keeps (no memo, no
+    snapshot, no arrays: what it keeps is left as it is)."""
+    data = standings_results.event_results(event=event)
+    data.by_board = None
+    scopes = standings_results.compute(data, stages=list(event.stages.all()), memo=False)
+    return {scope: standings_results._rows(event, rows) for scope, rows in scopes.items() if rows}
+
+
+def _game(table, board, scores) -> Game:
+    return Game.objects.create(
+        table=table,
+        board=board,
+        record={},
+        status=Status.VERIFIED,
+        version=1,
+        score=dict(zip("SEW", scores, strict=True)),
+    )
+
+
+@pytest.fixture
+def lanes(monkeypatch) -> list[str]:
+    """The way each recomputation took: "arrays" or "objects"."""
+    taken: list[str] = []
+    objects_way = changes.results_since
+
+    def spied(event, generation):
+        taken.append("objects")
+        return objects_way(event, generation)
+
+    monkeypatch.setattr(changes, "results_since", spied)
+    return taken
+
+
+def _played(*, tables: int = 6, boards: int = 4, seed: str = "arrays", **event_fields):
+    """An event of one round: every table has played every board but the last, which one
+    table has still to play (it stays under embargo); standings stored from nothing."""
+    event, round_, made_tables, made_boards = duplicate_round(
+        tables=tables, boards=boards, seed=seed, event=EventFactory(**event_fields)
+    )
+    rng = random.Random(seed)
+    for board in made_boards:
+        for table in made_tables:
+            if board == made_boards[-1] and table == made_tables[-1]:
+                continue
+            _game(table, board, rng.choice(SCORES))
+    cache.kept_forget()
+    with transaction.atomic():
+        standings_request(event_id=event.pk)
+    standings_refresh(event_id=event.pk)
+    return event, round_, made_tables, made_boards
+
+
+def _change(event, table, board, scores) -> None:
+    """A new score for the game of `board` at `table`, logged with the game named (as a
+    verification names it)."""
+    with transaction.atomic():
+        Game.objects.filter(table=table, board=board, replaced_at__isnull=True).update(
+            score=dict(zip("SEW", scores, strict=True))
+        )
+        standings_request(event_id=event.pk, games=[(board.pk, table.pk)])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_named_changes_are_moved_in_arrays_to_the_rows_of_a_recompute(seed, lanes) -> None:
+    event, _round, tables, boards = _played(seed=f"arrays-{seed}")
+    assert arrays.arrays_of(event.pk) is not None
+    assert _stored(event) == _from_nothing(event)
+    rng = random.Random(seed)
+    for _step in range(12):
+        lanes.clear()
+        # One to three games changed in as many generations before one recomputation, on
+        # the open boards, a score new to the board now and then, or the same score again.
+        for _ in range(rng.randint(1, 3)):
+            board = rng.choice(boards[:-1])
+            table = rng.choice(tables)
+            pool = SCORES + NEW_SCORES if rng.random() < 0.3 else SCORES
+            _change(event, table, board, rng.choice(pool))
+        standings_refresh(event_id=event.pk)
+        assert lanes == [], "the arrays moved the standings"
+        assert _stored(event) == _from_nothing(event)
+
+
+def test_a_game_on_a_board_under_embargo_moves_nothing_and_the_opening_reads_it(lanes) -> None:
+    event, _round, tables, boards = _played(seed="embargo")
+    lanes.clear()
+    before = _stored(event)
+    # Another score on the board still under embargo: the standings do not count it yet.
+    _change(event, tables[0], boards[-1], (-8, 4, 4))
+    standings_refresh(event_id=event.pk)
+    assert lanes == []
+    assert _stored(event) == before == _from_nothing(event)
+    # The last table plays the board: it opens, and the objects' way reads it whole.
+    with transaction.atomic():
+        _game(tables[-1], boards[-1], (8, -4, -4))
+        standings_request(event_id=event.pk, games=[(boards[-1].pk, tables[-1].pk)])
+    standings_refresh(event_id=event.pk)
+    assert lanes == ["objects"]
+    stored = _stored(event)
+    assert stored == _from_nothing(event)
+    assert all(row["boards"] == len(boards) for row in stored[None])
+    # The arrays were built again with the board: the next change moves them.
+    lanes.clear()
+    _change(event, tables[2], boards[-1], (-16, 8, 8))
+    standings_refresh(event_id=event.pk)
+    assert lanes == []
+    assert _stored(event) == _from_nothing(event)
+
+
+def test_a_game_no_longer_counted_takes_the_objects_way(lanes) -> None:
+    event, _round, tables, boards = _played(seed="flagged")
+    lanes.clear()
+    with transaction.atomic():
+        Game.objects.filter(table=tables[1], board=boards[0]).update(status=Status.FLAGGED)
+        standings_request(event_id=event.pk, games=[(boards[0].pk, tables[1].pk)])
+    standings_refresh(event_id=event.pk)
+    assert lanes == ["objects"]
+    assert _stored(event) == _from_nothing(event)
+
+
+def test_an_adjusted_seat_leaves_the_arrays_to_the_objects(lanes) -> None:
+    event, _round, tables, boards = _played(seed="adjusted")
+    with transaction.atomic():
+        Adjustment.objects.create(board=boards[0], table=tables[0], seat="E", kind="avg+")
+        standings_request(event_id=event.pk)
+    standings_refresh(event_id=event.pk)
+    assert arrays.arrays_of(event.pk) is None  # an adjusted seat is the objects' to score
+    lanes.clear()
+    _change(event, tables[3], boards[1], (16, -8, -8))
+    standings_refresh(event_id=event.pk)
+    assert lanes == ["objects"]
+    assert _stored(event) == _from_nothing(event)
+
+
+def test_the_lot_draws_every_tie_in_arrays_as_in_the_objects(lanes) -> None:
+    # Every table scored the same on every board: every seat of a board ties, and the
+    # players of one seat order tie in total; the lot draws them.
+    event, _round, tables, boards = _played(seed="lot", tiebreaks=["lot"], lot_seed="public")
+    for board in boards[:-1]:
+        with transaction.atomic():
+            Game.objects.filter(board=board).update(score={"S": 4, "E": -2, "W": -2})
+            standings_request(event_id=event.pk, boards=[board.pk])
+    standings_refresh(event_id=event.pk)
+    lanes.clear()
+    _change(event, tables[2], boards[0], (-4, 2, 2))
+    standings_refresh(event_id=event.pk)
+    assert lanes == []
+    stored = _stored(event)
+    assert stored == _from_nothing(event)
+    assert [row["decided_by"] for row in stored[None]].count("lot") >= 2
+    assert [row["rank"] for row in stored[None]] == [
+        str(n) for n in range(1, len(stored[None]) + 1)
+    ]
+
+
+def test_penalties_and_one_stage_with_a_cut_are_moved_in_arrays(lanes) -> None:
+    event, round_, tables, boards = _played(seed="stage")
+    stage = Stage.objects.create(event=event, number=1, cut=4)
+    round_.stage = stage
+    round_.save()
+    seated = list(tables[0].seats.order_by("seat"))
+    with transaction.atomic():
+        Penalty.objects.create(
+            event=event, stage=stage, player=seated[0].player, points=Decimal("1.5"), reason="slow"
+        )
+        standings_request(event_id=event.pk)
+    standings_refresh(event_id=event.pk)
+    assert arrays.arrays_of(event.pk) is not None
+    rng = random.Random("stage")
+    for _step in range(6):
+        lanes.clear()
+        _change(event, rng.choice(tables), rng.choice(boards[:-1]), rng.choice(SCORES))
+        standings_refresh(event_id=event.pk)
+        stored = _stored(event)
+        assert stored == _from_nothing(event)
+        penalized = next(r for r in stored[None] if r["player_id"] == seated[0].player_id)
+        assert penalized["penalty"] == "3/2"
+
+
+def test_a_small_event_keeps_no_arrays(settings) -> None:
+    settings.DDZ_STANDINGS_ARRAYS_FROM = 1_000
+    event, _round, _tables, _boards = _played(seed="small")
+    assert arrays.arrays_of(event.pk) is None
