@@ -516,9 +516,20 @@ def _formatted(
 
 def _fractions(numerators: np.ndarray, denominators: np.ndarray | int) -> list[str]:
     """Each numerator over its denominator (above 0) as a reduced fraction's text
-    (methods.format_fraction: "12", "-3/5")."""
+    (methods.format_fraction: "12", "-3/5"), each distinct value formatted once (a large
+    event's players share their totals a few at a time, and every top most often)."""
     den = np.broadcast_to(np.asarray(denominators, dtype=np.int64), numerators.shape)
-    divisor = np.gcd(numerators, den)
-    nums = (numerators // divisor).tolist()
-    dens = (den // divisor).tolist()
-    return [str(n) if d == 1 else f"{n}/{d}" for n, d in zip(nums, dens, strict=True)]
+    if numerators.shape[0] == 0:
+        return []
+    if np.all(den == den[0]):
+        values, inverse = np.unique(numerators, return_inverse=True)
+        dens = np.full(values.shape, den[0], dtype=np.int64)
+    else:
+        pairs, inverse = np.unique(np.stack([numerators, den], axis=1), axis=0, return_inverse=True)
+        values, dens = pairs[:, 0], pairs[:, 1]
+    divisor = np.gcd(values, dens)
+    texts = [
+        str(n) if d == 1 else f"{n}/{d}"
+        for n, d in zip((values // divisor).tolist(), (dens // divisor).tolist(), strict=True)
+    ]
+    return [texts[i] for i in inverse.reshape(-1).tolist()]

@@ -9,18 +9,22 @@ from __future__ import annotations
 
 import random
 from decimal import Decimal
+from fractions import Fraction
 
+import numpy as np
 import pytest
 from django.db import transaction
+from hypothesis import given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from games.models import Game, Status
 from tests.factories import EventFactory, duplicate_round
 from tournaments.models import Adjustment, Penalty, Stage, Standing
+from tournaments.scoring import methods
 from tournaments.standings import arrays, cache, changes
 from tournaments.standings import results as standings_results
 from tournaments.standings.requests import standings_refresh, standings_request
-
-pytestmark = pytest.mark.django_db
 
 # Scores of a classic game (R-SCORE: the landlord's is twice each farmer's, with the sign
 # turned), and some no table has scored yet on these boards.
@@ -100,6 +104,7 @@ def _change(event, table, board, scores) -> None:
         standings_request(event_id=event.pk, games=[(board.pk, table.pk)])
 
 
+@pytest.mark.django_db
 @pytest.mark.parametrize("seed", range(6))
 def test_random_named_changes_are_moved_in_arrays_to_the_rows_of_a_recompute(seed, lanes) -> None:
     event, _round, tables, boards = _played(seed=f"arrays-{seed}")
@@ -120,6 +125,7 @@ def test_random_named_changes_are_moved_in_arrays_to_the_rows_of_a_recompute(see
         assert _stored(event) == _from_nothing(event)
 
 
+@pytest.mark.django_db
 def test_a_game_on_a_board_under_embargo_moves_nothing_and_the_opening_reads_it(lanes) -> None:
     event, _round, tables, boards = _played(seed="embargo")
     lanes.clear()
@@ -146,6 +152,7 @@ def test_a_game_on_a_board_under_embargo_moves_nothing_and_the_opening_reads_it(
     assert _stored(event) == _from_nothing(event)
 
 
+@pytest.mark.django_db
 def test_a_game_no_longer_counted_takes_the_objects_way(lanes) -> None:
     event, _round, tables, boards = _played(seed="flagged")
     lanes.clear()
@@ -157,6 +164,7 @@ def test_a_game_no_longer_counted_takes_the_objects_way(lanes) -> None:
     assert _stored(event) == _from_nothing(event)
 
 
+@pytest.mark.django_db
 def test_an_adjusted_seat_leaves_the_arrays_to_the_objects(lanes) -> None:
     event, _round, tables, boards = _played(seed="adjusted")
     with transaction.atomic():
@@ -171,6 +179,7 @@ def test_an_adjusted_seat_leaves_the_arrays_to_the_objects(lanes) -> None:
     assert _stored(event) == _from_nothing(event)
 
 
+@pytest.mark.django_db
 def test_the_lot_draws_every_tie_in_arrays_as_in_the_objects(lanes) -> None:
     # Every table scored the same on every board: every seat of a board ties, and the
     # players of one seat order tie in total; the lot draws them.
@@ -192,6 +201,7 @@ def test_the_lot_draws_every_tie_in_arrays_as_in_the_objects(lanes) -> None:
     ]
 
 
+@pytest.mark.django_db
 def test_penalties_and_one_stage_with_a_cut_are_moved_in_arrays(lanes) -> None:
     event, round_, tables, boards = _played(seed="stage")
     stage = Stage.objects.create(event=event, number=1, cut=4)
@@ -216,7 +226,58 @@ def test_penalties_and_one_stage_with_a_cut_are_moved_in_arrays(lanes) -> None:
         assert penalized["penalty"] == "3/2"
 
 
+@pytest.mark.django_db
 def test_a_small_event_keeps_no_arrays(settings) -> None:
     settings.DDZ_STANDINGS_ARRAYS_FROM = 1_000
     event, _round, _tables, _boards = _played(seed="small")
     assert arrays.arrays_of(event.pk) is None
+
+
+# Pure parts, by property: the arrays' matchpoints are methods.matchpoints' (R-SCORE's
+# comparison, Neuberg's scaling), and their fractions are format_fraction's.
+
+
+@given(
+    scores=st.lists(st.integers(-64, 64), min_size=1, max_size=40),
+    missing=st.integers(0, 5),
+)
+@hyp_settings(max_examples=200, deadline=None)
+def test_the_arrays_matchpoints_of_a_group_are_the_scorings(scores, missing) -> None:
+    results = [
+        methods.SeatResult(1, table, "S", f"p{table}", Fraction(score))
+        for table, score in enumerate(scores)
+    ]
+    big_n = len(scores) + missing
+    expected = methods.matchpoints(results, expected={1: big_n})
+    keys, inverse, counts = np.unique(
+        np.array(scores, dtype=np.int64), return_inverse=True, return_counts=True
+    )
+    group = arrays.Group(
+        np.arange(len(scores), dtype=np.int64),
+        np.arange(len(scores), dtype=np.int64),
+        inverse,
+        keys,
+        counts,
+        big_n,
+    )
+    got = [Fraction(int(v), group.denominator) for v in group.values()[inverse]]
+    assert got == [p.points for p in expected]
+
+
+@given(
+    pairs=st.lists(
+        st.tuples(st.integers(-(10**9), 10**9), st.integers(1, 10**6)), min_size=0, max_size=30
+    )
+)
+@hyp_settings(max_examples=200, deadline=None)
+def test_the_arrays_fractions_read_as_format_fraction(pairs) -> None:
+    numerators = np.array([n for n, _d in pairs], dtype=np.int64)
+    denominators = np.array([d for _n, d in pairs], dtype=np.int64)
+    assert arrays._fractions(numerators, denominators) == [
+        methods.format_fraction(Fraction(n, d)) for n, d in pairs
+    ]
+    if pairs:
+        same = pairs[0][1]
+        assert arrays._fractions(numerators, same) == [
+            methods.format_fraction(Fraction(n, same)) for n, _d in pairs
+        ]
