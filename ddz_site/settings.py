@@ -350,9 +350,10 @@ SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", not DEBUG)
 # event of 12 rounds) is about 1 GB of a worker's memory.
 DDZ_STANDINGS_KEPT_RESULTS = env_int("DDZ_STANDINGS_KEPT_RESULTS", 3_000_000, minimum=1000)
 # From how many seat results an event's standings are also kept in arrays, moved by each
-# change of named games (tournaments.standings.arrays): below it a recomputation of the
-# changed boards costs milliseconds anyway, and the arrays' build would cost more.
-DDZ_STANDINGS_ARRAYS_FROM = env_int("DDZ_STANDINGS_ARRAYS_FROM", 20_000, minimum=0)
+# change of named games (tournaments.standings.arrays): below it the objects' way moves the
+# changed boards in milliseconds anyway (a 600-player event of 13 rounds: 46,800), and the
+# arrays, built again whenever that way runs, would cost more than they save.
+DDZ_STANDINGS_ARRAYS_FROM = env_int("DDZ_STANDINGS_ARRAYS_FROM", 200_000, minimum=0)
 # Sessions: with a shared cache (DDZ_CACHE_URL) read there, written through to the database
 # (a signed-in page costs no session query); without one, in the database alone, since a
 # cache in each process's memory would keep a session another process ended.

@@ -23,6 +23,7 @@ from tournaments.models import (
     Round,
     Seat,
     Stage,
+    StageEntry,
     Standing,
     Substitution,
 )
@@ -87,6 +88,21 @@ def event_standings(*, event: Event, stage: Stage | None = None) -> QuerySet[Sta
         Standing.objects.filter(event=event, stage=stage)
         .select_related("player")
         .order_by("position")
+    )
+
+
+def cut_through(*, stage: Stage) -> list[int]:
+    """The ids of the players `stage`'s cut sent through to the next stage, in their order
+    at the cut (tournaments.events.stages.stage_cut); none before the cut is made. One query
+    (none for a stage without a cut)."""
+    if not stage.cut:
+        return []
+    following = Stage.objects.filter(event_id=stage.event_id, number__gt=stage.number)
+    first = following.order_by("number").values("pk")[:1]
+    return list(
+        StageEntry.objects.filter(stage_id__in=first)
+        .order_by("position")
+        .values_list("player_id", flat=True)
     )
 
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -566,6 +567,8 @@ def stage_cut(*, stage: Stage, actor: Actor) -> list[StageEntry]:
                 )
         except IntegrityError:
             raise AdministrationRefused(_("The cut of this stage was made already.")) from None
+        # The standings pages are cached by this stamp: they name who went through at once.
+        Event.objects.filter(pk=event.pk).update(standings_updated_at=timezone.now())
         audit_record(
             event=event,
             actor=actor,

@@ -18,7 +18,8 @@ Only what this way knows how to move is moved here; anything else returns None a
 recomputation takes the objects' way (tournaments.standings.changes and results), whose full
 read builds the arrays again: another scoring method than matchpoints, an adjusted or
 weighted seat, a tie-break other than the lot, more than one stage (or a stage that is not the
-whole event), a change that does not name its games, a game at a table the arrays do not
+whole event), an online duplicate (a table comes with each entrant's first board), a change
+that does not name its games, a game at a table the arrays do not
 hold, a game no longer counted, a round that gained a table. The property tests hold that the
 rows equal a recomputation from nothing after every kind of change, whichever way it took.
 
@@ -161,6 +162,7 @@ def _build(
     order, seed = tiebreaks
     if (
         event.scoring_method == "datum"
+        or played_games_count(event)  # an online duplicate's tables come with its entrants
         or data.by_board is None
         or snap.layout.adjusted
         or order not in ([], ["lot"])

@@ -95,6 +95,9 @@ def _standings_html(request: HttpRequest, event: Event, stage: Stage | None) -> 
     html = cache.get(key)
     if html is None:
         rows = list(selectors.event_standings(event=event, stage=stage))
+        # Once its cut is made, a stage's page names who went through (the next stage's
+        # entries), whatever their place after later corrections.
+        through = set(selectors.cut_through(stage=stage)) if stage is not None else set()
         # Nothing to rank: either no board is open yet, or the event seats nobody (an archive
         # of imported games). Seating does not move the standings version, so an empty table
         # is kept only for a refresh period.
@@ -105,6 +108,7 @@ def _standings_html(request: HttpRequest, event: Event, stage: Stage | None) -> 
                 "event": event,
                 "stage": stage,
                 "standings": rows,
+                "through": through,
                 "seated": seated,
                 # Rounds and no board yet (an event before its day): it will have standings;
                 # an archive of imported games has boards and seats nobody.

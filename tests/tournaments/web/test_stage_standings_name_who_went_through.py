@@ -1,0 +1,65 @@
+"""A stage's standings page says who went through its cut once it is made, not "the first N
+go through": a trial's correction after the cut moved another player into the first N, and
+the page still promised them the next stage. Those the cut sent through (StageEntry of the
+next stage) are marked, whatever their place now; the page shows the cut as soon as it is
+made (its cached copy is keyed by the standings' stamp, which the cut moves; the stamp is
+read at most once a second)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from tests.tournaments.standings.test_cut_and_swiss_use_stored_rows import _qualifying
+from tournaments.events import stages
+from tournaments.models import StageEntry, Standing
+from tournaments.standings.penalties import penalty_add
+from tournaments.standings.store import standings_recompute
+
+pytestmark = pytest.mark.django_db
+
+
+def _page(event, stage) -> str:
+    # As a second later: the page reads the standings' stamp at most once a second.
+    cache.delete(_stamp_key(event))
+    url = reverse("public:standings", args=[event.slug]) + f"?stage={stage.number}"
+    return Client().get(url).content.decode()
+
+
+def _stamp_key(event) -> str:
+    return "standings-stamp:" + hashlib.sha256(event.slug.encode()).hexdigest()
+
+
+def _marked(page: str) -> set[str]:
+    """The names in the rows marked as through the cut."""
+    return set(re.findall(r'<tr class="through">.*?<a href="[^"]*">([^<]*)</a>', page, re.S))
+
+
+def test_the_page_names_who_went_through_and_keeps_them_after_a_correction() -> None:
+    cache.clear()
+    event, td, qualifying, _following, players = _qualifying(
+        tiebreaks=["lot"], cut=5, recomputed=True
+    )
+    before = _page(event, qualifying)
+    assert "The first 5 go through to the next stage." in before
+    stages.stage_cut(stage=qualifying, actor=td)
+    through = set(StageEntry.objects.filter(stage__event=event).values_list("player_id", flat=True))
+    names = {p.name for p in players.values() if p.pk in through}
+    assert len(names) == 5
+    page = _page(event, qualifying)
+    assert "The first 5 go through" not in page
+    assert "The cut is made: the 5 players marked ✓ went through to the next stage." in page
+    assert _marked(page) == names
+    # A correction after the cut: the leader's penalty sends him below the line.
+    leader = Standing.objects.get(event=event, stage=qualifying, position=1).player
+    penalty_add(event=event, player=leader, points="100", reason="late", stage=qualifying)
+    standings_recompute(event_id=event.pk)
+    assert Standing.objects.get(event=event, stage=qualifying, player=leader).position > 5
+    page = _page(event, qualifying)
+    assert _marked(page) == names
+    assert "The first 5 go through" not in page
