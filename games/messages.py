@@ -252,6 +252,20 @@ ENGINE_SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
         _("%(cards)s is not a pair: a pair is two cards of one rank (B with R is the rocket).")
         % {"cards": p["cards"]}
     ),
+    "combo.joker_as_dealt": lambda p: (
+        (
+            _(
+                "%(cards)s is not a pair: by rank it is a jack and the small joker (a deal "
+                "writes the jokers BJ and RJ); the small joker alone is written B."
+            )
+            if p["joker"] == "B"
+            else _(
+                "%(cards)s is not a pair: by rank it is a jack and the big joker (a deal "
+                "writes the jokers BJ and RJ); the big joker alone is written R."
+            )
+        )
+        % {"cards": p["cards"]}
+    ),
     "combo.two_decks_trio": lambda p: (
         _(
             "%(cards)s is not a combination: with two decks a trio takes only a pair, and a bomb "

@@ -426,6 +426,18 @@ def why_not_coded(
             "combo.jokers_five",
             cards,
         )
+    jack = RANKS.index("J")
+    if n == 2 and counts[jack] == 1 and jokers == 1:
+        # "BJ" or "RJ" copied from a deal (R-SUIT writes the jokers so), read by rank.
+        letter = "B" if counts[SMALL_JOKER] else "R"
+        name = "small" if letter == "B" else "big"
+        return (
+            "R-T2",
+            f"{text} is not a pair: by rank it is a jack and the {name} joker (a deal writes "
+            f"the jokers BJ and RJ); the {name} joker alone is written {letter}",
+            "combo.joker_as_dealt",
+            {**cards, "joker": letter},
+        )
     if n == 2 and distinct == 2:
         return (
             "R-T2",

@@ -81,6 +81,7 @@ ERROR_CODES: dict[str, tuple[str, ...]] = {
     "combo.jokers_four": ("cards",),
     "combo.jokers_five": ("cards",),
     "combo.not_a_pair": ("cards",),
+    "combo.joker_as_dealt": ("cards", "joker"),
     "combo.two_decks_trio": ("cards",),
     "combo.kickers": ("cards",),
     "combo.chain_of_pairs": ("cards",),

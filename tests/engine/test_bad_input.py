@@ -17,6 +17,8 @@ from games.engine import (
     read_record,
     replay,
 )
+from games.engine.combos import why_not_coded
+from games.messages import error_message
 
 DEAL = {"S": "33334444555566667", "E": "77788889999TTTTJJ", "W": "JJQQQQKKKKAAAA222"}
 
@@ -254,3 +256,14 @@ def test_deep_nesting_is_refused_whatever_the_recursion_limit() -> None:
     assert parse_json(deepest) is not None
     with pytest.raises(RecordError):
         parse_json("[" + deepest + "]")
+
+
+@pytest.mark.parametrize(("typed", "letter", "name"), [("BJ", "B", "small"), ("rj", "R", "big")])
+def test_a_joker_written_as_in_a_deal_is_told_its_rank_letter(typed, letter, name) -> None:
+    # R-NOTE reads "BJ" by rank: the small joker B and a jack J, which is no combination
+    # (R-T2); a referee who copied a deal's joker (R-SUIT writes BJ, RJ) is told how to write it.
+    rule, message, code, params = why_not_coded(parse_cards(typed))
+    assert (rule, code) == ("R-T2", "combo.joker_as_dealt")
+    assert params == {"cards": f"J{letter}", "joker": letter}
+    assert f"the {name} joker alone is written {letter}" in message
+    assert f"the {name} joker alone is written {letter}" in (error_message(code, params) or "")
