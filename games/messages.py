@@ -1,8 +1,7 @@
 """The sentences of live entry and of stored verdicts, in the reader's language: each engine
 error code (games.engine.errors.ERROR_CODES) and quick-result code as a sentence naming the
 play, seat, cards and rule (ENGINE_SENTENCES, QUICK_SENTENCES; the engine's English message
-when a code has none), a verified game's stored error, and the labels of calls, types, statuses.
-"""
+when a code has none), a verified game's stored error, and the labels of calls, types, statuses."""
 
 from __future__ import annotations
 
@@ -11,15 +10,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.engine import (
-    EngineError,
-    format_cards,
-    parse_cards,
-)
+from games.engine import EngineError, format_cards, parse_cards
 from games.models import Status
 from games.notation import rank_cards
-
-# -- rendering ----------------------------------------------------------------------------------
 
 
 def call_label(call: str) -> str:
@@ -73,6 +66,10 @@ def _listed(values: object, label: Callable[[str], str] = str) -> str:
 
 def _end_word(kind: object) -> str:
     return {"claim": _("claim"), "concede": _("concede")}.get(str(kind), "—")
+
+
+def _joker_name(letter: object) -> str:
+    return _("small joker") if letter == "B" else _("big joker")
 
 
 # One sentence per engine error code (games.engine.errors.ERROR_CODES), built from the error's
@@ -253,18 +250,11 @@ ENGINE_SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
         % {"cards": p["cards"]}
     ),
     "combo.joker_as_dealt": lambda p: (
-        (
-            _(
-                "%(cards)s is not a pair: by rank it is a jack and the small joker (a deal "
-                "writes the jokers BJ and RJ); the small joker alone is written B."
-            )
-            if p["joker"] == "B"
-            else _(
-                "%(cards)s is not a pair: by rank it is a jack and the big joker (a deal "
-                "writes the jokers BJ and RJ); the big joker alone is written R."
-            )
+        _(
+            "%(cards)s is not a pair: by rank it is a jack and the %(joker)s (a deal writes the "
+            "jokers BJ and RJ); the %(joker)s alone is written %(letter)s."
         )
-        % {"cards": p["cards"]}
+        % {"cards": p["cards"], "letter": p["joker"], "joker": _joker_name(p["joker"])}
     ),
     "combo.two_decks_trio": lambda p: (
         _(
