@@ -10,7 +10,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -114,12 +114,21 @@ def penalty_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     event = _event_for_rulings(request, slug)
     if isinstance(event, HttpResponse):
         return event
-    penalty = get_object_or_404(Penalty, event=event, pk=pk)
+    penalty = Penalty.objects.filter(event=event, pk=pk).select_related("player").first()
+    if penalty is None and Penalty.objects.filter(pk=pk).exists():
+        raise Http404("no such penalty in this event")
     try:
-        service.penalty_remove(penalty_id=penalty.pk, actor=request.user)
+        removed = penalty is not None and service.penalty_remove(
+            penalty_id=penalty.pk, actor=request.user
+        )
     except NotAllowed as exc:
         raise PermissionDenied(exc.message) from None
-    messages.success(
-        request, _("The penalty of %(player)s is withdrawn.") % {"player": penalty.player.name}
-    )
+    if penalty is None or not removed:
+        # Pressed again (a second tab, the back button): nothing left to withdraw.
+        messages.info(request, _("This penalty was withdrawn already."))
+    else:
+        messages.success(
+            request,
+            _("The penalty of %(player)s is withdrawn.") % {"player": penalty.player.name},
+        )
     return redirect("referee:penalties", slug=event.slug)

@@ -102,3 +102,27 @@ def test_the_withdraw_button_of_a_penalty_is_no_withdrawal_from_the_event() -> N
     url = reverse("referee:penalties", args=[event.slug])
     page = chief.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "撤销</button>" in page and "退赛" not in page
+
+
+def test_withdrawing_a_penalty_twice_says_it_is_withdrawn_already() -> None:
+    # A trial's chief referee pressed Withdraw in a second tab (or after going back): a 404
+    # page, as if the event were gone. The page says the penalty is withdrawn already.
+    event, _round, tables, _boards = duplicate_round(tables=1, boards=1, seed="pen-twice")
+    chief = _client(event, "pen-twice-chief", Role.CHIEF_REFEREE)
+    player = tables[0].seats.first().player
+    penalty = Penalty.objects.create(event=event, player=player, points=2, reason="late")
+    withdraw = reverse("referee:penalty_withdraw", args=[event.slug, penalty.pk])
+    assert chief.post(withdraw).status_code == 302
+    again = chief.post(withdraw, follow=True)
+    assert again.status_code == 200
+    assert again.redirect_chain[-1][0] == reverse("referee:penalties", args=[event.slug])
+    assert "This penalty was withdrawn already." in again.content.decode()
+    assert AuditEntry.objects.filter(action="penalty.remove").count() == 1
+    # Another event's penalty number is still no page of this one.
+    other, _r, other_tables, _b = duplicate_round(tables=1, boards=1, seed="pen-other")
+    foreign = Penalty.objects.create(
+        event=other, player=other_tables[0].seats.first().player, points=1, reason="x"
+    )
+    foreign_url = reverse("referee:penalty_withdraw", args=[event.slug, foreign.pk])
+    assert chief.post(foreign_url).status_code == 404
+    assert Penalty.objects.filter(pk=foreign.pk).exists()
