@@ -5,11 +5,15 @@ note (ResultCheck), within the event's correction window; the referees' queue of
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ddz_site.kernel.broadcast import table_changed
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import text_refusal
 from games.models import Game
@@ -115,12 +119,34 @@ def result_check_record(
 CLAIM_ANSWERS = {"accept": CheckKind.CONFIRM, "dispute": CheckKind.PROBLEM}
 
 
-def claim_answer_of(*, game: Game, seat: str) -> str | None:
-    """The answer (``accept`` or ``dispute``) `seat` gave to `game`'s claim, None if none."""
-    kind = (
-        ResultCheck.objects.filter(game=game, seat=seat).order_by().values_list("kind", flat=True)
-    ).first()
-    return next((a for a, k in CLAIM_ANSWERS.items() if k == kind), None)
+def claim_answers(*, game: Game) -> dict[str, str]:
+    """Seat → the answer (``accept`` or ``dispute``) each seat gave to `game`'s claim so far.
+    One query."""
+    answer_of: dict[str, str] = {str(k): a for a, k in CLAIM_ANSWERS.items()}
+    return {
+        seat: answer_of[kind]
+        for seat, kind in ResultCheck.objects.filter(game=game, kind__in=answer_of)
+        .order_by()
+        .values_list("seat", "kind")
+        if seat
+    }
+
+
+def claim_view(
+    *, game: Game | None, seat: str | None, seats: Iterable[str]
+) -> dict[str, Any] | None:
+    """A stored game's claim as `seat`'s device shows it (R-CLAIM): ``{"by", "open",
+    "answer", "answers"}`` (``open``: the seat may accept or dispute it; ``answer``: its
+    answer so far, or null; ``answers``: each other seat of `seats` with its answer so far,
+    or null, which every seat reads, the claimant too); null when the game did not end with
+    a claim. One query."""
+    claimant = (game.record.get("end") or {}).get("claim") if game is not None else None
+    if game is None or not claimant:
+        return None
+    given = claim_answers(game=game)
+    others = {s: given.get(s) for s in seats if s != claimant}
+    mine = others.get(seat or "")
+    return {"by": claimant, "open": seat in others, "answer": mine, "answers": others}
 
 
 def claim_answer_record(*, game: Game, seat: str, answer: str, bearer: Actor) -> ResultCheck:
@@ -175,6 +201,8 @@ def claim_answer_record(*, game: Game, seat: str, answer: str, bearer: Actor) ->
             obj=game,
             changes={"kind": kind, "note": note, "seat": seat, "claim": claimant},
         )
+        # Every device of the table reads the answers again: the claimant sees them.
+        table_changed(table_id=game.table_id, board_number=game.board.number)
     return check
 
 

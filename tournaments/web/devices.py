@@ -51,7 +51,7 @@ from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import text_refusal
 from ddz_site.web.middleware import api_error, method_not_allowed
 from games.messages import call_label, status_label
-from games.models import Board, Game
+from games.models import Board
 from tournaments.core.lineups import table_players
 from tournaments.core.rules import rules_of
 from tournaments.links import checks, devices
@@ -252,7 +252,7 @@ def device_view(
         if state.game is not None
         else None
     )
-    view["claim"] = _claim(device, state.game)
+    view["claim"] = checks.claim_view(game=state.game, seat=device.seat, seats=device.board.hands)
     view["result_line"] = result_line(view)
     return view
 
@@ -280,18 +280,6 @@ def device_seconds_left(device: Device, state: live.LiveState) -> int | None:
     if state.game is not None or state.position.to_move is None:
         return None
     return online_play.move_seconds_left(table=device.table, board=device.board)
-
-
-def _claim(device: Device, game: Game | None) -> dict[str, Any] | None:
-    """A stored game's claim as this seat may answer it (R-CLAIM): ``{"by", "open", "answer"}``
-    (``open``: this seat may accept or dispute it; ``answer``: its answer so far, or null);
-    null when the game did not end with a claim."""
-    claimant = (game.record.get("end") or {}).get("claim") if game is not None else None
-    if game is None or not claimant:
-        return None
-    answers = device.seat is not None and device.seat != claimant
-    mine = checks.claim_answer_of(game=game, seat=device.seat) if device.seat and answers else None
-    return {"by": claimant, "open": answers, "answer": mine}
 
 
 def device_texts() -> dict[str, Any]:
@@ -330,6 +318,11 @@ def device_texts() -> dict[str, Any]:
         "dispute": _("Dispute it"),
         "accepted": _("You accepted the claim."),
         "disputed": _("You disputed the claim: the chief referee will rule."),
+        "claimYours": _("You claimed the rest: the other seats accept or dispute it."),
+        "claimAnswer": _("%(seat)s: %(answer)s"),
+        "answerAccepted": _("accepted"),
+        "answerDisputed": _("disputed"),
+        "answerWaiting": _("no answer yet"),
         "left": _("The robot plays your seat from move %(n)s on."),
         "leaveConfirm": _("Leave the table? The robot plays your seat to the end of the board."),
         # The move's countdown (online play), redrawn every second by the script.

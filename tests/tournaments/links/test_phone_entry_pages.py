@@ -69,6 +69,7 @@ SAMPLES: dict[str, object] = {
     "marked": "S",
     "partner": "N",
     "cards": "55",
+    "joker": "B",
     "winner": "W",
     "hand": "33456",
     "reading": "trio_with_solo",

@@ -188,17 +188,31 @@ def test_an_undecided_claim_goes_to_the_other_seats_and_a_dispute_to_the_chief(
     status, answer = _post(clients[landlord], url, {"step": "claim", "at": len(bids)})
     assert status == 200 and answer["view"]["game"] is not None
     assert answer["view"]["result"]["undecided"] is True
-    assert answer["view"]["claim"] == {"by": landlord, "open": False, "answer": None}
-    farmer = next(s for s in seats if s != landlord)
+    farmers = [s for s in seats if s != landlord]
+    waiting = dict.fromkeys(farmers)
+    assert answer["view"]["claim"] == {
+        "by": landlord,
+        "open": False,
+        "answer": None,
+        "answers": waiting,
+    }
+    farmer = farmers[0]
     view = (
         clients[farmer]
         .get(reverse("links:seat_position", args=[seats[farmer], board.number]))
         .json()["view"]
     )
-    assert view["claim"] == {"by": landlord, "open": True, "answer": None}
+    assert view["claim"] == {"by": landlord, "open": True, "answer": None, "answers": waiting}
     claim_url = reverse("links:seat_claim", args=[seats[farmer], board.number])
     status, answer = _post(clients[farmer], claim_url, {"answer": "dispute"})
     assert status == 200 and answer["view"]["claim"]["answer"] == "dispute"
+    # The claimant reads each other seat's answer (a trial's claimant saw none of them).
+    own_view = (
+        clients[landlord]
+        .get(reverse("links:seat_position", args=[seats[landlord], board.number]))
+        .json()["view"]
+    )
+    assert own_view["claim"]["answers"] == {farmer: "dispute", farmers[1]: None}
     (signal,) = open_signals(event=world.event)
     assert signal.seat == farmer and signal.kind == "problem" and landlord in signal.note
     # The claimant does not answer his own claim; a word that is no answer is refused.

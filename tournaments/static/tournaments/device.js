@@ -249,14 +249,24 @@
     var c = view.claim;
     return !!(c && c.open && view.result && view.result.undecided);
   }
+  // Every seat sees the claim and each other seat's answer, the claimant too; only the
+  // other seats have the buttons.
   function drawClaim() {
     var c = view.claim, box = $("claim");
-    box.hidden = !claimOpen();
+    box.hidden = !(c && view.result && view.result.undecided);
     if (box.hidden) { return; }
-    $("claim-line").textContent = fmt(T.claimBy, { seat: c.by }) + (
-      c.answer === "accept" ? " " + T.accepted : c.answer === "dispute" ? " " + T.disputed : "");
+    var line = c.open ? fmt(T.claimBy, { seat: c.by }) + (
+      c.answer === "accept" ? " " + T.accepted : c.answer === "dispute" ? " " + T.disputed : "")
+      : c.by === view.seat ? T.claimYours : fmt(T.claimBy, { seat: c.by });
+    var answers = Object.keys(c.answers || {}).sort().map(function (seat) {
+      var a = c.answers[seat];
+      return fmt(T.claimAnswer, { seat: seat, answer: a === "accept" ? T.answerAccepted
+        : a === "dispute" ? T.answerDisputed : T.answerWaiting });
+    });
+    $("claim-line").textContent = line + (answers.length ? " (" + answers.join(" · ") + ")" : "");
     $("claim-accept").textContent = T.accept;
     $("claim-dispute").textContent = T.dispute;
+    $("claim-accept").hidden = $("claim-dispute").hidden = !c.open;
   }
   function answerClaim(answer) {
     if (inFlight) { showError(T.busy); return; }
