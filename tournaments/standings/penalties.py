@@ -36,12 +36,15 @@ def penalty_points(points: str | int | Decimal) -> Decimal:
         value = Decimal(str(points))
     except InvalidOperation:
         raise RulingRejected(_("A penalty is a positive number of points.")) from None
-    if not value.is_finite() or value <= 0 or value != value.quantize(Decimal("0.0001")):
+    if not value.is_finite() or value <= 0:
         raise RulingRejected(_("A penalty is a positive number of points."))
+    # The bound first: quantizing 1e27 to four decimals exceeds Decimal's precision.
     if value > MAX_POINTS:
         raise RulingRejected(
             _("A penalty is at most %(max)s points.") % {"max": points_text(MAX_POINTS)}
         )
+    if value != value.quantize(Decimal("0.0001")):
+        raise RulingRejected(_("A penalty is a positive number of points."))
     return value
 
 

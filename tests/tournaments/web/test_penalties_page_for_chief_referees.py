@@ -126,3 +126,18 @@ def test_withdrawing_a_penalty_twice_says_it_is_withdrawn_already() -> None:
     foreign_url = reverse("referee:penalty_withdraw", args=[event.slug, foreign.pk])
     assert chief.post(foreign_url).status_code == 404
     assert Penalty.objects.filter(pk=foreign.pk).exists()
+
+
+@pytest.mark.parametrize("typed", ["1e27", "1E400", "9" * 40, "-1e400", "1e-400"])
+def test_points_in_any_notation_are_refused_in_the_form_not_a_server_error(typed) -> None:
+    # A trial's 1e27 reached Decimal.quantize past its precision: a 500 page.
+    event, _round, tables, _boards = duplicate_round(tables=1, boards=1, seed="pen-exp")
+    chief = _client(event, f"pen-exp-{len(typed)}-{typed[:2]}", Role.CHIEF_REFEREE)
+    url = reverse("referee:penalties", args=[event.slug])
+    player = tables[0].seats.first().player
+    answer = chief.post(url, {"player": player.pk, "points": typed, "reason": "x"})
+    assert answer.status_code == 400
+    page = answer.content.decode()
+    said = ("at most 10000 points", "A penalty is a positive number of points.", "at most 20")
+    assert any(words in page for words in said)
+    assert not Penalty.objects.exists()
