@@ -372,11 +372,14 @@ def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         return _done(request, event, add, _("Rounds added."))
     if action == "seat":
         seated: list[int] = []
+        report: dict[str, Any] = {}
 
         def seat() -> None:
-            seated.extend(stages.stage_seat(stage=stage, actor=request.user).get("rounds") or [])
+            report.update(stages.stage_seat(stage=stage, actor=request.user))
+            seated.extend(report.get("rounds") or [])
 
         response = _done(request, event, seat, _("The draft rounds of the stage are seated."))
+        _sit_out_said(request, seated, report.get("sit_out") or [])
         if seated and fields.seated_by_round(event):
             # Late entries or withdrawals: the rounds are seated one at a time (a trial read
             # "the draft rounds are seated" with round 1 only).
@@ -398,6 +401,37 @@ def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             _("The cut is made."),
         )
     raise Http404(_("Unknown action."))
+
+
+def _sit_out_said(request: HttpRequest, numbers: list[int], sit_out: list[list[str]]) -> None:
+    """Name who sits out each round a movement seated (a field that does not fill its
+    tables), and apart anyone who sits out every one of them: he plays none of the stage."""
+    if sit_out and isinstance(sit_out[0], str):
+        sit_out = [cast(list[str], sit_out)]  # one round seated by its field: its names
+    rounds_out = [(n, names) for n, names in zip(numbers, sit_out, strict=False) if names]
+    if not rounds_out:
+        return
+    messages.info(
+        request,
+        _("These players sit out: %(rounds)s.")
+        % {
+            "rounds": "; ".join(
+                _("Round %(number)s: %(names)s") % {"number": n, "names": ", ".join(names)}
+                for n, names in rounds_out
+            )
+        },
+    )
+    always = set.intersection(*(set(names) for names in sit_out)) if sit_out else set()
+    if len(rounds_out) == len(numbers):
+        for name in sorted(always):
+            messages.warning(
+                request,
+                _(
+                    "%(name)s sits out every round of this stage: he plays none of it. Add a "
+                    "round to the stage before seating it, so that the sit-outs rotate."
+                )
+                % {"name": name},
+            )
 
 
 @login_required
