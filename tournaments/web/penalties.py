@@ -19,7 +19,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import TypedTextField
 from tournaments.core.access import NotAllowed
-from tournaments.models import Event, Penalty, Player, Stage
+from tournaments.events.selectors import cut_through
+from tournaments.models import Event, EventStatus, Penalty, Player, Stage
 from tournaments.standings import penalties as service
 from tournaments.web.adjustments import rulings_door
 
@@ -39,6 +40,11 @@ class PenaltyForm(forms.Form):
         required=False,
         label=gettext_lazy("Stage"),
         empty_label=gettext_lazy("the whole event"),
+        help_text=gettext_lazy(
+            "A penalty of the whole event counts only in the standings of the whole event; "
+            "one of a stage counts in that stage's standings (and in those of a stage that "
+            "carries its scores over)."
+        ),
     )
     reason = TypedTextField(
         label=gettext_lazy("Reason"),
@@ -98,12 +104,27 @@ def penalties_page(request: HttpRequest, slug: str) -> HttpResponse:
                         "points": service.points_text(penalty.points),
                     },
                 )
+                if penalty.stage is not None and cut_through(stage=penalty.stage):
+                    messages.warning(
+                        request,
+                        _(
+                            "The cut of %(stage)s is made: this penalty moves its standings "
+                            "but does not change who went through."
+                        )
+                        % {"stage": penalty.stage.label},
+                    )
                 return redirect("referee:penalties", slug=event.slug)
         status = 400
     return render(
         request,
         "referee/penalties.html",
-        {"event": event, "form": form, "penalties": service.event_penalties(event)},
+        {
+            "event": event,
+            "form": form,
+            "penalties": service.event_penalties(event),
+            "finished": event.status == EventStatus.FINISHED,
+            "cuts_made": [s for s in event.stages.order_by("number") if cut_through(stage=s)],
+        },
         status=status,
     )
 

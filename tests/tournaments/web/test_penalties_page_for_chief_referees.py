@@ -141,3 +141,36 @@ def test_points_in_any_notation_are_refused_in_the_form_not_a_server_error(typed
     said = ("at most 10000 points", "A penalty is a positive number of points.", "at most 20")
     assert any(words in page for words in said)
     assert not Penalty.objects.exists()
+
+
+def test_the_page_says_what_a_penalty_moves_once_the_cut_is_made_or_the_event_finished() -> None:
+    # A trial penalised a qualifier after the cut: the stage's standings moved him below the
+    # line while the cut kept him through, with no word; another, after the finish, reordered
+    # the prizes in silence; and read "the whole event" as counting in the final's ranking.
+    from tournaments.models import EventStatus, Stage, StageEntry
+
+    event, round_, tables, _boards = duplicate_round(tables=1, boards=1, seed="pen-after")
+    chief = _client(event, "pen-after-chief", Role.CHIEF_REFEREE)
+    url = reverse("referee:penalties", args=[event.slug])
+    page = chief.get(url).content.decode()
+    assert "only in the standings of the whole event" in page
+    assert 'id="penalty-cut-made"' not in page and 'id="penalty-finished"' not in page
+    qualifying = Stage.objects.create(event=event, number=1, name="Qualifying", cut=1)
+    Stage.objects.create(event=event, number=2, name="Final")
+    round_.stage = qualifying
+    round_.save()
+    player = tables[0].seats.first().player
+    StageEntry.objects.create(
+        stage=Stage.objects.get(number=2, event=event), player=player, position=1
+    )
+    page = chief.get(url).content.decode()
+    assert 'id="penalty-cut-made"' in page and "Qualifying" in page
+    given = chief.post(
+        url,
+        {"player": player.pk, "points": "2", "stage": qualifying.pk, "reason": "late"},
+        follow=True,
+    ).content.decode()
+    assert "does not change who went through" in given
+    type(event).objects.filter(pk=event.pk).update(status=EventStatus.FINISHED)
+    page = chief.get(url).content.decode()
+    assert 'id="penalty-finished"' in page
