@@ -7,10 +7,12 @@ databases (the embedded SQLite of the demo).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import count
 from typing import Any
 
 from django.db import connection, models
 from django.db.models import QuerySet
+from django.utils.text import slugify
 
 
 def model_columns(model: type[models.Model], names: Sequence[str]) -> list[tuple[Any, str]]:
@@ -29,6 +31,19 @@ def model_columns(model: type[models.Model], names: Sequence[str]) -> list[tuple
             raise ValueError(f"{model.__name__}.{name} has no column of its own")
         out.append((field, column))
     return out
+
+
+def free_slug(model: type[models.Model], name: str, fallback: str) -> str:
+    """An address (slug) for a new row of `model` named `name`: its slugified name (at most
+    190 characters; `fallback` when nothing is left of it, "!!!"), else the first of -2,
+    -3, … after it that no row of `model` has. One query. The row's unique slug still
+    decides: a row written meanwhile with the same slug makes the caller's insert fail."""
+    base = slugify(name, allow_unicode=True)[:190] or fallback
+    manager = model._default_manager
+    taken = set(manager.filter(slug__startswith=base).values_list("slug", flat=True))
+    if base not in taken:
+        return base
+    return next(f"{base}-{n}" for n in count(2) if f"{base}-{n}" not in taken)
 
 
 def copy_rows(

@@ -12,10 +12,10 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from ddz_site.kernel.errors import DomainError
+from ddz_site.kernel.sql import free_slug
 from ddz_site.kernel.text import blank, text_refusal
 from games.engine import EngineError, RuleSet
 from tournaments.core.access import played_tables
@@ -82,7 +82,9 @@ def event_create(
             spec = RuleSet.from_spec(rules).to_spec()
         except EngineError as exc:
             raise EventRejected(_("Unknown rules: %(error)s") % {"error": exc}) from None
-    slug = slugify(name, allow_unicode=True) or "event"
+    # Another name may make the same address ("!!!" and "???": event; "Spring Cup" and
+    # "spring cup!"): the next free one is taken, "spring-cup-2".
+    slug = free_slug(Event, name, "event")
     try:
         with transaction.atomic():
             # A new event is announced; its first round puts it in play
@@ -96,6 +98,11 @@ def event_create(
                 status=EventStatus.ANNOUNCED if spec is not None else EventStatus.IN_PLAY,
             )
     except IntegrityError:
+        if not Event.objects.filter(name=name).exists():
+            # The address was taken meanwhile by another name: ask again.
+            raise EventRejected(
+                _("Another event took this address meanwhile: try again.")
+            ) from None
         raise EventRejected(_("An event named %(name)s already exists.") % {"name": name}) from None
 
 

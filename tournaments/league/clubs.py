@@ -24,10 +24,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch, Q, QuerySet
 from django.dispatch import Signal
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from ddz_site.kernel.errors import DomainError
+from ddz_site.kernel.sql import free_slug
 from ddz_site.kernel.text import text_refusal
 from tournaments.core.access import AdministrationRefused, account_records, may_create_events
 from tournaments.core.audit import audit_record
@@ -132,12 +132,7 @@ def _need_organizer(user: Any, club: Club) -> None:
 
 
 def _slug(model: type[Club] | type[Series], name: str) -> str:
-    base = slugify(name, allow_unicode=True) or model.__name__.lower()
-    slug, n = base, 1
-    while model.objects.filter(slug=slug).exists():
-        n += 1
-        slug = f"{base}-{n}"
-    return slug
+    return free_slug(model, name, model.__name__.lower())
 
 
 def club_create(*, name: str, actor: Any) -> Club:

@@ -127,3 +127,14 @@ def test_the_event_page_and_the_dashboard_name_the_rule_options(client) -> None:
     for url in (event.get_absolute_url(), reverse("organizer:dashboard", args=[event.slug])):
         page = client.get(url).content.decode()
         assert "options: bidding=rob, space_shuttle=true" in page, url
+
+
+@pytest.mark.parametrize(("first", "second"), [("!!!", "???"), ("Spring Cup", "spring cup!")])
+def test_names_of_one_address_take_the_next_free_address(first, second) -> None:
+    # A trial named an event "!!!" (address /events/event/), then "???" was refused as "An
+    # event named ??? already exists": no event had that name, only that address.
+    one = event_create(name=first, rules="classic")
+    two = event_create(name=second, rules="classic")
+    assert two.name == second and two.slug == f"{one.slug}-2"
+    with pytest.raises(EventRejected, match="already exists"):
+        event_create(name=first, rules="classic")
