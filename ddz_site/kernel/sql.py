@@ -34,11 +34,13 @@ def model_columns(model: type[models.Model], names: Sequence[str]) -> list[tuple
 
 
 def free_slug(model: type[models.Model], name: str, fallback: str) -> str:
-    """An address (slug) for a new row of `model` named `name`: its slugified name (at most
-    190 characters; `fallback` when nothing is left of it, "!!!"), else the first of -2,
-    -3, … after it that no row of `model` has. One query. The row's unique slug still
-    decides: a row written meanwhile with the same slug makes the caller's insert fail."""
-    base = slugify(name, allow_unicode=True)[:190] or fallback
+    """An address (slug) for a new row of `model` named `name`: its slugified name (cut to
+    leave room for a suffix in the slug column; `fallback` when nothing is left of it,
+    "!!!"), else the first of -2, -3, … after it that no row of `model` has. One query. The
+    row's unique slug still decides: a row written meanwhile with the same slug makes the
+    caller's insert fail."""
+    room = (model._meta.get_field("slug").max_length or 50) - 8
+    base = slugify(name, allow_unicode=True)[:room].rstrip("-") or fallback
     manager = model._default_manager
     taken = set(manager.filter(slug__startswith=base).values_list("slug", flat=True))
     if base not in taken:
