@@ -39,7 +39,8 @@ def free_slug(model: type[models.Model], name: str, fallback: str) -> str:
     "!!!"), else the first of -2, -3, … after it that no row of `model` has. One query. The
     row's unique slug still decides: a row written meanwhile with the same slug makes the
     caller's insert fail."""
-    room = (model._meta.get_field("slug").max_length or 50) - 8
+    column = model._meta.get_field("slug")
+    room = (getattr(column, "max_length", None) or 50) - 8
     base = slugify(name, allow_unicode=True)[:room].rstrip("-") or fallback
     manager = model._default_manager
     taken = set(manager.filter(slug__startswith=base).values_list("slug", flat=True))
