@@ -123,6 +123,32 @@ def test_a_message_without_subject_or_from_a_stale_form_is_refused() -> None:
 
 
 @pytest.mark.django_db
+def test_a_message_that_reaches_no_one_is_refused_and_one_player_is_one() -> None:
+    # A trial wrote to an event whose players had no address: "This message was sent
+    # already: nothing more sent", with a fresh form. And "on its way to 1 players".
+    event = EventFactory(slug="broadcast-none", name="Cup none")
+    Entry.objects.create(event=event, player=PlayerFactory(email=""))
+    td = get_user_model().objects.create_user("td-broadcast-none", password="pw")
+    EventRole.objects.create(event=event, user=td, role=Role.ORGANIZER)
+    url = reverse("mail:broadcast", kwargs={"slug": event.slug})
+    organizer = _client(td)
+    form = {
+        "subject": "Hello",
+        "body": "Anyone?",
+        "nonce": _nonce(organizer.get(url).content.decode()),
+    }
+    answer = organizer.post(url, form)
+    assert answer.status_code == 400
+    said = answer.content.decode()
+    assert "No player of this event has an e-mail address to write to" in said
+    assert "sent already" not in said and not OutgoingMail.objects.exists()
+    Entry.objects.create(event=event, player=PlayerFactory(email="one@example.org"))
+    form["nonce"] = _nonce(organizer.get(url).content.decode())
+    sent = organizer.post(url, form, follow=True).content.decode()
+    assert "Your message is on its way to 1 player." in sent
+
+
+@pytest.mark.django_db
 def test_the_unsubscribe_page_turns_mail_off_only_with_its_button() -> None:
     _event, players, _users = _event_with_players("unsubscribe")
     player = players[0]

@@ -495,7 +495,8 @@ def event_broadcast(*, event: Event, actor: Actor, subject: str, body: str, nonc
 
     Raises:
         NotOrganizer: ``actor`` is no organizer of the event.
-        MailRefused: an empty subject or message, too long, or a malformed nonce.
+        MailRefused: an empty subject or message, too long, a malformed nonce, or no player
+            to write to.
     """
     subject = " ".join(subject.split())
     body = body.strip()
@@ -511,8 +512,16 @@ def event_broadcast(*, event: Event, actor: Actor, subject: str, body: str, nonc
     with transaction.atomic():
         organizer_lock(event, actor)
         written = 0
+        audience = list(broadcast_audience(event))
+        if not audience:
+            raise MailRefused(
+                _(
+                    "No player of this event has an e-mail address to write to (or every one "
+                    "turned e-mail off): nothing sent."
+                )
+            )
         with translation.override(settings.LANGUAGE_CODE):
-            for player in broadcast_audience(event):
+            for player in audience:
                 text = _render("broadcast", player.email, event=event, player=player, text=body)
                 written += bool(
                     queue(

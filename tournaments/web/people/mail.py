@@ -17,7 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ddz_site.kernel.errors import DomainError
@@ -105,7 +105,13 @@ def broadcast(request: HttpRequest, slug: str) -> HttpResponse:
             else:
                 if sent:
                     messages.success(
-                        request, _("Your message is on its way to %(n)s players.") % {"n": sent}
+                        request,
+                        ngettext(
+                            "Your message is on its way to %(n)s player.",
+                            "Your message is on its way to %(n)s players.",
+                            sent,
+                        )
+                        % {"n": sent},
                     )
                 else:
                     messages.info(request, _("This message was sent already: nothing more sent."))
