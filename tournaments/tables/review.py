@@ -174,7 +174,7 @@ def games_confirm(
     refused: list[tuple[int, str]] = []
     for game_id in dict.fromkeys(game_ids):
         if game_id not in mine:
-            refused.append((game_id, _("There is no such game.")))
+            refused.append((game_id, _("There is no such game in this event.")))
             continue
         try:
             confirmed.append(game_confirm(game_id=game_id, actor=actor))

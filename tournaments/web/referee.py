@@ -165,6 +165,8 @@ def confirm_queue(request: HttpRequest, slug: str) -> HttpResponse:
             for v in request.POST.getlist("game")
             if v.isascii() and v.isdigit() and len(v) < 10
         ]
+        if not request.POST.getlist("game"):
+            messages.info(request, _("Tick the games to confirm first."))
         confirmed, refused = games_confirm(event=event, game_ids=ids, actor=request.user)
         if confirmed:
             messages.success(
@@ -172,11 +174,12 @@ def confirm_queue(request: HttpRequest, slug: str) -> HttpResponse:
                 ngettext("%(count)d game confirmed.", "%(count)d games confirmed.", len(confirmed))
                 % {"count": len(confirmed)},
             )
+        # Named by table and board only when of this event (another's is only its number).
         names = {
             g.pk: g
-            for g in Game.objects.filter(pk__in=[i for i, _r in refused]).select_related(
-                "table", "board"
-            )
+            for g in Game.objects.filter(
+                pk__in=[i for i, _r in refused], board__event=event
+            ).select_related("table", "board")
         }
         for game_id, reason in refused:
             game = names.get(game_id)

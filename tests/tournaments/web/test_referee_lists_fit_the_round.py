@@ -133,3 +133,21 @@ def test_an_event_without_rounds_shows_empty_lists() -> None:
         assert client.get(reverse(name, args=[event.slug])).status_code == 200
         assert client.get(reverse(name, args=[event.slug]) + "?round=all").status_code == 200
         assert client.get(reverse(name, args=[event.slug]) + "?round=1").status_code == 404
+
+
+def test_confirming_nothing_or_another_events_game_says_so(two_rounds) -> None:
+    # A trial sent a game number of another event: "Table 1, board 1: There is no such
+    # game", naming that event's table; and pressing Confirm with nothing ticked said nothing.
+    world, client = two_rounds
+    url = reverse("referee:confirm", args=[world.event.slug])
+    nothing = client.post(url, {}, follow=True).content.decode()
+    assert "Tick the games to confirm first." in nothing
+    other_event, _round, tables, boards = duplicate_round(tables=1, boards=1, seed="other-ev")
+    round_fill(tables[0].round, seed="other-ev")
+    foreign = Game.objects.filter(board__event=other_event).first()
+    assert foreign is not None
+    said = client.post(url, {"game": [str(foreign.pk)]}, follow=True).content.decode()
+    assert f"Game {foreign.pk}: There is no such game in this event." in said
+    assert "Table 1, board 1" not in said
+    foreign.refresh_from_db()
+    assert foreign.confirmed_at is None
