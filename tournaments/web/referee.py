@@ -174,8 +174,7 @@ def confirm_queue(request: HttpRequest, slug: str) -> HttpResponse:
                 ngettext("%(count)d game confirmed.", "%(count)d games confirmed.", len(confirmed))
                 % {"count": len(confirmed)},
             )
-        # Named by table and board only when of this event (another's is only its number).
-        names = {
+        names = {  # by table and board when of this event; another's by its number only
             g.pk: g
             for g in Game.objects.filter(
                 pk__in=[i for i, _r in refused], board__event=event
