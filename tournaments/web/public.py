@@ -36,7 +36,7 @@ from tournaments.core import embargo, lineups
 from tournaments.core.access import is_chief_referee
 from tournaments.events import selectors
 from tournaments.league.profiles import home_clubs
-from tournaments.models import Entry, Event, Player, Round, Stage
+from tournaments.models import Entry, Event, Player, Round, RoundState, Stage
 from tournaments.people import life
 from tournaments.results import exports, prizes
 from tournaments.results import pages as results_pages
@@ -314,7 +314,12 @@ def hand_records(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(
         request,
         "tournaments/hand_records.html",
-        {"event": event, "round": round_, "records": records},
+        {
+            "event": event,
+            "round": round_,
+            "records": records,
+            "round_not_started": round_.state in (RoundState.DRAFT, RoundState.SEATED),
+        },
     )
 
 
