@@ -467,7 +467,12 @@ def _read(request: HttpRequest) -> dict[str, Any]:
 def _at(body: dict[str, Any]) -> int:
     at = body.get("at")
     if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= 1000:
-        raise DomainError(_("Say after how many steps you acted (at: a whole number)."))
+        raise DomainError(
+            _(
+                "Say after how many steps you acted (at: a whole number from 0 to 1000, the "
+                "steps your device shows)."
+            )
+        )
     return at
 
 

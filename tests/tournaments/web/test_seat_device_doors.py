@@ -292,3 +292,14 @@ def test_every_seat_reads_one_verdict_of_a_stored_claim() -> None:
     assert all(r["undecided"] is False and r["status"] == game.status for r in read)
     assert len({r["text"] for r in read}) == 1
     assert bool(read[0]["text"]) == bool(game.error)
+
+
+@pytest.mark.parametrize(
+    ("at", "why"), [(99999, "from 0 to 1000"), ("3", "from 0 to 1000"), (-1, "from 0 to 1000")]
+)
+def test_a_step_count_out_of_range_is_told_its_range(at, why) -> None:
+    # A trial sent at: 99999 and read "at: a whole number": it was one, only out of range.
+    _built, seats, _referee = _world()
+    url = reverse("links:seat_steps", args=[seats["S"], 1])
+    status, answer = _post(Client(), url, {"step": "pass", "at": at})
+    assert status == 400 and why in answer["error"]["message"]
