@@ -80,6 +80,12 @@ class Registration(models.Model):
             ),
         ]
 
+    @property
+    def shown_name(self) -> str:
+        """The name to show: the player's own once accepted (renamed since, maybe), else the
+        name typed when registering."""
+        return self.player.name if self.player_id is not None and self.player else self.name
+
     def __str__(self) -> str:
         return f"{self.event}: {self.name}"
 

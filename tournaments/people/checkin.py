@@ -128,7 +128,7 @@ def checkin_by_token(*, event: Event, token: str, actor: Actor) -> CheckIn:
     if registration.status != RegistrationStatus.ACCEPTED or registration.player_id is None:
         raise CheckInRefused(
             _("%(name)s's registration is %(status)s, not accepted: no check-in.")
-            % {"name": registration.name, "status": registration.get_status_display()}
+            % {"name": registration.shown_name, "status": registration.get_status_display()}
         )
     with transaction.atomic():
         Event.objects.select_for_update().get(pk=event.pk)

@@ -98,3 +98,25 @@ def test_the_organizer_accepts_from_his_page_and_the_dashboard_links_it() -> Non
     dashboard = client.get(reverse("organizer:dashboard", args=[event.slug])).content.decode()
     assert reverse("registration:registrations", args=[event.slug]) in dashboard
     assert reverse("registration:checkin_list", args=[event.slug]) in dashboard
+
+
+def test_a_player_renamed_after_acceptance_is_listed_by_his_name_now() -> None:
+    # A trial renamed Ann to "Newbie 新手" after her registration was accepted: the
+    # registrations list and her own page still said Ann.
+    from tournaments.models import Player
+
+    event, td = _event()
+    client = _client(td)
+    client.post(reverse("registration:settings", args=[event.slug]), {"limit": "4"})
+    ann = _user("ann-renamed")
+    _client(ann).post(reverse("registration:register", args=[event.slug]), {"name": "Ann"})
+    r = Registration.objects.get(event=event)
+    client.post(reverse("registration:action", args=[event.slug, r.pk, "accept"]))
+    r.refresh_from_db()
+    assert r.player is not None
+    Player.objects.filter(pk=r.player_id).update(name="Newbie 新手")
+    listed = client.get(reverse("registration:registrations", args=[event.slug])).content.decode()
+    row = listed[listed.index(f'id="registration-{r.pk}"') :].split("</tr>", 1)[0]
+    assert "Newbie 新手" in row and "Ann" not in row
+    mine = _client(ann).get(reverse("registration:mine", args=[event.slug])).content.decode()
+    assert "Newbie 新手" in mine

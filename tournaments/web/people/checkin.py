@@ -57,7 +57,7 @@ def scan(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     return render(
         request,
         "people/checkin_scan.html",
-        {"event": event, "done": done, "name": done.registration.name},
+        {"event": event, "done": done, "name": done.registration.shown_name},
     )
 
 

@@ -463,5 +463,5 @@ def registration_action(request: HttpRequest, slug: str, pk: int, action: str) -
                 registration=registration, decision=action, actor=request.user
             )
 
-    done = _run(request, event, call, said[action] % {"name": registration.name})
+    done = _run(request, event, call, said[action] % {"name": registration.shown_name})
     return done or redirect("registration:registrations", slug=event.slug)
