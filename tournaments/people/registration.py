@@ -452,6 +452,15 @@ def _accept(event: Event, registration: Registration, actor: Actor) -> None:
     if registration.status == RegistrationStatus.WITHDRAWN:
         raise RegistrationRefused(_("%(name)s withdrew.") % {"name": registration.name})
     full = full_refusal(event)
+    if full is not None and registration.status == RegistrationStatus.WAITLISTED:
+        # On the waiting list already: only a freed place or a higher limit lets it in.
+        raise RegistrationRefused(
+            _(
+                "All %(n)s places are taken: %(name)s stays on the waiting list until a place "
+                "is freed or the limit is raised."
+            )
+            % {"n": event.registration_limit, "name": registration.shown_name}
+        )
     if full is not None:
         raise RegistrationRefused(full)
     player = _player_for(event, registration)

@@ -120,3 +120,22 @@ def test_a_player_renamed_after_acceptance_is_listed_by_his_name_now() -> None:
     assert "Newbie 新手" in row and "Ann" not in row
     mine = _client(ann).get(reverse("registration:mine", args=[event.slug])).content.decode()
     assert "Newbie 新手" in mine
+
+
+def test_accepting_from_the_waiting_list_when_full_says_it_stays_there() -> None:
+    # A trial's organizer was told "put it on the waiting list" of an entry on it already.
+    event, td = _event()
+    client = _client(td)
+    client.post(reverse("registration:settings", args=[event.slug]), {"limit": "1"})
+    for name in ("Bo", "Cy"):
+        client.post(reverse("registration:add", args=[event.slug]), {"name": name})
+    bo, cy = (Registration.objects.get(event=event, name=n) for n in ("Bo", "Cy"))
+    client.post(reverse("registration:action", args=[event.slug, bo.pk, "accept"]))
+    client.post(reverse("registration:action", args=[event.slug, cy.pk, "waitlist"]))
+    said = client.post(
+        reverse("registration:action", args=[event.slug, cy.pk, "accept"]), follow=True
+    ).content.decode()
+    assert "Cy stays on the waiting list until a place is freed or the limit is raised" in said
+    assert "put it on the waiting list" not in said
+    cy.refresh_from_db()
+    assert cy.status == "waitlisted"
