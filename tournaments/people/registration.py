@@ -36,7 +36,6 @@ from tournaments.core import mail
 from tournaments.core.access import (
     Actor,
     NotAllowed,
-    account_person,
     is_organizer,
     organizer_lock,
     signed_in,
@@ -53,8 +52,8 @@ from tournaments.models import (
     Registration,
     RegistrationStatus,
     RoundState,
-    Seat,
 )
+from tournaments.people import entrants
 from tournaments.people.categories import (
     RegistrationRefused,
     categories_check,
@@ -72,16 +71,23 @@ def accepted_count(event: Event) -> int:
     return Registration.objects.filter(event=event, status=RegistrationStatus.ACCEPTED).count()
 
 
-def full_refusal(event: Event, taken: int | None = None) -> str | None:
+def full_refusal(event: Event, taken: int | None = None, *, waiting: str = "") -> str | None:
     """Why no more registration of ``event`` can be accepted ("all 24 places are taken…"),
-    None while a place is free (or it has no limit)."""
+    None while a place is free (or it has no limit); `waiting`: the name of one on the
+    waiting list already, who stays there."""
     if event.registration_limit is None:
         return None
     taken = accepted_count(event) if taken is None else taken
     if taken < event.registration_limit:
         return None
+    n = event.registration_limit
+    if waiting:
+        return _(
+            "All %(n)s places are taken: %(name)s stays on the waiting list until a place is "
+            "freed or the limit is raised."
+        ) % {"n": n, "name": waiting}
     return _("All %(n)s places are taken; put it on the waiting list or raise the limit.") % {
-        "n": event.registration_limit
+        "n": n
     }
 
 
@@ -263,7 +269,7 @@ def register(
     name, email, club, note = _fields(name, email, club, note)
     with transaction.atomic():
         locked = Event.objects.select_for_update().get(pk=event.pk)
-        _refuse_another_name(locked, user, name)
+        entrants.another_name_refusal(locked, user, name)
         closed = closed_refusal(locked)
         if closed is not None:
             raise RegistrationRefused(closed)
@@ -358,87 +364,6 @@ def registration_add(
     return registration
 
 
-def _player_for(event: Event, registration: Registration) -> Player:
-    """The player an accepted registration enters: its own, the account's, or a new one (the
-    registration's name, club and address); refused when another player of that name is
-    entered in the event (names are unique within an event)."""
-    player = registration.player
-    if player is None and registration.user is not None:
-        # The account's player however it is tied (Player.user, an event's player role):
-        # a new record would split her history (a trial's Ann became a second Ann).
-        player = account_person(registration.user)
-    named = Entry.objects.filter(event=event, player__name=registration.name)
-    if player is not None:
-        named = named.exclude(player=player)
-    if named.exists():
-        raise RegistrationRefused(
-            _(
-                "Another player named %(name)s is entered in this event: names are unique "
-                "within an event. Correct the name first."
-            )
-            % {"name": registration.name}
-        )
-    if player is None:
-        return Player.objects.create(
-            name=registration.name,
-            club=registration.club,
-            email=registration.email,
-            user_id=registration.user_id,
-        )
-    if registration.email and player.email != registration.email:
-        player.email = registration.email
-        player.save(update_fields=["email"])
-    if player.name != registration.name:
-        _names_agree(event, registration, player)
-    return player
-
-
-def _refuse_another_name(event: Event, user: Any, name: str) -> None:
-    """Refuse a registration under another name than the one of the account's player when
-    he has played already (his name is the one his results carry: _names_agree would give it
-    back at the acceptance, after the organizer and the mail had read the other; a trial
-    registered a tied account as another real player's name).
-
-    Raises:
-        RegistrationRefused: the name differs (case and spaces aside).
-    """
-    person = account_person(user)
-    if (
-        person is None
-        or " ".join(name.split()).casefold() == " ".join(person.name.split()).casefold()
-    ):
-        return
-    if _has_history(person, event):
-        raise RegistrationRefused(
-            _(
-                "Your account plays as %(name)s, whose results carry that name: register as "
-                "%(name)s."
-            )
-            % {"name": person.name}
-        )
-
-
-def _has_history(player: Player, event: Event) -> bool:
-    """Whether `player` was seated anywhere or is entered in another event than `event`."""
-    return (
-        Entry.objects.filter(player=player).exclude(event=event).exists()
-        or Seat.objects.filter(player=player).exists()
-    )
-
-
-def _names_agree(event: Event, registration: Registration, player: Player) -> None:
-    """One name on every page for the player an accepted registration enters under another
-    name (registered again after a withdrawal, as "Player 3 again"): a player seated nowhere
-    and entered in no other event takes the registration's name; one with a history keeps
-    his, which the registration then carries too."""
-    if _has_history(player, event):
-        Registration.objects.filter(pk=registration.pk).update(name=player.name)
-        registration.name = player.name
-    else:
-        Player.objects.filter(pk=player.pk).update(name=registration.name)
-        player.name = registration.name
-
-
 def _last_seated(event: Event) -> int | None:
     """The number of the last round of ``event`` seated or played, if any: an entrant
     accepted now enters from the round after it (a late entry)."""
@@ -451,19 +376,11 @@ def _accept(event: Event, registration: Registration, actor: Actor) -> None:
         raise RegistrationRefused(_("%(name)s is accepted already.") % {"name": registration.name})
     if registration.status == RegistrationStatus.WITHDRAWN:
         raise RegistrationRefused(_("%(name)s withdrew.") % {"name": registration.name})
-    full = full_refusal(event)
-    if full is not None and registration.status == RegistrationStatus.WAITLISTED:
-        # On the waiting list already: only a freed place or a higher limit lets it in.
-        raise RegistrationRefused(
-            _(
-                "All %(n)s places are taken: %(name)s stays on the waiting list until a place "
-                "is freed or the limit is raised."
-            )
-            % {"n": event.registration_limit, "name": registration.shown_name}
-        )
+    waiting = registration.status == RegistrationStatus.WAITLISTED
+    full = full_refusal(event, waiting=registration.shown_name if waiting else "")
     if full is not None:
         raise RegistrationRefused(full)
-    player = _player_for(event, registration)
+    player = entrants.entrant_for(event, registration)
     try:
         with transaction.atomic():
             Registration.objects.filter(pk=registration.pk).update(
