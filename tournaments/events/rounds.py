@@ -270,6 +270,42 @@ def round_create(*, event: Event, actor: Actor, stage: Stage | None = None) -> R
     return round_
 
 
+def round_delete(*, round_: Round, actor: Actor) -> None:
+    """Delete the event's last round while it is a draft, with its boards (the same deals
+    come again from the committed seed when a round takes their numbers again). Audited
+    (``round.delete``).
+
+    Raises:
+        NotOrganizer; AdministrationRefused: not the last round, or not a draft (seated, in
+        play or after).
+    """
+    event = round_.event
+    with transaction.atomic():
+        organizer_lock(event, actor)
+        locked = Round.objects.select_for_update().filter(pk=round_.pk).first()
+        if locked is None:
+            raise AdministrationRefused(_("This round is deleted already."))
+        last = event.rounds.aggregate(n=Max("number"))["n"]
+        if locked.number != last:
+            raise AdministrationRefused(
+                _("Only the last round is deleted: round %(last)s comes after it.") % {"last": last}
+            )
+        if locked.state != RoundState.DRAFT:
+            raise AdministrationRefused(
+                _("Round %(number)s is %(state)s: only a draft round is deleted.")
+                % {"number": locked.number, "state": locked.get_state_display()}
+            )
+        boards = list(Board.objects.filter(round=locked).values_list("number", flat=True))
+        audit_record(
+            event=event,
+            actor=actor,
+            action="round.delete",
+            obj=locked,
+            changes={"number": locked.number, "boards": boards},
+        )
+        locked.delete()
+
+
 def round_deal(*, round_: Round, boards: int, actor: Actor) -> list[Board]:
     """Deal ``boards`` boards to a draft or seated round from the event's committed seed
     (games.dealing; board numbers follow the event's last board; first bidder by the

@@ -449,6 +449,13 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             lambda: rounds.round_deal(round_=round_, boards=boards, actor=request.user),
             _("Boards dealt."),
         )
+    if action == "delete":
+        return _done(
+            request,
+            event,
+            lambda: rounds.round_delete(round_=round_, actor=request.user),
+            _("Round %(number)s is deleted.") % {"number": round_.number},
+        )
     if action == "swiss":
         sit_out = request.POST.get("sit_out") == "1"
         out: list[str] = []

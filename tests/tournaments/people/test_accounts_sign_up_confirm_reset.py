@@ -190,3 +190,16 @@ def test_an_address_too_long_is_refused_when_added_to_an_account() -> None:
     )
     assert answer.status_code == 200 and "email" in answer.context["form"].errors
     assert not EmailAddress.objects.exists()
+
+
+def test_the_sign_up_page_promises_only_the_name_change_the_account_page_offers() -> None:
+    # A trial's new account looked for the name the sign-up page said it could change on
+    # the account page: that page offers it only once the account is tied to a player.
+    page = Client().get(reverse("account_signup")).content.decode()
+    assert "which you can change on your account page" not in page
+    assert "once your account is tied to a player" in page
+    user = get_user_model().objects.create_user("fresh-signup", password="pw")
+    client = Client()
+    client.force_login(user)
+    me = client.get(reverse("accounts:me")).content.decode()
+    assert 'id="public-name"' not in me and "not tied to a player yet" in me
