@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from games.models import Game, Status
 from tests.factories import EventFactory, duplicate_round
-from tournaments.models import Adjustment, Penalty, Stage, Standing
+from tests.tournaments.standings.test_standings_follow_the_change_log import _stored
+from tournaments.models import Adjustment, Penalty, Stage
 from tournaments.scoring import methods
 from tournaments.standings import arrays, cache, changes
 from tournaments.standings import results as standings_results
@@ -30,15 +31,6 @@ from tournaments.standings.requests import standings_refresh, standings_request
 # turned), and some no table has scored yet on these boards.
 SCORES = [(2 * k, -k, -k) for k in (1, 2, 4)] + [(-2 * k, k, k) for k in (1, 2, 4)]
 NEW_SCORES = [(48, -24, -24), (-96, 48, 48), (0, 0, 0)]
-
-
-def _stored(event) -> dict:
-    rows: dict = {}
-    for row in Standing.objects.filter(event=event).order_by("stage_id", "position"):
-        rows.setdefault(row.stage_id, []).append(
-            {name: getattr(row, name) for name in cache.FIELDS}
-        )
-    return rows
 
 
 def _from_nothing(event) -> dict:
