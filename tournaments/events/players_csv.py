@@ -257,6 +257,7 @@ class _Stored(NamedTuple):
     by_name: dict[str, list[Player]]  # the players of each row's exact name, oldest first
     by_id: dict[str, Player]  # the players of the rows' external ids
     entered: dict[str, Player]  # the players entered in the event, by name
+    entered_folded: dict[str, Player]  # the same, by name casefolded
     elsewhere: set[int]  # which of the above are entered in other events
 
 
@@ -279,7 +280,8 @@ def _stored_players(event: Event, rows: list[PreviewRow]) -> _Stored:
         .exclude(event=event)
         .values_list("player_id", flat=True)
     )
-    return _Stored(by_name, by_id, entered, elsewhere)
+    folded = {name.casefold(): player for name, player in entered.items()}
+    return _Stored(by_name, by_id, entered, folded, elsewhere)
 
 
 def _check_across(event: Event, rows: list[PreviewRow]) -> None:
@@ -310,6 +312,16 @@ def _check_row(row: PreviewRow, names: Counter[str], ids: Counter[str], stored: 
     if row.errors:
         return
     same_name = stored.entered.get(row.name)
+    alike = stored.entered_folded.get(row.name.casefold())
+    if alike is not None and alike.name != row.name and (player is None or player.pk != alike.pk):
+        row.errors.append(
+            _(
+                "%(name)s differs from %(other)s, entered in this event, only by its capitals: "
+                "write %(other)s for that player, or another name for another."
+            )
+            % {"name": row.name, "other": alike.name}
+        )
+        return
     if same_name is not None and (player is None or player.pk != same_name.pk):
         row.errors.append(
             _(

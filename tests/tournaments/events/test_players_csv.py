@@ -154,3 +154,21 @@ def test_one_problem_is_said_in_the_singular(event_and_td) -> None:
     with pytest.raises(players_csv.CsvRejected) as caught:
         players_csv.players_csv_import(event=event, text="name,club\nAnn,\n,Lotus\n", actor=td)
     assert caught.value.message == "Nothing was imported: 1 problem in the file."
+
+
+def test_a_name_differing_only_by_capitals_from_an_entrant_is_refused(event_and_td) -> None:
+    # A trial's file had "alice" while Alice was entered: previewed as a new player, a second
+    # Alice in all but her capitals.
+    event, td = event_and_td
+    Entry.objects.create(event=event, player=PlayerFactory(name="Alice"))
+    preview = players_csv.players_csv_preview(event=event, text="name\nalice\nBo\n")
+    assert not preview.ok
+    (alice, bo) = preview.rows
+    assert alice.errors and "Alice" in alice.errors[0] and "capitals" in alice.errors[0]
+    assert bo.action == "new" and not bo.errors
+    with pytest.raises(players_csv.CsvRejected):
+        players_csv.players_csv_import(event=event, text="name\nalice\n", actor=td)
+    assert Entry.objects.filter(event=event).count() == 1
+    # Alice's own name again is her.
+    again = players_csv.players_csv_preview(event=event, text="name\nAlice\n")
+    assert again.ok and again.rows[0].action == "existing"
