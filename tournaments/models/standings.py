@@ -233,6 +233,9 @@ class Penalty(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # The key of the form that gave it (one per form shown): the same form sent twice (a
+    # double click, the back button) gives one penalty. Empty for a penalty of no such form.
+    form_key = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         ordering = ["event", "created_at", "id"]
@@ -240,6 +243,11 @@ class Penalty(models.Model):
         verbose_name_plural = _("penalties")
         constraints = [
             models.CheckConstraint(condition=models.Q(points__gt=0), name="penalty_positive"),
+            models.UniqueConstraint(
+                fields=["event", "form_key"],
+                condition=~models.Q(form_key=""),
+                name="penalty_once_per_form",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 from ddz_site.kernel.text import blank, text_refusal
 from games.engine import RuleSet
 from games.engine.rules import PRESETS
-from tournaments.core.access import Actor, is_official, signed_in
+from tournaments.core.access import Actor, account_person, is_official, signed_in
 from tournaments.core.audit import audit_record
 from tournaments.models import Entry, Event, Player, Seat
 from tournaments.online.robots import ROBOT_NAME
@@ -239,7 +239,10 @@ def public_name_set(*, user: Actor, name: str) -> Player:
     account = signed_in(user)
     if account is None:
         raise AccountRefused(_("Sign in to change your public name."))
-    if not Player.objects.filter(user=account).exists():
+    # The account's player however it is tied (Player.user, an event's player role): the
+    # one its account page names.
+    tied = account_person(account)
+    if tied is None:
         raise AccountRefused(_("Your account is not tied to a player yet."))
     name = name.strip()
     if not name or blank(name):
@@ -251,7 +254,7 @@ def public_name_set(*, user: Actor, name: str) -> Player:
     if refusal is not None:
         raise AccountRefused(refusal)
     with transaction.atomic():
-        player = Player.objects.select_for_update().filter(user=account).first()
+        player = Player.objects.select_for_update().filter(pk=tied.pk).first()
         if player is None:  # untied since
             raise AccountRefused(_("Your account is not tied to a player yet."))
         # A robot's name is every entrant's opponent's: never an account's to change.

@@ -7,6 +7,7 @@ a refusal is tournaments.standings.rulings.RulingRejected, in the reader's words
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -109,16 +110,22 @@ def penalty_add(
     reason: str,
     stage: Stage | None = None,
     actor: Actor = None,
+    form_key: str = "",
 ) -> Penalty:
     """Penalise `player` by `points` (in the event's unit: MP or datum points), kept apart
-    from his boards.
+    from his boards. `form_key`: the key of the form that asks it (FORM_KEY); the same key
+    again gives no second penalty.
 
     Raises:
         RulingRejected: points not a positive number (at most 4 decimals), no reason, a
             stage of another event or a player who is not the event's (penalty_refusal).
+        PenaltyGivenAlready: the form of `form_key` gave its penalty already.
         NotAllowed: `actor` is not a chief referee or organizer (tournaments.core.access.may_rule).
     """
     require_ruling(actor, event)
+    if form_key and not FORM_KEY.fullmatch(form_key):
+        raise RulingRejected(_("This form is out of date: reload the page and give it again."))
+    _given_already(event, form_key)
     value = penalty_points(points)
     if not reason.strip():
         raise RulingRejected(_("A penalty needs a reason."))
@@ -134,6 +141,7 @@ def penalty_add(
                 points=value,
                 reason=reason.strip(),
                 created_by=_user(actor),
+                form_key=form_key,
             )
             audit_record(
                 event=event,
@@ -144,8 +152,29 @@ def penalty_add(
             )
             recompute_enqueue(event.pk)
     except IntegrityError:
+        _given_already(event, form_key)  # the same form, sent at the same moment
         raise RulingRejected(_("A penalty is a positive number of points.")) from None
     return penalty
+
+
+# The key of a penalty form (tournaments.web.penalties): URL-safe, 16 to 64 characters.
+FORM_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+class PenaltyGivenAlready(RulingRejected):
+    """The form of a key gave its penalty already (`penalty`): nothing more is given."""
+
+    def __init__(self, penalty: Penalty) -> None:
+        super().__init__(_("This penalty was given already: the form was sent twice."))
+        self.penalty = penalty
+
+
+def _given_already(event: Event, form_key: str) -> None:
+    """Raise PenaltyGivenAlready when the form of `form_key` gave a penalty in `event`."""
+    if form_key:
+        given = Penalty.objects.filter(event=event, form_key=form_key).first()
+        if given is not None:
+            raise PenaltyGivenAlready(given)
 
 
 def penalty_remove(*, penalty_id: int, actor: Actor = None) -> bool:

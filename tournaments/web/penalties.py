@@ -5,6 +5,7 @@ referee without staff status cannot open (a trial's finding)."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django import forms
@@ -52,6 +53,8 @@ class PenaltyForm(forms.Form):
         lines=True,
         widget=forms.Textarea(attrs={"rows": 2, "cols": 40}),
     )
+    # One per form shown: the same form sent twice gives one penalty (penalties.penalty_add).
+    form_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -77,7 +80,9 @@ def penalties_page(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event_for_rulings(request, slug)
     if isinstance(event, HttpResponse):
         return event
-    form = PenaltyForm(request.POST or None, event=event)
+    form = PenaltyForm(
+        request.POST or None, event=event, initial={"form_key": secrets.token_urlsafe(18)}
+    )
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -90,9 +95,13 @@ def penalties_page(request: HttpRequest, slug: str) -> HttpResponse:
                     reason=data["reason"],
                     stage=data["stage"],
                     actor=request.user,
+                    form_key=data["form_key"],
                 )
             except NotAllowed as exc:
                 raise PermissionDenied(exc.message) from None
+            except service.PenaltyGivenAlready as exc:
+                messages.info(request, exc.message)
+                return redirect("referee:penalties", slug=event.slug)
             except DomainError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -111,7 +120,7 @@ def penalties_page(request: HttpRequest, slug: str) -> HttpResponse:
                             "The cut of %(stage)s is made: this penalty moves its standings "
                             "but does not change who went through."
                         )
-                        % {"stage": penalty.stage.label},
+                        % {"stage": penalty.stage.label()},
                     )
                 return redirect("referee:penalties", slug=event.slug)
         status = 400

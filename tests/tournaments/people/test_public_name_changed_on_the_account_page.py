@@ -135,3 +135,23 @@ def test_the_event_pages_show_the_new_name_at_once(entrant) -> None:
     public_name_set(user=user, name="Zoe Chen")
     page = Client(HTTP_ACCEPT_LANGUAGE="en").get(live).content.decode()
     assert "Zoe Chen" in page and "zoe.chen" not in page
+
+
+def test_an_account_tied_by_an_events_player_role_changes_its_name() -> None:
+    # A trial's demo player: her account page said "tied to the player Ann" (an event names
+    # her account its player Ann), and changing the name said "not tied to a player yet".
+    from tests.factories import EventFactory, PlayerFactory
+    from tournaments.models import Entry, EventRole, Role
+
+    event = EventFactory()
+    ann = PlayerFactory(name="Ann")
+    Entry.objects.create(event=event, player=ann)
+    user = get_user_model().objects.create_user("ann-by-role", "ann@example.org", "pw")
+    EventRole.objects.create(event=event, user=user, role=Role.PLAYER, player=ann)
+    client = _client(user)
+    page = client.get(reverse("accounts:me")).content.decode()
+    assert "tied to the player" in page and "Ann" in page
+    answer = client.post(reverse("accounts:me"), {"change": "name", "name": "Ann Lee"}, follow=True)
+    assert "Your public name is now Ann Lee." in answer.content.decode()
+    ann.refresh_from_db()
+    assert ann.name == "Ann Lee"

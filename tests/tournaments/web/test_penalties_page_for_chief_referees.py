@@ -170,7 +170,31 @@ def test_the_page_says_what_a_penalty_moves_once_the_cut_is_made_or_the_event_fi
         {"player": player.pk, "points": "2", "stage": qualifying.pk, "reason": "late"},
         follow=True,
     ).content.decode()
-    assert "does not change who went through" in given
+    assert "The cut of Qualifying is made" in given and "bound method" not in given
     type(event).objects.filter(pk=event.pk).update(status=EventStatus.FINISHED)
     page = chief.get(url).content.decode()
     assert 'id="penalty-finished"' in page
+
+
+def test_a_penalty_form_sent_twice_gives_one_penalty() -> None:
+    # A trial's double click (or back and send again) gave Bo two penalties of 7: -14.
+    import re
+
+    event, _round, tables, _boards = duplicate_round(tables=1, boards=1, seed="pen-double")
+    chief = _client(event, "pen-double-chief", Role.CHIEF_REFEREE)
+    url = reverse("referee:penalties", args=[event.slug])
+    page = chief.get(url).content.decode()
+    key = re.search(r'name="form_key" value="([^"]+)"', page)
+    assert key, "the form carries its key"
+    player = tables[0].seats.first().player
+    form = {"player": player.pk, "points": "7", "reason": "double", "form_key": key.group(1)}
+    first = chief.post(url, form, follow=True).content.decode()
+    again = chief.post(url, form, follow=True).content.decode()
+    assert f"{player.name} is penalised 7." in first
+    assert "This penalty was given already: the form was sent twice." in again
+    assert Penalty.objects.filter(event=event).count() == 1
+    # A new form (a new key) gives a second penalty on purpose.
+    fresh = re.search(r'name="form_key" value="([^"]+)"', chief.get(url).content.decode())
+    assert fresh and fresh.group(1) != key.group(1)
+    chief.post(url, {**form, "form_key": fresh.group(1)})
+    assert Penalty.objects.filter(event=event).count() == 2
