@@ -5,20 +5,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0025_standing_scope_index'),
+        ("tournaments", "0025_standing_scope_index"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='penalty',
-            name='form_key',
+            model_name="penalty",
+            name="form_key",
             field=models.CharField(blank=True, editable=False, max_length=64),
         ),
         migrations.AddConstraint(
-            model_name='penalty',
-            constraint=models.UniqueConstraint(condition=models.Q(('form_key', ''), _negated=True), fields=('event', 'form_key'), name='penalty_once_per_form'),
+            model_name="penalty",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("form_key", ""), _negated=True),
+                fields=("event", "form_key"),
+                name="penalty_once_per_form",
+            ),
         ),
     ]

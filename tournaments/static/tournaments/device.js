@@ -244,16 +244,22 @@
     if (view.next) { next.href = api.board.replace("{n}", view.next); }
   }
 
-  // A claim the live view could not decide: the other seats accept or dispute it.
+  // A claim not decided: the other seats accept or dispute it.
   function claimOpen() {
     var c = view.claim;
-    return !!(c && c.open && view.result && view.result.undecided);
+    return !!(c && c.open && claimPending());
+  }
+  // Not decided yet: the live search ran out of time, or the workers could not prove it
+  // either and flagged the game for the referee, who reads the seats' answers.
+  function claimPending() {
+    var r = view.result;
+    return !!(r && (r.undecided || r.status === "flagged"));
   }
   // Every seat sees the claim and each other seat's answer, the claimant too; only the
   // other seats have the buttons.
   function drawClaim() {
     var c = view.claim, box = $("claim");
-    box.hidden = !(c && view.result && view.result.undecided);
+    box.hidden = !(c && claimPending());
     if (box.hidden) { return; }
     var line = c.open ? fmt(T.claimBy, { seat: c.by }) + (
       c.answer === "accept" ? " " + T.accepted : c.answer === "dispute" ? " " + T.disputed : "")
