@@ -101,6 +101,7 @@ AUDIT_ACTIONS: dict[str, Promise] = {
     "round.close": pgettext_lazy("audit action", "round closed"),
     "round.create": pgettext_lazy("audit action", "round added"),
     "round.deal": pgettext_lazy("audit action", "round dealt"),
+    "round.delete": pgettext_lazy("audit action", "round deleted"),
     "round.publish": pgettext_lazy("audit action", "round published"),
     "round.seat": pgettext_lazy("audit action", "round seated"),
     "round.start": pgettext_lazy("audit action", "round started"),

@@ -45,7 +45,7 @@ def penalty_points(points: str | int | Decimal) -> Decimal:
             _("A penalty is at most %(max)s points.") % {"max": points_text(MAX_POINTS)}
         )
     if value != value.quantize(Decimal("0.0001")):
-        raise RulingRejected(_("A penalty is a positive number of points."))
+        raise RulingRejected(_("A penalty has at most 4 decimals."))
     return value
 
 

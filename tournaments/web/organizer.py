@@ -58,6 +58,7 @@ from tournaments.events import (
 from tournaments.events.clock import current_round
 from tournaments.league import clubs
 from tournaments.models import (
+    AuditEntry,
     Event,
     EventFormat,
     EventRole,
@@ -438,9 +439,18 @@ def _sit_out_said(request: HttpRequest, numbers: list[int], sit_out: list[list[s
 @require_POST
 def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
-    round_ = get_object_or_404(
-        Round.objects.select_related("event", "stage"), event=event, number=number
+    round_ = (
+        Round.objects.select_related("event", "stage").filter(event=event, number=number).first()
     )
+    if round_ is None:
+        deleted = AuditEntry.objects.filter(
+            event=event, action="round.delete", changes__number=number
+        )
+        if action != "delete" or not deleted.exists():
+            raise Http404(_("No such round."))
+        # Pressed again (the back button): the round is gone already.
+        messages.info(request, _("Round %(number)s is deleted already.") % {"number": number})
+        return redirect("organizer:dashboard", slug=event.slug)
     if action == "deal":
         boards = _int(request.POST.get("boards")) or 0
         return _done(

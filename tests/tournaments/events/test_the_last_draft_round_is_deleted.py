@@ -67,6 +67,9 @@ def test_the_dashboard_offers_it_for_the_last_draft_round_only() -> None:
     assert delete_2 in page and delete_1 not in page
     said = client.post(delete_2, follow=True).content.decode()
     assert "Round 2 is deleted." in said
+    # Pressed again (the back button): said so, not a missing page.
+    again = client.post(delete_2, follow=True)
+    assert again.status_code == 200 and "Round 2 is deleted already." in again.content.decode()
     refused = client.post(delete_1.replace("/1/", "/9/"))
     assert refused.status_code == 404
     stranger = signed_in_client(get_user_model().objects.create_user("no-td", password="x"))

@@ -87,6 +87,9 @@ def test_points_read_as_typed_and_no_robot_or_foreign_stage_is_penalised() -> No
     assert huge.status_code == 400 and "at most 10000 points" in huge.content.decode()
     negative = chief.post(url, {"player": player.pk, "points": "-3", "reason": "x"})
     assert "A penalty is a positive number of points." in negative.content.decode()
+    # A trial's 0.00001 was told it is no positive number: it has too many decimals.
+    fine = chief.post(url, {"player": player.pk, "points": "0.00001", "reason": "x"})
+    assert "A penalty has at most 4 decimals." in fine.content.decode()
     robot = PlayerFactory(name="Robot E", robot=True)
     assert "robot" in (penalty_refusal(event=event, player=robot, stage=None) or "")
     final = Stage.objects.create(event=event, number=2, name="Final")
@@ -126,6 +129,9 @@ def test_withdrawing_a_penalty_twice_says_it_is_withdrawn_already() -> None:
     foreign_url = reverse("referee:penalty_withdraw", args=[event.slug, foreign.pk])
     assert chief.post(foreign_url).status_code == 404
     assert Penalty.objects.filter(pk=foreign.pk).exists()
+    # A number no penalty ever had is no page either (a trial read "withdrawn already").
+    never = reverse("referee:penalty_withdraw", args=[event.slug, foreign.pk + 1000])
+    assert chief.post(never).status_code == 404
 
 
 @pytest.mark.parametrize("typed", ["1e27", "1E400", "9" * 40, "-1e400", "1e-400"])
@@ -138,7 +144,12 @@ def test_points_in_any_notation_are_refused_in_the_form_not_a_server_error(typed
     answer = chief.post(url, {"player": player.pk, "points": typed, "reason": "x"})
     assert answer.status_code == 400
     page = answer.content.decode()
-    said = ("at most 10000 points", "A penalty is a positive number of points.", "at most 20")
+    said = (
+        "at most 10000 points",
+        "A penalty is a positive number of points.",
+        "at most 20",
+        "A penalty has at most 4 decimals.",
+    )
     assert any(words in page for words in said)
     assert not Penalty.objects.exists()
 
