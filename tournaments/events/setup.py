@@ -65,7 +65,8 @@ def event_create(
     Raises:
         EventRejected: an empty or taken name, unknown rules or scoring method.
     """
-    name = name.strip()
+    # Spaces kept single: "Spring  Cup" is "Spring Cup" (a trial listed both).
+    name = " ".join(name.split())
     if blank(name):  # empty, or only spaces and invisible characters (ddz_site.kernel.text)
         raise EventRejected(_("An event needs a name."))
     if text_refusal(name, max_length=200) is not None:
@@ -82,6 +83,10 @@ def event_create(
             spec = RuleSet.from_spec(rules).to_spec()
         except EngineError as exc:
             raise EventRejected(_("Unknown rules: %(error)s") % {"error": exc}) from None
+    taken = Event.objects.filter(name__iexact=name).values_list("name", flat=True).first()
+    if taken is not None:
+        # One name in all but its capitals is the same name to a reader.
+        raise EventRejected(_("An event named %(name)s already exists.") % {"name": taken})
     # Another name may make the same address ("!!!" and "???": event; "Spring Cup" and
     # "spring cup!"): the next free one is taken, "spring-cup-2".
     slug = free_slug(Event, name, "event")

@@ -44,6 +44,16 @@ _SUITED = re.compile(r"[SHDC](?:10|[3-9TJQKA2])[ab]?")
 
 
 @register.filter
+def points(value: object) -> str:
+    """A stored decimal as a reader writes it: Decimal("2.5000") → '2.5', Decimal("10.0000")
+    → '10' (never '1E+1'); anything else as it is."""
+    try:
+        return format(Decimal(str(value)).normalize(), "f")
+    except (ArithmeticError, ValueError):
+        return "" if value is None else str(value)
+
+
+@register.filter
 def cards(value: object) -> str:
     """Suited tokens get suit symbols ('S3 H3 BJ' → '♠3 ♥3 BJ'); rank text is unchanged."""
     text = "" if value is None else str(value)

@@ -138,3 +138,16 @@ def test_names_of_one_address_take_the_next_free_address(first, second) -> None:
     assert two.name == second and two.slug == f"{one.slug}-2"
     with pytest.raises(EventRejected, match="already exists"):
         event_create(name=first, rules="classic")
+
+
+@pytest.mark.parametrize("again", ["spring cup", "SPRING CUP", "Spring  Cup", " Spring Cup "])
+def test_a_name_differing_only_by_capitals_or_spaces_is_the_same_name(again) -> None:
+    # A trial's home page listed two "Spring Cup" rows: "Spring Cup" and "Spring  Cup".
+    event_create(name="Spring Cup", rules="classic")
+    with pytest.raises(EventRejected, match="already exists"):
+        event_create(name=again, rules="classic")
+    assert Event.objects.count() == 1
+
+
+def test_spaces_inside_a_name_are_kept_single() -> None:
+    assert event_create(name="Autumn   Open", rules="classic").name == "Autumn Open"

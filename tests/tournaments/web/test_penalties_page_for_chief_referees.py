@@ -38,6 +38,8 @@ def test_a_chief_referee_gives_and_withdraws_a_penalty() -> None:
     penalty = Penalty.objects.get()
     assert (penalty.player, penalty.points, penalty.stage) == (player, Decimal("1.5"), None)
     assert f"{player.name} is penalised 1.5." in given.content.decode()
+    # Listed as typed, not "1.5000" (a trial's list read 2.5000 and 0.0010).
+    assert '<td class="num">1.5</td>' in given.content.decode()
     assert AuditEntry.objects.filter(action="penalty.add").count() == 1
     withdraw = reverse("referee:penalty_withdraw", args=[event.slug, penalty.pk])
     assert chief.post(withdraw).status_code == 302
