@@ -153,6 +153,15 @@ def game_confirm(*, game_id: int, actor: Actor) -> Game:
     return game
 
 
+def game_numbers(values: Sequence[str]) -> tuple[list[int], list[str]]:
+    """The game numbers among typed `values` (ASCII digits, at most 9 of them: a number past
+    the column is no row, and SQLite raises OverflowError past 2**63 - 1), and the others,
+    each cut to 12 characters for a message."""
+    numbers = [int(v) for v in values if v.isascii() and v.isdigit() and len(v) < 10]
+    odd = [v[:12] for v in values if not (v.isascii() and v.isdigit() and len(v) < 10)]
+    return numbers, odd
+
+
 def games_confirm(
     *, event: Event, game_ids: Sequence[int], actor: Actor
 ) -> tuple[list[Game], list[tuple[int, str]]]:

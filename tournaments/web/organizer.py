@@ -255,6 +255,12 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             # a button would only be refused (round_states._refuse_online_close).
             "transitions": not results_sealed(event),
             "stages": stages,
+            # The stages whose cut is made: the next stage has its entries (stage_cut).
+            "cut_made": {
+                stage.pk
+                for stage, following in zip(stages, stages[1:], strict=False)
+                if stage.cut and following.entries.all()
+            },
             # Each stage's movements with the bounds proved when they were made.
             "movements": selectors.stage_movements(event=event),
             "stage_kinds": StageKind.choices,

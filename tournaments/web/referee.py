@@ -49,6 +49,7 @@ from tournaments.results import pages as results_pages
 from tournaments.tables import selectors
 from tournaments.tables.review import (
     game_confirm,
+    game_numbers,
     game_resolve,
     games_confirm,
     may_accept,
@@ -158,15 +159,11 @@ def confirm_queue(request: HttpRequest, slug: str) -> HttpResponse:
         return _refuse(request)
     round_, choice = round_choice(request, event)
     if request.method == "POST":
-        # A game's number: ASCII digits, at most 9 of them (a number past the column is no
-        # row, and SQLite raises OverflowError on one past 2**63 - 1).
-        ids = [
-            int(v)
-            for v in request.POST.getlist("game")
-            if v.isascii() and v.isdigit() and len(v) < 10
-        ]
-        if not request.POST.getlist("game"):
+        ids, odd = game_numbers(request.POST.getlist("game"))
+        if not ids and not odd:
             messages.info(request, _("Tick the games to confirm first."))
+        if odd:
+            messages.error(request, _("Not game numbers: %(values)s.") % {"values": ", ".join(odd)})
         confirmed, refused = games_confirm(event=event, game_ids=ids, actor=request.user)
         if confirmed:
             messages.success(

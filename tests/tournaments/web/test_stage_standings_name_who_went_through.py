@@ -63,3 +63,19 @@ def test_the_page_names_who_went_through_and_keeps_them_after_a_correction() -> 
     page = _page(event, qualifying)
     assert _marked(page) == names
     assert "The first 5 go through" not in page
+
+
+def test_the_dashboard_offers_the_cut_until_it_is_made() -> None:
+    # A trial's dashboard still offered "Make the cut" once made (pressing it was refused).
+    from tests.factories import signed_in_client
+
+    event, td, qualifying, _following, _players = _qualifying(
+        tiebreaks=["lot"], cut=5, recomputed=True
+    )
+    client = signed_in_client(td)
+    dashboard = reverse("organizer:dashboard", args=[event.slug])
+    cut = reverse("organizer:stage_action", args=[event.slug, qualifying.number, "cut"])
+    assert cut in client.get(dashboard).content.decode()
+    stages.stage_cut(stage=qualifying, actor=td)
+    page = client.get(dashboard).content.decode()
+    assert cut not in page and f'id="cut-made-{qualifying.number}"' in page
