@@ -55,3 +55,14 @@ def test_rotating_sit_outs_are_named_round_by_round(client) -> None:
 def test_a_field_that_fills_its_tables_says_nothing_of_sitting_out(client) -> None:
     _names, _seated_names, said = _seated(client, players=9, draft_rounds=2)
     assert not any("sit out" in m for m in said), said
+
+
+def test_the_rounds_page_names_who_sits_out_it(client) -> None:
+    # A trial's sit-out was named in one message and nowhere else: not on the round's page.
+    from tournaments.models import Round
+
+    names, seated, _said = _seated(client, players=10, draft_rounds=1)
+    (out,) = set(names) - seated
+    round_ = Round.objects.get(number=1, event__entries__player__name=out)
+    page = client.get(reverse("public:round", args=[round_.event.slug, 1])).content.decode()
+    assert 'id="sitting-out"' in page and out in page.split('id="sitting-out"', 1)[1]
