@@ -46,16 +46,7 @@ from tournaments.events.clock import current_round
 from tournaments.links.checks import open_signals
 from tournaments.models import Event, Table
 from tournaments.results import pages as results_pages
-from tournaments.tables import selectors
-from tournaments.tables.review import (
-    game_confirm,
-    game_numbers,
-    game_resolve,
-    games_confirm,
-    may_accept,
-    may_confirm,
-    takes_ruling,
-)
+from tournaments.tables import review, selectors
 from tournaments.tables.submission import GameConflict, entry_refusal, game_submit
 from tournaments.tables.versions import VERSION_MAX, version_seen
 from tournaments.web import substitutions
@@ -159,12 +150,20 @@ def confirm_queue(request: HttpRequest, slug: str) -> HttpResponse:
         return _refuse(request)
     round_, choice = round_choice(request, event)
     if request.method == "POST":
-        ids, odd = game_numbers(request.POST.getlist("game"))
+        ids, odd = review.game_numbers(request.POST.getlist("game"))
         if not ids and not odd:
             messages.info(request, _("Tick the games to confirm first."))
         if odd:
-            messages.error(request, _("Not game numbers: %(values)s.") % {"values": ", ".join(odd)})
-        confirmed, refused = games_confirm(event=event, game_ids=ids, actor=request.user)
+            messages.error(
+                request,
+                ngettext(
+                    "%(n)s value sent is no game number: it was passed over.",
+                    "%(n)s values sent are no game numbers: they were passed over.",
+                    len(odd),
+                )
+                % {"n": len(odd)},
+            )
+        confirmed, refused = review.games_confirm(event=event, game_ids=ids, actor=request.user)
         if confirmed:
             messages.success(
                 request,
@@ -478,12 +477,12 @@ def _game_action(request: HttpRequest, game: Game) -> tuple[ResolveForm, str | N
     resolve_form = ResolveForm()
     try:
         if request.POST.get("action") == "confirm":
-            game_confirm(game_id=game.pk, actor=request.user)
+            review.game_confirm(game_id=game.pk, actor=request.user)
         elif request.POST.get("action") == "resolve":
             resolve_form = ResolveForm(request.POST)
             if not resolve_form.is_valid():
                 raise DomainError(_ruling_refusal(resolve_form))
-            game_resolve(
+            review.game_resolve(
                 game_id=game.pk,
                 actor=request.user,
                 decision=resolve_form.cleaned_data["decision"],
@@ -560,7 +559,7 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     audit = selectors.audit_log(event=event, games=versions)
     error_text = _error_text(current)
     following = _next_board(game)
-    rulable = chief and current is not None and takes_ruling(current)
+    rulable = chief and current is not None and review.takes_ruling(current)
     # Where the event asks a second person, the one who entered the version is told that
     # someone else confirms it, and rules on it.
     own_entry = current is not None and not may_rule_on_own_entry(request.user, current)
@@ -581,12 +580,12 @@ def game_versions(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "next_board": following,
         "can_confirm": current is not None
         and event.confirmation_required
-        and may_confirm(current)
+        and review.may_confirm(current)
         and current.entered_by_id != request.user.pk,
         "can_resolve": rulable and not own_entry,
         "own_entry": own_entry,
         "rules_elsewhere": rulable and own_entry,
-        "can_accept": current is not None and may_accept(current),
+        "can_accept": current is not None and review.may_accept(current),
         "state": selectors.entry_state(current, drafting=False) if current else "not_started",
         **{k: shown[k] for k in ("seats", "record", "bottom", "bidding", "tricks") if k in shown},
     }

@@ -51,4 +51,3 @@ def test_actions_given_through_a_variable_have_labels(language: str) -> None:
         assert action in AUDIT_ACTIONS, f"{action} has no label"
         with translation.override(language):
             assert action_label(action) != action
-

@@ -296,7 +296,7 @@ def test_the_confirmation_queue_passes_on_no_game_number_past_the_column(monkeyp
         seen.append(list(game_ids))
         return [], []
 
-    monkeypatch.setattr(views_referee, "games_confirm", confirm)
+    monkeypatch.setattr(views_referee.review, "games_confirm", confirm)
     client = Client()
     client.force_login(world.users["chief"])
     url = reverse("referee:confirm", args=[world.event.slug])

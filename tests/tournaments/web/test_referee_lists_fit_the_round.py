@@ -143,7 +143,7 @@ def test_confirming_nothing_or_another_events_game_says_so(two_rounds) -> None:
     nothing = client.post(url, {}, follow=True).content.decode()
     assert "Tick the games to confirm first." in nothing
     odd = client.post(url, {"game": ["1e27", "-1", "abc"]}, follow=True).content.decode()
-    assert "Not game numbers: 1e27, -1, abc." in odd
+    assert "3 values sent are no game numbers: they were passed over." in odd
     other_event, _round, tables, boards = duplicate_round(tables=1, boards=1, seed="other-ev")
     round_fill(tables[0].round, seed="other-ev")
     foreign = Game.objects.filter(board__event=other_event).first()
