@@ -12,6 +12,7 @@ A form's text field is a `TypedTextField`: the same rule, said before Django's o
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -118,3 +119,8 @@ class TypedTextField(forms.CharField):
         if unfit is not None:
             code, message = unfit
             raise forms.ValidationError(message, code=code)
+
+
+# The key a form carries, one per form shown (a penalty's, a stage's): the same form sent
+# twice (a double click, the back button) does its work once. URL-safe, 16 to 64 characters.
+FORM_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")

@@ -31,7 +31,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ddz_site.kernel.text import blank, text_refusal
+from ddz_site.kernel.text import FORM_KEY, blank, text_refusal
 from tournaments.core import mail
 from tournaments.core.access import (
     Actor,
@@ -47,6 +47,7 @@ from tournaments.events.overview import in_seat_order
 from tournaments.events.selectors import event_standings
 from tournaments.events.setup import tables_write
 from tournaments.models import (
+    AuditEntry,
     Event,
     EventFormat,
     Player,
@@ -76,16 +77,21 @@ def stage_create(
     kind: str = StageKind.QUALIFYING,
     cut: int | None = None,
     carry_over: bool = False,
+    form_key: str = "",
 ) -> Stage:
-    """Add the next stage of ``event`` (numbered after the last).
+    """Add the next stage of ``event`` (numbered after the last). `form_key`: the key of the
+    form that asks it (ddz_site.kernel.text.FORM_KEY); the same key again adds none.
 
     Raises:
         NotOrganizer; AdministrationRefused: a name the site's rule for typed text refuses
         (ddz_site.kernel.text) or of only invisible characters; an unknown kind; a cut below 1,
         above
         MAX_CUT or above the number of the event's entries (when it has some); the deal seed
-        is revealed (tournaments.core.access.refuse_more_play).
+        is revealed (tournaments.core.access.refuse_more_play); the form of `form_key` added
+        its stage already.
     """
+    if form_key and not FORM_KEY.fullmatch(form_key):
+        raise AdministrationRefused(_("This form is out of date: reload the page."))
     name = name.strip()
     unfit = text_refusal(name, max_length=Stage._meta.get_field("name").max_length)
     if unfit is not None:
@@ -107,6 +113,14 @@ def stage_create(
         )
     with transaction.atomic():
         refuse_more_play(organizer_lock(event, actor))
+        # Under the event's lock: the same form sent twice at once is told apart here.
+        if (
+            form_key
+            and AuditEntry.objects.filter(
+                event=event, action="stage.create", changes__form_key=form_key
+            ).exists()
+        ):
+            raise AdministrationRefused(_("This stage was added already: the form was sent twice."))
         entries = event.entries.count()
         if cut is not None and entries and cut > entries:
             raise AdministrationRefused(
@@ -122,7 +136,13 @@ def stage_create(
             actor=actor,
             action="stage.create",
             obj=stage,
-            changes={"number": number, "kind": kind, "cut": cut, "carry_over": carry_over},
+            changes={
+                "number": number,
+                "kind": kind,
+                "cut": cut,
+                "carry_over": carry_over,
+                "form_key": form_key,
+            },
         )
     return stage
 

@@ -7,7 +7,6 @@ a refusal is tournaments.standings.rulings.RulingRejected, in the reader's words
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -15,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
+from ddz_site.kernel.text import FORM_KEY
 from tournaments.core.access import Actor, require_ruling, signed_in
 from tournaments.core.audit import audit_record
 from tournaments.models import Entry, Event, Penalty, Player, Seat, Stage, StageEntry
@@ -113,8 +113,8 @@ def penalty_add(
     form_key: str = "",
 ) -> Penalty:
     """Penalise `player` by `points` (in the event's unit: MP or datum points), kept apart
-    from his boards. `form_key`: the key of the form that asks it (FORM_KEY); the same key
-    again gives no second penalty.
+    from his boards. `form_key`: the key of the form that asks it
+    (ddz_site.kernel.text.FORM_KEY); the same key again gives no second penalty.
 
     Raises:
         RulingRejected: points not a positive number (at most 4 decimals), no reason, a
@@ -155,10 +155,6 @@ def penalty_add(
         _given_already(event, form_key)  # the same form, sent at the same moment
         raise RulingRejected(_("A penalty is a positive number of points.")) from None
     return penalty
-
-
-# The key of a penalty form (tournaments.web.penalties): URL-safe, 16 to 64 characters.
-FORM_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 class PenaltyGivenAlready(RulingRejected):

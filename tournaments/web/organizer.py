@@ -17,6 +17,7 @@ anonymous).
 
 from __future__ import annotations
 
+import secrets
 from functools import partial
 from typing import Any, cast
 
@@ -255,6 +256,8 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             # a button would only be refused (round_states._refuse_online_close).
             "transitions": not results_sealed(event),
             "stages": stages,
+            # The "Add the stage" form's key: the form sent twice adds one stage.
+            "stage_form_key": secrets.token_urlsafe(18),
             # The stages whose cut is made: the next stage has its entries (stage_cut).
             "cut_made": {
                 stage.pk
@@ -353,6 +356,7 @@ def stage_create(request: HttpRequest, slug: str) -> HttpResponse:
             kind=request.POST.get("kind", StageKind.QUALIFYING),
             cut=cut,
             carry_over=bool(request.POST.get("carry_over")),
+            form_key=request.POST.get("form_key", ""),
         ),
         _("Stage added."),
     )

@@ -108,3 +108,20 @@ def test_a_large_field_shows_the_bound_it_can_prove_and_claims_no_optimum(client
     told = f"Movement of rounds 1–8: {repeats} {meetings}; whether a movement has fewer"
     assert f"{told} is not known." in text
     assert "optimal" not in text
+
+
+def test_the_add_a_stage_form_sent_twice_adds_one_stage(client) -> None:
+    # A trial's double click added "1. Dup" and "2. Dup", and a stage cannot be deleted.
+    event, td, _first = _stage(players=3, draft_rounds=0)
+    client.force_login(td)
+    page = client.get(reverse("organizer:dashboard", args=[event.slug])).content.decode()
+    key = re.search(r'name="form_key" value="([^"]+)"', page)
+    assert key, "the form carries its key"
+    form = {"name": "Dup", "kind": "qualifying", "form_key": key.group(1)}
+    url = reverse("organizer:stage_create", args=[event.slug])
+    client.post(url, form)
+    again = client.post(url, form, follow=True).content.decode()
+    assert "This stage was added already: the form was sent twice." in again
+    assert list(Stage.objects.filter(event=event, name="Dup").values_list("number", flat=True)) == [
+        2
+    ]
