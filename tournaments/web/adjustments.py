@@ -35,6 +35,7 @@ from tournaments.core import embargo
 from tournaments.core.access import may_rule
 from tournaments.core.lineups import table_players
 from tournaments.core.rules import rules_of
+from tournaments.events.selectors import cut_through
 from tournaments.models import Adjustment, AdjustmentKind, Event, Table
 from tournaments.standings.rulings import (
     MAX_POSSIBLE_RESULTS,
@@ -372,6 +373,8 @@ def _context(
         # Removing an adjusted score of a table with no game hides an open board again
         # (tournaments.core.embargo): the page says so before the button is pressed.
         "rehides": current is None and bool(given) and embargo.board_is_open(board),
+        # Its stage's cut made: a correction moves the standings, not who went through.
+        "cut_made": table.round.stage is not None and bool(cut_through(stage=table.round.stage)),
         "error": error,
         "action": action,
         **forms_of,

@@ -245,3 +245,21 @@ def test_an_adjusted_score_posted_before_the_round_starts_is_refused_on_the_page
     assert response.status_code == 400
     assert "has not started" in response.content.decode()
     assert not Adjustment.objects.exists()
+
+
+def test_the_page_says_a_cut_made_stands(world) -> None:
+    # A trial's correction after the cut lifted a player to 4= of a cut of 6 in the stage's
+    # standings, unmarked, while the page had said nothing of the cut.
+    from tournaments.models import Stage, StageEntry
+
+    round_ = world.tables[0].round
+    stage = Stage.objects.create(event=world.event, number=1, name="Heats", cut=1)
+    final = Stage.objects.create(event=world.event, number=2, name="Final")
+    round_.stage = stage
+    round_.save()
+    client = _client(world, "chief")
+    assert 'id="cut-made"' not in client.get(_url(world)).content.decode()
+    player = world.tables[0].seats.first().player
+    StageEntry.objects.create(stage=final, player=player, position=1)
+    page = client.get(_url(world)).content.decode()
+    assert 'id="cut-made"' in page and "The cut of Heats is made" in page
