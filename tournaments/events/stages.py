@@ -136,13 +136,9 @@ def stage_create(
             actor=actor,
             action="stage.create",
             obj=stage,
-            changes={
-                "number": number,
-                "kind": kind,
-                "cut": cut,
-                "carry_over": carry_over,
-                "form_key": form_key,
-            },
+            changes=dict(
+                number=number, kind=kind, cut=cut, carry_over=carry_over, form_key=form_key
+            ),
         )
     return stage
 
