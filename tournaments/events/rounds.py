@@ -43,6 +43,7 @@ from tournaments.core.rules import FINISHED, rules_of
 from tournaments.events.boards import BoardRejected, board_create
 from tournaments.events.setup import EventRejected, event_create
 from tournaments.models import (
+    AuditEntry,
     Entry,
     Event,
     EventFormat,
@@ -304,6 +305,13 @@ def round_delete(*, round_: Round, actor: Actor) -> None:
             changes={"number": locked.number, "boards": boards},
         )
         locked.delete()
+
+
+def round_deleted(*, event: Event, number: int) -> bool:
+    """Whether round `number` of `event` was deleted (round_delete's audit entry)."""
+    return AuditEntry.objects.filter(
+        event=event, action="round.delete", changes__number=number
+    ).exists()
 
 
 def round_deal(*, round_: Round, boards: int, actor: Actor) -> list[Board]:

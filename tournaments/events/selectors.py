@@ -16,11 +16,13 @@ from django.db.models.functions import Coalesce
 
 from games.models import Board, Game, Status
 from tournaments.core import embargo
+from tournaments.events.fields import round_field
 from tournaments.models import (
     AuditEntry,
     Event,
     Player,
     Round,
+    RoundState,
     Seat,
     Stage,
     StageEntry,
@@ -269,3 +271,13 @@ def stage_movements(*, event: Event) -> dict[int, list[StageMovement]]:
 def _named(names: dict[int, str], a: int, b: int) -> tuple[str, str]:
     first, second = sorted((names[a], names[b]))
     return first, second
+
+
+def round_sitting_out(*, round_: Round) -> list[Player]:
+    """Who of the round's field (fields.round_field) sits it out, a field that does not fill
+    its tables: the players its seating leaves out, once it is seated; none for an online
+    robot duplicate (its entrants start tables of their own). Reads only."""
+    if round_.state == RoundState.DRAFT or embargo.played_games_count(round_.event):
+        return []
+    seated = set(Seat.objects.filter(table__round=round_).values_list("player_id", flat=True))
+    return [p for p in round_field(round_=round_) if p.pk not in seated]

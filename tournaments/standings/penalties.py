@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from ddz_site.kernel.text import FORM_KEY
 from tournaments.core.access import Actor, require_ruling, signed_in
 from tournaments.core.audit import audit_record
-from tournaments.models import Entry, Event, Penalty, Player, Seat, Stage, StageEntry
+from tournaments.models import AuditEntry, Entry, Event, Penalty, Player, Seat, Stage, StageEntry
 from tournaments.standings.requests import recompute_enqueue
 from tournaments.standings.rulings import RulingRejected
 
@@ -199,3 +199,11 @@ def penalty_remove(*, penalty_id: int, actor: Actor = None) -> bool:
 
 def _user(actor: Actor) -> Any:
     return signed_in(actor)
+
+
+def penalty_withdrawn(*, event: Event, penalty_id: int) -> bool:
+    """Whether the penalty `penalty_id` of `event` was withdrawn (its ``penalty.remove``
+    audit entry): a withdrawal sent again is told so, a number no penalty had is no page."""
+    return AuditEntry.objects.filter(
+        event=event, action="penalty.remove", object_id=str(penalty_id)
+    ).exists()

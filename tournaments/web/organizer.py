@@ -59,7 +59,6 @@ from tournaments.events import (
 from tournaments.events.clock import current_round
 from tournaments.league import clubs
 from tournaments.models import (
-    AuditEntry,
     Event,
     EventFormat,
     EventRole,
@@ -453,10 +452,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         Round.objects.select_related("event", "stage").filter(event=event, number=number).first()
     )
     if round_ is None:
-        deleted = AuditEntry.objects.filter(
-            event=event, action="round.delete", changes__number=number
-        )
-        if action != "delete" or not deleted.exists():
+        if action != "delete" or not rounds.round_deleted(event=event, number=number):
             raise Http404(_("No such round."))
         # Pressed again (the back button): the round is gone already.
         messages.info(request, _("Round %(number)s is deleted already.") % {"number": number})

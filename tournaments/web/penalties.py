@@ -21,7 +21,7 @@ from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import TypedTextField
 from tournaments.core.access import NotAllowed
 from tournaments.events.selectors import cut_through
-from tournaments.models import AuditEntry, Event, EventStatus, Penalty, Player, Stage
+from tournaments.models import Event, EventStatus, Penalty, Player, Stage
 from tournaments.standings import penalties as service
 from tournaments.web.adjustments import rulings_door
 
@@ -145,8 +145,7 @@ def penalty_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if isinstance(event, HttpResponse):
         return event
     penalty = Penalty.objects.filter(event=event, pk=pk).select_related("player").first()
-    withdrawn = AuditEntry.objects.filter(event=event, action="penalty.remove", object_id=str(pk))
-    if penalty is None and not withdrawn.exists():
+    if penalty is None and not service.penalty_withdrawn(event=event, penalty_id=pk):
         raise Http404("no such penalty in this event")  # another event's, or none ever
     try:
         removed = penalty is not None and service.penalty_remove(

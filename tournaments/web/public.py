@@ -34,10 +34,9 @@ from games.models import Board, Game
 from tournaments.archive import event_archive
 from tournaments.core import embargo, lineups
 from tournaments.core.access import is_chief_referee
-from tournaments.events import fields, selectors
+from tournaments.events import selectors
 from tournaments.league.profiles import home_clubs
-from tournaments.models import Entry, Event, Player, Round, RoundState, Seat, Stage
-from tournaments.online.window import is_online_duplicate
+from tournaments.models import Entry, Event, Player, Round, RoundState, Stage
 from tournaments.people import life
 from tournaments.results import exports, prizes
 from tournaments.results import pages as results_pages
@@ -289,18 +288,9 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             else results_pages.round_seating(round_=round_, seats=results_pages.seats_of(event)),
             "board_rows": [(b, visible is None or b.pk in visible) for b in boards],
             "substitutions": lineups.round_substitutions(round_),
-            "sitting_out": [] if sealed else _sitting_out(round_),
+            "sitting_out": [] if sealed else selectors.round_sitting_out(round_=round_),
         },
     )
-
-
-def _sitting_out(round_: Round) -> list[Player]:
-    """Who of the round's field sits it out (a field that does not fill its tables): the
-    players its seating leaves out, once it is seated; none for an online event."""
-    if round_.state == RoundState.DRAFT or is_online_duplicate(round_.event):
-        return []
-    seated = set(Seat.objects.filter(table__round=round_).values_list("player_id", flat=True))
-    return [p for p in fields.round_field(round_=round_) if p.pk not in seated]
 
 
 def hand_records(request: HttpRequest, slug: str, number: int) -> HttpResponse:
