@@ -102,7 +102,6 @@ class EventArrays:
     settings: tuple[Any, ...]
     seats: list[str]
     player_ids: np.ndarray  # index → player id
-    index_of: dict[Hashable, int]
     str_order: np.ndarray  # index → its place in the players ordered by str(id)
     groups: dict[int, dict[str, Group]]  # board id → seat → group
     expected: dict[Hashable, int]  # board id → Neuberg's N, as the snapshot had it
@@ -214,7 +213,6 @@ def _build(
         settings=settings,
         seats=list(snap.seats),
         player_ids=np.array(players, dtype=np.int64),
-        index_of=index_of,
         str_order=str_order,
         groups=groups,
         expected=dict(data.expected),
