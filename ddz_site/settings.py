@@ -354,6 +354,12 @@ DDZ_STANDINGS_KEPT_RESULTS = env_int("DDZ_STANDINGS_KEPT_RESULTS", 3_000_000, mi
 # changed boards in milliseconds anyway (a 600-player event of 13 rounds: 46,800), and the
 # arrays, built again whenever that way runs, would cost more than they save.
 DDZ_STANDINGS_ARRAYS_FROM = env_int("DDZ_STANDINGS_ARRAYS_FROM", 200_000, minimum=0)
+# From how many rows a scope's standings (the whole event, or one stage) are published first
+# in one row (tournaments.models.PublishedStandings), read by the live pages, and their Standing
+# rows written behind in a second transaction (tournaments.standings.store): 100,000 rows take
+# about a second to write, their published row a few milliseconds. Below it, one transaction
+# stores the rows alone (a 600-player event's 600 rows: about 2 ms).
+DDZ_STANDINGS_PUBLISH_FROM = env_int("DDZ_STANDINGS_PUBLISH_FROM", 20_000, minimum=0)
 # Sessions: with a shared cache (DDZ_CACHE_URL) read there, written through to the database
 # (a signed-in page costs no session query); without one, in the database alone, since a
 # cache in each process's memory would keep a session another process ended.

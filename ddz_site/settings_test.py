@@ -24,6 +24,9 @@ os.environ.setdefault("DJANGO_DEBUG", "true")
 # Every event's standings kept in arrays too, whatever its size: each test that changes a
 # game then checks the arrays' way against the objects' (tournaments.standings.arrays).
 os.environ.setdefault("DDZ_STANDINGS_ARRAYS_FROM", "0")
+# Every scope published first and its rows written behind: each test that reads standings
+# then reads the published form, checked against the rows (tournaments.standings.store).
+os.environ.setdefault("DDZ_STANDINGS_PUBLISH_FROM", "0")
 # Each of pytest-xdist's processes (`make test` runs two) inherits the names its controller
 # chose above: each takes its own, or one process's worker would take the other's tasks and
 # read them in the wrong test database.

@@ -21,6 +21,7 @@ from tournaments.models import (
     AuditEntry,
     Event,
     Player,
+    PublishedStandings,
     Round,
     RoundState,
     Seat,
@@ -84,13 +85,30 @@ def event_players(*, event: Event) -> QuerySet[Player]:
     )
 
 
-def event_standings(*, event: Event, stage: Stage | None = None) -> QuerySet[Standing]:
-    """The stored standing rows of the whole of `event` (or of one of its stages), best first."""
-    return (
-        Standing.objects.filter(event=event, stage=stage)
-        .select_related("player")
-        .order_by("position")
+def event_standings(*, event: Event, stage: Stage | None = None) -> list[Standing]:
+    """The standings of the whole of `event` (or of one of its stages), best first, each
+    row's player with it: the published rows when the scope has them (a large scope is
+    published before its Standing rows are written behind it: PublishedStandings; unsaved
+    Standing instances then), else its stored Standing rows. Two queries."""
+    published = (
+        PublishedStandings.objects.filter(event=event, stage=stage)
+        .only("columns", "count", "event_id", "stage_id", "generation")
+        .first()
     )
+    if published is None:
+        return list(
+            Standing.objects.filter(event=event, stage=stage)
+            .select_related("player")
+            .order_by("position")
+        )
+    rows = published.rows()
+    players = Player.objects.in_bulk([row["player_id"] for row in rows])
+    # A player deleted since is gone from the Standing rows (cascade): from these too.
+    return [
+        Standing(event=event, stage=stage, player=players[row["player_id"]], **row)
+        for row in rows
+        if row["player_id"] in players
+    ]
 
 
 def cut_through(*, stage: Stage) -> list[int]:

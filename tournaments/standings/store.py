@@ -3,6 +3,13 @@ a scope's rows (the whole event, or one stage) only where they differ, under the
 of the event (a PostgreSQL advisory lock), with COPY on PostgreSQL. Idempotent: a second run
 changes nothing. standings_warm reads ahead the boards of the events in play when a worker
 starts.
+
+A scope of settings.DDZ_STANDINGS_PUBLISH_FROM rows or more is also published, in one row
+(PublishedStandings) that the live pages read. A coalesced recomputation commits that row
+first and writes the scope's Standing rows behind it, in a second transaction (_store_behind):
+at 100,000 players the publication takes milliseconds where the rows take a second, and one
+changed game on each of 10 boards moves 99 % of them. The generation is marked done with the
+rows; a worker lost between the two leaves it wanted, and the next recomputation stores it.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
@@ -22,6 +30,7 @@ from ddz_site.kernel.sql import copy_rows, copy_text
 from tournaments.core.rating_requests import ratings_request
 from tournaments.models import (
     Event,
+    PublishedStandings,
     RoundState,
     Standing,
     StandingsState,
@@ -160,9 +169,9 @@ def _recompute(event_id: int, generation: int | None, *, release: bool) -> Store
     read_at = timezone.now()
     new = computed_rows(event=event, generation=generation) if coalesced else None
     if new is not None:
-        released = _unchanged_here(event_id, generation, new, read_at, release=release)
-        if released is not None:
-            return Stored(False, released)
+        unchanged = _unchanged_here(event_id, generation, new, read_at, release=release)
+        if unchanged is not None:
+            return Stored(False, unchanged)
     with transaction.atomic():
         _writers_lock(event_id)
         if new is None:
@@ -171,9 +180,10 @@ def _recompute(event_id: int, generation: int | None, *, release: bool) -> Store
             # A caller that needs the rows now reads everything: what it changed itself (a
             # stage, a seating) may not be in the change log.
             new = computed_rows(event=event, generation=generation, incremental=False)
-        done = _done(event_id)
-        if coalesced and done >= generation:
-            return Stored(False, False)  # a newer recomputation is stored already
+        done, published = _generations(event_id)
+        # Stored already, or a newer generation published (its rows being written behind).
+        if coalesced and (done >= generation or published > generation):
+            return Stored(False, False)
         mine = snapshots.stored_here(event_id) if coalesced else None
         if mine is not None and mine[0] == done:
             # No one stored since this process did: the stored rows are the ones it kept.
@@ -181,32 +191,139 @@ def _recompute(event_id: int, generation: int | None, *, release: bool) -> Store
         else:
             version = standings_version(event_id)
             old = stored_rows_of(event, version)
-        changed = False
-        for scope, rows in new.items():
-            if old.get(scope, []) == rows:
-                continue
-            changed = True
-            # django-stubs is wrong here: a nullable foreign key's _id lookup takes None.
-            Standing.objects.filter(event=event, stage_id=scope).delete()  # type: ignore[misc]
-            _store_rows(event_id, scope, rows)
-        stale = [scope for scope in old if scope not in new]
-        if stale:
-            changed = True
-            # django-stubs is wrong here: a nullable foreign key's _id lookup takes None.
-            Standing.objects.filter(event=event, stage_id__in=stale).delete()  # type: ignore[misc]
         now = timezone.now()
+        changed, behind = _store_scopes(
+            event_id, new, old, generation, now, pending=published > done, behind=coalesced
+        )
         if changed:
             Event.objects.filter(pk=event_id).update(standings_updated_at=now)
-            if version is not None:
+        if behind:
+            # The published rows are what the live pages read; the rows behind, the mark
+            # and the kept rows follow in _store_behind.
+            StandingsState.objects.filter(pk=event_id).update(
+                published=Greatest(F("published"), generation)
+            )
+        else:
+            if changed and version is not None:
                 version = standings_version(event_id)  # this transaction's rows now
-        # What is stored now, scope by scope: the new rows (a stale scope has none left).
-        keep_stored(event_id, version, new)
-        # Last, so that the state row is held for an instant only (a verification bumps it).
-        released = _mark_done(event_id, generation, read_at, now, release=release)
-        snapshots.stored_set(event_id, max(done, generation), new)
+            # What is stored now, scope by scope: the new rows (a stale scope has none left).
+            keep_stored(event_id, version, new)
+            # Last, so that the state row is held for an instant only (a verification bumps
+            # it).
+            released = _mark_done(event_id, generation, read_at, now, release=release)
+            snapshots.stored_set(event_id, max(done, generation), new)
+    if behind:
+        released = _store_behind(event_id, generation, new, behind, (read_at, now), release)
     # A correction to a rated event moves the rating of that event and of every one after it.
     ratings_request(event_id)
     return Stored(changed, released)
+
+
+def _store_scopes(
+    event_id: int,
+    new: dict[int | None, list[dict[str, Any]]],
+    old: dict[int | None, list[dict[str, Any]]],
+    generation: int,
+    now: Any,
+    *,
+    pending: bool,
+    behind: bool,
+) -> tuple[bool, dict[int | None, list[dict[str, Any]]]]:
+    """Store the scopes of `new` that differ from `old` (the stored rows), in the caller's
+    transaction; whether any did, and the scopes whose Standing rows are left to be written
+    behind (_store_behind). A scope of PUBLISH_FROM rows or more is published
+    (PublishedStandings, stamped `now`); with `behind` (a coalesced recomputation), its rows
+    are left for the second transaction, else written here too. A smaller scope loses its
+    published row, if any. `pending`: a publication is newer than the stored rows (its rows
+    were being written behind, or lost with a worker), so every published scope is stored
+    again whatever `old` says (the live pages read the published rows, not `old`)."""
+    published = set(
+        PublishedStandings.objects.filter(event_id=event_id).values_list("stage_id", flat=True)
+    )
+    changed = False
+    later: dict[int | None, list[dict[str, Any]]] = {}
+    for scope, rows in new.items():
+        large = len(rows) >= settings.DDZ_STANDINGS_PUBLISH_FROM
+        if old.get(scope, []) == rows and not (pending and scope in published):
+            if not large and scope in published:
+                _unpublish(event_id, [scope])  # the threshold moved since it was published
+            continue
+        changed = True
+        if large:
+            _publish(event_id, scope, rows, generation, now)
+            if behind:
+                later[scope] = rows
+                continue
+        elif scope in published:
+            _unpublish(event_id, [scope])
+        _replace_rows(event_id, scope, rows)
+    stale = [scope for scope in old.keys() | published if scope not in new]
+    if stale:
+        changed = True
+        # django-stubs is wrong here: a nullable foreign key's _id lookup takes None.
+        Standing.objects.filter(event_id=event_id, stage_id__in=stale).delete()  # type: ignore[misc]
+        _unpublish(event_id, stale)
+    return changed, later
+
+
+def _store_behind(
+    event_id: int,
+    generation: int,
+    new: dict[int | None, list[dict[str, Any]]],
+    behind: dict[int | None, list[dict[str, Any]]],
+    times: tuple[Any, Any],
+    release: bool,
+) -> bool:
+    """The second transaction of a coalesced store that published (see _store_scopes): the
+    Standing rows of the `behind` scopes, written while their publication of `times[1]` is
+    still the one published and `generation` not stored yet (another store since published
+    again or stored newer rows: it writes its own); then `generation` marked done, as
+    _mark_done says, and whether the flag was released."""
+    read_at, published_at = times
+    with transaction.atomic():
+        _writers_lock(event_id)
+        done, _published = _generations(event_id)
+        ours = PublishedStandings.objects.filter(event_id=event_id, stored_at=published_at)
+        if done >= generation or set(ours.values_list("stage_id", flat=True)) != set(behind):
+            return False
+        for scope, rows in behind.items():
+            _replace_rows(event_id, scope, rows)
+        keep_stored(event_id, standings_version(event_id), new)
+        released = _mark_done(event_id, generation, read_at, published_at, release=release)
+        snapshots.stored_set(event_id, max(done, generation), new)
+    return released
+
+
+def _publish(
+    event_id: int, scope: int | None, rows: list[dict[str, Any]], generation: int, now: Any
+) -> None:
+    """Publish the rows of one scope (PublishedStandings), in the caller's transaction."""
+    PublishedStandings.objects.update_or_create(
+        event_id=event_id,
+        # django-stubs is wrong here: a nullable foreign key's _id lookup takes None.
+        stage_id=scope,  # type: ignore[misc]
+        defaults={
+            "generation": generation,
+            "count": len(rows),
+            "columns": PublishedStandings.encoded(rows),
+            "stored_at": now,
+        },
+    )
+
+
+def _unpublish(event_id: int, scopes: list[int | None]) -> None:
+    """Delete the published rows of `scopes` of an event (the whole event is None)."""
+    found = PublishedStandings.objects.filter(event_id=event_id)
+    whole = found.filter(stage__isnull=True) if None in scopes else found.none()
+    stages = found.filter(stage_id__in=[s for s in scopes if s is not None])
+    (whole | stages).delete()
+
+
+def _replace_rows(event_id: int, scope: int | None, rows: list[dict[str, Any]]) -> None:
+    """Replace the Standing rows of one scope of an event, in the caller's transaction."""
+    # django-stubs is wrong here: a nullable foreign key's _id lookup takes None.
+    Standing.objects.filter(event_id=event_id, stage_id=scope).delete()  # type: ignore[misc]
+    _store_rows(event_id, scope, rows)
 
 
 def _unchanged_here(
@@ -257,10 +374,11 @@ _MARK_UNCHANGED = (
 )
 
 
-def _done(event_id: int) -> int:
-    """The generation of the stored standings of `event_id` (-1: no state row)."""
-    done = StandingsState.objects.filter(pk=event_id).values_list("done", flat=True).first()
-    return -1 if done is None else done
+def _generations(event_id: int) -> tuple[int, int]:
+    """The generation of the stored standings of `event_id` and of its newest publication
+    ((-1, -1): no state row)."""
+    found = StandingsState.objects.filter(pk=event_id).values_list("done", "published").first()
+    return (-1, -1) if found is None else found
 
 
 def _mark_done(

@@ -52,19 +52,6 @@ def _refresh(event) -> None:
     standings_refresh(event_id=event.pk)
 
 
-@pytest.fixture
-def played():
-    """4 tables, 3 boards, every game verified through the services, standings stored."""
-    event, round_, tables, boards = duplicate_round(tables=4, boards=3, seed="log")
-    for board in boards:
-        for table in tables:
-            game = game_submit(table=table, board=board, record=bot_record(board, table))
-            game_verify(game_id=game.pk)
-    cache.kept_forget()
-    _refresh(event)
-    return event, round_, tables, boards
-
-
 def test_a_request_logs_its_generation_and_boards(played) -> None:
     event, _round, tables, boards = played
     before = StandingsState.objects.get(pk=event.pk).requested
