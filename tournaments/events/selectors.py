@@ -89,11 +89,14 @@ def event_standings(*, event: Event, stage: Stage | None = None) -> list[Standin
     """The standings of the whole of `event` (or of one of its stages), best first, each
     row's player with it: the published rows when the scope has them (a large scope is
     published before its Standing rows are written behind it: PublishedStandings; unsaved
-    Standing instances then), else its stored Standing rows. Two queries."""
+    Standing instances then), else its stored Standing rows. One query, two for a published
+    scope (its players apart)."""
     published = (
         PublishedStandings.objects.filter(event=event, stage=stage)
         .only("columns", "count", "event_id", "stage_id", "generation")
         .first()
+        if event.standings_published
+        else None
     )
     if published is None:
         return list(

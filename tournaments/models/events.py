@@ -202,6 +202,9 @@ class Event(models.Model):
         verbose_name=_("series"),
     )
     standings_updated_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Whether a scope of its standings is published (tournaments.models.PublishedStandings):
+    # the readers look for the published rows only then (a small event's page saves a query).
+    standings_published = models.BooleanField(default=False, editable=False)
     # Administration (tournaments.events.rounds, games.dealing): the format, and the secret
     # seed of every board with its public SHA-256 commitment (the seed is shown once revealed).
     format = models.CharField(
@@ -337,8 +340,10 @@ class Event(models.Model):
         help_text=_("Seating a round seats only the players checked in for it."),
     )
     # The secret seed never goes into the history (the admin shows history rows), nor the
-    # recompute's time stamp (written by every recompute, changed by no one).
-    history = HistoricalRecords(excluded_fields=["deal_seed", "standings_updated_at"])
+    # recompute's stamp and flag (written by every recompute, changed by no one).
+    history = HistoricalRecords(
+        excluded_fields=["deal_seed", "standings_updated_at", "standings_published"]
+    )
 
     objects = EventQuerySet.as_manager()
 

@@ -192,11 +192,13 @@ def _recompute(event_id: int, generation: int | None, *, release: bool) -> Store
             version = standings_version(event_id)
             old = stored_rows_of(event, version)
         now = timezone.now()
-        changed, behind = _store_scopes(
+        changed, behind, published = _store_scopes(
             event_id, new, old, generation, now, pending=published > done, behind=coalesced
         )
         if changed:
-            Event.objects.filter(pk=event_id).update(standings_updated_at=now)
+            Event.objects.filter(pk=event_id).update(
+                standings_updated_at=now, standings_published=published
+            )
         if behind:
             # The published rows are what the live pages read; the rows behind, the mark
             # and the kept rows follow in _store_behind.
@@ -228,16 +230,17 @@ def _store_scopes(
     *,
     pending: bool,
     behind: bool,
-) -> tuple[bool, dict[int | None, list[dict[str, Any]]]]:
+) -> tuple[bool, dict[int | None, list[dict[str, Any]]], bool]:
     """Store the scopes of `new` that differ from `old` (the stored rows), in the caller's
-    transaction; whether any did, and the scopes whose Standing rows are left to be written
-    behind (_store_behind). A scope of PUBLISH_FROM rows or more is published
-    (PublishedStandings, stamped `now`); with `behind` (a coalesced recomputation), its rows
-    are left for the second transaction, else written here too. A smaller scope loses its
-    published row, if any. `pending`: a publication is newer than the stored rows (its rows
-    were being written behind, or lost with a worker), so every published scope is stored
-    again whatever `old` says (the live pages read the published rows, not `old`)."""
-    published = set(
+    transaction; whether any did, the scopes whose Standing rows are left to be written
+    behind (_store_behind), and whether a scope of the event is published now. A scope of
+    DDZ_STANDINGS_PUBLISH_FROM rows or more is published (PublishedStandings, stamped `now`);
+    with `behind` (a coalesced recomputation), its rows are left for the second transaction,
+    else written here too. A smaller scope loses its published row, if any. `pending`: a
+    publication is newer than the stored rows (its rows were being written behind, or lost
+    with a worker), so every published scope is stored again whatever `old` says (the live
+    pages read the published rows, not `old`)."""
+    published: set[int | None] = set(
         PublishedStandings.objects.filter(event_id=event_id).values_list("stage_id", flat=True)
     )
     changed = False
@@ -246,15 +249,20 @@ def _store_scopes(
         large = len(rows) >= settings.DDZ_STANDINGS_PUBLISH_FROM
         if old.get(scope, []) == rows and not (pending and scope in published):
             if not large and scope in published:
-                _unpublish(event_id, [scope])  # the threshold moved since it was published
+                # The threshold moved since it was published: the rows are read again.
+                changed = True
+                published.discard(scope)
+                _unpublish(event_id, [scope])
             continue
         changed = True
         if large:
             _publish(event_id, scope, rows, generation, now)
+            published.add(scope)
             if behind:
                 later[scope] = rows
                 continue
         elif scope in published:
+            published.discard(scope)
             _unpublish(event_id, [scope])
         _replace_rows(event_id, scope, rows)
     stale = [scope for scope in old.keys() | published if scope not in new]
@@ -263,7 +271,7 @@ def _store_scopes(
         # django-stubs is wrong here: a nullable foreign key's _id lookup takes None.
         Standing.objects.filter(event_id=event_id, stage_id__in=stale).delete()  # type: ignore[misc]
         _unpublish(event_id, stale)
-    return changed, later
+    return changed, later, bool(published - set(stale))
 
 
 def _store_behind(

@@ -25,7 +25,7 @@ from tests.tournaments.standings.test_standings_follow_the_change_log import (
     _stored,
 )
 from tournaments.events.selectors import event_standings
-from tournaments.models import PublishedStandings, StandingsState
+from tournaments.models import Event, PublishedStandings, StandingsState
 from tournaments.standings import cache, store
 from tournaments.standings.requests import (
     standings_overdue,
@@ -43,8 +43,10 @@ def _published(event) -> dict:
 
 
 def _live(event) -> list[dict]:
-    """The whole event's standings as the live pages read them."""
-    return [{name: getattr(row, name) for name in FIELDS} for row in event_standings(event=event)]
+    """The whole event's standings as the live pages read them (the event read afresh, as
+    each page does)."""
+    fresh = Event.objects.get(pk=event.pk)
+    return [{name: getattr(row, name) for name in FIELDS} for row in event_standings(event=fresh)]
 
 
 def _change(event, table, board, score) -> None:
@@ -91,7 +93,7 @@ def test_a_worker_lost_after_publishing_leaves_the_rows_wanted_and_the_pages_new
     assert _live(event) == expected[None]
     assert _stored(event) == before
     page = client.get(reverse("public:standings_live", kwargs={"slug": event.slug}))
-    names = [row.player.shown_name for row in event_standings(event=event)]
+    names = [row.player.shown_name for row in event_standings(event=Event.objects.get(pk=event.pk))]
     text = page.content.decode()
     assert [text.index(name) for name in names] == sorted(text.index(name) for name in names)
     # The generation is still wanted: the sweep sends it again once overdue.
@@ -156,6 +158,7 @@ def test_a_scope_below_the_threshold_is_stored_in_one_transaction(played) -> Non
         standings_refresh(event_id=event.pk)
         # Its published row is gone with the change; the pages read the rows.
         assert not PublishedStandings.objects.filter(event=event).exists()
+        assert not Event.objects.get(pk=event.pk).standings_published
         assert _stored(event) == _from_nothing(event)
         live = event_standings(event=event)
         assert all(row.pk is not None for row in live)
