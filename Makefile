@@ -101,6 +101,7 @@ bench: $(STAMP)
 	$(PY) scripts/robot_match.py --deals 1000 || status=1; \
 	$(PY) scripts/bench_standings.py || status=1; \
 	$(PY) scripts/bench_changes.py || status=1; \
+	$(PY) scripts/bench_changes.py --sizes 100000x2 --changed 10 --repeats 3 || status=1; \
 	$(PY) scripts/bench_pipeline.py || status=1; \
 	$(PY) scripts/taps.py || status=1; \
 	$(PY) scripts/bench_live_tables.py --tables 300 --servers 2 || status=1; \

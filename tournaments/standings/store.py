@@ -215,7 +215,10 @@ def _recompute(event_id: int, generation: int | None, *, release: bool) -> Store
             released = _mark_done(event_id, generation, read_at, now, release=release)
             snapshots.stored_set(event_id, max(done, generation), new)
     if behind:
-        released = _store_behind(event_id, generation, new, behind, (read_at, now), release)
+        # The rows' version is kept only where this process read it (see keep_stored).
+        released = _store_behind(
+            event_id, generation, new, behind, (read_at, now), release=release, track=version
+        )
     # A correction to a rated event moves the rating of that event and of every one after it.
     ratings_request(event_id)
     return Stored(changed, released)
@@ -280,13 +283,17 @@ def _store_behind(
     new: dict[int | None, list[dict[str, Any]]],
     behind: dict[int | None, list[dict[str, Any]]],
     times: tuple[Any, Any],
+    *,
     release: bool,
+    track: str | None,
 ) -> bool:
     """The second transaction of a coalesced store that published (see _store_scopes): the
     Standing rows of the `behind` scopes, written while their publication of `times[1]` is
     still the one published and `generation` not stored yet (another store since published
     again or stored newer rows: it writes its own); then `generation` marked done, as
-    _mark_done says, and whether the flag was released."""
+    _mark_done says, and whether the flag was released. `times`: when the rows were read and
+    when published; `track`: the rows' version the first transaction read (None: this process
+    keeps its rows by the snapshot instead, and reads no version: keep_stored)."""
     read_at, published_at = times
     with transaction.atomic():
         _writers_lock(event_id)
@@ -296,7 +303,7 @@ def _store_behind(
             return False
         for scope, rows in behind.items():
             _replace_rows(event_id, scope, rows)
-        keep_stored(event_id, standings_version(event_id), new)
+        keep_stored(event_id, None if track is None else standings_version(event_id), new)
         released = _mark_done(event_id, generation, read_at, published_at, release=release)
         snapshots.stored_set(event_id, max(done, generation), new)
     return released
