@@ -180,7 +180,7 @@ def _recompute(event_id: int, generation: int | None, *, release: bool) -> Store
             # A caller that needs the rows now reads everything: what it changed itself (a
             # stage, a seating) may not be in the change log.
             new = computed_rows(event=event, generation=generation, incremental=False)
-        done, published = _generations(event_id)
+        done, published, any_published = _generations(event_id)
         # Stored already, or a newer generation published (its rows being written behind).
         if coalesced and (done >= generation or published > generation):
             return Stored(False, False)
@@ -192,12 +192,18 @@ def _recompute(event_id: int, generation: int | None, *, release: bool) -> Store
             version = standings_version(event_id)
             old = stored_rows_of(event, version)
         now = timezone.now()
-        changed, behind, published = _store_scopes(
-            event_id, new, old, generation, now, pending=published > done, behind=coalesced
+        changed, behind, any_published = _store_scopes(
+            event_id,
+            new,
+            old,
+            (generation, now),
+            pending=published > done,
+            behind=coalesced,
+            look=any_published,
         )
         if changed:
             Event.objects.filter(pk=event_id).update(
-                standings_updated_at=now, standings_published=published
+                standings_updated_at=now, standings_published=any_published
             )
         if behind:
             # The published rows are what the live pages read; the rows behind, the mark
@@ -228,24 +234,26 @@ def _store_scopes(
     event_id: int,
     new: dict[int | None, list[dict[str, Any]]],
     old: dict[int | None, list[dict[str, Any]]],
-    generation: int,
-    now: Any,
+    stamp: tuple[int, Any],
     *,
     pending: bool,
     behind: bool,
+    look: bool,
 ) -> tuple[bool, dict[int | None, list[dict[str, Any]]], bool]:
     """Store the scopes of `new` that differ from `old` (the stored rows), in the caller's
     transaction; whether any did, the scopes whose Standing rows are left to be written
     behind (_store_behind), and whether a scope of the event is published now. A scope of
-    DDZ_STANDINGS_PUBLISH_FROM rows or more is published (PublishedStandings, stamped `now`);
+    DDZ_STANDINGS_PUBLISH_FROM rows or more is published (PublishedStandings, with the
+    `stamp`'s generation and time);
     with `behind` (a coalesced recomputation), its rows are left for the second transaction,
     else written here too. A smaller scope loses its published row, if any. `pending`: a
     publication is newer than the stored rows (its rows were being written behind, or lost
     with a worker), so every published scope is stored again whatever `old` says (the live
-    pages read the published rows, not `old`)."""
-    published: set[int | None] = set(
-        PublishedStandings.objects.filter(event_id=event_id).values_list("stage_id", flat=True)
-    )
+    pages read the published rows, not `old`). `look`: whether the event may have published
+    scopes (Event.standings_published; a small event's store asks nothing more)."""
+    found = PublishedStandings.objects.filter(event_id=event_id).values_list("stage_id", flat=True)
+    published: set[int | None] = set(found) if look else set()
+    generation, now = stamp
     changed = False
     later: dict[int | None, list[dict[str, Any]]] = {}
     for scope, rows in new.items():
@@ -297,7 +305,7 @@ def _store_behind(
     read_at, published_at = times
     with transaction.atomic():
         _writers_lock(event_id)
-        done, _published = _generations(event_id)
+        done, _published, _any = _generations(event_id)
         ours = PublishedStandings.objects.filter(event_id=event_id, stored_at=published_at)
         if done >= generation or set(ours.values_list("stage_id", flat=True)) != set(behind):
             return False
@@ -389,11 +397,16 @@ _MARK_UNCHANGED = (
 )
 
 
-def _generations(event_id: int) -> tuple[int, int]:
-    """The generation of the stored standings of `event_id` and of its newest publication
-    ((-1, -1): no state row)."""
-    found = StandingsState.objects.filter(pk=event_id).values_list("done", "published").first()
-    return (-1, -1) if found is None else found
+def _generations(event_id: int) -> tuple[int, int, bool]:
+    """The generation of the stored standings of `event_id`, that of its newest publication,
+    and whether a scope of it may be published (Event.standings_published); (-1, -1, True)
+    when it has no state row. One query."""
+    found = (
+        StandingsState.objects.filter(pk=event_id)
+        .values_list("done", "published", "event__standings_published")
+        .first()
+    )
+    return (-1, -1, True) if found is None else found
 
 
 def _mark_done(
