@@ -18,6 +18,7 @@ from django.db.models import Aggregate, CharField, F, QuerySet
 from games.models import Game
 from tournaments.models import (
     Event,
+    PublishedStandings,
     Standing,
 )
 from tournaments.scoring import methods
@@ -209,15 +210,5 @@ def stored_rows(*, event: Event) -> dict[int | None, list[dict[str, Any]]]:
     return out
 
 
-FIELDS = (
-    "player_id",
-    "method",
-    "position",
-    "rank",
-    "total",
-    "top",
-    "percentage",
-    "boards",
-    "penalty",
-    "decided_by",
-)
+# A standing row's fields, as the store writes them and the published rows hold them.
+FIELDS = PublishedStandings.FIELDS
