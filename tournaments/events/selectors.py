@@ -7,6 +7,7 @@ tournaments.standings.results.event_results and tournaments.results.
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -33,6 +34,8 @@ from tournaments.models import (
 from tournaments.scoring import ranking
 from tournaments.seating import schedule
 from tournaments.standings.results import compute, event_results
+
+logger = logging.getLogger(__name__)
 
 if TYPE_CHECKING:  # django-stubs-ext is a development dependency
     from django_stubs_ext import WithAnnotations
@@ -98,13 +101,18 @@ def event_standings(*, event: Event, stage: Stage | None = None) -> list[Standin
         if event.standings_published
         else None
     )
-    if published is None:
+    try:
+        rows = None if published is None else published.rows()
+    except ValueError:
+        # Never expected (the store writes both forms from the same rows): the rows are read.
+        logger.exception("the published standings of event %s are unreadable", event.pk)
+        rows = None
+    if rows is None:
         return list(
             Standing.objects.filter(event=event, stage=stage)
             .select_related("player")
             .order_by("position")
         )
-    rows = published.rows()
     players = Player.objects.in_bulk([row["player_id"] for row in rows])
     # A player deleted since is gone from the Standing rows (cascade): from these too.
     return [

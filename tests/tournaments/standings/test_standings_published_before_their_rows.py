@@ -202,3 +202,10 @@ def test_unreadable_columns_are_told_as_such(columns) -> None:
     published = PublishedStandings(event_id=7, generation=3, count=2, columns=columns)
     with pytest.raises(ValueError, match="published standings 7/-@3"):
         published.rows()
+
+
+def test_unreadable_published_rows_leave_the_pages_on_the_stored_rows(played, caplog) -> None:
+    event, _round, _tables, _boards = played
+    PublishedStandings.objects.filter(event=event).update(columns=b"not zlib")
+    assert _live(event) == _stored(event)[None] == _from_nothing(event)[None]
+    assert "unreadable" in caplog.text
