@@ -29,6 +29,7 @@ from tournaments.models import (
     Stage,
     StageEntry,
     Standing,
+    StandingsState,
     Substitution,
 )
 from tournaments.scoring import ranking
@@ -94,19 +95,7 @@ def event_standings(*, event: Event, stage: Stage | None = None) -> list[Standin
     published before its Standing rows are written behind it: PublishedStandings; unsaved
     Standing instances then), else its stored Standing rows. One query, two for a published
     scope (its players apart)."""
-    published = (
-        PublishedStandings.objects.filter(event=event, stage=stage)
-        .only("columns", "count", "event_id", "stage_id", "generation")
-        .first()
-        if event.standings_published
-        else None
-    )
-    try:
-        rows = None if published is None else published.rows()
-    except ValueError:
-        # Never expected (the store writes both forms from the same rows): the rows are read.
-        logger.exception("the published standings of event %s are unreadable", event.pk)
-        rows = None
+    rows = _published_rows(event, stage)
     if rows is None:
         return list(
             Standing.objects.filter(event=event, stage=stage)
@@ -120,6 +109,43 @@ def event_standings(*, event: Event, stage: Stage | None = None) -> list[Standin
         for row in rows
         if row["player_id"] in players
     ]
+
+
+def player_standing(*, event: Event, player: Player) -> Standing | None:
+    """The whole event's standing of `player` in `event`, as event_standings has it: while the
+    event's published rows are newer than its Standing rows (these being written behind
+    them, or lost with a worker until the sweep stores them again), the published one; else
+    the stored row. One query, two for an event with published standings, three while its
+    rows are behind."""
+    if event.standings_published:
+        state = StandingsState.objects.filter(pk=event.pk).values_list("done", "published")
+        done, published = state.first() or (0, 0)
+        rows = _published_rows(event, None) if published > done else None
+        if rows is not None:
+            found = [row for row in rows if row["player_id"] == player.pk]
+            return Standing(event=event, stage=None, player=player, **found[0]) if found else None
+    return event.standings.filter(player=player, stage__isnull=True).first()
+
+
+def _published_rows(event: Event, stage: Stage | None) -> list[dict[str, Any]] | None:
+    """The published rows of a scope of `event` (PublishedStandings.rows), or None: the event
+    has none (Event.standings_published: no query then), or this scope has none, or they are
+    unreadable (logged)."""
+    if not event.standings_published:
+        return None
+    published = (
+        PublishedStandings.objects.filter(event=event, stage=stage)
+        .only("columns", "count", "event_id", "stage_id", "generation")
+        .first()
+    )
+    if published is None:
+        return None
+    try:
+        return published.rows()
+    except ValueError:
+        # Never expected (the store writes both forms from the same rows): the rows are read.
+        logger.exception("the published standings of event %s are unreadable", event.pk)
+        return None
 
 
 def cut_through(*, stage: Stage) -> list[int]:

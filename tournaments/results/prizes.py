@@ -36,6 +36,7 @@ from ddz_site.kernel.errors import DomainError
 from ddz_site.kernel.text import text_refusal
 from tournaments.core.access import Actor, organizer_lock
 from tournaments.core.audit import audit_record
+from tournaments.events.selectors import event_standings
 from tournaments.models import (
     Entry,
     Event,
@@ -43,6 +44,7 @@ from tournaments.models import (
     Prize,
     Round,
     RoundState,
+    Stage,
     StageEntry,
     Standing,
 )
@@ -113,28 +115,21 @@ def category_places(rows: Sequence[Standing]) -> list[str]:
 
 
 def overall_rows(event: Event) -> list[tuple[Standing, int]]:
-    """The stored standings rows the final results rank, each with its *part*: the players of
+    """The standings rows the final results rank (as the standings pages show them:
+    event_standings), each with its *part*: the players of
     the last stage reached by a cut first, in that stage's standings (the final decides the
     top places: a trial's non-finalist ranked above a finalist by the whole event's
     percentages), then those of each earlier stage reached by a cut, then everyone else in
     the whole event's standings. Parts are 0, 1, …; an event without a cut made is one part,
     the whole event's rows. A few queries."""
     # The stages a cut sent players to, the last first: one query.
-    reached = (
-        event.stages.filter(pk__in=StageEntry.objects.values("stage_id"))
-        .order_by("-number")
-        .values_list("pk", flat=True)
-    )
-    scopes: list[int | None] = [*reached, None]
+    reached = event.stages.filter(pk__in=StageEntry.objects.values("stage_id")).order_by("-number")
+    scopes: list[Stage | None] = [*reached, None]
     out: list[tuple[Standing, int]] = []
     listed: set[int] = set()
     for part, scope in enumerate(scopes):
-        for row in (
-            # django-stubs is wrong here: a nullable foreign key's _id lookup takes None.
-            Standing.objects.filter(event=event, stage_id=scope)  # type: ignore[misc]
-            .select_related("player")
-            .order_by("position")
-        ):
+        # As the standings pages show them (published rows while a large event's are behind).
+        for row in event_standings(event=event, stage=scope):
             if row.player_id not in listed:
                 listed.add(row.player_id)
                 out.append((row, part))

@@ -36,6 +36,7 @@ from tournaments.api.serializers import EntryCheckSerializer, GameSubmitSerializ
 from tournaments.core import access, embargo, lineups
 from tournaments.core.rules import rules_of
 from tournaments.events.overview import in_seat_order
+from tournaments.events.selectors import player_standing
 from tournaments.links import checks, entry, tokens
 from tournaments.links.player import player_view
 from tournaments.models import Event, Player, PlayerLink, Registration, RoundState, Table, TableLink
@@ -394,7 +395,7 @@ def _player_page(
             "player": player,
             "view": view,
             "rows": rows,
-            "standing": event.standings.filter(player=player, stage__isnull=True).first(),
+            "standing": player_standing(event=event, player=player),
             "refused": refused,
             "devices": devices,
             # Her check-in code, when she entered by a registration (tournaments.people).

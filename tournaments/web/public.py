@@ -385,7 +385,7 @@ def scorecard(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
             "player": player,
             "rows": rows,
             "sealed": sealed,
-            "standing": event.standings.filter(player=player, stage__isnull=True).first(),
+            "standing": selectors.player_standing(event=event, player=player),
             "series": series,
             "chart": results_pages.chart(series),
         },

@@ -24,8 +24,9 @@ from tests.tournaments.standings.test_standings_follow_the_change_log import (
     _from_nothing,
     _stored,
 )
-from tournaments.events.selectors import event_standings
-from tournaments.models import Event, PublishedStandings, StandingsState
+from tournaments.events.selectors import event_standings, player_standing
+from tournaments.models import Event, Player, PublishedStandings, StandingsState
+from tournaments.results.prizes import overall_rows
 from tournaments.standings import cache, store
 from tournaments.standings.requests import (
     standings_overdue,
@@ -96,6 +97,14 @@ def test_a_worker_lost_after_publishing_leaves_the_rows_wanted_and_the_pages_new
     names = [row.player.shown_name for row in event_standings(event=Event.objects.get(pk=event.pk))]
     text = page.content.decode()
     assert [text.index(name) for name in names] == sorted(text.index(name) for name in names)
+    # A player's own pages and the final results follow the published rows too.
+    fresh = Event.objects.get(pk=event.pk)
+    for row in expected[None]:
+        mine = player_standing(event=fresh, player=Player.objects.get(pk=row["player_id"]))
+        assert {name: getattr(mine, name) for name in FIELDS} == row
+    assert [r.player_id for r, _part in overall_rows(fresh)] == [
+        row["player_id"] for row in expected[None]
+    ]
     # The generation is still wanted: the sweep sends it again once overdue.
     state = _state(event)
     assert state.published == state.requested > state.done
