@@ -79,3 +79,24 @@ def test_the_dashboard_offers_the_cut_until_it_is_made() -> None:
     stages.stage_cut(stage=qualifying, actor=td)
     page = client.get(dashboard).content.decode()
     assert cut not in page and f'id="cut-made-{qualifying.number}"' in page
+
+
+def test_the_dashboard_offers_no_cut_from_the_last_stage() -> None:
+    # A trial added a Final with "Players through" 3: the cut sat on the last stage, and
+    # "Make the cut" was offered only to be refused ("no next stage to go through to").
+    from tests.factories import EventFactory, signed_in_client
+    from tests.tournaments.standings.test_cut_and_swiss_use_stored_rows import _organizer
+
+    event = EventFactory()
+    td = _organizer(event)
+    final = stages.stage_create(event=event, actor=td, kind="final", cut=3)
+    client = signed_in_client(td)
+    dashboard = reverse("organizer:dashboard", args=[event.slug])
+    cut = reverse("organizer:stage_action", args=[event.slug, final.number, "cut"])
+    page = client.get(dashboard).content.decode()
+    assert cut not in page
+    assert f'id="cut-waits-{final.number}"' in page
+    assert "Its first 3 go through once the next stage is added." in page
+    # Once a next stage follows, the cut is offered.
+    stages.stage_create(event=event, actor=td, kind="duplicate")
+    assert cut in client.get(dashboard).content.decode()
