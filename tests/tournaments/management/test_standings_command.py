@@ -71,6 +71,7 @@ def test_csv_and_json_carry_the_exact_and_the_decimal_percentage(played) -> None
         "percentage",
         "percentage_decimal",
         "boards",
+        "penalty",
     ]
     for row in rows:
         # The exact column: total / top as a percentage, reduced.
@@ -96,3 +97,28 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(played, capsys) -> N
             call_command("ddz_standings", played.slug, "--format", fmt, stdout=_ClosedPipe())
         assert info.value.code == 0
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.django_db
+def test_a_penalty_is_its_own_column_and_the_percentage_counts_it(played) -> None:
+    # A trial read "total 36, 58.33 %" with no word of the 1-point penalty that made it 35/60.
+    from tournaments.models import Standing
+    from tournaments.standings.penalties import penalty_add
+
+    player = Standing.objects.filter(event=played, stage__isnull=True).first().player
+    penalty_add(event=played, player=player, points="1", reason="slow play")
+    standings_recompute(event_id=played.pk)
+    out = io.StringIO()
+    call_command("ddz_standings", played.slug, "--format", "csv", stdout=out)
+    rows = {row["player"]: row for row in csv.DictReader(io.StringIO(out.getvalue()))}
+    assert list(next(iter(rows.values())))[-1] == "penalty"  # added last: columns keep places
+    mine = rows[player.name]
+    assert mine["penalty"] == "1"
+    net = Fraction(mine["total"]) - 1
+    assert Fraction(mine["percentage"]) == net / Fraction(mine["top"]) * 100
+    assert all(row["penalty"] == "" for name, row in rows.items() if name != player.name)
+    out = io.StringIO()
+    call_command("ddz_standings", played.slug, stdout=out)
+    data = {r["player"]: r for r in json.loads(out.getvalue())["rows"]}
+    assert data[player.name]["penalty"] == "1"
+    assert data[next(n for n in rows if n != player.name)]["penalty"] is None

@@ -2,7 +2,8 @@
 event, or of one of its stages.
 
 Exact values stay exact (fraction text such as "775/12"); `percentage_decimal` adds the
-percentage to two decimal places, rounded half up ("64.58"), for spreadsheets. Output cut short
+percentage to two decimal places, rounded half up ("64.58"), for spreadsheets. `penalty` is the
+points taken off the total for the rank and the percentage (none: empty). Output cut short
 by its reader (`| head`) ends the command quietly, with status 0.
 """
 
@@ -22,14 +23,26 @@ from tournaments.models import Event, Stage
 from tournaments.results import exports
 from tournaments.results.exports import decimal_text
 
-FIELDS = ["rank", "player", "total", "top", "percentage", "percentage_decimal", "boards"]
+# `penalty` last (added after the others: a reader of the columns by place keeps them).
+FIELDS = [
+    "rank",
+    "player",
+    "total",
+    "top",
+    "percentage",
+    "percentage_decimal",
+    "boards",
+    "penalty",
+]
 
 
 def standings_rows(event: Event, stage: Stage | None = None) -> list[dict[str, Any]]:
     """The stored standing rows of `event` (or one stage) as plain dicts of FIELDS but
-    percentage_decimal (exact values as fraction text; no top or percentage: None)."""
+    percentage_decimal (exact values as fraction text; no top, percentage or penalty:
+    None)."""
+    blank = ("top", "percentage", "penalty")
     return [
-        {k: (row[k] or None) if k in ("top", "percentage") else row[k] for k in FIELDS if k in row}
+        {k: (row[k] or None) if k in blank else row[k] for k in FIELDS if k in row}
         for row in exports.standings_rows(event=event, stage=stage)
     ]
 
