@@ -290,6 +290,24 @@ def test_a_player_link_shows_her_seats_her_games_and_her_scorecard(player_linked
     assert reverse("links:check", args=[token, mine.pk]) in text
 
 
+def test_a_player_link_shows_her_penalty_beside_her_total(player_linked) -> None:
+    # A trial read "Total 21 · 39.58%" on her link: 21/48 is 43.75 %, the rest a penalty the
+    # link did not show (her scorecard did).
+    from tournaments.standings.penalties import penalty_add
+    from tournaments.standings.store import standings_recompute
+    from tournaments.tables.verification import game_verify
+
+    world, token, seat, mine, theirs = player_linked
+    game_verify(game_id=mine.pk)
+    game_verify(game_id=theirs.pk)
+    penalty_add(event=world.event, player=seat.player, points="2", reason="late")
+    standings_recompute(event_id=world.event.pk)
+    text = Client().get(reverse("links:player", args=[token])).content.decode()
+    assert 'id="standing"' in text
+    standing = text.split('id="standing"', 1)[1].split("</p>", 1)[0]
+    assert "Penalty −2" in standing
+
+
 def test_a_player_signals_a_problem_and_the_chief_sees_and_handles_it(player_linked) -> None:
     world, token, seat, mine, theirs = player_linked
     client = Client(HTTP_USER_AGENT=UA)

@@ -122,3 +122,23 @@ def test_a_penalty_is_its_own_column_and_the_percentage_counts_it(played) -> Non
     data = {r["player"]: r for r in json.loads(out.getvalue())["rows"]}
     assert data[player.name]["penalty"] == "1"
     assert data[next(n for n in rows if n != player.name)]["penalty"] is None
+
+
+@pytest.mark.django_db
+def test_a_player_compared_with_no_one_has_no_top_nor_percentage() -> None:
+    # The command printed top 0 and 0.00 % for a one-table final, where the pages and the web
+    # CSV show none (tournaments.models.standings.compared_with_no_one).
+    event, _round, tables, boards = duplicate_round(tables=1, boards=1, seed="cmd-alone")
+    game = game_submit(table=tables[0], board=boards[0], record=bot_record(boards[0], tables[0]))
+    game_verify(game_id=game.pk)
+    standings_recompute(event_id=event.pk)
+    out = io.StringIO()
+    call_command("ddz_standings", event.slug, stdout=out)
+    rows = json.loads(out.getvalue())["rows"]
+    assert len(rows) == 3
+    assert all(r["top"] is None and r["percentage"] is None for r in rows)
+    assert all(r["percentage_decimal"] is None for r in rows)
+    out = io.StringIO()
+    call_command("ddz_standings", event.slug, "--format", "csv", stdout=out)
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert all(r["top"] == r["percentage"] == r["percentage_decimal"] == "" for r in rows)

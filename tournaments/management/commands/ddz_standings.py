@@ -20,6 +20,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ddz_site.kernel import spreadsheet
 from tournaments.models import Event, Stage
+from tournaments.models.standings import compared_with_no_one
 from tournaments.results import exports
 from tournaments.results.exports import decimal_text
 
@@ -39,12 +40,15 @@ FIELDS = [
 def standings_rows(event: Event, stage: Stage | None = None) -> list[dict[str, Any]]:
     """The stored standing rows of `event` (or one stage) as plain dicts of FIELDS but
     percentage_decimal (exact values as fraction text; no top, percentage or penalty:
-    None)."""
+    None, nor for a player compared with no one)."""
     blank = ("top", "percentage", "penalty")
-    return [
-        {k: (row[k] or None) if k in blank else row[k] for k in FIELDS if k in row}
-        for row in exports.standings_rows(event=event, stage=stage)
-    ]
+    out = []
+    for row in exports.standings_rows(event=event, stage=stage):
+        if compared_with_no_one(row["top"]):
+            # Compared with no one: a top of 0 and its 0 % say nothing (the pages show "—").
+            row = {**row, "top": None, "percentage": None}
+        out.append({k: (row[k] or None) if k in blank else row[k] for k in FIELDS if k in row})
+    return out
 
 
 class Command(BaseCommand):
