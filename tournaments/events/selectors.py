@@ -80,6 +80,14 @@ def event_list() -> QuerySet[Event]:
     ).order_by("-created_at", "name")
 
 
+def event_named(text: str) -> Event | None:
+    """The event `text` names, for the command line: the event whose address (slug) it is,
+    else the one of that name; None. The slug first: names and slugs are each unique, but an
+    event may be named as another's slug ("demo-duplicate", slug demo-duplicate-2), and the
+    slug alone always finds one event."""
+    return Event.objects.filter(slug=text).first() or Event.objects.filter(name=text).first()
+
+
 def event_players(*, event: Event) -> QuerySet[Player]:
     """The players who hold a seat at some table of `event`, or played in one as a substitute
     (its scorecards exist for them only; an archive of imported games seats nobody)."""

@@ -142,3 +142,18 @@ def test_a_player_compared_with_no_one_has_no_top_nor_percentage() -> None:
     call_command("ddz_standings", event.slug, "--format", "csv", stdout=out)
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
     assert all(r["top"] == r["percentage"] == r["percentage_decimal"] == "" for r in rows)
+
+
+@pytest.mark.django_db
+def test_an_event_named_as_another_events_slug_does_not_hide_it(played) -> None:
+    # A trial named an event "demo-duplicate" (its slug became demo-duplicate-2): the command
+    # then printed that empty event for "demo-duplicate", not the event of that address.
+    from tests.factories import EventFactory
+
+    other = EventFactory(name=played.slug, slug=f"{played.slug}-2")
+    out = io.StringIO()
+    call_command("ddz_standings", played.slug, "--format", "csv", stdout=out)
+    assert len(list(csv.DictReader(io.StringIO(out.getvalue())))) == 9
+    out = io.StringIO()
+    call_command("ddz_standings", other.slug, "--format", "csv", stdout=out)
+    assert list(csv.DictReader(io.StringIO(out.getvalue()))) == []

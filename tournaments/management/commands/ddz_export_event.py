@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.archive.event_archive import event_export
-from tournaments.models import Event
+from tournaments.events import selectors
 
 
 class Command(BaseCommand):
@@ -20,7 +20,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         name = options["event"]
-        event = Event.objects.filter(name=name).first() or Event.objects.filter(slug=name).first()
+        event = selectors.event_named(name)
         if event is None:
             raise CommandError(f"no event named {name!r}", returncode=2)
         text = json.dumps(event_export(event=event), ensure_ascii=False, indent=1)

@@ -19,6 +19,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ddz_site.kernel import spreadsheet
+from tournaments.events import selectors
 from tournaments.models import Event, Stage
 from tournaments.models.standings import compared_with_no_one
 from tournaments.results import exports
@@ -61,7 +62,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         name = options["event"]
-        event = Event.objects.filter(name=name).first() or Event.objects.filter(slug=name).first()
+        event = selectors.event_named(name)
         if event is None:
             raise CommandError(f"no event named {name!r}", returncode=2)
         stage = None

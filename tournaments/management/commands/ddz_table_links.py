@@ -18,8 +18,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ddz_site.kernel.errors import DomainError
+from tournaments.events import selectors
 from tournaments.links import tokens as links_tokens
-from tournaments.models import Event
 
 
 class Command(BaseCommand):
@@ -45,7 +45,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         name = options["event"]
-        event = Event.objects.filter(name=name).first() or Event.objects.filter(slug=name).first()
+        event = selectors.event_named(name)
         if event is None:
             raise CommandError(f"no event named {name!r}", returncode=2)
         round_ = stage = None

@@ -13,8 +13,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.dealing import SeedError
+from tournaments.events import selectors
 from tournaments.events.rounds import event_deals_verify
-from tournaments.models import Event
 
 
 class Command(BaseCommand):
@@ -26,7 +26,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         name = options["event"]
-        event = Event.objects.filter(name=name).first() or Event.objects.filter(slug=name).first()
+        event = selectors.event_named(name)
         if event is None:
             raise CommandError(f"no event named {name!r}", returncode=2)
         if not event.deal_commitment:
