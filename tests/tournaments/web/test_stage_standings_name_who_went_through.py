@@ -96,7 +96,7 @@ def test_the_dashboard_offers_no_cut_from_the_last_stage() -> None:
     page = client.get(dashboard).content.decode()
     assert cut not in page
     assert f'id="cut-waits-{final.number}"' in page
-    assert "Its first 3 go through once the next stage is added." in page
+    assert "Its cut (the first 3 go through) can be made once the next stage is added." in page
     # Once a next stage follows, the cut is offered.
     stages.stage_create(event=event, actor=td, kind="duplicate")
     assert cut in client.get(dashboard).content.decode()
