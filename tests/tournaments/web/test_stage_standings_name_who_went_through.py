@@ -100,3 +100,21 @@ def test_the_dashboard_offers_no_cut_from_the_last_stage() -> None:
     # Once a next stage follows, the cut is offered.
     stages.stage_create(event=event, actor=td, kind="duplicate")
     assert cut in client.get(dashboard).content.decode()
+
+
+def test_the_dashboards_stages_read_as_chinese() -> None:
+    # A trial read "(决赛桌; 前 3 名晋级)" with an ASCII semicolon, and the stage form's
+    # "Name" as a person's name (姓名).
+    from tests.factories import EventFactory, signed_in_client
+    from tests.tournaments.standings.test_cut_and_swiss_use_stored_rows import _organizer
+
+    event = EventFactory()
+    td = _organizer(event)
+    stages.stage_create(event=event, actor=td, kind="final", cut=3, carry_over=True)
+    page = signed_in_client(td).get(
+        reverse("organizer:dashboard", args=[event.slug]), HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+    text = page.content.decode()
+    assert "（决赛桌；前 3 名晋级；" in text or "(决赛桌；前 3 名晋级；" in text
+    form = text.split('name="form_key"', 1)[1]
+    assert "名称" in form.split('name="name"', 1)[0] and "姓名" not in form.split('name="name"')[0]
