@@ -118,3 +118,28 @@ def test_the_dashboards_stages_read_as_chinese() -> None:
     assert "（决赛桌；前 3 名晋级；" in text or "(决赛桌；前 3 名晋级；" in text
     form = text.split('name="form_key"', 1)[1]
     assert "名称" in form.split('name="name"', 1)[0] and "姓名" not in form.split('name="name"')[0]
+
+
+def test_a_finished_events_dashboard_offers_no_stage_nor_round_it_would_refuse() -> None:
+    # A trial pressed "Add draft rounds", "Seat the draft rounds" and "Add the stage" on a
+    # finished event: each was refused ("finished: reopen it…").
+    from tests.factories import EventFactory, signed_in_client
+    from tests.tournaments.standings.test_cut_and_swiss_use_stored_rows import _organizer
+    from tournaments.models import Event, EventStatus
+
+    event = EventFactory()
+    td = _organizer(event)
+    stage = stages.stage_create(event=event, actor=td)
+    client = signed_in_client(td)
+    dashboard = reverse("organizer:dashboard", args=[event.slug])
+    actions = [
+        reverse("organizer:stage_action", args=[event.slug, stage.number, "round"]),
+        reverse("organizer:stage_action", args=[event.slug, stage.number, "seat"]),
+        reverse("organizer:stage_create", args=[event.slug]),
+    ]
+    page = client.get(dashboard).content.decode()
+    assert all(url in page for url in actions)
+    Event.objects.filter(pk=event.pk).update(status=EventStatus.FINISHED)
+    page = client.get(dashboard).content.decode()
+    assert not any(url in page for url in actions)
+    assert 'id="finished-no-more"' in page
