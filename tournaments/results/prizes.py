@@ -234,6 +234,17 @@ def final_results(event: Event) -> list[Ranking]:
     return prizes_award(rankings(event), event.prizes.all())
 
 
+def final_place(event: Event, player_id: int) -> Placed | None:
+    """The player's row of the overall final results (final_results: her place, her prize)
+    once they are public (results_public); None before, or when she is not ranked. After a
+    cut the finalists come first, so her place there may differ from her rank in the whole
+    event's standings: her pages show both. A few queries."""
+    if not results_public(event):
+        return None
+    overall = final_results(event)[0]
+    return next((row for row in overall.rows if row.standing.player_id == player_id), None)
+
+
 def awards(ranked: Sequence[Ranking]) -> list[Award]:
     """The prize winners of ``ranked`` (final_results), in the order the prizes were given."""
     return [

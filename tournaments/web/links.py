@@ -41,6 +41,7 @@ from tournaments.links import checks, entry, tokens
 from tournaments.links.player import player_view
 from tournaments.models import Event, Player, PlayerLink, Registration, RoundState, Table, TableLink
 from tournaments.results import pages
+from tournaments.results.prizes import final_place
 from tournaments.tables import selectors
 from tournaments.web.officials import qr_svg
 from tournaments.web.people.registration import checkin_qr
@@ -396,6 +397,7 @@ def _player_page(
             "view": view,
             "rows": rows,
             "standing": player_standing(event=event, player=player),
+            "final": final_place(event, player.pk),
             "refused": refused,
             "devices": devices,
             # Her check-in code, when she entered by a registration (tournaments.people).

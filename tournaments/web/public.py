@@ -386,6 +386,7 @@ def scorecard(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
             "rows": rows,
             "sealed": sealed,
             "standing": selectors.player_standing(event=event, player=player),
+            "final": prizes.final_place(event, player.pk),
             "series": series,
             "chart": results_pages.chart(series),
         },
