@@ -254,35 +254,31 @@ def _store_scopes(
     found = PublishedStandings.objects.filter(event_id=event_id).values_list("stage_id", flat=True)
     published: set[int | None] = set(found) if look else set()
     generation, now = stamp
-    changed = False
+    threshold = settings.DDZ_STANDINGS_PUBLISH_FROM
+    # Published rows of a scope gone, or now below the threshold (a smaller scope, or the
+    # threshold moved): the pages read its Standing rows again.
+    stale = [scope for scope in old.keys() | published if scope not in new]
+    dropped = [s for s in published if s in new and len(new[s]) < threshold]
+    if stale or dropped:
+        _unpublish(event_id, stale + dropped)
+        published -= {*stale, *dropped}
+    changed = bool(stale or dropped)
     later: dict[int | None, list[dict[str, Any]]] = {}
     for scope, rows in new.items():
-        large = len(rows) >= settings.DDZ_STANDINGS_PUBLISH_FROM
         if old.get(scope, []) == rows and not (pending and scope in published):
-            if not large and scope in published:
-                # The threshold moved since it was published: the rows are read again.
-                changed = True
-                published.discard(scope)
-                _unpublish(event_id, [scope])
             continue
         changed = True
-        if large:
+        if len(rows) >= threshold:
             _publish(event_id, scope, rows, generation, now)
             published.add(scope)
             if behind:
                 later[scope] = rows
                 continue
-        elif scope in published:
-            published.discard(scope)
-            _unpublish(event_id, [scope])
         _replace_rows(event_id, scope, rows)
-    stale = [scope for scope in old.keys() | published if scope not in new]
     if stale:
-        changed = True
         # django-stubs is wrong here: a nullable foreign key's _id lookup takes None.
         Standing.objects.filter(event_id=event_id, stage_id__in=stale).delete()  # type: ignore[misc]
-        _unpublish(event_id, stale)
-    return changed, later, bool(published - set(stale))
+    return changed, later, bool(published)
 
 
 def _store_behind(
