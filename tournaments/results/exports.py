@@ -57,6 +57,17 @@ def standings_rows(*, event: Event, stage: Stage | None = None) -> list[dict[str
     ]
 
 
+def standings_rows_decimal(*, event: Event, stage: Stage | None = None) -> list[dict[str, Any]]:
+    """standings_rows with `percentage_decimal` (decimal_text of the percentage); a row whose
+    top is 0 has an empty percentage (compared with no one: nothing, not 0 %)."""
+    rows = standings_rows(event=event, stage=stage)
+    for row in rows:
+        if compared_with_no_one(row["top"]):
+            row["percentage"] = ""
+        row["percentage_decimal"] = decimal_text(row["percentage"])
+    return rows
+
+
 def decimal_text(value: object, places: int = 2) -> str | None:
     """An exact value ("775/12", a Fraction) to `places` decimals, rounded half up (away from
     zero): "775/12" → "64.58", "129/2" → "64.50", "1/200" → "0.01"; None and "" → None."""
@@ -94,11 +105,7 @@ def standings_csv(*, event: Event, stage: Stage | None = None) -> str:
     places, half up) plus the penalty and the tie-break that decided the row; while `event`'s
     online window is open, STANDINGS_SEALED_FIELDS only. A row whose top is 0 has empty
     percentages (nothing compared: not 0 %)."""
-    rows = standings_rows(event=event, stage=stage)
-    for row in rows:
-        if compared_with_no_one(row["top"]):
-            row["percentage"] = ""
-        row["percentage_decimal"] = decimal_text(row["percentage"])
+    rows = standings_rows_decimal(event=event, stage=stage)
     if results_sealed(event):
         return csv_text(STANDINGS_SEALED_FIELDS, rows)
     return csv_text(STANDINGS_CSV_FIELDS, rows)

@@ -23,7 +23,6 @@ from tournaments.events import selectors
 from tournaments.models import Event, Stage
 from tournaments.models.standings import compared_with_no_one
 from tournaments.results import exports
-from tournaments.results.exports import decimal_text
 
 # `penalty` last (added after the others: a reader of the columns by place keeps them).
 FIELDS = [
@@ -39,16 +38,15 @@ FIELDS = [
 
 
 def standings_rows(event: Event, stage: Stage | None = None) -> list[dict[str, Any]]:
-    """The stored standing rows of `event` (or one stage) as plain dicts of FIELDS but
-    percentage_decimal (exact values as fraction text; no top, percentage or penalty:
-    None, nor for a player compared with no one)."""
-    blank = ("top", "percentage", "penalty")
+    """The stored standing rows of `event` (or one stage) as plain dicts of FIELDS (exact
+    values as fraction text; exports.standings_rows_decimal), an empty value as None: no
+    penalty, and no top nor percentage for a player compared with no one."""
     out = []
-    for row in exports.standings_rows(event=event, stage=stage):
+    for row in exports.standings_rows_decimal(event=event, stage=stage):
         if compared_with_no_one(row["top"]):
-            # Compared with no one: a top of 0 and its 0 % say nothing (the pages show "—").
-            row = {**row, "top": None, "percentage": None}
-        out.append({k: (row[k] or None) if k in blank else row[k] for k in FIELDS if k in row})
+            # A top of 0 says nothing either (the pages show "—").
+            row["top"] = None
+        out.append({k: row[k] if row[k] != "" else None for k in FIELDS})
     return out
 
 
@@ -71,8 +69,6 @@ class Command(BaseCommand):
             if stage is None:
                 raise CommandError(f"{event.name} has no stage {options['stage']}", returncode=2)
         rows = standings_rows(event, stage)
-        for row in rows:
-            row["percentage_decimal"] = decimal_text(row["percentage"])
         try:
             self._write(event, rows, options["format"])
         except BrokenPipeError:
